@@ -1,0 +1,75 @@
+//! Messages of the conversation as the session history holds them.
+//!
+//! A message's id is the sequence number of the log record that created it, so ids are
+//! unique, strictly increasing, and stable across restarts and restores. The token count
+//! is computed once when the message enters the engine and cached here; nothing re-counts
+//! history per turn.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// Identity of a message: the `seq` of the log record that introduced it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct MessageId(pub u64);
+
+impl std::fmt::Display for MessageId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Who produced a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+    /// The result of a tool call, fed back to the model.
+    Tool,
+}
+
+/// Whether an assistant reply arrived in full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplyStatus {
+    #[default]
+    Complete,
+    /// The stream died or the user stopped it; the partial text is kept and marked.
+    Interrupted,
+}
+
+/// Tool call details carried by a `Role::Tool` message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolInfo {
+    pub name: String,
+    /// Arguments as the model sent them (JSON text).
+    pub args: String,
+    /// Tool errors are never summarized (they are what debugging needs).
+    pub is_error: bool,
+}
+
+/// One message of the session history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub id: MessageId,
+    pub role: Role,
+    pub text: String,
+    pub ts: DateTime<Utc>,
+    #[serde(default)]
+    pub status: ReplyStatus,
+    /// Pinned messages are never folded into a checkpoint.
+    #[serde(default)]
+    pub pinned: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolInfo>,
+    /// Cached raw token count (tiktoken, before calibration).
+    #[serde(default)]
+    pub tokens: u32,
+}
+
+impl Message {
+    pub fn is_tool_error(&self) -> bool {
+        self.tool.as_ref().is_some_and(|t| t.is_error)
+    }
+}

@@ -1,0 +1,13 @@
+//! The context engine: pure, synchronous, free of I/O, tokio and the terminal.
+//!
+//! Everything here is plain data and functions over it. The engine never calls the model
+//! or the disk: it returns effects (summarize these messages, persist this record, warn)
+//! that the session actor carries out, and it takes `now` as an input.
+
+pub mod checkpoint;
+pub mod goals;
+pub mod message;
+pub mod mode;
+pub mod record;
+pub mod sanitize;
+pub mod snapshot;

@@ -1,0 +1,181 @@
+//! The session log's record types: what the engine asks to persist, and what replay reads.
+//!
+//! The log is append-only. Every state change of the engine is one [`Record`]; replaying
+//! the records of a session in order rebuilds exactly the same state (active context,
+//! checkpoints, goals, settings). Raw messages are never rewritten: compression appends a
+//! checkpoint record naming the message ids it covers, so history stays complete.
+
+use crate::core::checkpoint::{Checkpoint, CheckpointId};
+use crate::core::goals::{Author, GoalBoard, GoalChange};
+use crate::core::message::{MessageId, ReplyStatus};
+use crate::core::mode::Mode;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// Format name written in every header, so a stray file is recognised as ours.
+pub const LOG_FORMAT: &str = "ollm-session";
+/// Version of the session log and snapshot formats. Newer versions are refused, never
+/// overwritten.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// First line of a session log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub format_version: u32,
+    pub session_id: String,
+    pub app_version: String,
+    pub model: String,
+    pub created: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ctx: Option<u32>,
+    #[serde(default)]
+    pub mode: Mode,
+}
+
+/// One line of the session log after the header.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Strictly increasing from 1. A message's id is the seq of its record.
+    pub seq: u64,
+    pub ts: DateTime<Utc>,
+    #[serde(flatten)]
+    pub body: RecordBody,
+}
+
+/// The state of the active context at a point in time, by reference to history.
+/// Messages are named by id; their text lives in the session history.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ActiveState {
+    /// Live checkpoints, oldest first.
+    pub checkpoints: Vec<Checkpoint>,
+    /// Ids of the messages in the active context (not folded), in order.
+    pub messages: Vec<MessageId>,
+    pub goals: GoalBoard,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ctx: Option<u32>,
+    pub mode: Mode,
+    /// Compressions performed so far (drives reliability).
+    pub compressions: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SnapshotPurpose {
+    /// Taken automatically before each compression.
+    Recovery,
+    /// Taken by the user (Ctrl+S, /snapshot).
+    Rollback,
+    /// Taken before an emergency rollover.
+    Emergency,
+}
+
+impl SnapshotPurpose {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SnapshotPurpose::Recovery => "recovery",
+            SnapshotPurpose::Rollback => "rollback",
+            SnapshotPurpose::Emergency => "emergency",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RecordBody {
+    /// Written before the request goes out.
+    User {
+        text: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pinned: bool,
+    },
+    /// Written when the reply completes, or as `interrupted` with its partial text.
+    Assistant {
+        text: String,
+        status: ReplyStatus,
+        model: String,
+        /// What Ollama reported it evaluated for the prompt.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_eval_count: Option<u32>,
+        /// Our raw (uncalibrated) estimate of the same prompt, for calibration on replay.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_estimate: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        eval_count: Option<u32>,
+    },
+    /// A tool call with its result.
+    Tool {
+        name: String,
+        args: String,
+        result: String,
+        #[serde(default)]
+        is_error: bool,
+    },
+    /// A compression created this checkpoint.
+    Checkpoint {
+        checkpoint: Checkpoint,
+    },
+    /// An existing checkpoint was aged (re-summarized at a lower level); replaces it.
+    CheckpointAged {
+        checkpoint: Checkpoint,
+    },
+    /// These checkpoints were merged into one; the new one takes the first one's place.
+    CheckpointsMerged {
+        merged: Vec<CheckpointId>,
+        checkpoint: Checkpoint,
+    },
+    Goal {
+        change: GoalChange,
+        author: Author,
+    },
+    Pin {
+        id: MessageId,
+        pinned: bool,
+    },
+    /// A snapshot file was written.
+    Snapshot {
+        snapshot_id: String,
+        purpose: SnapshotPurpose,
+    },
+    /// The active state was replaced by a snapshot's.
+    Restore {
+        snapshot_id: String,
+        state: ActiveState,
+    },
+    Settings {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ctx: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<Mode>,
+    },
+}
+
+impl RecordBody {
+    /// The record's `type` tag, for counting and display.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RecordBody::User { .. } => "user",
+            RecordBody::Assistant { .. } => "assistant",
+            RecordBody::Tool { .. } => "tool",
+            RecordBody::Checkpoint { .. } => "checkpoint",
+            RecordBody::CheckpointAged { .. } => "checkpoint_aged",
+            RecordBody::CheckpointsMerged { .. } => "checkpoints_merged",
+            RecordBody::Goal { .. } => "goal",
+            RecordBody::Pin { .. } => "pin",
+            RecordBody::Snapshot { .. } => "snapshot",
+            RecordBody::Restore { .. } => "restore",
+            RecordBody::Settings { .. } => "settings",
+        }
+    }
+
+    /// Whether this record introduces a message (and so its seq is a message id).
+    pub fn is_message(&self) -> bool {
+        matches!(
+            self,
+            RecordBody::User { .. } | RecordBody::Assistant { .. } | RecordBody::Tool { .. }
+        )
+    }
+}

@@ -1,0 +1,16 @@
+//! ollm-tui: a terminal chat client for local Ollama models with built-in context
+//! compression. The library holds everything but `main`, so tests and benches reach it.
+//!
+//! Layers, from the inside out:
+//! - [`core`]: the pure context engine (budget, pipeline, checkpoints, goals).
+//! - [`llm`]: the model server behind the `ChatBackend` trait (Ollama over HTTP).
+//! - [`store`]: the session log, snapshots, lock and export on disk.
+//! - [`actor`]: one task that owns a session's state and executes the engine's effects.
+//! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
+
+pub mod actor;
+pub mod app;
+pub mod core;
+pub mod llm;
+pub mod store;
+pub mod ui;
