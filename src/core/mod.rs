@@ -9,5 +9,6 @@ pub mod goals;
 pub mod message;
 pub mod mode;
 pub mod record;
+pub mod reliability;
 pub mod sanitize;
 pub mod snapshot;
