@@ -4,11 +4,15 @@
 //! or the disk: it returns effects (summarize these messages, persist this record, warn)
 //! that the session actor carries out, and it takes `now` as an input.
 
+pub mod budget;
 pub mod checkpoint;
+pub mod facts;
 pub mod goals;
+pub mod markers;
 pub mod message;
 pub mod mode;
 pub mod record;
 pub mod reliability;
 pub mod sanitize;
 pub mod snapshot;
+pub mod tokens;

@@ -1,0 +1,258 @@
+//! The token budget, recomputed after every change (DESIGN §3.2, seed 002).
+//!
+//! ```text
+//! ctx        = num_ctx sent on every request
+//! reserve    = kept free for the reply: max(1024, 10% of ctx), at most half of ctx
+//! available  = ctx − reserve − system − goals − checkpoints
+//! trigger    = compress_at × available            (compress when recent ≥ trigger)
+//! hard limit = ctx − reserve                      (no request may exceed it)
+//! ```
+//! All figures are calibrated tokens (see `tokens`). Checkpoint sizes per level are also
+//! derived here, scaled to the room the context has, so that the seed's 1200/600/300/150
+//! hold at 8K–16K contexts and shrink proportionally at 2K.
+
+use crate::core::checkpoint::Level;
+use serde::{Deserialize, Serialize};
+
+/// Cap applied to a model's advertised context length when no ctx is configured: large
+/// contexts cost memory and speed, and most local machines cannot afford 128K.
+pub const DEFAULT_CTX_CAP: u32 = 8192;
+/// Context assumed before the model's own size is known (Ollama's default).
+pub const FALLBACK_CTX: u32 = 4096;
+/// Smallest context we accept: below it not even one exchange fits.
+pub const MIN_CTX: u32 = 512;
+pub const MIN_RESERVE_TOKENS: u32 = 1024;
+
+/// Tunables of the budget; defaults follow the seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BudgetConfig {
+    /// Fraction of `available` at which compression starts.
+    pub compress_at: f64,
+    /// Tokens kept free for the reply; `None` = max(1024, 10% of ctx).
+    pub reserve_tokens: Option<u32>,
+    /// Most recent tokens never summarized (at least the last exchange).
+    pub preserve_recent_tokens: u32,
+    /// A pass that frees less than this fraction of `available` makes automatic
+    /// compression back off.
+    pub min_free_fraction: f64,
+}
+
+impl Default for BudgetConfig {
+    fn default() -> Self {
+        BudgetConfig {
+            compress_at: 0.80,
+            reserve_tokens: None,
+            preserve_recent_tokens: 2048,
+            min_free_fraction: 0.10,
+        }
+    }
+}
+
+/// The context size to send: an explicit setting wins, else the model's own length
+/// capped at [`DEFAULT_CTX_CAP`], else [`FALLBACK_CTX`].
+pub fn effective_ctx(explicit: Option<u32>, model_ctx: Option<u32>) -> u32 {
+    explicit
+        .or(model_ctx.map(|c| c.min(DEFAULT_CTX_CAP)))
+        .unwrap_or(FALLBACK_CTX)
+        .max(MIN_CTX)
+}
+
+/// Tokens kept free for the reply.
+pub fn reserve_for(ctx: u32, configured: Option<u32>) -> u32 {
+    configured
+        .unwrap_or_else(|| MIN_RESERVE_TOKENS.max(ctx / 10))
+        .min(ctx / 2)
+}
+
+/// One reading of the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Budget {
+    pub ctx: u32,
+    pub reserve: u32,
+    pub system: u32,
+    pub goals: u32,
+    pub checkpoints: u32,
+    /// Messages of the active context (not folded).
+    pub recent: u32,
+    pub available: u32,
+    pub trigger: u32,
+}
+
+impl Budget {
+    pub fn compute(
+        ctx: u32,
+        reserve: u32,
+        system: u32,
+        goals: u32,
+        checkpoints: u32,
+        recent: u32,
+        compress_at: f64,
+    ) -> Budget {
+        let available = ctx
+            .saturating_sub(reserve)
+            .saturating_sub(system)
+            .saturating_sub(goals)
+            .saturating_sub(checkpoints);
+        let trigger = (f64::from(available) * compress_at).floor() as u32;
+        Budget {
+            ctx,
+            reserve,
+            system,
+            goals,
+            checkpoints,
+            recent,
+            available,
+            trigger,
+        }
+    }
+
+    /// Everything that would be sent now.
+    pub fn total(&self) -> u32 {
+        self.system
+            .saturating_add(self.goals)
+            .saturating_add(self.checkpoints)
+            .saturating_add(self.recent)
+    }
+
+    /// The most a request may hold.
+    pub fn hard_limit(&self) -> u32 {
+        self.ctx.saturating_sub(self.reserve)
+    }
+
+    pub fn over_trigger(&self) -> bool {
+        self.recent >= self.trigger
+    }
+
+    pub fn fits(&self) -> bool {
+        self.total() <= self.hard_limit()
+    }
+
+    /// Share of ctx in use, 0.0..=1.0+ (the gauge).
+    pub fn fraction_used(&self) -> f64 {
+        if self.ctx == 0 {
+            return 1.0;
+        }
+        f64::from(self.total()) / f64::from(self.ctx)
+    }
+
+    /// Room for conversation once the fixed parts are paid: what checkpoints and recent
+    /// messages share.
+    pub fn room(&self) -> u32 {
+        self.ctx
+            .saturating_sub(self.reserve)
+            .saturating_sub(self.system)
+            .saturating_sub(self.goals)
+    }
+
+    /// Token cap for a summary at `level`: the seed's size, or a share of the room when
+    /// the context is small. Checkpoints together may use about half of the room.
+    pub fn level_cap(&self, level: Level) -> u32 {
+        let checkpoint_budget = f64::from(self.room()) * 0.5;
+        let (share, floor) = match level {
+            Level::Detailed => (0.40, 48.0),
+            Level::Moderate => (0.20, 32.0),
+            Level::Compact => (0.10, 24.0),
+            Level::Ancient => (0.06, 16.0),
+        };
+        let scaled = (checkpoint_budget * share).max(floor) as u32;
+        scaled.min(level.default_cap_tokens())
+    }
+
+    /// Upper bound of all checkpoint tokens at any time: one checkpoint per level plus
+    /// [`MAX_ANCIENT`] ancient ones, each within its cap (summaries that run over are cut
+    /// back by validation).
+    pub fn checkpoint_bound(&self) -> u32 {
+        self.level_cap(Level::Detailed)
+            + self.level_cap(Level::Moderate)
+            + self.level_cap(Level::Compact)
+            + MAX_ANCIENT as u32 * self.level_cap(Level::Ancient)
+    }
+
+    /// Tokens of the most recent messages that are never summarized.
+    pub fn recent_window(&self, preserve_recent_tokens: u32) -> u32 {
+        preserve_recent_tokens.min((f64::from(self.room()) * 0.4) as u32)
+    }
+}
+
+/// Ancient checkpoints kept apart; beyond this count the oldest two are merged.
+pub const MAX_ANCIENT: usize = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ctx_resolution_order() {
+        assert_eq!(effective_ctx(Some(16384), Some(131072)), 16384);
+        assert_eq!(effective_ctx(None, Some(131072)), 8192);
+        assert_eq!(effective_ctx(None, Some(2048)), 2048);
+        assert_eq!(effective_ctx(None, None), 4096);
+        assert_eq!(effective_ctx(Some(100), None), MIN_CTX);
+    }
+
+    #[test]
+    fn reserve_is_max_of_1024_and_ten_percent_capped_at_half() {
+        assert_eq!(reserve_for(8192, None), 1024);
+        assert_eq!(reserve_for(32768, None), 3276);
+        assert_eq!(reserve_for(2048, None), 1024);
+        assert_eq!(reserve_for(1024, None), 512);
+        assert_eq!(reserve_for(8192, Some(2000)), 2000);
+        assert_eq!(reserve_for(8192, Some(9000)), 4096);
+    }
+
+    #[test]
+    fn seed_example_16k_tier() {
+        // Seed 002: 13,600 ctx, 1,000 system, no reserve in the seed's formula.
+        let b = Budget::compute(13_600, 0, 1_000, 0, 0, 0, 0.80);
+        assert_eq!(b.available, 12_600);
+        assert_eq!(b.trigger, 10_080);
+        // The seed prints 10,400 here; 13,600 − 1,000 − 1,200 is 11,400 (its later
+        // figures, 10,800 and 10,500, are consistent with the formula).
+        let b = Budget::compute(13_600, 0, 1_000, 0, 1_200, 0, 0.80);
+        assert_eq!(b.available, 11_400);
+        assert_eq!(b.trigger, 9_120);
+        let b = Budget::compute(13_600, 0, 1_000, 0, 600 + 1_200, 0, 0.80);
+        assert_eq!(b.available, 10_800);
+        assert_eq!(b.trigger, 8_640);
+        let b = Budget::compute(13_600, 0, 1_000, 0, 300 + 600 + 1_200, 0, 0.80);
+        assert_eq!(b.available, 10_500);
+        assert_eq!(b.trigger, 8_400);
+    }
+
+    #[test]
+    fn totals_limits_and_trigger() {
+        let b = Budget::compute(8192, 1024, 300, 100, 500, 5000, 0.8);
+        assert_eq!(b.available, 8192 - 1024 - 300 - 100 - 500);
+        assert_eq!(b.total(), 5900);
+        assert_eq!(b.hard_limit(), 7168);
+        assert!(b.fits());
+        assert!(b.over_trigger() == (5000 >= b.trigger));
+        let over = Budget::compute(8192, 1024, 300, 100, 500, 7000, 0.8);
+        assert!(!over.fits());
+    }
+
+    #[test]
+    fn level_caps_follow_the_seed_at_8k_and_shrink_at_2k() {
+        let b = Budget::compute(8192, 1024, 250, 0, 0, 0, 0.8);
+        assert_eq!(b.level_cap(Level::Detailed), 1200);
+        assert_eq!(b.level_cap(Level::Moderate), 600);
+        assert_eq!(b.level_cap(Level::Compact), 300);
+        assert_eq!(b.level_cap(Level::Ancient), 150);
+        let small = Budget::compute(2048, 1024, 150, 0, 0, 0, 0.8);
+        assert!(small.level_cap(Level::Detailed) < 200);
+        assert!(small.level_cap(Level::Detailed) > small.level_cap(Level::Moderate));
+        assert!(small.level_cap(Level::Moderate) > small.level_cap(Level::Compact));
+        assert!(small.level_cap(Level::Compact) > small.level_cap(Level::Ancient));
+        // All checkpoints together stay within about half the room.
+        assert!(small.checkpoint_bound() <= small.room() / 2 + 1);
+    }
+
+    #[test]
+    fn recent_window_is_capped_by_the_room() {
+        let small = Budget::compute(2048, 1024, 150, 0, 0, 0, 0.8);
+        assert!(small.recent_window(2048) < 400);
+        let big = Budget::compute(32768, 3276, 1000, 0, 0, 0, 0.8);
+        assert_eq!(big.recent_window(2048), 2048);
+    }
+}

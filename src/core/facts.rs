@@ -1,0 +1,267 @@
+//! Hard facts in a text, and whether a summary kept them (DESIGN §3.5).
+//!
+//! Small models paraphrase well and drop specifics: a port number, a file path, the name
+//! of a function. Strategy: pull the specifics out of the originals mechanically (paths,
+//! URLs, numbers, code identifiers, `[DECISION]` lines), rank them (decisions first, then
+//! by how often they occur, then by first appearance), keep as many as the summary's cap
+//! can afford, and check the summary contains each one. What is missing is named in a
+//! retry, and whatever is still missing is appended as a "Kept facts" line.
+
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FactKind {
+    Decision,
+    Url,
+    Path,
+    Identifier,
+    Number,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fact {
+    pub kind: FactKind,
+    pub text: String,
+}
+
+static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"https?://[^\s<>"'`\)\]\}]+"#));
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:~|\.{1,2})?/?(?:[A-Za-z0-9_.@-]+/)+[A-Za-z0-9_.@-]+|\b[A-Za-z0-9_-]+\.(?:rs|py|ts|tsx|js|jsx|go|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|toml|json|yaml|yml|md|txt|sh|sql|html|css|lock|conf|ini|env|xml|proto)\b",
+    )
+});
+static NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+(?:\.\d+)+\b|\b\d{2,}\b"));
+static IDENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"`[^`\n]{2,60}`|\b[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b",
+    )
+});
+static DECISION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?im)^\W*\[DECISION\]\W*(.+?)(?:\s+[-–—]\s*LOCKED)?\s*$"));
+
+fn re(pattern: &str) -> Regex {
+    // The patterns are constants covered by tests; failing to compile is a build bug.
+    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern}: {e}"))
+}
+
+/// Drop sentence punctuation after a match; a `)` only when it closes nothing inside.
+fn trim_punct(mut s: &str) -> &str {
+    loop {
+        let t = s.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"']);
+        let t = match t.strip_suffix(')') {
+            Some(inner) if t.matches('(').count() < t.matches(')').count() => inner,
+            _ => t,
+        };
+        if t.len() == s.len() {
+            return t;
+        }
+        s = t;
+    }
+}
+
+/// All facts in `text`, deduplicated, in order of first appearance, with their counts.
+fn scan(text: &str) -> Vec<(Fact, usize)> {
+    let mut order: Vec<Fact> = Vec::new();
+    let mut counts: HashMap<Fact, usize> = HashMap::new();
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut add =
+        |kind: FactKind, s: &str, span: (usize, usize), taken: &mut Vec<(usize, usize)>| {
+            if taken.iter().any(|&(a, b)| span.0 < b && a < span.1) {
+                return;
+            }
+            taken.push(span);
+            let fact = Fact {
+                kind,
+                text: s.to_string(),
+            };
+            let n = counts.entry(fact.clone()).or_insert(0);
+            if *n == 0 {
+                order.push(fact);
+            }
+            *n += 1;
+        };
+    for cap in DECISION.captures_iter(text) {
+        if let Some(m) = cap.get(1) {
+            let t = m.as_str().trim();
+            if !t.is_empty() {
+                add(FactKind::Decision, t, (m.start(), m.end()), &mut taken);
+            }
+        }
+    }
+    for (kind, regex) in [
+        (FactKind::Url, &*URL),
+        (FactKind::Path, &*PATH),
+        (FactKind::Identifier, &*IDENT),
+        (FactKind::Number, &*NUMBER),
+    ] {
+        for m in regex.find_iter(text) {
+            let s = trim_punct(m.as_str());
+            let s = s.trim_matches('`');
+            if s.len() < 2 || (kind == FactKind::Path && !looks_like_path(s)) {
+                continue;
+            }
+            add(kind, s, (m.start(), m.start() + s.len().max(1)), &mut taken);
+        }
+    }
+    order
+        .into_iter()
+        .map(|f| {
+            let n = counts.get(&f).copied().unwrap_or(1);
+            (f, n)
+        })
+        .collect()
+}
+
+fn looks_like_path(s: &str) -> bool {
+    // "and/or", "a/b" in prose are not paths; require an extension or 3+ segments or a
+    // leading / ~ .
+    s.contains('.') || s.matches('/').count() >= 2 || s.starts_with(['/', '~', '.'])
+}
+
+/// Facts of `text`, most important first.
+pub fn extract(text: &str) -> Vec<Fact> {
+    let mut scanned: Vec<(usize, (Fact, usize))> = scan(text).into_iter().enumerate().collect();
+    scanned.sort_by(|(ia, (fa, na)), (ib, (fb, nb))| {
+        let rank = |f: &Fact| u8::from(f.kind != FactKind::Decision);
+        rank(fa).cmp(&rank(fb)).then(nb.cmp(na)).then(ia.cmp(ib))
+    });
+    scanned.into_iter().map(|(_, (f, _))| f).collect()
+}
+
+/// The leading facts that fit in `budget_tokens`, costing each at ~1 token per 3 bytes.
+pub fn select(facts: &[Fact], budget_tokens: u32) -> Vec<Fact> {
+    let mut spent = 0u32;
+    let mut out = Vec::new();
+    for f in facts {
+        let cost = u32::try_from(f.text.len() / 3 + 1).unwrap_or(u32::MAX);
+        if spent.saturating_add(cost) > budget_tokens {
+            continue;
+        }
+        spent += cost;
+        out.push(f.clone());
+    }
+    out
+}
+
+fn normalise_number(s: &str) -> String {
+    s.replace(',', "")
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether `summary` keeps `fact`: verbatim for paths, URLs and identifiers; numbers
+/// with or without thousands separators; decisions when most of their words appear.
+pub fn is_kept(fact: &Fact, summary: &str) -> bool {
+    match fact.kind {
+        FactKind::Number => {
+            summary.contains(&fact.text)
+                || normalise_number(summary).contains(&normalise_number(&fact.text))
+        }
+        FactKind::Decision => {
+            let want = words(&fact.text);
+            if want.is_empty() {
+                return true;
+            }
+            let have = words(summary);
+            let hits = want.iter().filter(|w| have.contains(w)).count();
+            hits * 5 >= want.len() * 4
+        }
+        _ => summary.contains(&fact.text),
+    }
+}
+
+/// The facts of `required` that `summary` lost.
+pub fn missing<'a>(required: &'a [Fact], summary: &str) -> Vec<&'a Fact> {
+    required.iter().filter(|f| !is_kept(f, summary)).collect()
+}
+
+/// The line appended to a summary that lost facts even after a retry.
+pub fn kept_facts_line(missing: &[&Fact]) -> String {
+    let items: Vec<&str> = missing.iter().map(|f| f.text.as_str()).collect();
+    format!("Kept facts: {}", items.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(facts: &[Fact]) -> Vec<&str> {
+        facts.iter().map(|f| f.text.as_str()).collect()
+    }
+
+    #[test]
+    fn finds_paths_urls_numbers_identifiers_and_decisions() {
+        let text = "Edit src/auth/login.rs and ./config.toml, see https://example.com/docs?x=1.\n\
+                    The server listens on port 8080 with 1,024 workers, version 2.3.1.\n\
+                    Call parse_header() then `HttpClient::send` via UserSession.refresh().\n\
+                    [DECISION] Use JWT for sessions - LOCKED";
+        let facts = extract(text);
+        let t = texts(&facts);
+        assert_eq!(t[0], "Use JWT for sessions", "decisions rank first");
+        for want in [
+            "src/auth/login.rs",
+            "./config.toml",
+            "https://example.com/docs?x=1",
+            "8080",
+            "1,024",
+            "2.3.1",
+            "parse_header",
+            "HttpClient::send",
+            "UserSession.refresh()",
+        ] {
+            assert!(t.contains(&want), "missing {want} in {t:?}");
+        }
+        // A URL's parts are not also reported as paths or numbers.
+        assert!(!t.contains(&"example.com/docs?x=1"));
+    }
+
+    #[test]
+    fn prose_is_not_mistaken_for_facts() {
+        let facts = extract("Yes, and/or maybe. I think it is 5 or 6 things, ok?");
+        assert!(facts.is_empty(), "{facts:?}");
+    }
+
+    #[test]
+    fn ranking_prefers_frequent_facts() {
+        let facts = extract("port 9000 once. retry_count here, retry_count there, retry_count.");
+        assert_eq!(facts[0].text, "retry_count");
+    }
+
+    #[test]
+    fn select_respects_the_budget() {
+        let facts = extract("a_b c_d e_f g_h i_j k_l m_n o_p q_r s_t");
+        assert_eq!(select(&facts, 4).len(), 2);
+        assert_eq!(select(&facts, 1000).len(), facts.len());
+    }
+
+    #[test]
+    fn kept_checks() {
+        let f = |kind, text: &str| Fact {
+            kind,
+            text: text.into(),
+        };
+        assert!(is_kept(&f(FactKind::Number, "1,024"), "uses 1024 workers"));
+        assert!(is_kept(&f(FactKind::Number, "8080"), "port 8080."));
+        assert!(!is_kept(&f(FactKind::Path, "src/a.rs"), "edited a.rs"));
+        assert!(is_kept(
+            &f(FactKind::Decision, "Use JWT for sessions"),
+            "They decided to use JWT for all sessions."
+        ));
+        assert!(!is_kept(
+            &f(FactKind::Decision, "Use JWT for sessions"),
+            "Sessions use cookies."
+        ));
+        let req = vec![f(FactKind::Path, "src/a.rs"), f(FactKind::Number, "42")];
+        let lost = missing(&req, "answer is 42");
+        assert_eq!(lost.len(), 1);
+        assert_eq!(kept_facts_line(&lost), "Kept facts: src/a.rs");
+    }
+}
