@@ -6,13 +6,22 @@
 
 pub mod budget;
 pub mod checkpoint;
+pub mod compress;
+pub mod context;
+pub mod engine;
+pub mod events;
 pub mod facts;
 pub mod goals;
 pub mod markers;
 pub mod message;
 pub mod mode;
+pub mod pipeline;
+pub mod prompts;
 pub mod record;
 pub mod reliability;
 pub mod sanitize;
 pub mod snapshot;
+pub mod summarizer;
+#[doc(hidden)]
+pub mod testing;
 pub mod tokens;

@@ -58,6 +58,19 @@ pub struct ActiveState {
     pub mode: Mode,
     /// Compressions performed so far (drives reliability).
     pub compressions: u32,
+    /// Messages shown to the model cut down (emergency only), by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clips: Vec<Clip>,
+}
+
+/// An emergency cut of one message in the active context: the model sees its first
+/// `head_chars` and last `tail_chars` characters around a marker. History keeps it whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clip {
+    pub id: MessageId,
+    pub head_chars: usize,
+    pub tail_chars: usize,
+    pub omitted_tokens: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -89,6 +102,9 @@ pub enum RecordBody {
         text: String,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         pinned: bool,
+        /// Cached token count, so loading does not re-tokenize history.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tokens: Option<u32>,
     },
     /// Written when the reply completes, or as `interrupted` with its partial text.
     Assistant {
@@ -103,6 +119,8 @@ pub enum RecordBody {
         prompt_estimate: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         eval_count: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tokens: Option<u32>,
     },
     /// A tool call with its result.
     Tool {
@@ -111,6 +129,8 @@ pub enum RecordBody {
         result: String,
         #[serde(default)]
         is_error: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tokens: Option<u32>,
     },
     /// A compression created this checkpoint.
     Checkpoint {
@@ -132,6 +152,10 @@ pub enum RecordBody {
     Pin {
         id: MessageId,
         pinned: bool,
+    },
+    /// Emergency: a message in the active context is shown cut down (see [`Clip`]).
+    Clip {
+        clip: Clip,
     },
     /// A snapshot file was written.
     Snapshot {
@@ -165,6 +189,7 @@ impl RecordBody {
             RecordBody::CheckpointsMerged { .. } => "checkpoints_merged",
             RecordBody::Goal { .. } => "goal",
             RecordBody::Pin { .. } => "pin",
+            RecordBody::Clip { .. } => "clip",
             RecordBody::Snapshot { .. } => "snapshot",
             RecordBody::Restore { .. } => "restore",
             RecordBody::Settings { .. } => "settings",

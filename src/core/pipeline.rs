@@ -1,0 +1,660 @@
+//! Summarize, the third of the six compression stages, and the mechanical checks that
+//! decide whether a summary is accepted (DESIGN §3.4–3.5).
+//!
+//! The engine's `plan` (identify + prepare) produces [`Task`]s: make a new checkpoint,
+//! age one to a lower level, or merge ancient ones. [`run_task`] turns a task into text
+//! through the [`Summarizer`]:
+//! - inputs larger than the summarizer's window are split at message (then line, then
+//!   character) boundaries, each chunk summarized, and the parts combined, recursively
+//!   (map-reduce) — never cut;
+//! - the result must be shorter than its input, else one retry asks for brevity;
+//! - the facts of the input (paths, numbers, identifiers, URLs, decisions) that fit the
+//!   cap must appear in it, else one retry names the missing ones, and whatever is still
+//!   missing is appended as a "Kept facts" line;
+//! - the final text never exceeds [`limit_for`]`(cap)` tokens.
+//!
+//! Mechanical tasks (emergency truncation) never call the model.
+//! Invariant: a task either yields an accepted text within its limit or an error; it
+//! never changes engine state (the engine applies results later, as records).
+
+use crate::core::checkpoint::{CheckpointId, Level};
+use crate::core::facts::{self, Fact};
+use crate::core::message::MessageId;
+use crate::core::prompts::{Prompts, cap_words, fill};
+use crate::core::summarizer::{Summarizer, SummaryRequest};
+use crate::core::tokens::Tokenizer;
+
+/// What a task produces.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TaskTarget {
+    /// A new checkpoint replacing these messages.
+    New {
+        covers: Vec<MessageId>,
+        /// How many of them are user messages (folded only when user text overflows).
+        folded_users: usize,
+    },
+    /// Re-summarize an existing checkpoint from its originals at a lower level.
+    Age { id: CheckpointId, from: Level },
+    /// Merge these checkpoints (oldest first) into one ancient checkpoint.
+    Merge { ids: Vec<CheckpointId> },
+}
+
+/// One piece of input: a formatted original message, or part of one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    pub text: String,
+    pub raw: u32,
+}
+
+/// A unit of summarization work, fully prepared (prompts filled apart from the text).
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub target: TaskTarget,
+    pub level: Level,
+    /// Token cap for the result (num_predict).
+    pub cap: u32,
+    /// Original messages, formatted, oldest first.
+    pub pieces: Vec<Piece>,
+    /// For a merge: the summary of the oldest checkpoint, which the originals extend.
+    pub earlier: Option<String>,
+    /// Raw tokens of all input.
+    pub input_raw: u32,
+    /// Facts the result must keep.
+    pub required: Vec<Fact>,
+    /// "messages #3–#40", for prompts and notices.
+    pub range_label: String,
+    /// Emergency truncation: no model call.
+    pub mechanical: bool,
+    /// The summary system prompt for this level and mode.
+    pub system: String,
+    /// Goal block for the user prompt ("" when there is no goal).
+    pub goal: String,
+    /// Focus block ("" when none).
+    pub focus: String,
+    /// Raw tokens of input a single summarizer call may take.
+    pub window_raw: u32,
+}
+
+/// The accepted result of a task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskResult {
+    pub text: String,
+    pub tokens: u32,
+    /// Summarizer calls made (chunks, reduces, retries).
+    pub calls: u32,
+    pub retried: bool,
+    /// Facts appended because the model kept dropping them.
+    pub kept_facts: usize,
+    /// The model overran the limit and the text was cut.
+    pub cut: bool,
+    pub mechanical: bool,
+}
+
+/// Tolerance over the cap: our tokenizer is not the model's, so a summary the server
+/// capped at `num_predict` may count a little longer here.
+pub fn limit_for(cap: u32) -> u32 {
+    cap + cap / 5 + 2
+}
+
+/// Share of the cap that required facts may take.
+const FACTS_SHARE: f64 = 0.25;
+/// Deepest map-reduce recursion before giving up (a window this small is useless).
+const MAX_REDUCE_DEPTH: u32 = 6;
+
+/// Facts of `text` that the summary at this cap must keep.
+pub fn required_facts(text: &str, cap: u32) -> Vec<Fact> {
+    facts::select(&facts::extract(text), (f64::from(cap) * FACTS_SHARE) as u32)
+}
+
+/// Cut `text` into pieces of at most `max_raw` tokens at line, then char, boundaries.
+pub fn split_piece(text: &str, max_raw: u32, tok: &dyn Tokenizer) -> Vec<Piece> {
+    let max_raw = max_raw.max(16);
+    let raw = tok.count(text);
+    if raw <= max_raw {
+        return vec![Piece {
+            text: text.to_string(),
+            raw,
+        }];
+    }
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut current_raw = 0u32;
+    let flush = |out: &mut Vec<Piece>, current: &mut String, current_raw: &mut u32| {
+        if !current.is_empty() {
+            out.push(Piece {
+                text: std::mem::take(current),
+                raw: *current_raw,
+            });
+            *current_raw = 0;
+        }
+    };
+    for line in text.split_inclusive('\n') {
+        let lr = tok.count(line);
+        if lr > max_raw {
+            flush(&mut out, &mut current, &mut current_raw);
+            // A single huge line: cut by characters, sized from its density.
+            let chars: Vec<char> = line.chars().collect();
+            let per = ((chars.len() as u64 * u64::from(max_raw) * 9 / 10) / u64::from(lr.max(1)))
+                .max(1) as usize;
+            for chunk in chars.chunks(per) {
+                let t: String = chunk.iter().collect();
+                let r = tok.count(&t);
+                out.push(Piece { text: t, raw: r });
+            }
+            continue;
+        }
+        if current_raw + lr > max_raw {
+            flush(&mut out, &mut current, &mut current_raw);
+        }
+        current.push_str(line);
+        current_raw += lr;
+    }
+    flush(&mut out, &mut current, &mut current_raw);
+    out
+}
+
+/// Group pieces into chunks of at most `window_raw` tokens, in order.
+fn chunk(pieces: &[Piece], window_raw: u32) -> Vec<Vec<&Piece>> {
+    let mut chunks: Vec<Vec<&Piece>> = Vec::new();
+    let mut size = 0u32;
+    for p in pieces {
+        if chunks.is_empty() || (size + p.raw > window_raw && size > 0) {
+            chunks.push(Vec::new());
+            size = 0;
+        }
+        size += p.raw;
+        if let Some(last) = chunks.last_mut() {
+            last.push(p);
+        }
+    }
+    chunks
+}
+
+fn join(pieces: &[&Piece]) -> String {
+    pieces
+        .iter()
+        .map(|p| p.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// Strip what models wrap around a summary: reasoning blocks, a "Summary:" heading.
+pub fn clean_summary(text: &str) -> String {
+    let mut t = text.to_string();
+    while let (Some(a), Some(b)) = (t.find("<think>"), t.find("</think>")) {
+        if b < a {
+            break;
+        }
+        t.replace_range(a..b + "</think>".len(), "");
+    }
+    let t = t.trim();
+    let lower = t.to_ascii_lowercase();
+    let t = ["summary:", "**summary:**", "## summary", "# summary"]
+        .iter()
+        .find(|h| lower.starts_with(*h))
+        .map_or(t, |h| t[h.len()..].trim_start());
+    t.trim().to_string()
+}
+
+struct Caller<'a, S> {
+    summarizer: &'a S,
+    task: &'a Task,
+    prompts: &'a Prompts,
+    calls: u32,
+}
+
+impl<S: Summarizer> Caller<'_, S> {
+    async fn call(&mut self, user: String) -> Result<String, String> {
+        self.calls += 1;
+        let request = SummaryRequest {
+            system: self.task.system.clone(),
+            user,
+            num_predict: self.task.cap,
+        };
+        self.summarizer
+            .summarize(request)
+            .await
+            .map(|t| clean_summary(&t))
+            .map_err(|e| e.to_string())
+    }
+
+    fn words(&self) -> String {
+        cap_words(self.task.cap).to_string()
+    }
+
+    fn user_prompt(&self, transcript: &str) -> String {
+        let words = self.words();
+        fill(
+            &self.prompts.summary.user,
+            &[
+                ("goal", &self.task.goal),
+                ("range", &self.task.range_label),
+                ("transcript", transcript),
+                ("focus", &self.task.focus),
+                ("cap_words", &words),
+            ],
+        )
+    }
+
+    fn merge_prompt(&self, earlier: &str, transcript: &str) -> String {
+        let words = self.words();
+        fill(
+            &self.prompts.summary.merge,
+            &[
+                ("earlier", earlier),
+                ("range", &self.task.range_label),
+                ("transcript", transcript),
+                ("cap_words", &words),
+            ],
+        )
+    }
+
+    async fn reduce(
+        &mut self,
+        mut parts: Vec<String>,
+        tok: &dyn Tokenizer,
+    ) -> Result<String, String> {
+        let window = self.task.window_raw;
+        for _ in 0..MAX_REDUCE_DEPTH {
+            if parts.len() == 1 {
+                return Ok(parts.remove(0));
+            }
+            let pieces: Vec<Piece> = parts
+                .iter()
+                .map(|p| Piece {
+                    text: p.clone(),
+                    raw: tok.count(p),
+                })
+                .collect();
+            let groups = chunk(&pieces, window);
+            if groups.len() == pieces.len()
+                && pieces.len() > 1
+                && groups.iter().all(|g| g.len() == 1)
+            {
+                // No two parts fit together: pair them anyway rather than loop.
+                return Err("summarizer window too small to combine summaries".into());
+            }
+            let mut next = Vec::with_capacity(groups.len());
+            for g in groups {
+                if g.len() == 1 {
+                    next.push(g[0].text.clone());
+                    continue;
+                }
+                let words = self.words();
+                let joined = g
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| format!("Part {}:\n{}", i + 1, p.text))
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
+                let prompt = fill(
+                    &self.prompts.summary.reduce,
+                    &[("parts", &joined), ("cap_words", &words)],
+                );
+                next.push(self.call(prompt).await?);
+            }
+            parts = next;
+        }
+        Err("map-reduce did not converge".into())
+    }
+
+    /// First draft: one call, or map-reduce over chunks.
+    async fn draft(&mut self, tok: &dyn Tokenizer) -> Result<String, String> {
+        let task = self.task;
+        let earlier_raw = task.earlier.as_deref().map_or(0, |e| tok.count(e));
+        let chunks = chunk(
+            &task.pieces,
+            task.window_raw.saturating_sub(earlier_raw).max(16),
+        );
+        if chunks.len() <= 1 {
+            let transcript = chunks.first().map(|c| join(c)).unwrap_or_default();
+            let prompt = match &task.earlier {
+                Some(e) => self.merge_prompt(e, &transcript),
+                None => self.user_prompt(&transcript),
+            };
+            return self.call(prompt).await;
+        }
+        let chunks = chunk(&task.pieces, task.window_raw);
+        let mut parts = Vec::with_capacity(chunks.len() + 1);
+        if let Some(e) = &task.earlier {
+            parts.push(e.clone());
+        }
+        for c in &chunks {
+            let prompt = self.user_prompt(&join(c));
+            parts.push(self.call(prompt).await?);
+        }
+        self.reduce(parts, tok).await
+    }
+}
+
+/// Cut `text` at a word boundary so that it counts at most `max_raw` tokens.
+pub fn cut_to(text: &str, max_raw: u32, tok: &dyn Tokenizer) -> String {
+    let mut raw = tok.count(text);
+    if raw <= max_raw {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while raw > max_raw && !chars.is_empty() {
+        let keep =
+            (chars.len() as u64 * u64::from(max_raw) * 95 / 100 / u64::from(raw.max(1))) as usize;
+        let keep = keep.min(chars.len().saturating_sub(1));
+        chars.truncate(keep);
+        while chars.last().is_some_and(|c| !c.is_whitespace()) && chars.len() > keep / 2 {
+            chars.pop();
+        }
+        let candidate: String = chars.iter().collect::<String>().trim_end().to_string() + " …";
+        raw = tok.count(&candidate);
+        if raw <= max_raw {
+            return candidate;
+        }
+    }
+    String::new()
+}
+
+/// The text of an emergency truncation: a marker, then the opening of the input.
+pub fn mechanical_text(task: &Task, reason: &str, tok: &dyn Tokenizer) -> String {
+    let header = format!(
+        "[Marked truncation, not a summary ({reason}). {} ({} tokens) are kept whole in the session history. The folded text begins:]",
+        task.range_label, task.input_raw
+    );
+    let body: String = task
+        .earlier
+        .iter()
+        .cloned()
+        .chain(task.pieces.iter().map(|p| p.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let room = task.cap.saturating_sub(tok.count(&header) + 2);
+    let head = cut_to(&body, room, tok);
+    if head.is_empty() {
+        cut_to(&header, task.cap, tok)
+    } else {
+        format!("{header}\n{head}")
+    }
+}
+
+/// Run one task to an accepted text (DESIGN §3.5 checks), or an error.
+pub async fn run_task<S: Summarizer>(
+    task: &Task,
+    prompts: &Prompts,
+    tok: &dyn Tokenizer,
+    summarizer: &S,
+) -> Result<TaskResult, String> {
+    let limit = limit_for(task.cap);
+    if task.mechanical {
+        let text = mechanical_text(task, "emergency rollover", tok);
+        let tokens = tok.count(&text);
+        return Ok(TaskResult {
+            text,
+            tokens,
+            calls: 0,
+            retried: false,
+            kept_facts: 0,
+            cut: false,
+            mechanical: true,
+        });
+    }
+    let mut caller = Caller {
+        summarizer,
+        task,
+        prompts,
+        calls: 0,
+    };
+    let mut text = caller.draft(tok).await?;
+    let mut tokens = tok.count(&text);
+    let mut retried = false;
+    let words = caller.words();
+
+    if tokens >= task.input_raw || text.is_empty() {
+        retried = true;
+        let prompt = fill(
+            &prompts.summary.retry_too_long,
+            &[("cap_words", &words), ("previous", &text)],
+        );
+        text = caller.call(prompt).await?;
+        tokens = tok.count(&text);
+        if tokens >= task.input_raw || text.is_empty() {
+            return Err(format!(
+                "the summary was not shorter than its input ({tokens} ≥ {} tokens), twice",
+                task.input_raw
+            ));
+        }
+    }
+
+    let lost: Vec<Fact> = facts::missing(&task.required, &text)
+        .into_iter()
+        .cloned()
+        .collect();
+    if !lost.is_empty() && !retried {
+        retried = true;
+        let list = lost
+            .iter()
+            .map(|f| format!("- {}", f.text))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let prompt = fill(
+            &prompts.summary.retry_missing,
+            &[
+                ("cap_words", &words),
+                ("missing", &list),
+                ("previous", &text),
+            ],
+        );
+        // A failed or worse retry keeps the first draft.
+        if let Ok(second) = caller.call(prompt).await {
+            let second_tokens = tok.count(&second);
+            let second_lost = facts::missing(&task.required, &second).len();
+            if !second.is_empty() && second_tokens < task.input_raw && second_lost < lost.len() {
+                text = second;
+                tokens = second_tokens;
+            }
+        }
+    }
+
+    let still: Vec<&Fact> = facts::missing(&task.required, &text);
+    let kept_facts = still.len();
+    let kept_line = (!still.is_empty()).then(|| facts::kept_facts_line(&still));
+    let kept_raw = kept_line.as_deref().map_or(0, |l| tok.count(l) + 1);
+    let mut cut = false;
+    if tokens + kept_raw > limit {
+        text = cut_to(&text, limit.saturating_sub(kept_raw + 1), tok);
+        cut = true;
+    }
+    if let Some(line) = kept_line {
+        text = if text.is_empty() {
+            line
+        } else {
+            format!("{text}\n{line}")
+        };
+    }
+    let mut tokens = tok.count(&text);
+    if tokens > limit {
+        // The kept-facts line alone overran: cut the whole thing.
+        text = cut_to(&text, limit, tok);
+        tokens = tok.count(&text);
+        cut = true;
+    }
+    Ok(TaskResult {
+        text,
+        tokens,
+        calls: caller.calls,
+        retried,
+        kept_facts,
+        cut,
+        mechanical: false,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::summarizer::SummaryError;
+    use crate::core::summarizer::doubles::{Extractive, Failing, Scripted};
+    use crate::core::tokens::ByteEstimate;
+    use futures::executor::block_on;
+
+    fn task(text: &str, cap: u32, window: u32) -> Task {
+        let tok = ByteEstimate;
+        let pieces = split_piece(text, window, &tok);
+        let input_raw = pieces.iter().map(|p| p.raw).sum();
+        Task {
+            target: TaskTarget::New {
+                covers: vec![MessageId(1)],
+                folded_users: 0,
+            },
+            level: Level::Detailed,
+            cap,
+            pieces,
+            earlier: None,
+            input_raw,
+            required: required_facts(text, cap),
+            range_label: "messages #1–#1".into(),
+            mechanical: false,
+            system: "You compress chat history.".into(),
+            goal: String::new(),
+            focus: String::new(),
+            window_raw: window,
+        }
+    }
+
+    fn long_text() -> String {
+        (0..200)
+            .map(|i| format!("Assistant (#{i}): step {i} edits src/mod_{i}.rs and discusses details at length.\n"))
+            .collect()
+    }
+
+    #[test]
+    fn small_input_is_one_call() {
+        let p = Prompts::builtin();
+        let text = format!(
+            "Assistant (#1): we chose port 8080 for the api_server in src/main.rs.\n{}",
+            "We talked about it for a long while and weighed several options.\n".repeat(8)
+        );
+        let t = task(&text, 60, 4000);
+        let s = Extractive::new();
+        let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
+        assert_eq!(s.calls(), 1);
+        assert!(r.text.contains("8080") && r.text.contains("src/main.rs"));
+        assert!(r.tokens <= limit_for(60));
+    }
+
+    #[test]
+    fn large_input_is_map_reduced_never_cut() {
+        let p = Prompts::builtin();
+        let text = long_text();
+        let t = task(&text, 120, 400);
+        assert!(t.input_raw > 4 * 400);
+        let s = Scripted::new((0..100).map(|i| Ok(format!("part {i} src/mod_0.rs"))));
+        let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
+        let reqs = s.requests();
+        // Every chunk went to the model: together they cover the whole input.
+        let chunk_calls = reqs
+            .iter()
+            .filter(|r| r.user.contains("Conversation to summarize"))
+            .count();
+        assert!(chunk_calls >= 5, "{chunk_calls}");
+        for i in [0, 57, 133, 199] {
+            assert!(
+                reqs.iter()
+                    .any(|r| r.user.contains(&format!("step {i} edits"))),
+                "message {i} never reached the summarizer"
+            );
+        }
+        assert!(
+            reqs.iter().any(|r| r.user.contains("Part 1:")),
+            "reduce step ran"
+        );
+        assert!(reqs.iter().all(|r| r.num_predict == 120));
+        assert!(r.tokens <= limit_for(120));
+    }
+
+    #[test]
+    fn not_shorter_is_retried_then_rejected() {
+        let p = Prompts::builtin();
+        let text = "Assistant (#1): short answer about nothing much at all, really.";
+        let t = task(text, 50, 4000);
+        let long = "x ".repeat(200);
+        let s = Scripted::new([Ok(long.clone()), Ok(long)]);
+        let err = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap_err();
+        assert!(err.contains("not shorter"), "{err}");
+        let s = Scripted::new([Ok("y ".repeat(200)), Ok("brief.".into())]);
+        let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
+        assert_eq!(r.text, "brief.");
+        assert!(r.retried);
+        assert!(s.requests()[1].user.contains("not shorter"));
+    }
+
+    #[test]
+    fn missing_facts_are_named_in_a_retry_then_appended() {
+        let p = Prompts::builtin();
+        let text = "Assistant (#1): the config lives in /etc/app/config.toml and the timeout is 4500 ms; see https://docs.example.org/x for details and more words to make it long enough to be worth it.";
+        let t = task(text, 80, 4000);
+        assert!(t.required.len() >= 3);
+        let s = Scripted::new([
+            Ok("They talked about config.".into()),
+            Ok("Config in /etc/app/config.toml.".into()),
+        ]);
+        let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
+        let retry = &s.requests()[1].user;
+        assert!(
+            retry.contains("- 4500") && retry.contains("https://docs.example.org/x"),
+            "{retry}"
+        );
+        assert!(r.text.starts_with("Config in /etc/app/config.toml."));
+        assert!(r.text.contains("Kept facts:") && r.text.contains("4500"));
+        for f in &t.required {
+            assert!(facts::is_kept(f, &r.text), "{f:?} lost");
+        }
+        assert_eq!(r.kept_facts, 2);
+    }
+
+    #[test]
+    fn overlong_summaries_are_cut_to_the_limit() {
+        let p = Prompts::builtin();
+        let text = long_text();
+        let t = task(&text, 40, 100_000);
+        let s = Scripted::new([Ok("word ".repeat(300))]);
+        let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
+        assert!(r.cut);
+        assert!(
+            r.tokens <= limit_for(40),
+            "{} > {}",
+            r.tokens,
+            limit_for(40)
+        );
+    }
+
+    #[test]
+    fn failure_is_an_error_and_mechanical_needs_no_model() {
+        let p = Prompts::builtin();
+        let mut t = task(&long_text(), 40, 400);
+        assert!(block_on(run_task(&t, &p, &ByteEstimate, &Failing)).is_err());
+        t.mechanical = true;
+        let r = block_on(run_task(&t, &p, &ByteEstimate, &Failing)).unwrap();
+        assert!(r.mechanical && r.text.starts_with("[Marked truncation"));
+        assert!(r.tokens <= 40);
+        let _ = SummaryError::Cancelled;
+    }
+
+    #[test]
+    fn clean_summary_strips_reasoning_and_headings() {
+        assert_eq!(clean_summary("<think>hmm</think>\nSummary: done"), "done");
+        assert_eq!(clean_summary("## Summary\n- a"), "- a");
+        assert_eq!(clean_summary("plain"), "plain");
+    }
+
+    #[test]
+    fn split_piece_respects_the_window() {
+        let tok = ByteEstimate;
+        let text = format!("{}\n{}", "a".repeat(4000), "short line\n".repeat(50));
+        let pieces = split_piece(&text, 100, &tok);
+        assert!(
+            pieces.iter().all(|p| p.raw <= 100),
+            "{:?}",
+            pieces.iter().map(|p| p.raw).collect::<Vec<_>>()
+        );
+        let joined: String = pieces.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(joined, text, "splitting loses nothing");
+    }
+}

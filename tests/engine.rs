@@ -1,0 +1,635 @@
+//! The context engine through its public API: turns, compression, aging, protection,
+//! validation, emergencies, snapshots and replay. No runtime, no I/O.
+#![allow(clippy::unwrap_used)]
+
+use ollm_tui::core::checkpoint::Level;
+use ollm_tui::core::engine::{PromptRole, ReplyInput, Step};
+use ollm_tui::core::events::{EngineEvent, Intensity};
+use ollm_tui::core::goals::{Author, GoalChange, Priority};
+use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
+use ollm_tui::core::mode::Mode;
+use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
+use ollm_tui::core::summarizer::doubles::{Extractive, Failing, Scripted};
+use ollm_tui::core::testing::{Harness, futures_lite_block_on};
+use ollm_tui::core::tokens::{ByteEstimate, Tiktoken};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+fn tok() -> Arc<ByteEstimate> {
+    Arc::new(ByteEstimate)
+}
+
+fn reply_of(n: usize) -> impl Fn(&ollm_tui::core::engine::ChatPrompt) -> String {
+    move |_| {
+        format!(
+            "Here is a detailed answer number {n}. We should edit src/module_{n}.rs and set the timeout to {}ms. {}",
+            1000 + n,
+            "More explanation follows with several sentences of ordinary prose. ".repeat(4)
+        )
+    }
+}
+
+fn chat<S: ollm_tui::core::summarizer::Summarizer>(h: &mut Harness<S>, turns: usize) {
+    for i in 0..turns {
+        let r = h.turn(
+            &format!("Question {i}: how do we handle case {i}?"),
+            reply_of(i),
+        );
+        assert!(r.blocked.is_none(), "turn {i} blocked: {:?}", r.blocked);
+    }
+}
+
+/// Every id of the conversation is active or covered by exactly one checkpoint.
+fn assert_coverage<S>(h: &Harness<S>) {
+    let e = &h.engine;
+    let mut seen = BTreeSet::new();
+    for cp in e.checkpoints() {
+        for id in &cp.covers {
+            assert!(seen.insert(*id), "{id} covered twice");
+        }
+    }
+    for m in e.active().messages() {
+        assert!(seen.insert(m.id), "{} both active and covered", m.id);
+    }
+    for m in e.history().iter() {
+        assert!(seen.contains(&m.id), "{} lost", m.id);
+    }
+}
+
+#[test]
+fn a_turn_records_the_user_message_first_and_sends_it() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    let r = h.turn("Hello there", |_| "General Kenobi".into());
+    assert_eq!(r.sent.len(), 1);
+    let p = &r.sent[0];
+    assert_eq!(p.num_ctx, 8192);
+    assert_eq!(p.messages[0].role, PromptRole::System);
+    assert_eq!(p.messages.last().unwrap().content, "Hello there");
+    // Records: the user message, then the assistant's.
+    assert!(
+        matches!(h.records[0].body, RecordBody::User { ref text, .. } if text == "Hello there")
+    );
+    assert!(matches!(
+        h.records[1].body,
+        RecordBody::Assistant { ref text, status: ReplyStatus::Complete, .. } if text == "General Kenobi"
+    ));
+    assert_eq!(h.records[0].seq, 1);
+    assert_eq!(h.records[1].seq, 2);
+    assert_eq!(h.engine.history().len(), 2);
+}
+
+#[test]
+fn calibration_learns_from_prompt_eval_count() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    let mut report = Default::default();
+    let (_, fx) = h.engine.add_user_message("x".repeat(2000), h.clock.tick());
+    h.absorb(fx);
+    h.finish_turn(&mut report, |p| {
+        ("ok".into(), Some(p.raw_estimate * 13 / 10))
+    });
+    let cal = h.engine.calibration();
+    assert!((cal.factor - 1.3).abs() < 0.01, "{cal:?}");
+    assert_eq!(cal.samples, 1);
+    // The gauge now shows what the model sees.
+    let prompt = h.engine.current_prompt();
+    assert_eq!(
+        prompt.estimate,
+        (f64::from(prompt.raw_estimate) * cal.factor).ceil() as u32
+    );
+}
+
+#[test]
+fn compression_happens_before_a_request_passes_the_trigger() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    for i in 0..60 {
+        let r = h.turn(&format!("Question {i}"), reply_of(i));
+        for p in &r.sent {
+            let b = h.engine.budget();
+            assert!(p.estimate <= b.hard_limit());
+        }
+        // After any turn the recent part may exceed the trigger only by the last exchange.
+    }
+    assert!(
+        h.engine.compressions() >= 5,
+        "only {} compressions",
+        h.engine.compressions()
+    );
+    assert_coverage(&h);
+    let names: Vec<&str> = h.events.iter().map(|e| e.name()).collect();
+    assert!(names.contains(&"compressed"));
+    assert!(names.contains(&"checkpoint-created"));
+    assert!(names.contains(&"checkpoint-aged"));
+    assert!(names.contains(&"auto-snapshot-created"));
+}
+
+#[test]
+fn checkpoints_age_level_by_level_and_ancient_ones_merge() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 120);
+    let cps = h.engine.checkpoints();
+    let levels: Vec<Level> = cps.iter().map(|c| c.level).collect();
+    // Oldest first: at most two ancients, then compact, moderate, detailed.
+    assert!(levels.len() <= 5, "{levels:?}");
+    assert_eq!(*levels.last().unwrap(), Level::Detailed, "{levels:?}");
+    assert!(levels.windows(2).all(|w| w[0] <= w[1]), "{levels:?}");
+    assert!(levels.iter().filter(|l| **l == Level::Ancient).count() <= 2);
+    let b = h.engine.budget();
+    assert!(
+        b.checkpoints <= b.checkpoint_bound() + 40,
+        "{} > {}",
+        b.checkpoints,
+        b.checkpoint_bound()
+    );
+    assert!(
+        h.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CheckpointsMerged { .. }))
+    );
+    assert_coverage(&h);
+}
+
+#[test]
+fn aging_resummarizes_from_the_original_messages() {
+    let s = Scripted::new((0..200).map(|i| Ok(format!("summary text {i} src/x.rs"))));
+    let mut h = Harness::new(2048, tok(), s);
+    // A distinctive phrase in an early reply.
+    h.turn("first question", |_| {
+        format!(
+            "The secret word is PAPAYA-7. {}",
+            "Filler sentence for length. ".repeat(30)
+        )
+    });
+    chat(&mut h, 40);
+    let reqs = h.summarizer.requests();
+    let aging_with_original = reqs
+        .iter()
+        .filter(|r| r.system.contains("moderate") || r.system.contains("brief"))
+        .any(|r| r.user.contains("PAPAYA-7"));
+    assert!(aging_with_original, "aging never saw the original text");
+    // First drafts of aging never take a summary as input (retries quote their own draft).
+    assert!(
+        reqs.iter()
+            .filter(
+                |r| r.system.contains("moderate") && r.user.contains("Conversation to summarize")
+            )
+            .all(|r| !r.user.contains("summary text")),
+        "a summary was summarized"
+    );
+}
+
+#[test]
+fn summary_requests_carry_a_cap_and_a_mode_and_goal_aware_prompt() {
+    let s = Scripted::new((0..100).map(|i| Ok(format!("compact summary {i}"))));
+    let mut h = Harness::new(2048, tok(), s);
+    let now = h.clock.tick();
+    let fx = h.engine.set_mode(Mode::Developer, now);
+    h.absorb(fx);
+    let fx = h
+        .engine
+        .apply_goal(
+            GoalChange::SetGoal {
+                description: "Ship the parser".into(),
+                priority: Priority::High,
+            },
+            Author::User,
+            now,
+        )
+        .unwrap();
+    h.absorb(fx);
+    chat(&mut h, 20);
+    let reqs = h.summarizer.requests();
+    assert!(!reqs.is_empty());
+    let b = h.engine.budget();
+    for r in &reqs {
+        assert!(r.num_predict > 0 && r.num_predict <= b.level_cap(Level::Detailed));
+        assert!(
+            r.system.contains("never refuse"),
+            "job stated in the system message"
+        );
+        assert!(
+            r.system.contains("file paths"),
+            "developer mode focus: {}",
+            r.system
+        );
+    }
+    assert!(reqs[0].user.contains("Ship the parser"), "goal-aware");
+}
+
+#[test]
+fn manual_compression_with_focus() {
+    let s = Scripted::new((0..10).map(|_| Ok("short".into())));
+    let mut h = Harness::new(8192, tok(), s);
+    chat(&mut h, 30);
+    let plan = h
+        .engine
+        .plan_compression(Some("the database schema".into()), h.clock.tick())
+        .unwrap();
+    let mut rep = Default::default();
+    h.run_plan(*plan, &mut rep);
+    let reqs = h.summarizer.requests();
+    assert!(
+        reqs[0]
+            .user
+            .contains("Pay special attention to: the database schema")
+    );
+    assert_eq!(h.engine.compressions(), 1);
+}
+
+#[test]
+fn pinned_messages_tool_errors_and_the_last_exchange_are_never_folded() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    h.turn("remember this", |_| {
+        format!("PINNED-FACT: the key is 0xDEADBEEF. {}", "pad ".repeat(100))
+    });
+    let pinned_id = h.engine.last_active(Role::Assistant).unwrap();
+    let fx = h
+        .engine
+        .set_pinned(pinned_id, true, h.clock.tick())
+        .unwrap();
+    h.absorb(fx);
+    let (err_id, fx) = h.engine.add_tool_result(
+        "read_file".into(),
+        "{\"path\":\"x\"}".into(),
+        "ERROR: permission denied on /etc/shadow".into(),
+        true,
+        h.clock.tick(),
+    );
+    h.absorb(fx);
+    chat(&mut h, 50);
+    assert!(h.engine.compressions() >= 3);
+    for cp in h.engine.checkpoints() {
+        assert!(!cp.covers.contains(&pinned_id));
+        assert!(!cp.covers.contains(&err_id));
+    }
+    let prompt = h.engine.current_prompt();
+    let all: String = prompt.messages.iter().map(|m| m.content.clone()).collect();
+    assert!(all.contains("PINNED-FACT: the key is 0xDEADBEEF."));
+    assert!(all.contains("ERROR: permission denied on /etc/shadow"));
+    // The last exchange is verbatim at the end.
+    let n = prompt.messages.len();
+    assert!(prompt.messages[n - 2].content.starts_with("Question 49"));
+    assert_coverage(&h);
+}
+
+#[test]
+fn user_messages_stay_verbatim_until_user_text_alone_overflows() {
+    let mut h = Harness::new(4096, tok(), Extractive::new());
+    chat(&mut h, 30);
+    // Short user messages: none folded yet.
+    assert!(h.engine.compressions() >= 1);
+    for cp in h.engine.checkpoints() {
+        for id in &cp.covers {
+            assert_ne!(h.engine.history().get(*id).unwrap().role, Role::User);
+        }
+    }
+    // Now long user messages, short replies: user text alone overflows.
+    for i in 0..40 {
+        let q = format!("Long question {i}: {}", "detail ".repeat(120));
+        let r = h.turn(&q, |_| "ok".into());
+        assert!(r.blocked.is_none());
+    }
+    let folded_users = h
+        .events
+        .iter()
+        .any(|e| matches!(e, EngineEvent::UserMessagesFolded { .. }));
+    assert!(folded_users, "the UI is told when user messages are folded");
+    assert_coverage(&h);
+}
+
+#[test]
+fn a_failed_summary_loses_nothing_and_the_request_still_fits() {
+    let mut h = Harness::new(2048, tok(), Failing);
+    for i in 0..40 {
+        let r = h.turn(&format!("Question {i}"), reply_of(i));
+        assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    }
+    let names: Vec<&str> = h.events.iter().map(|e| e.name()).collect();
+    assert!(names.contains(&"compression-error"));
+    // With the model unavailable, the emergency path used marked truncation.
+    assert!(names.contains(&"rollover-complete"));
+    assert!(
+        h.engine
+            .checkpoints()
+            .iter()
+            .any(|c| c.truncated && c.summary.starts_with("[Marked truncation"))
+    );
+    // History holds every message, in full.
+    assert_eq!(h.engine.history().len(), 80);
+    assert_coverage(&h);
+}
+
+#[test]
+fn compression_that_frees_too_little_backs_off_instead_of_looping() {
+    // Pinned replies take ~40% of the room, so once small turns fill the recent window a
+    // pass can fold only a little. Automatic compression must then pause, not run every
+    // turn, and say why once.
+    let mut h = Harness::new(4096, tok(), Extractive::new());
+    for i in 0..4 {
+        h.turn(&format!("q{i}"), |_| {
+            format!("BIG {}", "pinned content ".repeat(80))
+        });
+        let id = h.engine.last_active(Role::Assistant).unwrap();
+        let fx = h.engine.set_pinned(id, true, h.clock.tick()).unwrap();
+        h.absorb(fx);
+    }
+    let mut per_turn = Vec::new();
+    for i in 0..150 {
+        let r = h.turn(&format!("small {i}"), |_| {
+            "a short reply of a few words".into()
+        });
+        assert!(r.blocked.is_none());
+        per_turn.push(r.compressions);
+    }
+    assert!(per_turn.iter().all(|&c| c <= 1), "{per_turn:?}");
+    let compressions: usize = per_turn.iter().sum();
+    assert!(compressions >= 1, "{per_turn:?}");
+    let backoffs = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::CompressionSkipped { reason } if reason.contains("freed only")))
+        .count();
+    assert!(backoffs >= 1, "back-off reported: {per_turn:?}");
+    // Skips are reported once per situation, not every turn.
+    let skips = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::CompressionSkipped { .. }))
+        .count();
+    assert!(
+        skips <= compressions + 2,
+        "{skips} skip notices for {compressions} compressions"
+    );
+    // Between compressions the conversation grew by a real amount.
+    let gaps: Vec<usize> = per_turn
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .collect();
+    assert!(
+        gaps.iter().all(|&g| g >= 3),
+        "compressions too close together: {gaps:?}"
+    );
+}
+
+#[test]
+fn a_giant_paste_is_clipped_for_the_model_and_kept_whole_in_history() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 3);
+    let paste = format!("BEGIN {} END", "lorem ipsum dolor sit amet ".repeat(2000));
+    let r = h.turn(&paste, |_| "That is a lot of text.".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let names: Vec<&str> = r.events.iter().map(|e| e.name()).collect();
+    assert!(names.contains(&"message-clipped"), "{names:?}");
+    let sent = r.sent.last().unwrap();
+    let last_user = sent
+        .messages
+        .iter()
+        .rev()
+        .find(|m| m.role == PromptRole::User)
+        .unwrap();
+    assert!(last_user.content.starts_with("BEGIN"));
+    assert!(last_user.content.ends_with("END"));
+    assert!(last_user.content.contains("tokens cut here"));
+    // History and the log keep it whole.
+    assert!(h.engine.history().iter().any(|m| m.text == paste));
+    assert!(
+        h.records
+            .iter()
+            .any(|r| matches!(&r.body, RecordBody::User { text, .. } if *text == paste))
+    );
+    // An emergency snapshot was taken first.
+    assert!(h.records.iter().any(|r| matches!(
+        r.body,
+        RecordBody::Snapshot {
+            purpose: SnapshotPurpose::Emergency,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn a_request_that_cannot_fit_is_blocked_with_a_reason_not_sent() {
+    let mut h = Harness::new(1024, tok(), Extractive::new());
+    h.turn("hi", |_| "hello".into());
+    let big = "x".repeat(8000);
+    let (id, fx) = h.engine.add_user_message(big, h.clock.tick());
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(id, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let mut report = Default::default();
+    h.finish_turn(&mut report, |_| panic!("must not send"));
+    let why = report.blocked.unwrap();
+    assert!(why.contains("pinned") && why.contains("/ctx"), "{why}");
+}
+
+#[test]
+fn truncation_by_the_server_is_detected_and_compressed() {
+    let mut h = Harness::new(4096, tok(), Extractive::new());
+    chat(&mut h, 12);
+    let compressions = h.engine.compressions();
+    let (_, fx) = h.engine.add_user_message("next".into(), h.clock.tick());
+    h.absorb(fx);
+    let mut report = Default::default();
+    // The server says it saw a third of what we sent.
+    h.finish_turn(&mut report, |p| ("ok".into(), Some(p.raw_estimate / 3)));
+    assert!(
+        report
+            .events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::TruncationSuspected { .. }))
+    );
+    let r = h.turn("and then", |_| "fine".into());
+    assert_eq!(
+        r.compressions, 1,
+        "forced compression before the next request"
+    );
+    assert_eq!(h.engine.compressions(), compressions + 1);
+}
+
+#[test]
+fn markers_in_replies_update_the_goal_board_but_cannot_unlock() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    let fx = h
+        .engine
+        .apply_goal(
+            GoalChange::Decision {
+                text: "Use Postgres".into(),
+                locked: true,
+            },
+            Author::User,
+            h.clock.tick(),
+        )
+        .unwrap();
+    h.absorb(fx);
+    h.turn("plan it", |_| {
+        "[GOAL] Build the API\n[CHECKPOINT] Schema - COMPLETED\n[DECISION] Use JWT - LOCKED\n[ARTIFACT] Created src/api.rs\n[NEXT] Write handlers".into()
+    });
+    let g = h.engine.goals();
+    assert_eq!(g.active.as_ref().unwrap().description, "Build the API");
+    assert_eq!(g.decisions.len(), 2);
+    assert!(g.decisions.iter().all(|d| d.locked));
+    // The board is in the system prompt, verbatim.
+    let sys = &h.engine.current_prompt().messages[0].content;
+    assert!(
+        sys.contains("Use JWT") && sys.contains("src/api.rs") && sys.contains("Write handlers")
+    );
+    // The model cannot unlock.
+    assert!(
+        h.engine
+            .apply_goal(GoalChange::Unlock { id: 1 }, Author::Model, h.clock.tick())
+            .is_err()
+    );
+    assert!(
+        h.engine
+            .apply_goal(GoalChange::Unlock { id: 1 }, Author::User, h.clock.tick())
+            .is_ok()
+    );
+}
+
+#[test]
+fn snapshot_and_restore_roll_back_the_active_state() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    chat(&mut h, 3);
+    let snap = h.engine.make_snapshot(
+        SnapshotPurpose::Rollback,
+        Some("before".into()),
+        h.clock.tick(),
+    );
+    let fx = h.engine.snapshot_saved(&snap.meta, h.clock.tick());
+    h.absorb(fx);
+    assert_eq!(snap.messages.len(), 6);
+    let before = h.engine.active_state();
+    chat(&mut h, 2);
+    assert_ne!(h.engine.active_state(), before);
+    let fx = h.engine.restore(&snap, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    assert_eq!(h.engine.active_state(), before);
+    // History keeps the abandoned branch; the conversation view does not.
+    assert_eq!(h.engine.history().len(), 10);
+    assert_eq!(h.engine.conversation_ids().len(), 6);
+    // Replay reproduces the restored state.
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.active_state(), h.engine.active_state());
+}
+
+#[test]
+fn replay_reproduces_the_state_exactly() {
+    let mut h = Harness::new(2048, Arc::new(Tiktoken::new().unwrap()), Extractive::new());
+    let fx = h
+        .engine
+        .apply_goal(
+            GoalChange::SetGoal {
+                description: "Finish".into(),
+                priority: Priority::Low,
+            },
+            Author::User,
+            h.clock.tick(),
+        )
+        .unwrap();
+    h.absorb(fx);
+    chat(&mut h, 50);
+    assert!(h.engine.compressions() >= 4);
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(report.applied, h.records.len());
+    assert_eq!(re.active_state(), h.engine.active_state());
+    assert_eq!(re.budget(), h.engine.budget());
+    assert_eq!(re.current_prompt(), h.engine.current_prompt());
+    assert_eq!(re.history(), h.engine.history());
+    assert_eq!(re.calibration(), h.engine.calibration());
+    assert_eq!(re.next_seq(), h.engine.next_seq());
+}
+
+#[test]
+fn cancelling_a_compression_changes_nothing() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 6);
+    let state = h.engine.active_state();
+    let plan = h.engine.plan_compression(None, h.clock.tick()).unwrap();
+    drop(plan); // the actor drops the future on Esc
+    h.engine.abort_turn();
+    assert_eq!(h.engine.active_state(), state);
+}
+
+#[test]
+fn an_outcome_for_a_changed_conversation_is_discarded() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    chat(&mut h, 30);
+    let plan = h.engine.plan_compression(None, h.clock.tick()).unwrap();
+    let outcome = futures_lite_block_on(plan.run(&h.summarizer));
+    h.turn("meanwhile", |_| "reply".into());
+    let fx = h.engine.apply_compression(outcome, h.clock.tick());
+    let events = h.absorb(fx);
+    assert!(matches!(events[0], EngineEvent::CompressionSkipped { .. }));
+    assert_eq!(h.engine.compressions(), 0);
+    assert!(h.engine.checkpoints().is_empty());
+}
+
+#[test]
+fn reliability_warns_at_the_model_threshold() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 60);
+    // The harness model is "test:3b": warn after 3 compressions, once.
+    let warnings: Vec<_> = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::ReliabilityWarning { .. }))
+        .collect();
+    assert_eq!(warnings.len(), 1);
+    assert!(matches!(
+        warnings[0],
+        EngineEvent::ReliabilityWarning {
+            compressions: 3,
+            ..
+        }
+    ));
+    let rel = h.engine.reliability();
+    assert!(rel.score < 0.30 * 0.9f64.powi(3) + 1e-9);
+}
+
+#[test]
+fn emergency_escalation_order() {
+    assert_eq!(Intensity::after(None), Some(Intensity::Normal));
+    assert_eq!(
+        Intensity::after(Some(Intensity::Normal)),
+        Some(Intensity::Hard)
+    );
+    assert_eq!(
+        Intensity::after(Some(Intensity::Hard)),
+        Some(Intensity::Truncate)
+    );
+    assert_eq!(Intensity::after(Some(Intensity::Truncate)), None);
+}
+
+#[test]
+fn interrupted_replies_are_kept_and_marked() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    let (_, fx) = h
+        .engine
+        .add_user_message("tell me a story".into(), h.clock.tick());
+    h.absorb(fx);
+    let (step, _) = h.engine.next_step(h.clock.tick());
+    let Step::Send(p) = step else {
+        panic!("expected send")
+    };
+    let fx = h.engine.record_reply(
+        ReplyInput {
+            text: "Once upon a".into(),
+            status: ReplyStatus::Interrupted,
+            prompt_eval_count: None,
+            prompt_eval_cached: None,
+            eval_count: None,
+            prompt_raw: p.raw_estimate,
+        },
+        h.clock.tick(),
+    );
+    h.absorb(fx);
+    let m = h.engine.history().get(MessageId(2)).unwrap();
+    assert_eq!(m.status, ReplyStatus::Interrupted);
+    assert_eq!(m.text, "Once upon a");
+}
