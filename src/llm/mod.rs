@@ -13,6 +13,7 @@ pub mod backend;
 pub mod error;
 pub mod host;
 pub mod ndjson;
+pub mod ollama;
 
 pub use backend::{
     ChatBackend, ChatMessage, ChatOptions, ChatReply, ChatRequest, ChatRole, ChatStats, ChatStream,
@@ -20,3 +21,4 @@ pub use backend::{
 };
 pub use error::{LlmError, Waiting};
 pub use host::{DEFAULT_HOST, DEFAULT_PORT, HostError, parse_host};
+pub use ollama::{OllamaBackend, OllamaOptions};
