@@ -1,0 +1,157 @@
+//! The model server as the rest of the program sees it: plain request/reply types and the
+//! [`ChatBackend`] trait. Nothing here knows HTTP; [`super::OllamaBackend`] does.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+
+use super::error::LlmError;
+
+/// Who a chat message is from, in Ollama's vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatRole {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+/// One message as sent to the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: ChatRole,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn new(role: ChatRole, content: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: content.into(),
+        }
+    }
+
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::new(ChatRole::System, content)
+    }
+
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::new(ChatRole::User, content)
+    }
+
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Self::new(ChatRole::Assistant, content)
+    }
+}
+
+/// Model options sent with every chat.
+///
+/// `num_ctx` is not optional: without it Ollama falls back to its default (often 4096) and
+/// silently drops the oldest messages; a value that changes between calls reloads the model.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ChatOptions {
+    pub num_ctx: u32,
+    /// Reply cap in tokens (Ollama ignores `max_tokens`).
+    pub num_predict: Option<u32>,
+    pub temperature: Option<f32>,
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRequest {
+    pub model: String,
+    pub messages: Vec<ChatMessage>,
+    pub options: ChatOptions,
+    /// How long Ollama keeps the model loaded afterwards: a Go duration ("5m", "-1m" for
+    /// ever, "0" to unload) or a number of seconds.
+    pub keep_alive: Option<String>,
+}
+
+/// What a streaming chat yields: text as it comes, then the final statistics once.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamEvent {
+    Delta(String),
+    Done(ChatStats),
+}
+
+/// Ollama's numbers for one reply. Each may be missing (older servers, errors), so each is
+/// an `Option`; nothing is inferred.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ChatStats {
+    /// Prompt tokens the model really evaluated; less than sent means it truncated.
+    pub prompt_eval_count: Option<u32>,
+    pub eval_count: Option<u32>,
+    /// "stop", "length" (num_predict or a full context), "load", ...
+    pub done_reason: Option<String>,
+    pub total_duration: Option<Duration>,
+    pub load_duration: Option<Duration>,
+    pub prompt_eval_duration: Option<Duration>,
+    pub eval_duration: Option<Duration>,
+}
+
+/// A whole reply, for non-interactive calls (summaries).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatReply {
+    pub text: String,
+    pub stats: ChatStats,
+}
+
+/// An installed model (`/api/tags`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelSummary {
+    pub name: String,
+    pub size_bytes: u64,
+    /// As Ollama prints it: "3.2B", "494.03M".
+    pub parameter_size: Option<String>,
+    pub family: Option<String>,
+    pub modified_at: Option<DateTime<Utc>>,
+}
+
+/// Details of one model (`/api/show`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelInfo {
+    pub name: String,
+    /// The trained window (`<architecture>.context_length`), the upper bound for num_ctx.
+    pub context_length: Option<u32>,
+    pub parameter_size: Option<String>,
+    /// `general.parameter_count`, exact where `parameter_size` is rounded.
+    pub parameter_count: Option<u64>,
+    pub family: Option<String>,
+    pub quantization: Option<String>,
+    /// "completion", "tools", "vision", "thinking", ...
+    pub capabilities: Vec<String>,
+}
+
+/// A model currently in memory (`/api/ps`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedModel {
+    pub name: String,
+    /// The num_ctx it was loaded with (newer servers only).
+    pub context_length: Option<u32>,
+    pub size_vram: u64,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// A reply in progress. Dropping it closes the HTTP connection at once.
+pub type ChatStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, LlmError>> + Send>>;
+
+/// The model server. `Send + Sync + 'static` so an actor generic over it can be spawned.
+pub trait ChatBackend: Send + Sync + 'static {
+    fn version(&self) -> impl Future<Output = Result<String, LlmError>> + Send;
+    fn list_models(&self) -> impl Future<Output = Result<Vec<ModelSummary>, LlmError>> + Send;
+    fn show_model(&self, model: &str) -> impl Future<Output = Result<ModelInfo, LlmError>> + Send;
+    fn loaded_models(&self) -> impl Future<Output = Result<Vec<LoadedModel>, LlmError>> + Send;
+    /// Deltas, then one `Done`; an error ends the stream (deltas already yielded stand).
+    /// Dropping the stream closes the HTTP connection at once (that is how Stop works).
+    fn chat_stream(
+        &self,
+        req: ChatRequest,
+    ) -> impl Future<Output = Result<ChatStream, LlmError>> + Send;
+    /// The whole reply at once, used for summaries.
+    fn chat(&self, req: ChatRequest) -> impl Future<Output = Result<ChatReply, LlmError>> + Send;
+}

@@ -1,0 +1,1400 @@
+//! A fake Ollama server speaking the real wire format on 127.0.0.1, for tests and manual runs.
+//!
+//! Strategy: one axum fallback handler records every request (method, path, JSON body,
+//! arrival time) and routes by hand, so even paths Ollama lacks (`/v1/...`) are recorded
+//! and can be asserted absent. Prompts are counted with tiktoken `cl100k_base` (a different
+//! tokenizer from the client's o200k, as a real model's would be) plus a per-message
+//! template overhead and a BOS token; context handling follows Ollama (`num_ctx` default
+//! 4096, silent truncation of the oldest non-system messages unless `truncate: false`).
+//! Replies are deterministic: seeded from the request, quoting the last user message, or a
+//! fact-keeping summary when the system message asks to summarize/compress.
+//!
+//! Every chat response body is a planned list of steps (frames, sleeps, abort, stall)
+//! played by [`PlannedBody`]. FIFOs of [`Fault`]s and scripted replies shape the next chat
+//! requests. Invariant: `PlannedBody`'s `Drop` records a [`Disconnect`] exactly when the
+//! client went away before the planned lines were all written (a server-side abort or a
+//! normal end is not a disconnect).
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
+use std::task::{Context, Poll, ready};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{Method, StatusCode, Uri, header};
+use axum::response::Response;
+use axum::serve::ListenerExt;
+use futures::Stream;
+use regex::Regex;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+/// `num_ctx` Ollama uses when a request names none.
+pub const DEFAULT_NUM_CTX: u32 = 4096;
+/// Chat-template tokens the fake adds per message (role header, separators).
+pub const TEMPLATE_OVERHEAD_TOKENS: u32 = 4;
+/// Beginning-of-sequence token added once per prompt.
+pub const BOS_TOKENS: u32 = 1;
+/// What `GET /api/version` reports.
+pub const FAKE_VERSION: &str = "0.12.6";
+/// Ollama's error text when a prompt exceeds the context and truncation is off.
+pub const CONTEXT_OVERFLOW_ERROR: &str = "the input length exceeds the context length";
+/// Text the reply carries in [`Fault::SplitLines`] mode, so splits land inside characters.
+pub const UNICODE_SENTENCE: &str = "Unicode check: café, naïve, 日本語, 🦀.";
+/// Pause between the pieces of a split line; long enough for each to be its own write.
+const SPLIT_PAUSE: Duration = Duration::from_millis(1);
+/// Words of the last user message quoted at the start of a normal reply.
+const QUOTE_WORDS: usize = 8;
+/// Leading words kept per paragraph in a summary.
+const SUMMARY_LEAD_WORDS: usize = 6;
+
+/// A model the fake serves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FakeModel {
+    pub name: String,
+    pub family: String,
+    /// As Ollama prints it: "3.2B", "494.03M".
+    pub parameter_size: String,
+    pub parameter_count: u64,
+    pub quantization: String,
+    /// The model's trained window (`<arch>.context_length` in /api/show).
+    pub context_length: u32,
+    pub size: u64,
+    pub digest: String,
+    pub modified_at: String,
+    pub capabilities: Vec<String>,
+}
+
+impl FakeModel {
+    /// A Q4_K_M gguf model; size and digest are derived deterministically.
+    pub fn new(
+        name: &str,
+        family: &str,
+        parameter_size: &str,
+        parameter_count: u64,
+        context_length: u32,
+    ) -> Self {
+        let h = fnv1a(name.as_bytes());
+        let digest: String = (0..4u64)
+            .map(|i| format!("{:016x}", splitmix(h.wrapping_add(i))))
+            .collect();
+        Self {
+            name: name.to_string(),
+            family: family.to_string(),
+            parameter_size: parameter_size.to_string(),
+            parameter_count,
+            quantization: "Q4_K_M".to_string(),
+            context_length,
+            // ~4.5 bits per parameter, like Q4_K_M.
+            size: parameter_count / 16 * 9,
+            digest,
+            modified_at: "2025-10-01T12:00:00.123456789Z".to_string(),
+            capabilities: vec!["completion".to_string(), "tools".to_string()],
+        }
+    }
+}
+
+/// `llama3.2:3b` (ctx 131072), `qwen2.5-coder:0.5b` (ctx 32768), `llama3.1:70b` (ctx 131072).
+pub fn default_models() -> Vec<FakeModel> {
+    vec![
+        FakeModel::new("llama3.2:3b", "llama", "3.2B", 3_212_749_888, 131_072),
+        FakeModel::new(
+            "qwen2.5-coder:0.5b",
+            "qwen2",
+            "494.03M",
+            494_032_768,
+            32_768,
+        ),
+        FakeModel::new("llama3.1:70b", "llama", "70.6B", 70_553_706_560, 131_072),
+    ]
+}
+
+/// Start-up settings; the mutable ones also have setters on [`FakeOllama`].
+#[derive(Debug, Clone)]
+pub struct FakeConfig {
+    /// 0 picks a free port.
+    pub port: u16,
+    /// Pause before each streamed content chunk.
+    pub token_delay: Duration,
+    /// Filler words in a normal reply (after the quote).
+    pub reply_words: usize,
+    /// Behave like an older Ollama that does not know `truncate`: truncate silently even
+    /// when `"truncate": false` is sent.
+    pub ignore_truncate_flag: bool,
+    pub models: Vec<FakeModel>,
+}
+
+impl Default for FakeConfig {
+    fn default() -> Self {
+        Self {
+            port: 0,
+            token_delay: Duration::ZERO,
+            reply_words: 30,
+            ignore_truncate_flag: false,
+            models: default_models(),
+        }
+    }
+}
+
+/// A scripted fault for the next chat request (FIFO, one per request).
+///
+/// `tokens` counts streamed content chunks (each one or more model tokens that form whole
+/// UTF-8 characters, like Ollama's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Abort the TCP connection after `tokens` chunks: no `done` line, no chunked terminator.
+    /// With `tokens: 0` (and without streaming) the headers never leave, so the client sees
+    /// the request itself fail.
+    DropAfter { tokens: usize },
+    /// An `{"error": message}` line inside the 200 stream after `tokens` chunks, then the end.
+    ErrorAfter { tokens: usize, message: String },
+    /// HTTP 500 with `{"error": message}`.
+    Http500 { message: String },
+    /// HTTP 200 whose body is not NDJSON (HTML, NUL, invalid UTF-8).
+    Garbage,
+    /// Every line written in several pieces, one split inside a multi-byte character; the
+    /// reply contains [`UNICODE_SENTENCE`].
+    SplitLines,
+    /// Content chunks, then a clean end of the body without a `done: true` line.
+    NoDone,
+    /// Stop writing after `tokens` chunks but keep the connection open.
+    StallAfter { tokens: usize },
+    /// HTTP 400 context overflow, whatever the prompt size.
+    ContextOverflow,
+    /// Token delay for this request only.
+    TokenDelay(Duration),
+}
+
+/// One request as the fake received it.
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    /// The body parsed as JSON, if it was JSON.
+    pub body: Option<Value>,
+    pub raw_body: String,
+    pub at: Instant,
+}
+
+/// A client that closed a response before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Disconnect {
+    /// Index into [`FakeOllama::requests`].
+    pub request_index: usize,
+    pub at: Instant,
+    /// Complete lines written before the client left.
+    pub chunks_sent: usize,
+}
+
+/// What the fake did with a chat request (what the "model" saw and produced).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatOutcome {
+    pub request_index: usize,
+    pub model: String,
+    pub num_ctx: u32,
+    /// Prompt tokens as sent, before any truncation.
+    pub prompt_tokens_sent: u32,
+    /// `prompt_eval_count` reported (after truncation).
+    pub prompt_eval_count: u32,
+    /// Oldest non-system messages dropped silently to fit `num_ctx`.
+    pub dropped_messages: usize,
+    pub eval_count: u32,
+    pub done_reason: String,
+    pub summary: bool,
+    pub reply: String,
+}
+
+#[derive(Debug)]
+struct Settings {
+    token_delay: Duration,
+    reply_words: usize,
+    ignore_truncate_flag: bool,
+    models: Vec<FakeModel>,
+}
+
+#[derive(Debug, Clone)]
+struct Loaded {
+    name: String,
+    context_length: u32,
+    expires_at: String,
+}
+
+struct Shared {
+    settings: Mutex<Settings>,
+    faults: Mutex<VecDeque<Fault>>,
+    replies: Mutex<VecDeque<String>>,
+    requests: Mutex<Vec<RecordedRequest>>,
+    outcomes: Mutex<Vec<ChatOutcome>>,
+    disconnects: Mutex<Vec<Disconnect>>,
+    loaded: Mutex<Vec<Loaded>>,
+    chat_count: watch::Sender<usize>,
+    disconnect_count: watch::Sender<usize>,
+    shutdown: watch::Sender<bool>,
+}
+
+/// Poisoning only means another test thread panicked; the data is still what we want.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The running fake server. Shuts down when dropped.
+pub struct FakeOllama {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+}
+
+impl FakeOllama {
+    /// Default models and settings on a random port.
+    pub async fn start() -> Self {
+        Self::start_with(FakeConfig::default()).await
+    }
+
+    pub async fn start_with(config: FakeConfig) -> Self {
+        match Self::try_start_with(config).await {
+            Ok(server) => server,
+            Err(e) => panic!("fake ollama: cannot listen on 127.0.0.1: {e}"),
+        }
+    }
+
+    pub async fn try_start_with(config: FakeConfig) -> io::Result<Self> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            settings: Mutex::new(Settings {
+                token_delay: config.token_delay,
+                reply_words: config.reply_words,
+                ignore_truncate_flag: config.ignore_truncate_flag,
+                models: config.models,
+            }),
+            faults: Mutex::default(),
+            replies: Mutex::default(),
+            requests: Mutex::default(),
+            outcomes: Mutex::default(),
+            disconnects: Mutex::default(),
+            loaded: Mutex::default(),
+            chat_count: watch::Sender::new(0),
+            disconnect_count: watch::Sender::new(0),
+            shutdown: watch::Sender::new(false),
+        });
+        let app = Router::new()
+            .fallback(dispatch)
+            .layer(DefaultBodyLimit::disable())
+            .with_state(Arc::clone(&shared));
+        let listener = listener.tap_io(|tcp| {
+            // Small writes must leave at once, or split lines would be coalesced.
+            let _ = tcp.set_nodelay(true);
+        });
+        let mut stop = shared.shutdown.subscribe();
+        tokio::spawn(async move {
+            let signal = async move {
+                let _ = stop.wait_for(|s| *s).await;
+            };
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(signal)
+                .await;
+        });
+        Ok(Self { addr, shared })
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.requests).clone()
+    }
+
+    /// JSON bodies of the `POST /api/chat` requests received so far.
+    pub fn chat_requests(&self) -> Vec<Value> {
+        lock(&self.shared.requests)
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == "/api/chat")
+            .map(|r| r.body.clone().unwrap_or(Value::Null))
+            .collect()
+    }
+
+    /// What the fake made of each chat request that reached generation.
+    pub fn chat_outcomes(&self) -> Vec<ChatOutcome> {
+        lock(&self.shared.outcomes).clone()
+    }
+
+    /// Queue a fault for the next chat request that has none yet.
+    pub fn push_fault(&self, fault: Fault) {
+        lock(&self.shared.faults).push_back(fault);
+    }
+
+    /// Queue a verbatim reply for the next chat request (overrides normal and summary text).
+    pub fn push_reply(&self, reply: impl Into<String>) {
+        lock(&self.shared.replies).push_back(reply.into());
+    }
+
+    pub fn set_token_delay(&self, delay: Duration) {
+        lock(&self.shared.settings).token_delay = delay;
+    }
+
+    pub fn set_reply_words(&self, words: usize) {
+        lock(&self.shared.settings).reply_words = words;
+    }
+
+    pub fn set_ignore_truncate_flag(&self, ignore: bool) {
+        lock(&self.shared.settings).ignore_truncate_flag = ignore;
+    }
+
+    /// Replace the whole model list.
+    pub fn set_models(&self, models: Vec<FakeModel>) {
+        lock(&self.shared.settings).models = models;
+    }
+
+    /// Add a model, replacing one of the same name.
+    pub fn add_model(&self, model: FakeModel) {
+        let mut s = lock(&self.shared.settings);
+        s.models.retain(|m| m.name != model.name);
+        s.models.push(model);
+    }
+
+    /// Responses the client closed before their end.
+    pub fn disconnects(&self) -> Vec<Disconnect> {
+        lock(&self.shared.disconnects).clone()
+    }
+
+    /// The first disconnect, waiting up to `timeout` for it.
+    pub async fn wait_for_disconnect(&self, timeout: Duration) -> Option<Disconnect> {
+        let mut rx = self.shared.disconnect_count.subscribe();
+        let _ = tokio::time::timeout(timeout, rx.wait_for(|n| *n > 0)).await;
+        self.disconnects().first().copied()
+    }
+
+    /// Wait until at least `n` chat requests have arrived; false on timeout.
+    pub async fn wait_for_chat_requests(&self, n: usize, timeout: Duration) -> bool {
+        let mut rx = self.shared.chat_count.subscribe();
+        matches!(
+            tokio::time::timeout(timeout, rx.wait_for(|c| *c >= n)).await,
+            Ok(Ok(_))
+        )
+    }
+
+    /// Stop accepting connections and end stalled responses.
+    pub fn shutdown(&self) {
+        self.shared.shutdown.send_replace(true);
+    }
+}
+
+impl Drop for FakeOllama {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Routing
+
+async fn dispatch(
+    State(shared): State<Arc<Shared>>,
+    method: Method,
+    uri: Uri,
+    body: Bytes,
+) -> Response {
+    let path = uri.path().to_string();
+    let parsed: Option<Value> = serde_json::from_slice(&body).ok();
+    let index = {
+        let mut requests = lock(&shared.requests);
+        requests.push(RecordedRequest {
+            method: method.to_string(),
+            path: path.clone(),
+            body: parsed.clone(),
+            raw_body: String::from_utf8_lossy(&body).into_owned(),
+            at: Instant::now(),
+        });
+        requests.len() - 1
+    };
+    match (method, path.as_str()) {
+        (Method::GET | Method::HEAD, "/") => plain(StatusCode::OK, "Ollama is running"),
+        (Method::GET, "/api/version") => {
+            json_response(StatusCode::OK, &json!({ "version": FAKE_VERSION }))
+        }
+        (Method::GET, "/api/tags") => tags(&shared),
+        (Method::GET, "/api/ps") => ps(&shared),
+        (Method::POST, "/api/show") => show(&shared, parsed.as_ref()),
+        (Method::POST, "/api/chat") => {
+            shared.chat_count.send_modify(|c| *c += 1);
+            chat(&shared, index, parsed.as_ref())
+        }
+        _ => plain(StatusCode::NOT_FOUND, "404 page not found"),
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    let mut r = Response::new(Body::from(text));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
+}
+
+fn json_response(status: StatusCode, value: &Value) -> Response {
+    let mut r = Response::new(Body::from(value.to_string()));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json; charset=utf-8"),
+    );
+    r
+}
+
+fn error_response(status: StatusCode, message: &str) -> Response {
+    json_response(status, &json!({ "error": message }))
+}
+
+fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+}
+
+fn find_model(models: &[FakeModel], name: &str) -> Option<FakeModel> {
+    models
+        .iter()
+        .find(|m| m.name == name || (!name.contains(':') && m.name == format!("{name}:latest")))
+        .cloned()
+}
+
+fn details(m: &FakeModel) -> Value {
+    json!({
+        "parent_model": "",
+        "format": "gguf",
+        "family": m.family,
+        "families": [m.family],
+        "parameter_size": m.parameter_size,
+        "quantization_level": m.quantization,
+    })
+}
+
+fn tags(shared: &Shared) -> Response {
+    let models: Vec<Value> = lock(&shared.settings)
+        .models
+        .iter()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "model": m.name,
+                "modified_at": m.modified_at,
+                "size": m.size,
+                "digest": m.digest,
+                "details": details(m),
+            })
+        })
+        .collect();
+    json_response(StatusCode::OK, &json!({ "models": models }))
+}
+
+fn ps(shared: &Shared) -> Response {
+    let models = lock(&shared.settings).models.clone();
+    let loaded = lock(&shared.loaded).clone();
+    let entries: Vec<Value> = loaded
+        .iter()
+        .filter_map(|l| {
+            let m = find_model(&models, &l.name)?;
+            Some(json!({
+                "name": m.name,
+                "model": m.name,
+                "size": m.size,
+                "digest": m.digest,
+                "details": details(&m),
+                "expires_at": l.expires_at,
+                "size_vram": m.size,
+                "context_length": l.context_length,
+            }))
+        })
+        .collect();
+    json_response(StatusCode::OK, &json!({ "models": entries }))
+}
+
+fn show(shared: &Shared, body: Option<&Value>) -> Response {
+    let Some(body) = body else {
+        return error_response(StatusCode::BAD_REQUEST, "invalid JSON request body");
+    };
+    // `name` is the deprecated spelling some clients (ollama-rs) still send.
+    let name = body["model"]
+        .as_str()
+        .or_else(|| body["name"].as_str())
+        .unwrap_or("");
+    if name.is_empty() {
+        return error_response(StatusCode::BAD_REQUEST, "model is required");
+    }
+    let models = lock(&shared.settings).models.clone();
+    let Some(m) = find_model(&models, name) else {
+        return error_response(StatusCode::NOT_FOUND, &format!("model '{name}' not found"));
+    };
+    let arch = m.family.clone();
+    let mut info = serde_json::Map::new();
+    info.insert("general.architecture".into(), json!(arch));
+    info.insert("general.file_type".into(), json!(15));
+    info.insert("general.parameter_count".into(), json!(m.parameter_count));
+    info.insert("general.quantization_version".into(), json!(2));
+    info.insert(format!("{arch}.context_length"), json!(m.context_length));
+    info.insert(format!("{arch}.embedding_length"), json!(3072));
+    info.insert(format!("{arch}.block_count"), json!(28));
+    info.insert("tokenizer.ggml.model".into(), json!("gpt2"));
+    let template = "{{ if .System }}<|start_header_id|>system<|end_header_id|>\n\n{{ .System }}<|eot_id|>{{ end }}{{ range .Messages }}<|start_header_id|>{{ .Role }}<|end_header_id|>\n\n{{ .Content }}<|eot_id|>{{ end }}<|start_header_id|>assistant<|end_header_id|>\n\n";
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "license": "",
+            "modelfile": format!("# Modelfile generated by \"ollama show\"\nFROM {}\n", m.name),
+            "parameters": "stop                           \"<|eot_id|>\"",
+            "template": template,
+            "details": details(&m),
+            "model_info": Value::Object(info),
+            "capabilities": m.capabilities,
+            "modified_at": m.modified_at,
+        }),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Chat
+
+#[derive(Debug, Clone)]
+struct Msg {
+    role: String,
+    content: String,
+}
+
+fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
+    let Some(body) = body else {
+        return error_response(StatusCode::BAD_REQUEST, "invalid JSON request body");
+    };
+    let name = body["model"].as_str().unwrap_or("");
+    if name.is_empty() {
+        return error_response(StatusCode::BAD_REQUEST, "model is required");
+    }
+    let (token_delay, reply_words, ignore_truncate, models) = {
+        let s = lock(&shared.settings);
+        (
+            s.token_delay,
+            s.reply_words,
+            s.ignore_truncate_flag,
+            s.models.clone(),
+        )
+    };
+    let Some(model) = find_model(&models, name) else {
+        return error_response(
+            StatusCode::NOT_FOUND,
+            &format!("model \"{name}\" not found, try pulling it first"),
+        );
+    };
+    let messages: Vec<Msg> = match &body["messages"] {
+        Value::Array(items) => items
+            .iter()
+            .map(|m| Msg {
+                role: m["role"].as_str().unwrap_or("user").to_string(),
+                content: m["content"].as_str().unwrap_or("").to_string(),
+            })
+            .collect(),
+        Value::Null => Vec::new(),
+        _ => return error_response(StatusCode::BAD_REQUEST, "messages must be an array"),
+    };
+    let streaming = body["stream"].as_bool().unwrap_or(true);
+    let options = &body["options"];
+    let num_ctx = options["num_ctx"]
+        .as_u64()
+        .filter(|n| *n > 0)
+        .map_or(DEFAULT_NUM_CTX, |n| u32::try_from(n).unwrap_or(u32::MAX));
+    // Ollama: -1 means no limit (-2 fill the context); only positive values cap.
+    let num_predict = options["num_predict"]
+        .as_i64()
+        .filter(|n| *n > 0)
+        .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+    let truncate = ignore_truncate || body["truncate"].as_bool().unwrap_or(true);
+    let shift = body["shift"].as_bool().unwrap_or(true);
+
+    mark_loaded(shared, &model.name, num_ctx, &body["keep_alive"]);
+
+    if messages.is_empty() {
+        // Ollama loads the model and answers with a single done object.
+        return json_response(
+            StatusCode::OK,
+            &json!({
+                "model": model.name,
+                "created_at": now_rfc3339(),
+                "message": { "role": "assistant", "content": "" },
+                "done_reason": "load",
+                "done": true,
+            }),
+        );
+    }
+
+    let fault = lock(&shared.faults).pop_front();
+    match &fault {
+        Some(Fault::Http500 { message }) => {
+            return error_response(StatusCode::INTERNAL_SERVER_ERROR, message);
+        }
+        Some(Fault::ContextOverflow) => {
+            return error_response(StatusCode::BAD_REQUEST, CONTEXT_OVERFLOW_ERROR);
+        }
+        Some(Fault::Garbage) => {
+            let mut r = Response::new(Body::from(
+                &b"<html><body>502 Bad Gateway</body></html>\n\x00\xff\xfe}{ not json\n"[..],
+            ));
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("application/x-ndjson"),
+            );
+            return r;
+        }
+        _ => {}
+    }
+
+    let fit = fit_prompt(&messages, num_ctx);
+    if fit.dropped > 0 && !truncate {
+        return error_response(StatusCode::BAD_REQUEST, CONTEXT_OVERFLOW_ERROR);
+    }
+    let seen = &fit.kept;
+    let unicode = fault == Some(Fault::SplitLines);
+    let summary = is_summary_request(seen);
+    let scripted = lock(&shared.replies).pop_front();
+    let (text, summary_cut) = match scripted {
+        Some(text) => (text, false),
+        None if summary => summarize(seen, num_predict),
+        None => (normal_reply(seen, &model.name, reply_words, unicode), false),
+    };
+
+    // Generation stops at num_predict, and (with shift off) when the context is full.
+    let mut cap = num_predict.unwrap_or(u32::MAX);
+    if !shift {
+        cap = cap.min(num_ctx.saturating_sub(fit.prompt_eval_count));
+    }
+    let generated = generate(&text, cap);
+    let done_reason = if generated.cut || summary_cut {
+        "length"
+    } else {
+        "stop"
+    };
+    let delay = match &fault {
+        Some(Fault::TokenDelay(d)) => *d,
+        _ => token_delay,
+    };
+
+    lock(&shared.outcomes).push(ChatOutcome {
+        request_index: index,
+        model: model.name.clone(),
+        num_ctx,
+        prompt_tokens_sent: fit.prompt_tokens_sent,
+        prompt_eval_count: fit.prompt_eval_count,
+        dropped_messages: fit.dropped,
+        eval_count: generated.eval_count,
+        done_reason: done_reason.to_string(),
+        summary,
+        reply: generated.chunks.concat(),
+    });
+
+    let stats = Stats {
+        model: model.name.clone(),
+        done_reason,
+        prompt_eval_count: fit.prompt_eval_count,
+        eval_count: generated.eval_count,
+        token_delay: delay,
+    };
+    let plan = if streaming {
+        stream_plan(&generated.chunks, &stats, fault.as_ref())
+    } else {
+        match single_plan(&generated.chunks, &stats, fault.as_ref()) {
+            Ok(plan) => plan,
+            Err(response) => return *response,
+        }
+    };
+    let content_type = if streaming {
+        "application/x-ndjson"
+    } else {
+        "application/json; charset=utf-8"
+    };
+    let body = PlannedBody::new(plan, Arc::clone(shared), index);
+    let mut r = Response::new(Body::from_stream(body));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static(content_type),
+    );
+    r
+}
+
+fn mark_loaded(shared: &Shared, name: &str, num_ctx: u32, keep_alive: &Value) {
+    let mut loaded = lock(&shared.loaded);
+    loaded.retain(|l| l.name != name);
+    let unload = matches!(keep_alive.as_i64(), Some(0))
+        || matches!(keep_alive.as_str(), Some("0" | "0s" | "0m"));
+    if !unload {
+        let expires = chrono::Utc::now() + chrono::Duration::minutes(5);
+        loaded.push(Loaded {
+            name: name.to_string(),
+            context_length: num_ctx,
+            expires_at: expires.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
+        });
+    }
+}
+
+fn cl100k() -> &'static tiktoken_rs::CoreBPE {
+    tiktoken_rs::cl100k_base_singleton()
+}
+
+/// Tokens the fake "model" sees for a text.
+pub fn count_tokens(text: &str) -> u32 {
+    u32::try_from(cl100k().encode_ordinary(text).len()).unwrap_or(u32::MAX)
+}
+
+/// Prompt tokens for a list of (role, content) messages, as the fake counts them.
+pub fn prompt_tokens<'a>(contents: impl IntoIterator<Item = &'a str>) -> u32 {
+    contents
+        .into_iter()
+        .map(|c| count_tokens(c) + TEMPLATE_OVERHEAD_TOKENS)
+        .sum::<u32>()
+        + BOS_TOKENS
+}
+
+struct Fit {
+    kept: Vec<Msg>,
+    dropped: usize,
+    prompt_tokens_sent: u32,
+    prompt_eval_count: u32,
+}
+
+/// Ollama's history truncation: drop the oldest non-system messages (never the last one)
+/// until the prompt fits; if it still does not, the runner cuts the input to `num_ctx`.
+fn fit_prompt(messages: &[Msg], num_ctx: u32) -> Fit {
+    let costs: Vec<u32> = messages
+        .iter()
+        .map(|m| count_tokens(&m.content) + TEMPLATE_OVERHEAD_TOKENS)
+        .collect();
+    let sent: u32 = costs.iter().sum::<u32>() + BOS_TOKENS;
+    let mut keep = vec![true; messages.len()];
+    let mut total = sent;
+    let last = messages.len().saturating_sub(1);
+    for (i, m) in messages.iter().enumerate() {
+        if total <= num_ctx {
+            break;
+        }
+        if i == last || m.role == "system" {
+            continue;
+        }
+        keep[i] = false;
+        total -= costs[i];
+    }
+    let kept: Vec<Msg> = messages
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(m, _)| m.clone())
+        .collect();
+    Fit {
+        dropped: messages.len() - kept.len(),
+        kept,
+        prompt_tokens_sent: sent,
+        prompt_eval_count: total.min(num_ctx),
+    }
+}
+
+fn is_summary_request(messages: &[Msg]) -> bool {
+    messages.iter().any(|m| {
+        let lower = m.content.to_lowercase();
+        m.role == "system" && (lower.contains("summar") || lower.contains("compress"))
+    })
+}
+
+struct Generated {
+    /// Content chunks, each whole UTF-8 characters of one or more tokens.
+    chunks: Vec<String>,
+    eval_count: u32,
+    cut: bool,
+}
+
+/// Tokenize the reply, stop at `cap` tokens, and group token bytes into valid UTF-8 chunks
+/// (a character split across tokens waits for its last byte, as Ollama does).
+fn generate(text: &str, cap: u32) -> Generated {
+    let bpe = cl100k();
+    let ids = bpe.encode_ordinary(text);
+    let cap = usize::try_from(cap).unwrap_or(usize::MAX);
+    let cut = ids.len() > cap;
+    let ids = &ids[..ids.len().min(cap)];
+    let mut chunks = Vec::new();
+    let mut pending: Vec<u8> = Vec::new();
+    for id in ids {
+        pending.extend(bpe.decode_bytes(&[*id]).unwrap_or_default());
+        if let Ok(s) = std::str::from_utf8(&pending) {
+            chunks.push(s.to_string());
+            pending.clear();
+        }
+    }
+    Generated {
+        chunks,
+        eval_count: u32::try_from(ids.len()).unwrap_or(u32::MAX),
+        cut,
+    }
+}
+
+const FILLER: &[&str] = &[
+    "the",
+    "model",
+    "context",
+    "window",
+    "keeps",
+    "every",
+    "token",
+    "budget",
+    "summary",
+    "checkpoint",
+    "stream",
+    "reply",
+    "local",
+    "server",
+    "careful",
+    "quick",
+    "steady",
+    "clear",
+    "plan",
+    "note",
+    "tracks",
+    "builds",
+    "reads",
+    "writes",
+    "small",
+    "large",
+    "each",
+    "turn",
+    "fits",
+    "within",
+    "limit",
+    "memory",
+    "goal",
+    "decision",
+    "detail",
+    "simple",
+    "useful",
+    "signal",
+    "value",
+    "record",
+    "history",
+    "session",
+    "answer",
+    "question",
+    "idea",
+    "measure",
+    "result",
+    "check",
+    "again",
+    "later",
+    "first",
+    "next",
+    "then",
+    "also",
+    "often",
+    "always",
+    "quiet",
+    "bright",
+    "gentle",
+    "solid",
+    "honest",
+    "exact",
+    "river",
+    "garden",
+];
+
+/// `You said: "<first words of the last user message>". ` then seeded filler sentences.
+fn normal_reply(messages: &[Msg], model: &str, reply_words: usize, unicode: bool) -> String {
+    let mut seed = fnv1a(model.as_bytes());
+    for m in messages {
+        seed = fnv1a_continue(seed, m.role.as_bytes());
+        seed = fnv1a_continue(seed, m.content.as_bytes());
+    }
+    let last_user = messages
+        .iter()
+        .rev()
+        .find(|m| m.role == "user")
+        .map_or("", |m| m.content.as_str());
+    let words: Vec<&str> = last_user.split_whitespace().collect();
+    let mut quote = words[..words.len().min(QUOTE_WORDS)].join(" ");
+    if words.len() > QUOTE_WORDS {
+        quote.push('…');
+    }
+    let mut out = format!("You said: \"{quote}\".");
+    if unicode {
+        out.push(' ');
+        out.push_str(UNICODE_SENTENCE);
+    }
+    let mut state = seed;
+    let mut remaining = reply_words;
+    while remaining > 0 {
+        state = splitmix(state);
+        let len = remaining.min(5 + usize::try_from(state % 8).unwrap_or(0));
+        let mut sentence = String::new();
+        for i in 0..len {
+            state = splitmix(state);
+            let word = FILLER[usize::try_from(state % FILLER.len() as u64).unwrap_or(0)];
+            if i == 0 {
+                let mut cs = word.chars();
+                if let Some(c) = cs.next() {
+                    sentence.extend(c.to_uppercase());
+                    sentence.push_str(cs.as_str());
+                }
+            } else {
+                sentence.push(' ');
+                sentence.push_str(word);
+            }
+        }
+        out.push(' ');
+        out.push_str(&sentence);
+        out.push('.');
+        remaining -= len;
+    }
+    out
+}
+
+static MARKER: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\[[A-Z][A-Z_-]*\]"));
+static FACT_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        // URLs first, so their pieces are not taken for paths or numbers.
+        r#"https?://[^\s<>"'`)\]]+"#,
+        // paths with at least one slash
+        r"(?:~|\.{1,2})?/?(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+",
+        // calls: foo(), foo.bar(), Foo::bar()
+        r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*\(\)",
+        // bare file names
+        r"\b[A-Za-z0-9_-]+\.(?:rs|toml|md|json|jsonl|py|ts|tsx|js|go|c|h|cpp|hpp|java|kt|sh|txt|yaml|yml|lock|html|css|sql)\b",
+        // snake_case / SCREAMING_SNAKE
+        r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b",
+        // CamelCase / camelCase
+        r"\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b",
+        // numbers, versions, times, percentages
+        r"\b\d+(?:[.,:]\d+)*%?",
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+
+fn re(pattern: &str) -> Regex {
+    match Regex::new(pattern) {
+        Ok(r) => r,
+        Err(e) => panic!("fake ollama: bad regex {pattern}: {e}"),
+    }
+}
+
+/// Paths, URLs, calls, identifiers and numbers of a text, in pattern order, deduplicated.
+pub fn extract_facts(text: &str) -> Vec<String> {
+    let mut rest = text.to_string();
+    let mut facts: Vec<String> = Vec::new();
+    for pattern in FACT_PATTERNS.iter() {
+        for m in pattern.find_iter(&rest) {
+            let fact = m.as_str().trim_end_matches(['.', ',', ';', ':']);
+            if !fact.is_empty() && !facts.iter().any(|f| f == fact) {
+                facts.push(fact.to_string());
+            }
+        }
+        rest = pattern.replace_all(&rest, " ").into_owned();
+    }
+    facts
+}
+
+/// Marker lines (`[DECISION] …`) of a text, verbatim (trimmed).
+pub fn marker_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| MARKER.is_match(l))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// A shorter text built from the input: marker lines, then facts, then a few leading words
+/// of each paragraph, in that priority, within 60% of the input and within `num_predict`.
+/// Returns the text and whether `num_predict` (not the size rule) cut something.
+fn summarize(messages: &[Msg], num_predict: Option<u32>) -> (String, bool) {
+    let sources: Vec<&Msg> = messages.iter().filter(|m| m.role != "system").collect();
+    let input_tokens: u32 = sources.iter().map(|m| count_tokens(&m.content)).sum();
+    let size_cap = (input_tokens * 3 / 5).max(16);
+    let cap = num_predict.map_or(size_cap, |n| n.min(size_cap));
+
+    let mut markers = Vec::new();
+    let mut facts = Vec::new();
+    let mut leads = Vec::new();
+    for m in &sources {
+        for line in marker_lines(&m.content) {
+            if !markers.contains(&line) {
+                markers.push(line);
+            }
+        }
+        let plain: String = m
+            .content
+            .lines()
+            .filter(|l| !MARKER.is_match(l))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for f in extract_facts(&plain) {
+            if !facts.contains(&f) {
+                facts.push(f);
+            }
+        }
+        for para in plain.split("\n\n") {
+            let words: Vec<&str> = para.split_whitespace().collect();
+            if words.is_empty() {
+                continue;
+            }
+            let mut lead = words[..words.len().min(SUMMARY_LEAD_WORDS)].join(" ");
+            if words.len() > SUMMARY_LEAD_WORDS {
+                lead.push('…');
+            }
+            leads.push(format!("- {}: {lead}", m.role));
+        }
+    }
+
+    let header = format!("Summary of {} messages.", sources.len());
+    let mut used = count_tokens(&header);
+    let mut skipped = false;
+    let mut lines = vec![header];
+    for line in markers {
+        let cost = count_tokens(&line) + 1;
+        if used + cost <= cap {
+            used += cost;
+            lines.push(line);
+        } else {
+            skipped = true;
+        }
+    }
+    let mut kept_facts: Vec<String> = Vec::new();
+    used += 3; // "Facts: " and the newline
+    for f in facts {
+        let cost = count_tokens(&f) + 1;
+        if used + cost <= cap {
+            used += cost;
+            kept_facts.push(f);
+        } else {
+            skipped = true;
+        }
+    }
+    if !kept_facts.is_empty() {
+        lines.push(format!("Facts: {}", kept_facts.join(", ")));
+    }
+    for lead in leads {
+        let cost = count_tokens(&lead) + 1;
+        if used + cost <= cap {
+            used += cost;
+            lines.push(lead);
+        } else {
+            skipped = true;
+        }
+    }
+    let cut_by_predict = skipped && num_predict.is_some_and(|n| n < size_cap);
+    (lines.join("\n"), cut_by_predict)
+}
+
+// ---------------------------------------------------------------------------------------
+// Response bodies
+
+struct Stats {
+    model: String,
+    done_reason: &'static str,
+    prompt_eval_count: u32,
+    eval_count: u32,
+    token_delay: Duration,
+}
+
+impl Stats {
+    fn final_object(&self, content: &str) -> Value {
+        let load = 12_345_678u64;
+        let prompt_eval = u64::from(self.prompt_eval_count) * 250_000;
+        let per_token = u64::try_from(self.token_delay.as_nanos())
+            .unwrap_or(u64::MAX)
+            .max(20_000_000);
+        let eval = u64::from(self.eval_count).saturating_mul(per_token);
+        json!({
+            "model": self.model,
+            "created_at": now_rfc3339(),
+            "message": { "role": "assistant", "content": content },
+            "done_reason": self.done_reason,
+            "done": true,
+            "total_duration": load + prompt_eval + eval + 1_000_000,
+            "load_duration": load,
+            "prompt_eval_count": self.prompt_eval_count,
+            "prompt_eval_duration": prompt_eval,
+            "eval_count": self.eval_count,
+            "eval_duration": eval,
+        })
+    }
+}
+
+fn content_object(model: &str, content: &str) -> Value {
+    json!({
+        "model": model,
+        "created_at": now_rfc3339(),
+        "message": { "role": "assistant", "content": content },
+        "done": false,
+    })
+}
+
+enum Step {
+    Frame {
+        bytes: Bytes,
+        ends_line: bool,
+    },
+    Sleep(Duration),
+    /// Return Pending once so the server flushes what it has.
+    Yield,
+    /// Abort the connection (the body errors; hyper drops the socket without a terminator).
+    Abort,
+    /// Write nothing more until the server shuts down.
+    Stall,
+}
+
+struct Plan {
+    steps: VecDeque<Step>,
+    split: bool,
+    lines: usize,
+}
+
+impl Plan {
+    fn new(split: bool) -> Self {
+        Self {
+            steps: VecDeque::new(),
+            split,
+            lines: 0,
+        }
+    }
+
+    fn line(&mut self, value: &Value, newline: bool) {
+        let mut bytes = value.to_string().into_bytes();
+        if newline {
+            bytes.push(b'\n');
+        }
+        self.lines += 1;
+        if !self.split {
+            self.steps.push_back(Step::Frame {
+                bytes: Bytes::from(bytes),
+                ends_line: true,
+            });
+            self.steps.push_back(Step::Yield);
+            return;
+        }
+        let mut start = 0;
+        for end in split_points(&bytes).into_iter().chain([bytes.len()]) {
+            self.steps.push_back(Step::Frame {
+                bytes: Bytes::copy_from_slice(&bytes[start..end]),
+                ends_line: end == bytes.len(),
+            });
+            self.steps.push_back(Step::Sleep(SPLIT_PAUSE));
+            start = end;
+        }
+    }
+
+    fn push(&mut self, step: Step) {
+        self.steps.push_back(step);
+    }
+}
+
+/// Where to cut a line: inside its first multi-byte character (if any), in the middle, and
+/// just before the trailing newline.
+fn split_points(bytes: &[u8]) -> Vec<usize> {
+    let len = bytes.len();
+    let mut points = Vec::new();
+    if let Some(i) = bytes.iter().position(|b| *b >= 0xC0) {
+        points.push(i + 1);
+    }
+    points.push(len / 2);
+    points.push(len.saturating_sub(1));
+    points.retain(|p| *p > 0 && *p < len);
+    points.sort_unstable();
+    points.dedup();
+    points
+}
+
+fn stream_plan(chunks: &[String], stats: &Stats, fault: Option<&Fault>) -> Plan {
+    let mut plan = Plan::new(fault == Some(&Fault::SplitLines));
+    let fault_at = |tokens: usize| tokens.min(chunks.len());
+    for i in 0..=chunks.len() {
+        match fault {
+            Some(Fault::DropAfter { tokens }) if fault_at(*tokens) == i => {
+                plan.push(Step::Abort);
+                return plan;
+            }
+            Some(Fault::ErrorAfter { tokens, message }) if fault_at(*tokens) == i => {
+                plan.line(&json!({ "error": message }), true);
+                return plan;
+            }
+            Some(Fault::StallAfter { tokens }) if fault_at(*tokens) == i => {
+                plan.push(Step::Stall);
+                // Counted so a client leaving during the stall is recorded as a disconnect.
+                plan.lines += 1;
+                return plan;
+            }
+            _ => {}
+        }
+        let Some(chunk) = chunks.get(i) else { break };
+        if !stats.token_delay.is_zero() {
+            plan.push(Step::Sleep(stats.token_delay));
+        }
+        plan.line(&content_object(&stats.model, chunk), true);
+    }
+    if fault != Some(&Fault::NoDone) {
+        plan.line(&stats.final_object(""), true);
+    }
+    plan
+}
+
+/// A non-streaming reply: one JSON object, or the fault's equivalent.
+fn single_plan(
+    chunks: &[String],
+    stats: &Stats,
+    fault: Option<&Fault>,
+) -> Result<Plan, Box<Response>> {
+    let mut plan = Plan::new(fault == Some(&Fault::SplitLines));
+    let content = chunks.concat();
+    match fault {
+        Some(Fault::ErrorAfter { message, .. }) => {
+            return Err(Box::new(error_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                message,
+            )));
+        }
+        Some(Fault::DropAfter { .. }) => {
+            plan.push(Step::Abort);
+            return Ok(plan);
+        }
+        Some(Fault::StallAfter { .. }) => {
+            plan.push(Step::Stall);
+            plan.lines += 1;
+            return Ok(plan);
+        }
+        Some(Fault::NoDone) => {
+            let cut = chunks[..chunks.len() / 2].concat();
+            plan.line(&content_object(&stats.model, &cut), false);
+            return Ok(plan);
+        }
+        _ => {}
+    }
+    if !stats.token_delay.is_zero() {
+        let n = u32::try_from(chunks.len()).unwrap_or(u32::MAX);
+        plan.push(Step::Sleep(stats.token_delay.saturating_mul(n)));
+    }
+    plan.line(&stats.final_object(&content), false);
+    Ok(plan)
+}
+
+/// Plays a [`Plan`] as a response body and notices a client that leaves early.
+struct PlannedBody {
+    steps: VecDeque<Step>,
+    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+    stall: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
+    lines_total: usize,
+    lines_sent: usize,
+    ended: bool,
+    shared: Arc<Shared>,
+    request_index: usize,
+}
+
+impl PlannedBody {
+    fn new(plan: Plan, shared: Arc<Shared>, request_index: usize) -> Self {
+        Self {
+            steps: plan.steps,
+            sleep: None,
+            stall: None,
+            lines_total: plan.lines,
+            lines_sent: 0,
+            ended: false,
+            shared,
+            request_index,
+        }
+    }
+}
+
+impl Stream for PlannedBody {
+    type Item = Result<Bytes, io::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        loop {
+            if let Some(sleep) = this.sleep.as_mut() {
+                ready!(sleep.as_mut().poll(cx));
+                this.sleep = None;
+            }
+            if let Some(stall) = this.stall.as_mut() {
+                ready!(stall.as_mut().poll(cx));
+                this.stall = None;
+                this.ended = true;
+                return Poll::Ready(Some(Err(io::Error::other("fake ollama shut down"))));
+            }
+            match this.steps.pop_front() {
+                None => {
+                    this.ended = true;
+                    return Poll::Ready(None);
+                }
+                Some(Step::Frame { bytes, ends_line }) => {
+                    if ends_line {
+                        this.lines_sent += 1;
+                    }
+                    return Poll::Ready(Some(Ok(bytes)));
+                }
+                Some(Step::Sleep(d)) => this.sleep = Some(Box::pin(tokio::time::sleep(d))),
+                Some(Step::Yield) => {
+                    cx.waker().wake_by_ref();
+                    return Poll::Pending;
+                }
+                Some(Step::Abort) => {
+                    this.ended = true;
+                    return Poll::Ready(Some(Err(io::Error::new(
+                        io::ErrorKind::ConnectionAborted,
+                        "fake ollama: scripted connection drop",
+                    ))));
+                }
+                Some(Step::Stall) => {
+                    let mut stop = this.shared.shutdown.subscribe();
+                    this.stall = Some(Box::pin(async move {
+                        let _ = stop.wait_for(|s| *s).await;
+                    }));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for PlannedBody {
+    fn drop(&mut self) {
+        if self.ended || self.lines_sent >= self.lines_total {
+            return;
+        }
+        lock(&self.shared.disconnects).push(Disconnect {
+            request_index: self.request_index,
+            at: Instant::now(),
+            chunks_sent: self.lines_sent,
+        });
+        self.shared.disconnect_count.send_modify(|n| *n += 1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Deterministic hashing
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    fnv1a_continue(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+fn fnv1a_continue(mut h: u64, bytes: &[u8]) -> u64 {
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,4 @@
+//! Shared test support. Each integration test uses only a part of it, hence the allow.
+#![allow(dead_code)]
+
+pub mod fake_ollama;
