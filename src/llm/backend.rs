@@ -110,6 +110,8 @@ pub struct ModelSummary {
     pub parameter_size: Option<String>,
     pub family: Option<String>,
     pub modified_at: Option<DateTime<Utc>>,
+    /// The trained window (from `/api/show`), when known.
+    pub context_length: Option<u32>,
 }
 
 /// Details of one model (`/api/show`).
@@ -122,7 +124,6 @@ pub struct ModelInfo {
     /// `general.parameter_count`, exact where `parameter_size` is rounded.
     pub parameter_count: Option<u64>,
     pub family: Option<String>,
-    pub quantization: Option<String>,
     /// "completion", "tools", "vision", "thinking", ...
     pub capabilities: Vec<String>,
 }

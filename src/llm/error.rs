@@ -49,6 +49,9 @@ pub enum LlmError {
         url: String,
         message: String,
     },
+    /// An error answer whose HTTP status was not kept (ollama-rs reports only the body).
+    #[error("Ollama refused the request at {url}: {message}")]
+    Refused { url: String, message: String },
     /// An `{"error": …}` line inside a reply stream.
     #[error("Ollama failed while replying: {message}")]
     Server { message: String },
@@ -86,7 +89,7 @@ impl LlmError {
                  (`journalctl -u ollama` or ~/.ollama/logs/server.log)."
                     .to_string()
             }
-            LlmError::Http { .. } => return None,
+            LlmError::Http { .. } | LlmError::Refused { .. } => return None,
             LlmError::Server { .. } => "The model failed while generating, often for lack of \
                  memory: check the Ollama log, or try a smaller model or context."
                 .to_string(),

@@ -1,12 +1,20 @@
 //! [`ChatBackend`] for Ollama's native HTTP API (never `/v1`).
 //!
-//! All calls use reqwest directly rather than ollama-rs 0.3.6, because what ollama-rs
-//! returns loses what we need: its `/api/tags` model has no `details` (parameter size,
-//! family), its `/api/show` result has no `details` either (parameter size, quantization),
-//! it reports any non-2xx status as a bare string (no 404 → "not installed"), it has no
-//! `/api/version` or `/api/ps`, and its chat stream drops text when a UTF-8 character is
-//! split across HTTP chunks, swallows mid-stream `{"error"}` lines, prints to stderr (the
-//! TUI owns the terminal) and gives no statistics unless every metric is present.
+//! ollama-rs provides the client for the plain calls (`/api/tags`, `/api/show`) and the
+//! request types of a chat (`ChatMessageRequest`, `ModelOptions`, `ChatMessage`). Where it
+//! falls short we extend it rather than drop features:
+//! - its chat body has no `truncate`/`shift`: we serialise its request and add them (and
+//!   `stream`, which it only sets inside its own send methods);
+//! - its chat stream cannot be used: it drops text when a UTF-8 character is split across
+//!   HTTP chunks, swallows mid-stream `{"error"}` lines, prints to stderr (the TUI owns the
+//!   terminal) and gives no statistics unless every metric is present. We read the stream
+//!   with our own NDJSON decoder over reqwest;
+//! - it has no `/api/version` or `/api/ps`: reqwest directly;
+//! - its `/api/tags` and `/api/show` results lack `details`, so parameter size and family
+//!   come from `model_info` (`general.parameter_count`, `general.architecture`), and the
+//!   listing is completed with one `show` per model;
+//! - its errors are strings (a 404 is not typed) and its reqwest errors display only
+//!   "Reqwest error": we classify the message and walk `source()` for the real cause.
 //!
 //! Chat always streams, even for [`ChatBackend::chat`]: a stream lets the first-token
 //! timeout (model loads are slow) and the idle timeout (between chunks) tell a slow model
@@ -20,12 +28,16 @@ use std::time::Duration;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
-use serde::Serialize;
+use ollama_rs::Ollama;
+use ollama_rs::error::OllamaError;
+use ollama_rs::generation::chat::request::ChatMessageRequest;
+use ollama_rs::generation::chat::{ChatMessage as RsMessage, MessageRole};
+use ollama_rs::models::ModelOptions;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::backend::{
-    ChatBackend, ChatMessage, ChatReply, ChatRequest, ChatStream, LoadedModel, ModelInfo,
+    ChatBackend, ChatReply, ChatRequest, ChatRole, ChatStream, LoadedModel, ModelInfo,
     ModelSummary, StreamEvent,
 };
 use super::error::{LlmError, Waiting, cause_chain};
@@ -64,8 +76,13 @@ impl Default for OllamaOptions {
 pub struct OllamaBackend {
     base_url: String,
     http: reqwest::Client,
+    /// ollama-rs's client on the same connection pool, for the plain calls.
+    ollama: Ollama,
     options: OllamaOptions,
 }
+
+/// Models whose details are fetched at once when listing.
+const SHOW_CONCURRENCY: usize = 4;
 
 impl OllamaBackend {
     /// `base_url` may be written any way `OLLAMA_HOST` can (see [`parse_host`]).
@@ -81,9 +98,22 @@ impl OllamaBackend {
                 url: base_url.clone(),
                 cause: cause_chain(&e),
             })?;
+        // parse_host produced it, so it parses and has a host (ollama-rs panics otherwise).
+        let url = reqwest::Url::parse(&base_url)
+            .ok()
+            .filter(reqwest::Url::has_host)
+            .ok_or(HostError::Invalid {
+                input: base_url.clone(),
+                reason: "not a URL with a host",
+            })?;
+        let ollama = Ollama::builder()
+            .url(url)
+            .reqwest_client(http.clone())
+            .build();
         Ok(Self {
             base_url,
             http,
+            ollama,
             options,
         })
     }
@@ -113,6 +143,44 @@ impl OllamaBackend {
                 cause: cause_chain(err),
             }
         }
+    }
+
+    /// Classify an ollama-rs error: typed, with the URL and the real cause.
+    fn rs_error(&self, err: OllamaError, path: &str, model: Option<&str>) -> LlmError {
+        let url = self.url(path);
+        match err {
+            OllamaError::ReqwestError(e) if e.is_decode() => LlmError::Malformed {
+                url,
+                detail: cause_chain(&e),
+            },
+            OllamaError::ReqwestError(e) => self.send_error(&e),
+            OllamaError::JsonError(e) => LlmError::Malformed {
+                url,
+                detail: format!("not Ollama's JSON: {e}"),
+            },
+            OllamaError::InternalError(e) => status_error(0, &url, e.message.as_bytes(), model),
+            OllamaError::Other(body) => status_error(0, &url, body.as_bytes(), model),
+            other => LlmError::Malformed {
+                url,
+                detail: other.to_string(),
+            },
+        }
+    }
+
+    /// Bound an ollama-rs call by the plain-call timeout.
+    async fn timed<T>(
+        &self,
+        fut: impl std::future::Future<Output = Result<T, OllamaError>>,
+        path: &str,
+        model: Option<&str>,
+    ) -> Result<T, LlmError> {
+        tokio::time::timeout(self.options.request_timeout, fut)
+            .await
+            .map_err(|_| LlmError::Timeout {
+                waiting: Waiting::Response,
+                after: self.options.request_timeout,
+            })?
+            .map_err(|e| self.rs_error(e, path, model))
     }
 
     /// A plain call: the JSON answer of GET (no body) or POST (with `body`).
@@ -152,54 +220,95 @@ impl OllamaBackend {
     }
 }
 
-/// The chat body Ollama's `/api/chat` takes.
-#[derive(Serialize)]
-struct WireChat<'a> {
-    model: &'a str,
-    messages: &'a [ChatMessage],
-    stream: bool,
-    options: WireOptions,
-    /// Overflow is an error, not silently dropped history.
-    truncate: bool,
-    /// A full context ends the reply ("length") instead of discarding its start.
-    shift: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    keep_alive: Option<Value>,
-}
-
-#[derive(Serialize)]
-struct WireOptions {
-    num_ctx: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    num_predict: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    temperature: Option<f32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<u64>,
-}
-
-fn wire_chat(req: &ChatRequest) -> WireChat<'_> {
-    WireChat {
-        model: &req.model,
-        messages: &req.messages,
-        stream: true,
-        options: WireOptions {
-            num_ctx: req.options.num_ctx,
-            num_predict: req.options.num_predict,
-            temperature: req.options.temperature,
-            seed: req.options.seed,
-        },
-        truncate: false,
-        shift: false,
+/// The chat body: ollama-rs's request, plus what it cannot express.
+fn wire_chat(req: &ChatRequest) -> Value {
+    let messages = req
+        .messages
+        .iter()
+        .map(|m| {
+            let role = match m.role {
+                ChatRole::System => MessageRole::System,
+                ChatRole::User => MessageRole::User,
+                ChatRole::Assistant => MessageRole::Assistant,
+                ChatRole::Tool => MessageRole::Tool,
+            };
+            RsMessage::new(role, m.content.clone())
+        })
+        .collect();
+    let mut options = ModelOptions::default().num_ctx(u64::from(req.options.num_ctx));
+    if let Some(n) = req.options.num_predict {
+        options = options.num_predict(i32::try_from(n).unwrap_or(i32::MAX));
+    }
+    if let Some(t) = req.options.temperature {
+        options = options.temperature(t);
+    }
+    if let Some(seed) = req.options.seed {
+        options = options.seed(i32::try_from(seed % (1 << 31)).unwrap_or(0));
+    }
+    let request = ChatMessageRequest::new(req.model.clone(), messages).options(options);
+    let mut body = serde_json::to_value(&request).unwrap_or_else(|_| json!({}));
+    if let Value::Object(map) = &mut body {
+        // ollama-rs serialises empty tool lists and null thinking per message; Ollama
+        // ignores both, but keep the wire lean.
+        if let Some(Value::Array(msgs)) = map.get_mut("messages") {
+            for m in msgs {
+                if let Value::Object(m) = m {
+                    m.retain(|k, v| !(v.is_null() || (k == "tool_calls" && v == &json!([]))));
+                }
+            }
+        }
+        map.insert("stream".into(), json!(true));
+        // Overflow is an error, not silently dropped history.
+        map.insert("truncate".into(), json!(false));
+        // A full context ends the reply ("length") instead of discarding its start.
+        map.insert("shift".into(), json!(false));
         // Ollama reads a number as seconds and a string as a Go duration ("-1" alone is
         // not one), so plain integers go out as numbers.
-        keep_alive: req
-            .keep_alive
-            .as_deref()
-            .map(|k| match k.trim().parse::<i64>() {
+        if let Some(k) = req.keep_alive.as_deref() {
+            let v = match k.trim().parse::<i64>() {
                 Ok(secs) => json!(secs),
                 Err(_) => json!(k),
-            }),
+            };
+            map.insert("keep_alive".into(), v);
+        }
+    }
+    body
+}
+
+/// Ollama's way of printing a parameter count ("3.2B", "494.03M").
+fn human_parameters(count: u64) -> String {
+    let n = count as f64;
+    if n >= 1e9 {
+        format!("{:.1}B", n / 1e9)
+    } else if n >= 1e6 {
+        format!("{:.2}M", n / 1e6)
+    } else if n >= 1e3 {
+        format!("{:.2}K", n / 1e3)
+    } else {
+        count.to_string()
+    }
+}
+
+/// What `/api/show`'s `model_info` says, as ollama-rs returns it.
+fn read_model_info(name: &str, info: &ollama_rs::models::ModelInfo) -> ModelInfo {
+    let mi = &info.model_info;
+    let arch = mi
+        .get("general.architecture")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let context_length = arch
+        .as_ref()
+        .and_then(|a| mi.get(&format!("{a}.context_length")))
+        .and_then(Value::as_u64)
+        .and_then(|n| u32::try_from(n).ok());
+    let parameter_count = mi.get("general.parameter_count").and_then(Value::as_u64);
+    ModelInfo {
+        name: name.to_string(),
+        context_length,
+        parameter_size: parameter_count.map(human_parameters),
+        parameter_count,
+        family: arch,
+        capabilities: info.capabilities.clone(),
     }
 }
 
@@ -232,12 +341,20 @@ fn status_error(status: u16, url: &str, body: &[u8], model: Option<&str>) -> Llm
         return LlmError::ContextOverflow { message };
     }
     if let Some(model) = model {
-        // A 404 naming the model; a proxy's bare 404 is not about a model.
-        if status == 404 && (message.contains("model") || message.contains(model)) {
+        // A 404 naming the model; a proxy's bare 404 is not about a model. Through
+        // ollama-rs the status is lost (0): then the message must say "not found".
+        let names_model = message.contains("model") || message.contains(model);
+        if names_model && (status == 404 || (status == 0 && message.contains("not found"))) {
             return LlmError::ModelNotFound {
                 model: model.to_string(),
             };
         }
+    }
+    if status == 0 {
+        return LlmError::Refused {
+            url: url.to_string(),
+            message,
+        };
     }
     LlmError::Http {
         status,
@@ -288,47 +405,41 @@ impl ChatBackend for OllamaBackend {
     }
 
     async fn list_models(&self) -> Result<Vec<ModelSummary>, LlmError> {
-        let v = self.call("/api/tags", None, None).await?;
-        let models = models_array(&v, &self.url("/api/tags"))?;
-        Ok(models
-            .iter()
-            .map(|m| ModelSummary {
-                name: model_name(m),
-                size_bytes: m.get("size").and_then(Value::as_u64).unwrap_or(0),
-                parameter_size: text(&m["details"], "parameter_size"),
-                family: text(&m["details"], "family"),
-                modified_at: time(m, "modified_at"),
+        let local = self
+            .timed(self.ollama.list_local_models(), "/api/tags", None)
+            .await?;
+        // Complete each entry with its details; a model whose show fails still lists.
+        let names: Vec<String> = local.iter().map(|m| m.name.clone()).collect();
+        let details: Vec<Option<ModelInfo>> = futures_util::stream::iter(names)
+            .map(|name| async move { self.show_model(&name).await.ok() })
+            .buffered(SHOW_CONCURRENCY)
+            .collect()
+            .await;
+        Ok(local
+            .into_iter()
+            .zip(details)
+            .map(|(m, info)| ModelSummary {
+                modified_at: DateTime::parse_from_rfc3339(&m.modified_at)
+                    .ok()
+                    .map(|t| t.with_timezone(&Utc)),
+                size_bytes: m.size,
+                name: m.name,
+                parameter_size: info.as_ref().and_then(|i| i.parameter_size.clone()),
+                family: info.as_ref().and_then(|i| i.family.clone()),
+                context_length: info.as_ref().and_then(|i| i.context_length),
             })
             .collect())
     }
 
     async fn show_model(&self, model: &str) -> Result<ModelInfo, LlmError> {
-        let body = json!({ "model": model });
-        let v = self.call("/api/show", Some(&body), Some(model)).await?;
-        let info = &v["model_info"];
-        let arch = text(info, "general.architecture");
-        let context_length = arch
-            .as_ref()
-            .and_then(|a| info.get(format!("{a}.context_length")))
-            .and_then(Value::as_u64)
-            .and_then(|n| u32::try_from(n).ok());
-        Ok(ModelInfo {
-            name: model.to_string(),
-            context_length,
-            parameter_size: text(&v["details"], "parameter_size"),
-            parameter_count: info.get("general.parameter_count").and_then(Value::as_u64),
-            family: text(&v["details"], "family").or(arch),
-            quantization: text(&v["details"], "quantization_level"),
-            capabilities: v["capabilities"]
-                .as_array()
-                .map(|caps| {
-                    caps.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
-        })
+        let info = self
+            .timed(
+                self.ollama.show_model_info(model.to_string()),
+                "/api/show",
+                Some(model),
+            )
+            .await?;
+        Ok(read_model_info(model, &info))
     }
 
     async fn loaded_models(&self) -> Result<Vec<LoadedModel>, LlmError> {
@@ -516,7 +627,7 @@ impl ReplyReader {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::llm::backend::ChatOptions;
+    use crate::llm::backend::{ChatMessage, ChatOptions};
 
     fn request(keep_alive: Option<&str>) -> ChatRequest {
         ChatRequest {
@@ -532,7 +643,7 @@ mod tests {
 
     #[test]
     fn wire_body_always_carries_num_ctx_truncate_and_shift() {
-        let body = serde_json::to_value(wire_chat(&request(None))).unwrap();
+        let body = wire_chat(&request(None));
         assert_eq!(
             body,
             json!({
@@ -548,10 +659,17 @@ mod tests {
 
     #[test]
     fn keep_alive_numbers_go_out_as_numbers() {
-        let body = serde_json::to_value(wire_chat(&request(Some("-1")))).unwrap();
+        let body = wire_chat(&request(Some("-1")));
         assert_eq!(body["keep_alive"], json!(-1));
-        let body = serde_json::to_value(wire_chat(&request(Some("10m")))).unwrap();
+        let body = wire_chat(&request(Some("10m")));
         assert_eq!(body["keep_alive"], json!("10m"));
+    }
+
+    #[test]
+    fn parameter_counts_print_like_ollama() {
+        assert_eq!(human_parameters(3_212_749_888), "3.2B");
+        assert_eq!(human_parameters(70_553_706_496), "70.6B");
+        assert_eq!(human_parameters(494_032_768), "494.03M");
     }
 
     #[test]
