@@ -1,1 +1,85 @@
-//! (placeholder)
+//! Persistence: the append-only session log, atomic snapshots, the session lock, the
+//! session listing and export. Layout and file formats are in [`paths`], [`log`] and
+//! [`snapshot`].
+//!
+//! Strategy: the session actor talks to a [`SessionStore`] — [`FileStore`] on disk,
+//! [`MemoryStore`] in tests — with small synchronous calls. Everything on disk is private
+//! (directories 0700, files 0600), carries a format version (newer ones are refused, never
+//! overwritten), and is written so a crash at any instant loses at most the line being
+//! written: log lines are single appends, snapshots are renamed into place. Every write
+//! error is returned as a [`StoreError`] naming the file; none is dropped.
+//!
+//! Typical use by the actor:
+//! ```no_run
+//! # use ollm_tui::store::{DataDir, FileStore, SessionStore};
+//! # fn f(dir: &DataDir, record: &ollm_tui::core::record::Record) -> Result<(), ollm_tui::store::StoreError> {
+//! let (mut store, loaded) = FileStore::open(dir, "0192f0c4-…")?;
+//! if !loaded.report.is_clean() { /* tell the user: loaded.report */ }
+//! store.append(record)?; // user message, before the request goes out
+//! store.sync()?;         // at the turn boundary
+//! # Ok(()) }
+//! ```
+
+mod checksum;
+pub mod error;
+pub mod export;
+mod file_store;
+mod fsutil;
+pub mod lock;
+pub mod log;
+mod memory;
+pub mod paths;
+pub mod sessions;
+pub mod snapshot;
+
+pub use error::StoreError;
+pub use file_store::FileStore;
+pub use lock::SessionLock;
+pub use log::{LoadReport, LoadedLog, SessionLog, SkippedLine, TornTail};
+pub use memory::MemoryStore;
+pub use paths::{DataDir, new_session_id};
+pub use sessions::SessionSummary;
+pub use snapshot::{DEFAULT_KEEP_AUTOMATIC, SnapshotStore, new_snapshot_id};
+
+use crate::core::record::Record;
+use crate::core::snapshot::{Snapshot, SnapshotMeta};
+
+/// What the session actor needs from persistence. Calls are synchronous and small.
+pub trait SessionStore: Send + 'static {
+    /// Append one record (its seq must exceed the last one's).
+    fn append(&mut self, record: &Record) -> Result<(), StoreError>;
+    /// Make everything appended so far durable (call at turn boundaries).
+    fn sync(&mut self) -> Result<(), StoreError>;
+    /// Save a snapshot; an empty `meta.id` gets a fresh one. Returns the stored meta.
+    fn save_snapshot(&mut self, snapshot: &Snapshot) -> Result<SnapshotMeta, StoreError>;
+    /// Readable snapshots, newest first.
+    fn list_snapshots(&self) -> Result<Vec<SnapshotMeta>, StoreError>;
+    fn load_snapshot(&self, id: &str) -> Result<Snapshot, StoreError>;
+    fn delete_snapshot(&mut self, id: &str) -> Result<(), StoreError>;
+    /// Keep the newest `keep` recovery snapshots, delete older ones; returns deleted ids.
+    fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError>;
+}
+
+impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
+    fn append(&mut self, record: &Record) -> Result<(), StoreError> {
+        (**self).append(record)
+    }
+    fn sync(&mut self) -> Result<(), StoreError> {
+        (**self).sync()
+    }
+    fn save_snapshot(&mut self, snapshot: &Snapshot) -> Result<SnapshotMeta, StoreError> {
+        (**self).save_snapshot(snapshot)
+    }
+    fn list_snapshots(&self) -> Result<Vec<SnapshotMeta>, StoreError> {
+        (**self).list_snapshots()
+    }
+    fn load_snapshot(&self, id: &str) -> Result<Snapshot, StoreError> {
+        (**self).load_snapshot(id)
+    }
+    fn delete_snapshot(&mut self, id: &str) -> Result<(), StoreError> {
+        (**self).delete_snapshot(id)
+    }
+    fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError> {
+        (**self).prune_automatic(keep)
+    }
+}

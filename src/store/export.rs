@@ -1,0 +1,509 @@
+//! `ollm-tui export ID --format md|json`: a session's full history for people and tools.
+//!
+//! Strategy: both renderers walk the records once, in order; the goal board is rebuilt by
+//! applying goal records (and taking a restored snapshot's board on `restore`), exactly as
+//! it stood at the end of the session. JSON follows the seed's session-file shape
+//! (`sessionId`, `messages[].parts`, `toolCalls[].result.llmContent`, `metadata`) and keeps
+//! texts byte for byte; it adds `status` on interrupted replies, and `checkpoints` and
+//! `goals`. Markdown is for reading: every piece of text from the log goes through
+//! [`sanitize`], because exports get pasted into terminals, and code fences are made
+//! longer than any backtick run inside them so content cannot break out.
+
+use crate::core::checkpoint::Checkpoint;
+use crate::core::goals::{Author, GoalBoard, GoalChange, StepStatus};
+use crate::core::message::ReplyStatus;
+use crate::core::record::{Record, RecordBody};
+use crate::core::sanitize::sanitize;
+use crate::store::log::LoadedLog;
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+const TIME_FORMAT: &str = "%Y-%m-%d %H:%M:%S UTC";
+
+/// Facts both renderers need, gathered in one pass.
+struct Overview {
+    model: String,
+    last_activity: DateTime<Utc>,
+    messages: usize,
+    compressions: usize,
+    board: GoalBoard,
+    title: Option<String>,
+    /// Context size the server last reported (prompt + reply tokens).
+    token_count: u64,
+}
+
+fn overview(log: &LoadedLog) -> Overview {
+    let mut o = Overview {
+        model: log.header.model.clone(),
+        last_activity: log.records.last().map_or(log.header.created, |r| r.ts),
+        messages: 0,
+        compressions: 0,
+        board: GoalBoard::default(),
+        title: None,
+        token_count: 0,
+    };
+    for r in &log.records {
+        if r.body.is_message() {
+            o.messages += 1;
+        }
+        match &r.body {
+            RecordBody::User { text, .. } if o.title.is_none() => {
+                o.title = text
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .map(|l| sanitize(l).into_owned());
+            }
+            RecordBody::Assistant {
+                prompt_eval_count: Some(p),
+                eval_count,
+                ..
+            } => o.token_count = u64::from(*p) + u64::from(eval_count.unwrap_or(0)),
+            RecordBody::Checkpoint { .. } => o.compressions += 1,
+            RecordBody::Goal { change, author } => {
+                // Only accepted changes are logged; a refusal here changes nothing.
+                let _ = o.board.apply(change, *author, r.ts);
+            }
+            RecordBody::Restore { state, .. } => o.board = state.goals.clone(),
+            RecordBody::Settings { model: Some(m), .. } => o.model = m.clone(),
+            _ => {}
+        }
+    }
+    o
+}
+
+/// The seed's session-file JSON (pretty-print it at the call site).
+pub fn to_json(log: &LoadedLog) -> Value {
+    let o = overview(log);
+    let mut messages = Vec::new();
+    let mut tool_calls = Vec::new();
+    let mut checkpoints = Vec::new();
+    for r in &log.records {
+        let ts = r.ts.to_rfc3339();
+        match &r.body {
+            RecordBody::User { text, pinned } => {
+                let mut m = json!({
+                    "id": r.seq,
+                    "role": "user",
+                    "parts": [{"type": "text", "text": text}],
+                    "timestamp": ts,
+                });
+                if *pinned {
+                    m["pinned"] = Value::Bool(true);
+                }
+                messages.push(m);
+            }
+            RecordBody::Assistant {
+                text,
+                status,
+                model,
+                eval_count,
+                ..
+            } => {
+                let mut m = json!({
+                    "id": r.seq,
+                    "role": "assistant",
+                    "parts": [{"type": "text", "text": text}],
+                    "timestamp": ts,
+                    "model": model,
+                    "status": status,
+                });
+                if let Some(n) = eval_count {
+                    m["tokens"] = json!(n);
+                }
+                messages.push(m);
+            }
+            RecordBody::Tool {
+                name,
+                args,
+                result,
+                is_error,
+            } => tool_calls.push(json!({
+                "id": format!("call_{}", r.seq),
+                "name": name,
+                // Arguments are JSON text from the model; keep the text if it is not JSON.
+                "args": serde_json::from_str::<Value>(args)
+                    .unwrap_or_else(|_| Value::from(args.as_str())),
+                "result": {"llmContent": result, "isError": is_error},
+                "timestamp": ts,
+            })),
+            RecordBody::Checkpoint { checkpoint } => {
+                checkpoints.push(checkpoint_json("created", checkpoint, &ts, &[]));
+            }
+            RecordBody::CheckpointAged { checkpoint } => {
+                checkpoints.push(checkpoint_json("aged", checkpoint, &ts, &[]));
+            }
+            RecordBody::CheckpointsMerged { merged, checkpoint } => {
+                let merged: Vec<u64> = merged.iter().map(|c| c.0).collect();
+                checkpoints.push(checkpoint_json("merged", checkpoint, &ts, &merged));
+            }
+            _ => {}
+        }
+    }
+    json!({
+        "sessionId": log.header.session_id,
+        "startTime": log.header.created.to_rfc3339(),
+        "lastActivity": o.last_activity.to_rfc3339(),
+        "model": o.model,
+        "provider": "ollama",
+        "messages": messages,
+        "toolCalls": tool_calls,
+        "checkpoints": checkpoints,
+        "goals": o.board,
+        "metadata": {
+            "tokenCount": o.token_count,
+            "compressionCount": o.compressions,
+            "messageCount": o.messages,
+            "mode": log.header.mode,
+            "ctx": log.header.ctx,
+            "appVersion": log.header.app_version,
+            "formatVersion": log.header.format_version,
+            "skippedRecords": log.report.skipped.len(),
+        },
+    })
+}
+
+fn checkpoint_json(event: &str, c: &Checkpoint, ts: &str, merged: &[u64]) -> Value {
+    let range = c.range().map(|(a, b)| json!([a.0, b.0]));
+    let mut v = json!({
+        "event": event,
+        "id": c.id.0,
+        "number": c.number,
+        "level": c.level.name(),
+        "summary": c.summary,
+        "messageRange": range,
+        "covers": c.covers,
+        "originalTokens": c.original_tokens,
+        "compressedTokens": c.tokens,
+        "truncated": c.truncated,
+        "timestamp": ts,
+    });
+    if !merged.is_empty() {
+        v["merged"] = json!(merged);
+    }
+    v
+}
+
+/// A readable Markdown transcript.
+pub fn to_markdown(log: &LoadedLog) -> String {
+    let o = overview(log);
+    let h = &log.header;
+    let mut md = String::new();
+    let title = o
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("Session {}", h.session_id));
+    let _ = writeln!(md, "# {}\n", one_line(&title));
+    let _ = writeln!(md, "- **Session:** `{}`", h.session_id);
+    let _ = write!(md, "- **Model:** {} · mode {}", one_line(&o.model), h.mode);
+    if let Some(ctx) = h.ctx {
+        let _ = write!(md, " · ctx {ctx}");
+    }
+    md.push('\n');
+    let _ = writeln!(md, "- **Started:** {}", h.created.format(TIME_FORMAT));
+    let _ = writeln!(
+        md,
+        "- **Last activity:** {}",
+        o.last_activity.format(TIME_FORMAT)
+    );
+    let _ = writeln!(
+        md,
+        "- **Messages:** {} · **Compressions:** {}",
+        o.messages, o.compressions
+    );
+    if !log.report.is_clean() {
+        let _ = writeln!(md, "\n> ⚠ Loaded with losses: {}", log.report);
+    }
+    md.push('\n');
+
+    if !o.board.is_empty() || !o.board.past.is_empty() {
+        render_board(&mut md, &o.board);
+    }
+
+    md.push_str("## Conversation\n\n");
+    for r in &log.records {
+        render_record(&mut md, r);
+    }
+    md
+}
+
+fn render_record(md: &mut String, r: &Record) {
+    let time = r.ts.format(TIME_FORMAT);
+    match &r.body {
+        RecordBody::User { text, pinned } => {
+            let pin = if *pinned { " · 📌 pinned" } else { "" };
+            let _ = writeln!(md, "### User · {time}{pin}\n");
+            let _ = writeln!(md, "{}\n", sanitize(text).trim_end());
+        }
+        RecordBody::Assistant {
+            text,
+            status,
+            model,
+            ..
+        } => {
+            let _ = writeln!(md, "### Assistant · {time} · {}\n", one_line(model));
+            let body = sanitize(text);
+            if !body.trim().is_empty() {
+                let _ = writeln!(md, "{}\n", body.trim_end());
+            }
+            if *status == ReplyStatus::Interrupted {
+                md.push_str(
+                    "> ⚠ **Interrupted** — the reply stopped here; \
+                     the partial text above was kept.\n\n",
+                );
+            }
+        }
+        RecordBody::Tool {
+            name,
+            args,
+            result,
+            is_error,
+        } => {
+            let err = if *is_error { " · ❌ error" } else { "" };
+            let _ = writeln!(md, "### Tool `{}` · {time}{err}\n", one_line(name));
+            md.push_str("**Arguments**\n\n");
+            fenced(md, "json", &sanitize(args));
+            md.push_str("**Result**\n\n");
+            fenced(md, "", &sanitize(result));
+        }
+        RecordBody::Checkpoint { checkpoint: c } => {
+            let range = c
+                .range()
+                .map(|(a, b)| format!("messages {a}–{b}"))
+                .unwrap_or_else(|| "no messages".to_string());
+            let summary = format!(
+                "📝 Compression {}: {range} folded into checkpoint {} \
+                 ({} → {} tokens, {}) · {time}",
+                c.number,
+                c.id,
+                c.original_tokens,
+                c.tokens,
+                c.level.name()
+            );
+            folded(md, &summary, &c.summary);
+        }
+        RecordBody::CheckpointAged { checkpoint: c } => {
+            let summary = format!(
+                "📝 Checkpoint {} aged to {} ({} tokens) · {time}",
+                c.id,
+                c.level.name(),
+                c.tokens
+            );
+            folded(md, &summary, &c.summary);
+        }
+        RecordBody::CheckpointsMerged {
+            merged,
+            checkpoint: c,
+        } => {
+            let ids: Vec<String> = merged.iter().map(|m| m.to_string()).collect();
+            let summary = format!(
+                "📝 Checkpoints {} merged into {} ({}, {} tokens) · {time}",
+                ids.join(", "),
+                c.id,
+                c.level.name(),
+                c.tokens
+            );
+            folded(md, &summary, &c.summary);
+        }
+        RecordBody::Goal { change, author } => {
+            let by = match author {
+                Author::User => "user",
+                Author::Model => "model",
+            };
+            let _ = writeln!(md, "> 🎯 {} (by {by}) · {time}\n", describe_change(change));
+        }
+        RecordBody::Pin { id, pinned } => {
+            let verb = if *pinned { "pinned" } else { "unpinned" };
+            let _ = writeln!(md, "> 📌 Message {id} {verb} · {time}\n");
+        }
+        RecordBody::Snapshot {
+            snapshot_id,
+            purpose,
+        } => {
+            let _ = writeln!(
+                md,
+                "> 💾 Snapshot `{}` saved ({}) · {time}\n",
+                one_line(snapshot_id),
+                purpose.as_str()
+            );
+        }
+        RecordBody::Restore { snapshot_id, .. } => {
+            let _ = writeln!(
+                md,
+                "> ⏪ Restored snapshot `{}` · {time}\n",
+                one_line(snapshot_id)
+            );
+        }
+        RecordBody::Settings { model, ctx, mode } => {
+            let mut parts = Vec::new();
+            if let Some(m) = model {
+                parts.push(format!("model → {}", one_line(m)));
+            }
+            if let Some(c) = ctx {
+                parts.push(format!("ctx → {c}"));
+            }
+            if let Some(m) = mode {
+                parts.push(format!("mode → {m}"));
+            }
+            let _ = writeln!(md, "> ⚙ Settings: {} · {time}\n", parts.join(", "));
+        }
+    }
+}
+
+fn render_board(md: &mut String, board: &GoalBoard) {
+    md.push_str("## Goal board\n\n");
+    if let Some(g) = &board.active {
+        let _ = writeln!(
+            md,
+            "**Active goal:** {} ({:?} priority, {:?})\n",
+            one_line(&g.description),
+            g.priority,
+            g.status
+        );
+        for c in &g.checkpoints {
+            let mark = match c.status {
+                StepStatus::Completed => "[x]",
+                StepStatus::InProgress => "[~]",
+                StepStatus::Pending => "[ ]",
+            };
+            let _ = writeln!(md, "- {mark} {}", one_line(&c.description));
+        }
+        if !g.checkpoints.is_empty() {
+            md.push('\n');
+        }
+        if !g.artifacts.is_empty() {
+            md.push_str("**Artifacts:**\n\n");
+            for a in &g.artifacts {
+                let _ = writeln!(md, "- {} `{}`", a.action.as_str(), one_line(&a.path));
+            }
+            md.push('\n');
+        }
+        if !g.next_steps.is_empty() {
+            md.push_str("**Next steps:**\n\n");
+            for n in &g.next_steps {
+                let _ = writeln!(md, "- {}", one_line(n));
+            }
+            md.push('\n');
+        }
+    }
+    if !board.decisions.is_empty() {
+        md.push_str("**Decisions:**\n\n");
+        for d in &board.decisions {
+            let lock = if d.locked { "🔒 " } else { "" };
+            let _ = writeln!(md, "- {lock}{} (#{})", one_line(&d.text), d.id);
+        }
+        md.push('\n');
+    }
+    if !board.past.is_empty() {
+        md.push_str("**Earlier goals:**\n\n");
+        for g in &board.past {
+            let _ = writeln!(md, "- {} ({:?})", one_line(&g.description), g.status);
+        }
+        md.push('\n');
+    }
+}
+
+fn describe_change(change: &GoalChange) -> String {
+    match change {
+        GoalChange::SetGoal {
+            description,
+            priority,
+        } => format!(
+            "Goal set: {} ({priority:?} priority)",
+            one_line(description)
+        ),
+        GoalChange::GoalStatus { status } => format!("Goal marked {status:?}"),
+        GoalChange::Checkpoint {
+            description,
+            status,
+        } => format!(
+            "Goal checkpoint {} — {}",
+            one_line(description),
+            status.marker()
+        ),
+        GoalChange::Decision { text, locked } => {
+            let lock = if *locked { " (locked)" } else { "" };
+            format!("Decision{lock}: {}", one_line(text))
+        }
+        GoalChange::Lock { id } => format!("Decision #{id} locked"),
+        GoalChange::Unlock { id } => format!("Decision #{id} unlocked"),
+        GoalChange::DeleteDecision { id } => format!("Decision #{id} deleted"),
+        GoalChange::Artifact { action, path } => {
+            format!(
+                "Artifact {} `{}`",
+                action.as_str(),
+                one_line(path).replace('`', "'")
+            )
+        }
+        GoalChange::Next { text } => format!("Next step: {}", one_line(text)),
+        GoalChange::Clear => "Goal board cleared".to_string(),
+    }
+}
+
+/// A collapsible note (`<details>`), as GitHub and most Markdown viewers render it.
+fn folded(md: &mut String, summary: &str, body: &str) {
+    let body = sanitize(body);
+    let _ = writeln!(
+        md,
+        "<details>\n<summary>{}</summary>\n\n{}\n\n</details>\n",
+        escape_html(summary),
+        body.trim_end()
+    );
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Sanitised and folded onto one line (for headings and list items).
+fn one_line(text: &str) -> String {
+    sanitize(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A code block whose fence is longer than any backtick run in `body`.
+fn fenced(md: &mut String, lang: &str, body: &str) {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    let _ = writeln!(
+        md,
+        "{fence}{lang}\n{}\n{fence}\n",
+        body.trim_end_matches('\n')
+    );
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_outgrow_backtick_runs_in_the_body() {
+        let mut md = String::new();
+        fenced(&mut md, "", "a ```` b");
+        assert!(md.starts_with("`````\n"), "{md}");
+        assert!(md.trim_end().ends_with("`````"), "{md}");
+        let mut md = String::new();
+        fenced(&mut md, "json", "{}");
+        assert_eq!(md, "```json\n{}\n```\n\n");
+    }
+
+    #[test]
+    fn one_line_folds_and_strips_controls() {
+        assert_eq!(one_line("a\n b\u{1b}]0;x\u{7}\tc"), "a b c");
+    }
+}

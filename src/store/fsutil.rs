@@ -1,0 +1,113 @@
+//! Private-by-default file system helpers: every directory the store creates is 0700 and
+//! every file 0600, whatever the umask, and an existing looser mode is tightened when we
+//! open it (group/other bits removed, owner bits kept). Also the fsync of a directory that
+//! makes a create or rename durable.
+
+use crate::store::error::StoreError;
+use std::fs::{self, DirBuilder, File, OpenOptions, Permissions};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+pub(crate) const DIR_MODE: u32 = 0o700;
+pub(crate) const FILE_MODE: u32 = 0o600;
+const GROUP_OTHER: u32 = 0o077;
+
+/// Create `path` (and missing parents) as 0700, or tighten it if it exists with
+/// group/other access.
+pub(crate) fn ensure_private_dir(path: &Path) -> Result<(), StoreError> {
+    DirBuilder::new()
+        .recursive(true)
+        .mode(DIR_MODE)
+        .create(path)
+        .map_err(|e| StoreError::io(path, "create directory", e))?;
+    let meta = fs::metadata(path).map_err(|e| StoreError::io(path, "inspect directory", e))?;
+    let mode = meta.permissions().mode();
+    if mode & GROUP_OTHER != 0 {
+        fs::set_permissions(path, Permissions::from_mode(mode & 0o7700))
+            .map_err(|e| StoreError::io(path, "restrict permissions of", e))?;
+    }
+    Ok(())
+}
+
+/// Remove group/other access from an open file, if it has any.
+pub(crate) fn tighten(file: &File, path: &Path) -> Result<(), StoreError> {
+    let mode = file
+        .metadata()
+        .map_err(|e| StoreError::io(path, "inspect", e))?
+        .permissions()
+        .mode();
+    if mode & GROUP_OTHER != 0 {
+        file.set_permissions(Permissions::from_mode(mode & 0o7700))
+            .map_err(|e| StoreError::io(path, "restrict permissions of", e))?;
+    }
+    Ok(())
+}
+
+/// Open with `opts` plus mode 0600 for a file being created, then tighten an existing one.
+pub(crate) fn open_private(
+    path: &Path,
+    opts: &mut OpenOptions,
+    op: &'static str,
+) -> Result<File, StoreError> {
+    let file = opts
+        .mode(FILE_MODE)
+        .open(path)
+        .map_err(|e| StoreError::io(path, op, e))?;
+    tighten(&file, path)?;
+    Ok(file)
+}
+
+/// Make a directory entry change (create, rename, unlink) durable.
+pub(crate) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| StoreError::io(dir, "fsync directory", e))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn mode_of(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[test]
+    fn new_dirs_are_0700_including_parents() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep = tmp.path().join("a/b/c");
+        ensure_private_dir(&deep).unwrap();
+        assert_eq!(mode_of(&deep), 0o700);
+        assert_eq!(mode_of(&tmp.path().join("a")), 0o700);
+    }
+
+    #[test]
+    fn loose_dir_is_tightened_but_keeps_owner_bits() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("d");
+        fs::create_dir(&dir).unwrap();
+        fs::set_permissions(&dir, Permissions::from_mode(0o755)).unwrap();
+        ensure_private_dir(&dir).unwrap();
+        assert_eq!(mode_of(&dir), 0o700);
+    }
+
+    #[test]
+    fn open_private_creates_0600_and_fixes_0644() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fresh = tmp.path().join("fresh");
+        open_private(
+            &fresh,
+            OpenOptions::new().write(true).create_new(true),
+            "create",
+        )
+        .unwrap();
+        assert_eq!(mode_of(&fresh), 0o600);
+
+        let loose = tmp.path().join("loose");
+        fs::write(&loose, b"x").unwrap();
+        fs::set_permissions(&loose, Permissions::from_mode(0o644)).unwrap();
+        open_private(&loose, OpenOptions::new().read(true), "open").unwrap();
+        assert_eq!(mode_of(&loose), 0o600);
+    }
+}
