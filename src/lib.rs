@@ -10,6 +10,7 @@
 
 pub mod actor;
 pub mod app;
+pub mod config;
 pub mod core;
 pub mod llm;
 pub mod store;

@@ -1,0 +1,481 @@
+//! Command line, config file and paths, resolved into one [`Settings`].
+//!
+//! Precedence: command-line flags, then environment (`OLLAMA_HOST`, `OLLM_HOME`,
+//! `NO_COLOR`), then `$OLLM_HOME/config.toml`, then defaults. Every config key is
+//! optional and documented in `assets/default-config.toml`. Unknown keys are an error
+//! that names them: a typo should not silently fall back to a default.
+
+use crate::core::budget::BudgetConfig;
+use crate::core::engine::EngineConfig;
+use crate::core::mode::Mode;
+use crate::llm::{DEFAULT_HOST, OllamaOptions, parse_host};
+use clap::{Parser, Subcommand, ValueEnum};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The documented default config, shipped in the binary.
+pub const DEFAULT_CONFIG: &str = include_str!("../assets/default-config.toml");
+
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "ollm-tui",
+    version,
+    about = "Chat with local Ollama models; long conversations are compressed, never lost.",
+    after_help = "Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
+                  Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
+                  Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
+)]
+pub struct Cli {
+    /// Ollama server: URL, host:port or :port [default: $OLLAMA_HOST or http://127.0.0.1:11434]
+    #[arg(long, value_name = "URL")]
+    pub host: Option<String>,
+    /// Model to chat with [default: config, else the session's, else the newest installed]
+    #[arg(long, short, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Context size (num_ctx) sent on every request [default: the model's, capped at 8192]
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u32).range(512..=1_048_576))]
+    pub ctx: Option<u32>,
+    /// Resume a session: the latest, or the one with this id (a unique prefix is enough)
+    #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+    pub resume: Option<String>,
+    /// What the conversation is about; shapes the summaries
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Colour theme: dark, light, high-contrast, or a file in $OLLM_HOME/themes
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Read this config file instead of $OLLM_HOME/config.toml
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Assistant,
+    Developer,
+    Planning,
+    Debugger,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Assistant => Mode::Assistant,
+            ModeArg::Developer => Mode::Developer,
+            ModeArg::Planning => Mode::Planning,
+            ModeArg::Debugger => Mode::Debugger,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// List saved sessions, newest first
+    Sessions,
+    /// Write a session as Markdown or JSON (to stdout, or --output FILE)
+    Export {
+        /// Session id (a unique prefix is enough)
+        id: String,
+        #[arg(long, value_enum, default_value_t = ExportFormat::Md)]
+        format: ExportFormat,
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Print the documented default config file
+    DefaultConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Md,
+    Json,
+}
+
+/// `config.toml` as written: every key optional.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub host: Option<String>,
+    pub model: Option<String>,
+    pub ctx: Option<u32>,
+    pub mode: Option<String>,
+    pub temperature: Option<f32>,
+    pub compress_at: Option<f64>,
+    pub reserve_tokens: Option<u32>,
+    pub preserve_recent_tokens: Option<u32>,
+    pub auto_snapshots: Option<bool>,
+    pub keep_auto_snapshots: Option<usize>,
+    pub first_token_timeout_secs: Option<u64>,
+    pub idle_timeout_secs: Option<u64>,
+    pub theme: Option<String>,
+    pub ascii: Option<bool>,
+    pub paste_limit_kib: Option<usize>,
+    pub log_level: Option<String>,
+    #[serde(default)]
+    pub keys: BTreeMap<String, String>,
+}
+
+/// A config problem, naming the file and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not valid: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error("cannot find your home directory; set OLLM_HOME to where ollm-tui may keep its data")]
+    NoHome,
+}
+
+/// Everything resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub data_dir: PathBuf,
+    pub host: String,
+    /// Where the host came from, for messages ("--host", "OLLAMA_HOST", "config", "default").
+    pub host_source: &'static str,
+    pub model: Option<String>,
+    pub ctx: Option<u32>,
+    pub mode: Option<Mode>,
+    pub temperature: Option<f32>,
+    pub engine: EngineConfig,
+    pub keep_auto_snapshots: usize,
+    pub ollama: OllamaOptions,
+    pub theme: String,
+    pub ascii: bool,
+    pub no_color: bool,
+    pub paste_limit_bytes: usize,
+    pub log_level: String,
+    pub keys: BTreeMap<String, String>,
+}
+
+/// The data directory: `OLLM_HOME` if set, else `~/.ollm`.
+pub fn data_dir(ollm_home: Option<&str>) -> Result<PathBuf, ConfigError> {
+    if let Some(h) = ollm_home.filter(|h| !h.trim().is_empty()) {
+        return Ok(PathBuf::from(h));
+    }
+    directories::BaseDirs::new()
+        .map(|b| b.home_dir().join(".ollm"))
+        .ok_or(ConfigError::NoHome)
+}
+
+/// Parse a config file's text.
+pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
+    let cfg: FileConfig = toml::from_str(text).map_err(|e| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
+    if let Some(c) = cfg.compress_at
+        && !(0.1..=0.95).contains(&c)
+    {
+        return Err(invalid(format!(
+            "compress_at = {c}: use a value between 0.1 and 0.95"
+        )));
+    }
+    if let Some(m) = &cfg.mode {
+        m.parse::<Mode>().map_err(|e| invalid(e.to_string()))?;
+    }
+    if let Some(h) = &cfg.host {
+        parse_host(h).map_err(|e| invalid(format!("host: {e}")))?;
+    }
+    Ok(cfg)
+}
+
+/// The environment the settings depend on (passed in, so tests need not mutate it).
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    pub ollm_home: Option<String>,
+    pub ollama_host: Option<String>,
+    pub no_color: bool,
+    /// LANG / LC_ALL / LC_CTYPE, to guess whether the terminal does UTF-8.
+    pub locale: Option<String>,
+}
+
+impl Env {
+    pub fn from_process() -> Env {
+        let var = |k: &str| std::env::var(k).ok();
+        Env {
+            ollm_home: var("OLLM_HOME"),
+            ollama_host: var("OLLAMA_HOST"),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            locale: var("LC_ALL")
+                .filter(|v| !v.is_empty())
+                .or_else(|| var("LC_CTYPE").filter(|v| !v.is_empty()))
+                .or_else(|| var("LANG")),
+        }
+    }
+}
+
+/// Resolve flags, environment and config file into settings.
+pub fn resolve(cli: &Cli, env: &Env) -> Result<Settings, ConfigError> {
+    let data_dir = data_dir(env.ollm_home.as_deref())?;
+    let path = cli
+        .config
+        .clone()
+        .unwrap_or_else(|| data_dir.join("config.toml"));
+    let file = match std::fs::read_to_string(&path) {
+        Ok(text) => parse_file_config(&text, &path)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && cli.config.is_none() => {
+            FileConfig::default()
+        }
+        Err(source) => return Err(ConfigError::Read { path, source }),
+    };
+    resolve_with(cli, env, file, data_dir, &path)
+}
+
+/// [`resolve`] with the file already read.
+pub fn resolve_with(
+    cli: &Cli,
+    env: &Env,
+    file: FileConfig,
+    data_dir: PathBuf,
+    path: &Path,
+) -> Result<Settings, ConfigError> {
+    let (raw_host, host_source) = if let Some(h) = &cli.host {
+        (h.clone(), "--host")
+    } else if let Some(h) = env.ollama_host.as_ref().filter(|h| !h.trim().is_empty()) {
+        (h.clone(), "OLLAMA_HOST")
+    } else if let Some(h) = &file.host {
+        (h.clone(), "config")
+    } else {
+        (DEFAULT_HOST.to_string(), "default")
+    };
+    let host = parse_host(&raw_host).map_err(|e| ConfigError::Invalid {
+        path: PathBuf::from(host_source),
+        message: e.to_string(),
+    })?;
+    let mode = match cli.mode {
+        Some(m) => Some(m.into()),
+        None => file
+            .mode
+            .as_deref()
+            .map(str::parse::<Mode>)
+            .transpose()
+            .map_err(|e| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?,
+    };
+    let defaults = BudgetConfig::default();
+    let engine = EngineConfig {
+        budget: BudgetConfig {
+            compress_at: file.compress_at.unwrap_or(defaults.compress_at),
+            reserve_tokens: file.reserve_tokens.filter(|r| *r > 0),
+            preserve_recent_tokens: file
+                .preserve_recent_tokens
+                .unwrap_or(defaults.preserve_recent_tokens),
+            min_free_fraction: defaults.min_free_fraction,
+        },
+        auto_snapshots: file.auto_snapshots.unwrap_or(true),
+    };
+    let ollama_defaults = OllamaOptions::default();
+    let utf8 = env
+        .locale
+        .as_deref()
+        .is_none_or(|l| l.is_empty() || l.to_ascii_lowercase().replace('-', "").contains("utf8"));
+    Ok(Settings {
+        data_dir,
+        host,
+        host_source,
+        model: cli
+            .model
+            .clone()
+            .or(file.model)
+            .filter(|m| !m.trim().is_empty()),
+        ctx: cli.ctx.or(file.ctx.filter(|c| *c > 0)),
+        mode,
+        temperature: file.temperature,
+        engine,
+        keep_auto_snapshots: file.keep_auto_snapshots.unwrap_or(5),
+        ollama: OllamaOptions {
+            first_token_timeout: file
+                .first_token_timeout_secs
+                .map_or(ollama_defaults.first_token_timeout, Duration::from_secs),
+            idle_timeout: file
+                .idle_timeout_secs
+                .map_or(ollama_defaults.idle_timeout, Duration::from_secs),
+            ..ollama_defaults
+        },
+        theme: cli
+            .theme
+            .clone()
+            .or(file.theme)
+            .unwrap_or_else(|| "dark".into()),
+        ascii: file.ascii.unwrap_or(!utf8),
+        no_color: env.no_color,
+        paste_limit_bytes: file.paste_limit_kib.unwrap_or(1024).max(1) * 1024,
+        log_level: file.log_level.unwrap_or_else(|| "info".into()),
+        keys: file.keys,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn cli(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("ollm-tui").chain(args.iter().copied())).unwrap()
+    }
+
+    fn settings(args: &[&str], env: Env, file: &str) -> Settings {
+        let f = parse_file_config(file, Path::new("c.toml")).unwrap();
+        resolve_with(
+            &cli(args),
+            &env,
+            f,
+            PathBuf::from("/d"),
+            Path::new("c.toml"),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_documented_default_config_parses_to_defaults() {
+        let f = parse_file_config(DEFAULT_CONFIG, Path::new("default")).unwrap();
+        assert_eq!(f, FileConfig::default());
+        // Uncommented, every documented key is accepted.
+        let uncommented: String = DEFAULT_CONFIG
+            .lines()
+            .map(|l| {
+                l.strip_prefix("# ")
+                    .filter(|r| {
+                        r.split_once(" = ").is_some_and(|(k, _)| {
+                            k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                        }) || r.starts_with("[keys]")
+                    })
+                    .unwrap_or("")
+            })
+            .map(|l| l.split("  #").next().unwrap_or("").trim_end().to_string() + "\n")
+            .collect();
+        let f = parse_file_config(&uncommented, Path::new("uncommented")).unwrap();
+        assert_eq!(f.compress_at, Some(0.80));
+        assert_eq!(f.keys.get("snapshot").map(String::as_str), Some("ctrl+s"));
+    }
+
+    #[test]
+    fn host_precedence_flag_env_file_default() {
+        let env = Env {
+            ollama_host: Some(":9999".into()),
+            ..Env::default()
+        };
+        let s = settings(&["--host", "box:1234"], env.clone(), "host = \"other:1\"");
+        assert_eq!(
+            (s.host.as_str(), s.host_source),
+            ("http://box:1234", "--host")
+        );
+        let s = settings(&[], env, "host = \"other:1\"");
+        assert_eq!(
+            (s.host.as_str(), s.host_source),
+            ("http://127.0.0.1:9999", "OLLAMA_HOST")
+        );
+        let s = settings(&[], Env::default(), "host = \"other:1\"");
+        assert_eq!(
+            (s.host.as_str(), s.host_source),
+            ("http://other:1", "config")
+        );
+        let s = settings(&[], Env::default(), "");
+        assert_eq!((s.host.as_str(), s.host_source), (DEFAULT_HOST, "default"));
+    }
+
+    #[test]
+    fn flags_win_over_the_file() {
+        let s = settings(
+            &[
+                "--model",
+                "qwen:0.5b",
+                "--ctx",
+                "4096",
+                "--mode",
+                "debugger",
+            ],
+            Env::default(),
+            "model = \"llama3.2\"\nctx = 16384\nmode = \"planning\"\ncompress_at = 0.7",
+        );
+        assert_eq!(s.model.as_deref(), Some("qwen:0.5b"));
+        assert_eq!(s.ctx, Some(4096));
+        assert_eq!(s.mode, Some(Mode::Debugger));
+        assert_eq!(s.engine.budget.compress_at, 0.7);
+    }
+
+    #[test]
+    fn bad_config_is_refused_with_the_key() {
+        for (text, needle) in [
+            ("modle = \"x\"", "modle"),
+            ("compress_at = 2.0", "compress_at"),
+            ("mode = \"poet\"", "poet"),
+            ("ctx = \"big\"", "ctx"),
+        ] {
+            let err = parse_file_config(text, Path::new("c.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(needle) && err.contains("c.toml"), "{err}");
+        }
+    }
+
+    #[test]
+    fn resume_takes_an_optional_id() {
+        assert_eq!(cli(&["--resume"]).resume.as_deref(), Some(""));
+        assert_eq!(cli(&["--resume", "abc"]).resume.as_deref(), Some("abc"));
+        assert_eq!(cli(&[]).resume, None);
+        assert!(Cli::try_parse_from(["ollm-tui", "--ctx", "10"]).is_err());
+        assert!(Cli::try_parse_from(["ollm-tui", "--mode", "poet"]).is_err());
+    }
+
+    #[test]
+    fn subcommands() {
+        match cli(&["export", "abc", "--format", "json"]).command {
+            Some(Command::Export { id, format, .. }) => {
+                assert_eq!(id, "abc");
+                assert_eq!(format, ExportFormat::Json);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            cli(&["sessions"]).command,
+            Some(Command::Sessions)
+        ));
+    }
+
+    #[test]
+    fn data_dir_and_ascii_from_env() {
+        assert_eq!(data_dir(Some("/x/y")).unwrap(), PathBuf::from("/x/y"));
+        let s = settings(
+            &[],
+            Env {
+                locale: Some("C".into()),
+                ..Env::default()
+            },
+            "",
+        );
+        assert!(s.ascii);
+        let s = settings(
+            &[],
+            Env {
+                locale: Some("en_US.UTF-8".into()),
+                ..Env::default()
+            },
+            "",
+        );
+        assert!(!s.ascii);
+        let s = settings(
+            &[],
+            Env {
+                no_color: true,
+                ..Env::default()
+            },
+            "",
+        );
+        assert!(s.no_color);
+    }
+}
