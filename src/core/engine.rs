@@ -34,8 +34,11 @@ use crate::core::record::{
 use crate::core::reliability::{Reliability, parse_parameter_billions};
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
 use crate::core::tokens::{
-    Calibration, MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS, Tokenizer,
+    Calibration, MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS, Reading, Tokenizer,
 };
+
+/// Smallest window we believe a server truncates to; a smaller count is a misreport.
+const MIN_SERVER_WINDOW: u32 = 256;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -154,6 +157,8 @@ pub struct EngineStatus {
     pub reliability: Reliability,
     pub calibration: Calibration,
     pub backoff: Option<String>,
+    /// The window the server really uses, when it was seen truncating.
+    pub server_limit: Option<u32>,
     pub checkpoints: usize,
     pub active_messages: usize,
     pub history_messages: usize,
@@ -189,6 +194,9 @@ pub struct Engine {
     pub(crate) explicit_ctx: Option<u32>,
     pub(crate) model_ctx: Option<u32>,
     pub(crate) model_billions: Option<f64>,
+    /// The window the server really used, learned when it truncated a prompt (it
+    /// evaluated only this many tokens). Reset when the model or ctx changes.
+    pub(crate) server_limit: Option<u32>,
     pub(crate) mode: Mode,
     pub(crate) compressions: u32,
     pub(crate) calibrations: HashMap<String, Calibration>,
@@ -236,6 +244,7 @@ impl Engine {
             explicit_ctx,
             model_ctx: None,
             model_billions: None,
+            server_limit: None,
             mode,
             compressions: 0,
             calibrations: HashMap::new(),
@@ -359,12 +368,18 @@ impl Engine {
             .unwrap_or_default()
     }
 
+    /// The budget. When the server was seen truncating, it is measured against the window
+    /// the server really used, not the num_ctx it was sent (which is still sent).
     pub fn budget(&self) -> Budget {
         let ctx = self.ctx();
+        let reserve = reserve_for(ctx, self.cfg.budget.reserve_tokens);
+        let budget_ctx = self
+            .server_limit
+            .map_or(ctx, |limit| ctx.min(limit.saturating_add(reserve)));
         let cal = self.calibration();
         Budget::compute(
-            ctx,
-            reserve_for(ctx, self.cfg.budget.reserve_tokens),
+            budget_ctx,
+            reserve,
             cal.apply(self.system.raw),
             cal.apply(self.goal_part.raw),
             cal.apply(self.checkpoint_part.raw),
@@ -387,6 +402,7 @@ impl Engine {
             reliability: self.reliability(),
             calibration: self.calibration(),
             backoff: self.backoff.as_ref().map(|b| b.reason.clone()),
+            server_limit: self.server_limit,
             checkpoints: self.active.checkpoints().len(),
             active_messages: self.active.messages().len(),
             history_messages: self.history.len(),
@@ -532,6 +548,7 @@ impl Engine {
         let cal = self.calibration();
         if let Some(seen) = reply.prompt_eval_count
             && cal.looks_truncated(reply.prompt_raw, seen, reply.prompt_eval_cached)
+            && seen >= MIN_SERVER_WINDOW
         {
             fx.push(Effect::Event(EngineEvent::TruncationSuspected {
                 sent: cal.apply(reply.prompt_raw),
@@ -547,6 +564,7 @@ impl Engine {
                 status: reply.status,
                 model: self.model.clone(),
                 prompt_eval_count: reply.prompt_eval_count,
+                prompt_eval_cached: reply.prompt_eval_cached,
                 prompt_estimate: Some(reply.prompt_raw),
                 eval_count: reply.eval_count,
                 tokens: Some(tokens),
@@ -847,14 +865,20 @@ impl Engine {
                 status,
                 model,
                 prompt_eval_count,
+                prompt_eval_cached,
                 prompt_estimate,
                 tokens,
                 ..
             } => {
                 if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate) {
                     let cal = self.calibrations.entry(model.clone()).or_default();
-                    if !cal.looks_truncated(*raw, *seen, None) {
-                        cal.observe(*raw, *seen);
+                    let verdict = cal.observe(*raw, *seen, *prompt_eval_cached);
+                    // A window below MIN_SERVER_WINDOW is not a real server's: distrust it.
+                    if verdict == Reading::Truncated
+                        && *model == self.model
+                        && *seen >= MIN_SERVER_WINDOW
+                    {
+                        self.server_limit = Some(self.server_limit.map_or(*seen, |l| l.min(*seen)));
                     }
                 }
                 self.push_message(r, Role::Assistant, text, *status, false, None, *tokens);
@@ -934,10 +958,12 @@ impl Engine {
                 {
                     self.model = m.clone();
                     self.model_ctx = None;
+                    self.server_limit = None;
                     self.model_billions = parse_parameter_billions(m);
                 }
                 if let Some(c) = ctx {
                     self.explicit_ctx = (*c > 0).then_some(*c);
+                    self.server_limit = None;
                 }
                 if let Some(m) = mode {
                     self.mode = *m;

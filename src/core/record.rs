@@ -114,6 +114,9 @@ pub enum RecordBody {
         /// What Ollama reported it evaluated for the prompt.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prompt_eval_count: Option<u32>,
+        /// Prompt tokens the server reported as cached (apart from the count above).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_eval_cached: Option<u32>,
         /// Our raw (uncalibrated) estimate of the same prompt, for calibration on replay.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prompt_estimate: Option<u32>,

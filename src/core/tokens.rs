@@ -73,6 +73,20 @@ pub fn request_raw_estimate(message_tokens: impl IntoIterator<Item = u32>) -> u3
         })
 }
 
+/// What a server's `prompt_eval_count` says about the prompt we sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// Plausible: learn from it.
+    Normal,
+    /// Clearly less than sent: the server cut the start of the prompt.
+    Truncated,
+    /// About the size of what was new since the last request: this server counts only
+    /// tokens it did not have cached (some Ollama versions do). Not truncation.
+    CachedOnly,
+    /// Too small to judge, or missing.
+    Ignored,
+}
+
 /// How our token counts relate to what one model's tokenizer sees.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {
@@ -80,6 +94,8 @@ pub struct Calibration {
     pub factor: f64,
     /// Readings folded in so far.
     pub samples: u32,
+    /// The previous judged reading (raw sent, tokens seen), for trends.
+    pub last: Option<(u32, u32)>,
 }
 
 impl Default for Calibration {
@@ -87,6 +103,7 @@ impl Default for Calibration {
         Calibration {
             factor: 1.0,
             samples: 0,
+            last: None,
         }
     }
 }
@@ -98,6 +115,9 @@ impl Calibration {
     const SMOOTHING: f64 = 0.3;
     /// Ignore readings on tiny prompts: the fixed overheads dominate them.
     const MIN_SAMPLE_TOKENS: u32 = 32;
+    /// Once settled, one reading moves the factor by at most this share, so readings
+    /// from a server that truncates a little cannot drag the gauge down unnoticed.
+    const MAX_STEP: f64 = 0.05;
 
     /// Calibrated tokens for a raw count (rounded up: the guard errs on the safe side).
     pub fn apply(&self, raw: u32) -> u32 {
@@ -109,34 +129,75 @@ impl Calibration {
         }
     }
 
-    /// Fold in a reading: the server evaluated `seen` tokens for a prompt we estimated at
-    /// `raw`. Call only for prompts the server did not truncate.
-    pub fn observe(&mut self, raw: u32, seen: u32) {
+    /// Judge a reading: the server evaluated `seen` tokens (plus `cached` reported apart,
+    /// where the server says so) for a prompt we estimated at `raw`.
+    ///
+    /// Before the first reading the tolerance is wide (tokenizers differ by up to ~30 %),
+    /// then 15 %, then 10 % once settled. A prompt that grew while the count shrank is
+    /// truncation even within tolerance (the server's window is full). A count the size
+    /// of the growth since the last request is a server counting only uncached tokens.
+    pub fn judge(&self, raw: u32, seen: u32, cached: Option<u32>) -> Reading {
         if raw < Self::MIN_SAMPLE_TOKENS || seen == 0 {
-            return;
+            return Reading::Ignored;
         }
-        let ratio = (f64::from(seen) / f64::from(raw)).clamp(Self::MIN_FACTOR, Self::MAX_FACTOR);
+        let seen_total = f64::from(seen) + f64::from(cached.unwrap_or(0));
+        let expected = f64::from(raw) * self.factor;
+        let tolerance = match self.samples {
+            0 => 0.60,
+            1..=4 => 0.85,
+            _ => 0.90,
+        };
+        if seen_total >= expected * tolerance {
+            let shrank = self.last.is_some_and(|(r0, s0)| {
+                raw > r0.saturating_add(64) && seen_total + 8.0 < f64::from(s0)
+            });
+            return if shrank {
+                Reading::Truncated
+            } else {
+                Reading::Normal
+            };
+        }
+        if let Some((r0, _)) = self.last
+            && raw > r0
+        {
+            let growth = f64::from(raw - r0) * self.factor;
+            if (f64::from(seen) - growth).abs() <= 0.25 * growth + 16.0 {
+                return Reading::CachedOnly;
+            }
+        }
+        Reading::Truncated
+    }
+
+    /// Whether the server clearly saw less than we sent.
+    pub fn looks_truncated(&self, raw: u32, seen: u32, cached: Option<u32>) -> bool {
+        self.judge(raw, seen, cached) == Reading::Truncated
+    }
+
+    /// Fold in a reading (judging it first); returns the verdict.
+    pub fn observe(&mut self, raw: u32, seen: u32, cached: Option<u32>) -> Reading {
+        let verdict = self.judge(raw, seen, cached);
+        if verdict == Reading::Ignored {
+            return verdict;
+        }
+        self.last = Some((raw, seen.saturating_add(cached.unwrap_or(0))));
+        if verdict != Reading::Normal {
+            return verdict;
+        }
+        let mut ratio = (f64::from(seen) + f64::from(cached.unwrap_or(0))) / f64::from(raw);
+        if self.samples >= 3 {
+            ratio = ratio.clamp(
+                self.factor * (1.0 - Self::MAX_STEP / Self::SMOOTHING),
+                self.factor * (1.0 + Self::MAX_STEP / Self::SMOOTHING),
+            );
+        }
+        let ratio = ratio.clamp(Self::MIN_FACTOR, Self::MAX_FACTOR);
         self.factor = if self.samples == 0 {
             ratio
         } else {
             self.factor + Self::SMOOTHING * (ratio - self.factor)
         };
         self.samples = self.samples.saturating_add(1);
-    }
-
-    /// Whether the server clearly saw less than we sent: it truncated the prompt.
-    /// Before the first reading the tolerance is wide (tokenizers differ by up to ~30 %);
-    /// after it, 15 %. `cached` is Ollama's `prompt_eval_cached_count` where given: some
-    /// versions leave cached tokens out of `prompt_eval_count`.
-    pub fn looks_truncated(&self, raw: u32, seen: u32, cached: Option<u32>) -> bool {
-        if raw < Self::MIN_SAMPLE_TOKENS || seen == 0 {
-            return false;
-        }
-        let expected = f64::from(raw) * self.factor;
-        let tolerance = if self.samples == 0 { 0.60 } else { 0.85 };
-        let threshold = expected * tolerance;
-        let seen_total = f64::from(seen) + f64::from(cached.unwrap_or(0));
-        f64::from(seen) < threshold && seen_total < threshold
+        verdict
     }
 }
 
@@ -167,21 +228,37 @@ mod tests {
     fn first_reading_sets_the_factor_then_smooths() {
         let mut c = Calibration::default();
         assert_eq!(c.apply(1000), 1000);
-        c.observe(1000, 1200);
+        c.observe(1000, 1200, None);
         assert!((c.factor - 1.2).abs() < 1e-9);
         assert_eq!(c.apply(1000), 1200);
-        c.observe(1000, 1000);
-        assert!((c.factor - (1.2 + 0.3 * (1.0 - 1.2))).abs() < 1e-9);
+        c.observe(1100, 1210, None);
+        assert!((c.factor - (1.2 + 0.3 * (1.1 - 1.2))).abs() < 1e-9);
         assert_eq!(c.samples, 2);
     }
 
     #[test]
     fn readings_are_clamped_and_tiny_prompts_ignored() {
         let mut c = Calibration::default();
-        c.observe(10, 1000);
+        assert_eq!(c.observe(10, 1000, None), Reading::Ignored);
         assert_eq!(c.samples, 0);
-        c.observe(100, 10_000);
+        c.observe(100, 10_000, None);
         assert_eq!(c.factor, Calibration::MAX_FACTOR);
+    }
+
+    #[test]
+    fn a_settled_factor_moves_at_most_five_percent_a_reading() {
+        let mut c = Calibration::default();
+        for i in 0..5 {
+            c.observe(1000 + i * 100, 1000 + i * 100, None);
+        }
+        let f = c.factor;
+        // Within tolerance but low: moves, slowly.
+        c.observe(2000, 1850, None);
+        assert!(
+            c.factor < f && c.factor >= f * 0.95 - 1e-9,
+            "{} vs {f}",
+            c.factor
+        );
     }
 
     #[test]
@@ -190,12 +267,33 @@ mod tests {
         // Uncalibrated: only a big gap counts.
         assert!(!c.looks_truncated(1000, 700, None));
         assert!(c.looks_truncated(1000, 500, None));
-        c.observe(1000, 1100);
-        assert!(!c.looks_truncated(1000, 1000, None));
-        assert!(c.looks_truncated(1000, 800, None));
+        c.observe(1000, 1100, None);
+        assert!(!c.looks_truncated(1200, 1300, None));
+        assert!(c.looks_truncated(1200, 900, None));
         // Cached tokens reported apart are not truncation.
-        assert!(!c.looks_truncated(1000, 300, Some(800)));
+        assert!(!c.looks_truncated(1200, 300, Some(1000)));
         // No reading, no verdict.
         assert!(!c.looks_truncated(1000, 0, None));
+    }
+
+    #[test]
+    fn a_prompt_that_grew_while_the_count_shrank_was_truncated() {
+        let mut c = Calibration::default();
+        for (raw, seen) in [(800, 800), (900, 905), (1000, 1003)] {
+            assert_eq!(c.observe(raw, seen, None), Reading::Normal);
+        }
+        // Within 10 % of the expected count, but less than last time: the window is full.
+        assert_eq!(c.judge(1100, 960, None), Reading::Truncated);
+    }
+
+    #[test]
+    fn a_server_that_counts_only_uncached_tokens_is_not_truncating() {
+        let mut c = Calibration::default();
+        c.observe(1000, 1000, None);
+        // The prompt grew by 150; the server reports ~150 evaluated (the rest cached).
+        assert_eq!(c.judge(1150, 160, None), Reading::CachedOnly);
+        assert_eq!(c.observe(1150, 160, None), Reading::CachedOnly);
+        assert_eq!(c.samples, 1, "not learned from");
+        assert!((c.factor - 1.0).abs() < 1e-9);
     }
 }
