@@ -85,6 +85,9 @@ pub enum StreamEvent {
 pub struct ChatStats {
     /// Prompt tokens the model really evaluated; less than sent means it truncated.
     pub prompt_eval_count: Option<u32>,
+    /// Prompt tokens served from the KV cache, where the server reports them apart
+    /// (newer Ollama); some versions leave them out of `prompt_eval_count`.
+    pub prompt_eval_cached_count: Option<u32>,
     pub eval_count: Option<u32>,
     /// "stop", "length" (num_predict or a full context), "load", ...
     pub done_reason: Option<String>,

@@ -122,6 +122,7 @@ fn stats_from(obj: &Map<String, Value>) -> ChatStats {
     };
     ChatStats {
         prompt_eval_count: count("prompt_eval_count"),
+        prompt_eval_cached_count: count("prompt_eval_cached_count"),
         eval_count: count("eval_count"),
         done_reason: obj
             .get("done_reason")
@@ -252,6 +253,7 @@ mod tests {
             stats,
             ChatStats {
                 prompt_eval_count: Some(26),
+                prompt_eval_cached_count: None,
                 eval_count: Some(290),
                 done_reason: Some("length".into()),
                 total_duration: Some(Duration::from_secs(5)),

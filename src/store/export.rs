@@ -82,7 +82,7 @@ pub fn to_json(log: &LoadedLog) -> Value {
     for r in &log.records {
         let ts = r.ts.to_rfc3339();
         match &r.body {
-            RecordBody::User { text, pinned } => {
+            RecordBody::User { text, pinned, .. } => {
                 let mut m = json!({
                     "id": r.seq,
                     "role": "user",
@@ -119,6 +119,7 @@ pub fn to_json(log: &LoadedLog) -> Value {
                 args,
                 result,
                 is_error,
+                ..
             } => tool_calls.push(json!({
                 "id": format!("call_{}", r.seq),
                 "name": name,
@@ -231,7 +232,7 @@ pub fn to_markdown(log: &LoadedLog) -> String {
 fn render_record(md: &mut String, r: &Record) {
     let time = r.ts.format(TIME_FORMAT);
     match &r.body {
-        RecordBody::User { text, pinned } => {
+        RecordBody::User { text, pinned, .. } => {
             let pin = if *pinned { " · 📌 pinned" } else { "" };
             let _ = writeln!(md, "### User · {time}{pin}\n");
             let _ = writeln!(md, "{}\n", sanitize(text).trim_end());
@@ -259,6 +260,7 @@ fn render_record(md: &mut String, r: &Record) {
             args,
             result,
             is_error,
+            ..
         } => {
             let err = if *is_error { " · ❌ error" } else { "" };
             let _ = writeln!(md, "### Tool `{}` · {time}{err}\n", one_line(name));
@@ -316,6 +318,13 @@ fn render_record(md: &mut String, r: &Record) {
         RecordBody::Pin { id, pinned } => {
             let verb = if *pinned { "pinned" } else { "unpinned" };
             let _ = writeln!(md, "> 📌 Message {id} {verb} · {time}\n");
+        }
+        RecordBody::Clip { clip } => {
+            let _ = writeln!(
+                md,
+                "> ✂ Message {} was shown to the model cut down ({} tokens omitted; kept whole here) · {time}\n",
+                clip.id, clip.omitted_tokens
+            );
         }
         RecordBody::Snapshot {
             snapshot_id,

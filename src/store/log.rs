@@ -549,6 +549,7 @@ mod tests {
             body: RecordBody::User {
                 text: text.to_string(),
                 pinned: false,
+                tokens: None,
             },
         }
     }
@@ -671,6 +672,8 @@ mod tests {
                 prompt_eval_count: None,
                 prompt_estimate: None,
                 eval_count: None,
+                tokens: None,
+                prompt_eval_cached: None,
             },
         };
         let s: Scan<Record> = scan(&log_bytes(std::slice::from_ref(&r)), Path::new("x")).unwrap();

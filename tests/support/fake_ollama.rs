@@ -608,10 +608,13 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     };
     let streaming = body["stream"].as_bool().unwrap_or(true);
     let options = &body["options"];
+    // Like Ollama, a num_ctx above what the model was trained on is cut to the trained
+    // length (the runner logs a warning; the client is not told).
     let num_ctx = options["num_ctx"]
         .as_u64()
         .filter(|n| *n > 0)
-        .map_or(DEFAULT_NUM_CTX, |n| u32::try_from(n).unwrap_or(u32::MAX));
+        .map_or(DEFAULT_NUM_CTX, |n| u32::try_from(n).unwrap_or(u32::MAX))
+        .min(model.context_length);
     // Ollama: -1 means no limit (-2 fill the context); only positive values cap.
     let num_predict = options["num_predict"]
         .as_i64()
@@ -804,11 +807,17 @@ fn fit_prompt(messages: &[Msg], num_ctx: u32) -> Fit {
     }
 }
 
+/// A client asking for a summary states the job up front: the first sentence of the
+/// first system message is about summarizing or compressing. (A chat system prompt may
+/// mention summaries further on — "earlier parts may appear as summaries" — without being
+/// one, and a chat may carry earlier summaries in a later system message.)
 fn is_summary_request(messages: &[Msg]) -> bool {
-    messages.iter().any(|m| {
-        let lower = m.content.to_lowercase();
-        m.role == "system" && (lower.contains("summar") || lower.contains("compress"))
-    })
+    let Some(first) = messages.iter().find(|m| m.role == "system") else {
+        return false;
+    };
+    let lower = first.content.trim_start().to_lowercase();
+    let sentence = lower.split(['.', '\n']).next().unwrap_or("");
+    sentence.contains("summar") || sentence.contains("compress")
 }
 
 struct Generated {

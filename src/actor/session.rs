@@ -1,0 +1,1063 @@
+//! The session actor: owns the engine, the store and the connection; runs turns.
+//!
+//! One task, one `select!` loop over commands and the reconnect timer. A turn runs inside
+//! the actor (record the user message → `next_step` until Send → stream the reply →
+//! record it), and while it streams or compresses the actor still listens: Stop ends it
+//! at once (dropping the HTTP stream closes the connection), read-only commands are
+//! answered, other commands wait their turn. State changes only through the engine; every
+//! effect it returns is executed here (append, sync, notice) before the next step.
+
+use super::command::Command;
+use super::summarizer::BackendSummarizer;
+use super::view::{Activity, Connection, Item, ItemKind, NoticeLevel, SessionView, Update};
+use crate::core::checkpoint::{Checkpoint, CheckpointId};
+use crate::core::compress::CompressionPlan;
+use crate::core::engine::{ChatPrompt, Engine, PromptRole, ReplyInput, Step};
+use crate::core::events::{Effect, EngineEvent, Intensity};
+use crate::core::goals::Author;
+use crate::core::message::{Message, MessageId, ReplyStatus, Role};
+use crate::core::record::{Header, SnapshotPurpose};
+use crate::llm::{
+    ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, LlmError, StreamEvent,
+};
+use crate::store::{SessionStore, StoreError};
+use chrono::Utc;
+use futures_util::StreamExt;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+
+/// Settings of the actor that are not the engine's.
+#[derive(Debug, Clone)]
+pub struct ActorConfig {
+    /// Server address, for messages.
+    pub host: String,
+    /// Sampling temperature for chat; `None` = the model's default.
+    pub temperature: Option<f32>,
+    /// Automatic (recovery) snapshots kept per session.
+    pub keep_auto_snapshots: usize,
+    /// First retry after the server was unreachable; doubles up to 30 s.
+    pub reconnect_after: Duration,
+    pub app_version: String,
+}
+
+impl Default for ActorConfig {
+    fn default() -> Self {
+        ActorConfig {
+            host: crate::llm::DEFAULT_HOST.to_string(),
+            temperature: None,
+            keep_auto_snapshots: 5,
+            reconnect_after: Duration::from_secs(2),
+            app_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+}
+
+/// Creates the session's store when the first record is written, so that opening the
+/// app and quitting leaves no empty session behind.
+pub type StoreFactory<S> = Box<dyn FnOnce(&Header) -> Result<S, StoreError> + Send>;
+
+pub enum StoreSlot<S> {
+    Open(S),
+    Lazy(StoreFactory<S>),
+    /// Creating it failed; the reason was shown. Records stay in memory.
+    Failed,
+}
+
+/// What the actor hands back when it stops (tests inspect it).
+pub struct ActorExit<S> {
+    pub engine: Engine,
+    pub store: Option<S>,
+}
+
+/// How a streamed reply ended.
+enum ReplyEnd {
+    Done,
+    /// The server refused the prompt as too long: compress and retry (once).
+    Overflow(String),
+    Failed,
+    Stopped,
+}
+
+pub(crate) struct Actor<B, S> {
+    pub backend: B,
+    pub engine: Engine,
+    pub store: StoreSlot<S>,
+    pub cfg: ActorConfig,
+    pub rx: mpsc::Receiver<Command>,
+    pub updates: mpsc::UnboundedSender<Update>,
+    pub view: watch::Sender<Arc<SessionView>>,
+    pub connection: Connection,
+    pub activity: Activity,
+    pub deferred: VecDeque<Command>,
+    pub rx_closed: bool,
+    pub write_failing: bool,
+    pub reconnect_at: Option<tokio::time::Instant>,
+    pub reconnect_delay: Duration,
+    pub checkpoints: Arc<Vec<Checkpoint>>,
+    pub goals: Arc<crate::core::goals::GoalBoard>,
+}
+
+/// The next command, or never once the channel is closed (so `select!` does not spin).
+async fn next_command(rx: &mut mpsc::Receiver<Command>, closed: &mut bool) -> Option<Command> {
+    if *closed {
+        return std::future::pending().await;
+    }
+    let c = rx.recv().await;
+    if c.is_none() {
+        *closed = true;
+    }
+    c
+}
+
+fn chat_role(r: PromptRole) -> ChatRole {
+    match r {
+        PromptRole::System => ChatRole::System,
+        PromptRole::User => ChatRole::User,
+        PromptRole::Assistant => ChatRole::Assistant,
+        PromptRole::Tool => ChatRole::Tool,
+    }
+}
+
+/// A message as a transcript item.
+pub fn item_of(m: &Message) -> Item {
+    Item {
+        id: Some(m.id),
+        kind: match m.role {
+            Role::User => ItemKind::User,
+            Role::Assistant => ItemKind::Assistant { status: m.status },
+            Role::Tool => ItemKind::Tool {
+                name: m.tool.as_ref().map(|t| t.name.clone()).unwrap_or_default(),
+                is_error: m.is_tool_error(),
+            },
+        },
+        text: m.text.clone(),
+        ts: m.ts,
+        pinned: m.pinned,
+    }
+}
+
+fn notice(level: NoticeLevel, text: impl Into<String>) -> Item {
+    Item {
+        id: None,
+        kind: ItemKind::Notice(level),
+        text: text.into(),
+        ts: Utc::now(),
+        pinned: false,
+    }
+}
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    pub async fn run(mut self, model: Option<String>) -> ActorExit<S> {
+        if let Some(m) = model.filter(|m| !m.is_empty() && m != self.engine.model()) {
+            // A resumed session continues with another model: recorded like /model.
+            let fx = self.engine.set_model(m, Utc::now());
+            self.execute(fx);
+        }
+        self.activity = Activity::Idle;
+        self.send(Update::Transcript(self.transcript()));
+        self.publish();
+        self.connect().await;
+        loop {
+            let cmd = match self.deferred.pop_front() {
+                Some(c) => c,
+                None if self.rx_closed => break,
+                None => {
+                    let reconnect_at = self.reconnect_at;
+                    tokio::select! {
+                        c = next_command(&mut self.rx, &mut self.rx_closed) => match c {
+                            Some(c) => c,
+                            None => continue,
+                        },
+                        _ = async {
+                            match reconnect_at {
+                                Some(t) => tokio::time::sleep_until(t).await,
+                                None => std::future::pending().await,
+                            }
+                        } => {
+                            self.connect().await;
+                            continue;
+                        }
+                    }
+                }
+            };
+            if matches!(cmd, Command::Shutdown) {
+                break;
+            }
+            self.handle(cmd).await;
+        }
+        self.sync();
+        self.send(Update::Closed);
+        ActorExit {
+            engine: self.engine,
+            store: match self.store {
+                StoreSlot::Open(s) => Some(s),
+                _ => None,
+            },
+        }
+    }
+
+    // ----- plumbing -----
+
+    fn send(&self, u: Update) {
+        // The UI may be gone (shutting down); nothing to do then.
+        let _ = self.updates.send(u);
+    }
+
+    fn banner(&self, level: NoticeLevel, title: impl Into<String>, hint: Option<String>) {
+        let title = title.into();
+        match level {
+            NoticeLevel::Error => tracing::error!(%title, ?hint, "banner"),
+            NoticeLevel::Warn => tracing::warn!(%title, ?hint, "banner"),
+            NoticeLevel::Info => tracing::info!(%title, ?hint, "banner"),
+        }
+        self.send(Update::Banner { level, title, hint });
+    }
+
+    fn inline(&self, level: NoticeLevel, text: impl Into<String>) {
+        let text = text.into();
+        tracing::info!(%text, "notice");
+        self.send(Update::Appended(notice(level, text)));
+    }
+
+    /// The conversation as items: every message of the current branch, with fold markers.
+    fn transcript(&self) -> Vec<Item> {
+        let ids = self.engine.conversation_ids();
+        let mut items: Vec<Item> = ids
+            .iter()
+            .filter_map(|id| self.engine.history().get(*id))
+            .map(item_of)
+            .collect();
+        // A fold marker after the last message each checkpoint covers.
+        for cp in self.engine.checkpoints().iter().rev() {
+            let Some(last) = cp.covers.last() else {
+                continue;
+            };
+            let pos = items
+                .iter()
+                .position(|i| i.id.is_some_and(|id| id > *last))
+                .unwrap_or(items.len());
+            items.insert(
+                pos,
+                Item {
+                    id: None,
+                    kind: ItemKind::Fold {
+                        checkpoint: cp.number,
+                        messages: cp.covers.len(),
+                        tokens_before: cp.original_tokens,
+                        tokens_after: cp.tokens,
+                    },
+                    text: String::new(),
+                    ts: cp.created_at,
+                    pinned: false,
+                },
+            );
+        }
+        items
+    }
+
+    fn publish(&mut self) {
+        let cps = self.engine.checkpoints();
+        if *self.checkpoints != cps {
+            self.checkpoints = Arc::new(cps.to_vec());
+        }
+        if *self.goals != *self.engine.goals() {
+            self.goals = Arc::new(self.engine.goals().clone());
+        }
+        let view = SessionView {
+            session_id: self.engine.session_id().to_string(),
+            host: self.cfg.host.clone(),
+            status: self.engine.status(),
+            connection: self.connection.clone(),
+            activity: self.activity.clone(),
+            checkpoints: self.checkpoints.clone(),
+            goals: self.goals.clone(),
+            persisted: matches!(self.store, StoreSlot::Open(_)),
+        };
+        self.view.send_replace(Arc::new(view));
+    }
+
+    /// The store, created on first use.
+    fn store(&mut self) -> Option<&mut S> {
+        if let StoreSlot::Lazy(_) = self.store {
+            let StoreSlot::Lazy(factory) = std::mem::replace(&mut self.store, StoreSlot::Failed)
+            else {
+                return None;
+            };
+            match factory(&self.engine.header(&self.cfg.app_version)) {
+                Ok(s) => self.store = StoreSlot::Open(s),
+                Err(e) => self.banner(
+                    NoticeLevel::Error,
+                    format!("Cannot create the session file: {e}"),
+                    Some("The conversation continues in memory only; check permissions and disk space of the data directory (OLLM_HOME).".into()),
+                ),
+            }
+        }
+        match &mut self.store {
+            StoreSlot::Open(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn write_result(&mut self, r: Result<(), StoreError>) {
+        match r {
+            Ok(()) if self.write_failing => {
+                self.write_failing = false;
+                self.inline(NoticeLevel::Info, "Writing the session log works again.");
+            }
+            Ok(()) => {}
+            Err(e) if !self.write_failing => {
+                self.write_failing = true;
+                self.banner(
+                    NoticeLevel::Error,
+                    format!("Cannot write the session log: {e}"),
+                    Some("Nothing is lost from this screen, but it is not on disk: free disk space or fix permissions; writing is retried with every message.".into()),
+                );
+            }
+            Err(e) => tracing::error!(%e, "session log write failed again"),
+        }
+    }
+
+    fn sync(&mut self) {
+        if let StoreSlot::Open(s) = &mut self.store {
+            let r = s.sync();
+            self.write_result(r);
+        }
+    }
+
+    /// Carry out the engine's effects, in order.
+    fn execute(&mut self, fx: Vec<Effect>) {
+        for e in fx {
+            match e {
+                Effect::Persist(record) => {
+                    let r = match self.store() {
+                        Some(s) => s.append(&record),
+                        None => Ok(()),
+                    };
+                    self.write_result(r);
+                }
+                Effect::Sync => self.sync(),
+                Effect::Event(ev) => self.on_event(ev),
+            }
+        }
+        self.publish();
+    }
+
+    fn on_event(&mut self, ev: EngineEvent) {
+        tracing::info!(event = ev.name(), detail = ?ev, "engine");
+        match &ev {
+            EngineEvent::CompressionSkipped { reason } => {
+                self.inline(NoticeLevel::Info, format!("Compression skipped: {reason}."));
+            }
+            EngineEvent::CompressionError { error } => self.banner(
+                NoticeLevel::Warn,
+                format!("Compression failed: {error}"),
+                Some("The conversation continues; ollm-tui retries when the context fills up, or press Ctrl+K.".into()),
+            ),
+            EngineEvent::RolloverComplete { intensity, tokens_after } => self.inline(
+                NoticeLevel::Warn,
+                format!(
+                    "Emergency rollover ({}): the context now holds {tokens_after} tokens. An emergency snapshot was saved first (Ctrl+R).",
+                    match intensity {
+                        Intensity::Truncate => "marked truncation, the model was unavailable",
+                        _ => "everything older folded hard",
+                    }
+                ),
+            ),
+            EngineEvent::CheckpointCreated { number, tokens, original_tokens, messages, .. } => {
+                self.send(Update::Appended(Item {
+                    id: None,
+                    kind: ItemKind::Fold {
+                        checkpoint: *number,
+                        messages: *messages,
+                        tokens_before: *original_tokens,
+                        tokens_after: *tokens,
+                    },
+                    text: String::new(),
+                    ts: Utc::now(),
+                    pinned: false,
+                }));
+            }
+            EngineEvent::SnapshotCreated { id, purpose } => {
+                let what = if *purpose == SnapshotPurpose::Emergency { "Emergency snapshot" } else { "Snapshot" };
+                self.inline(NoticeLevel::Info, format!("{what} {id} saved (Ctrl+R to restore)."));
+            }
+            EngineEvent::SnapshotRestored { id } => {
+                self.inline(NoticeLevel::Info, format!("Restored snapshot {id}."));
+            }
+            EngineEvent::SnapshotError { error } => self.banner(
+                NoticeLevel::Warn,
+                format!("Snapshot failed: {error}"),
+                Some("Check disk space and permissions of the data directory.".into()),
+            ),
+            EngineEvent::TruncationSuspected { sent, seen } => self.banner(
+                NoticeLevel::Warn,
+                format!("Ollama evaluated only {seen} of about {sent} prompt tokens: it cut the start of the conversation."),
+                Some("ollm-tui compresses before the next request. If this repeats, the server may ignore num_ctx (check OLLAMA_CONTEXT_LENGTH) — or set a smaller /ctx.".into()),
+            ),
+            EngineEvent::UserMessagesFolded { count, checkpoint } => self.inline(
+                NoticeLevel::Info,
+                format!("{count} of your oldest messages were folded into checkpoint {checkpoint}: your own text alone no longer fit. They are kept in full in the session history."),
+            ),
+            EngineEvent::MessageClipped { id, omitted_tokens } => self.banner(
+                NoticeLevel::Warn,
+                format!("Message {id} is too large for the context: the model sees its beginning and end ({omitted_tokens} tokens cut)."),
+                Some("The full text is saved in the session. Raise the context with /ctx N to send it whole.".into()),
+            ),
+            EngineEvent::ReliabilityWarning { compressions, percent, model } => self.banner(
+                NoticeLevel::Warn,
+                format!("{model} has compressed this conversation {compressions} times (reliability {percent}%)."),
+                Some("Small models lose detail over many compressions. Continue if it is going well; start a new session if answers drift; a larger model holds up longer.".into()),
+            ),
+            _ => {}
+        }
+        self.send(Update::Engine(ev));
+    }
+
+    // ----- connection -----
+
+    async fn connect(&mut self) {
+        let was = self.connection.clone();
+        self.connection = Connection::Connecting;
+        self.publish();
+        let result = self.try_connect().await;
+        self.reconnect_at = None;
+        match result {
+            Ok(version) => {
+                self.connection = Connection::Connected {
+                    version: version.clone(),
+                };
+                self.reconnect_delay = self.cfg.reconnect_after;
+                if !matches!(was, Connection::Connecting | Connection::Connected { .. }) {
+                    self.send(Update::ClearBanner);
+                    self.inline(
+                        NoticeLevel::Info,
+                        format!("Connected to Ollama {version} at {}.", self.cfg.host),
+                    );
+                }
+            }
+            Err(conn) => {
+                if conn != was {
+                    match &conn {
+                        Connection::Unreachable { url, error } => self.banner(
+                            NoticeLevel::Error,
+                            format!("Cannot reach Ollama at {url}: {error}"),
+                            Some("Start it with `ollama serve` (or set OLLAMA_HOST / --host). Retrying every few seconds; your messages are kept.".into()),
+                        ),
+                        Connection::ModelMissing { model } => self.banner(
+                            NoticeLevel::Error,
+                            format!("Model \"{model}\" is not installed on the Ollama server."),
+                            Some(format!("Download it with `ollama pull {model}`, or pick an installed one with Ctrl+L.")),
+                        ),
+                        Connection::NoModels => self.banner(
+                            NoticeLevel::Error,
+                            "The Ollama server has no models installed.",
+                            Some("Download one, e.g. `ollama pull llama3.2`, then press Ctrl+L.".into()),
+                        ),
+                        _ => {}
+                    }
+                }
+                if matches!(conn, Connection::Unreachable { .. }) {
+                    self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
+                    self.reconnect_delay = (self.reconnect_delay * 2).min(Duration::from_secs(30));
+                }
+                self.connection = conn;
+            }
+        }
+        self.publish();
+    }
+
+    async fn try_connect(&mut self) -> Result<String, Connection> {
+        let unreachable = |e: LlmError| Connection::Unreachable {
+            url: self.cfg.host.clone(),
+            error: match &e {
+                LlmError::Unreachable { cause, .. } => cause.clone(),
+                other => other.to_string(),
+            },
+        };
+        let version = self.backend.version().await.map_err(unreachable)?;
+        if self.engine.model().is_empty() {
+            let models = self.backend.list_models().await.map_err(unreachable)?;
+            let newest = models
+                .iter()
+                .max_by_key(|m| m.modified_at)
+                .map(|m| m.name.clone());
+            let Some(name) = newest else {
+                return Err(Connection::NoModels);
+            };
+            let fx = self.engine.set_model(name, Utc::now());
+            self.execute(fx);
+        }
+        let model = self.engine.model().to_string();
+        match self.backend.show_model(&model).await {
+            Ok(info) => {
+                self.engine
+                    .set_model_info(info.context_length, info.parameter_size.as_deref());
+                Ok(version)
+            }
+            Err(LlmError::ModelNotFound { model }) => Err(Connection::ModelMissing { model }),
+            Err(e) => Err(Connection::Unreachable {
+                url: self.cfg.host.clone(),
+                error: e.to_string(),
+            }),
+        }
+    }
+
+    // ----- commands -----
+
+    async fn handle(&mut self, cmd: Command) {
+        let now = Utc::now();
+        match cmd {
+            Command::Send { text } => {
+                if text.trim().is_empty() {
+                    return;
+                }
+                let (id, fx) = self.engine.add_user_message(text, now);
+                self.execute(fx);
+                if let Some(m) = self.engine.history().get(id) {
+                    self.send(Update::Appended(item_of(m)));
+                }
+                self.turn().await;
+            }
+            Command::Retry => {
+                let unanswered = self
+                    .engine
+                    .active()
+                    .messages()
+                    .last()
+                    .is_some_and(|e| e.role == Role::User);
+                if unanswered {
+                    if !matches!(self.connection, Connection::Connected { .. }) {
+                        self.connect().await;
+                    }
+                    self.turn().await;
+                } else {
+                    self.inline(
+                        NoticeLevel::Info,
+                        "Nothing to retry: the last message has its reply.",
+                    );
+                }
+            }
+            Command::Stop | Command::Shutdown => {}
+            Command::Compress { focus } => match self.engine.plan_compression(focus, now) {
+                Ok(plan) => {
+                    if !self.compress(*plan).await {
+                        self.inline(
+                            NoticeLevel::Info,
+                            "Compression stopped; nothing was changed.",
+                        );
+                    }
+                }
+                Err(why) => self.inline(NoticeLevel::Info, format!("Nothing to compress: {why}.")),
+            },
+            Command::Snapshot { label } => {
+                self.snapshot(SnapshotPurpose::Rollback, label);
+            }
+            Command::ListSnapshots { .. }
+            | Command::ListModels { .. }
+            | Command::Inspect { .. } => {
+                self.read_only(cmd).await;
+            }
+            Command::Restore { id } => self.restore(&id),
+            Command::DeleteSnapshot { id } => {
+                let r = match self.store() {
+                    Some(s) => s.delete_snapshot(&id).map_err(|e| e.to_string()),
+                    None => Err("no session file".into()),
+                };
+                match r {
+                    Ok(()) => self.inline(NoticeLevel::Info, format!("Deleted snapshot {id}.")),
+                    Err(e) => self.inline(
+                        NoticeLevel::Warn,
+                        format!("Cannot delete snapshot {id}: {e}"),
+                    ),
+                }
+            }
+            Command::Goal { change } => match self.engine.apply_goal(change, Author::User, now) {
+                Ok(fx) => self.execute(fx),
+                Err(e) => self.inline(NoticeLevel::Warn, format!("Goal board: {e}.")),
+            },
+            Command::Pin { id, pinned } => {
+                let target = id.or_else(|| self.engine.last_active(Role::Assistant));
+                match target {
+                    Some(id) => match self.engine.set_pinned(id, pinned, now) {
+                        Ok(fx) => {
+                            self.execute(fx);
+                            let what = if pinned { "Pinned" } else { "Unpinned" };
+                            self.inline(NoticeLevel::Info, format!("{what} message {id}."));
+                            self.send(Update::Transcript(self.transcript()));
+                        }
+                        Err(e) => self.inline(NoticeLevel::Warn, format!("Cannot pin: {e}.")),
+                    },
+                    None => self.inline(NoticeLevel::Info, "No reply to pin yet."),
+                }
+            }
+            Command::SetModel { name } => match self.backend.show_model(&name).await {
+                Ok(info) => {
+                    let fx = self.engine.set_model(name.clone(), now);
+                    self.execute(fx);
+                    self.engine
+                        .set_model_info(info.context_length, info.parameter_size.as_deref());
+                    if matches!(
+                        self.connection,
+                        Connection::ModelMissing { .. } | Connection::NoModels
+                    ) {
+                        self.connection = Connection::Connecting;
+                        self.send(Update::ClearBanner);
+                        self.connect().await;
+                    }
+                    self.inline(
+                        NoticeLevel::Info,
+                        format!("Model: {name} (context {} tokens).", self.engine.ctx()),
+                    );
+                }
+                Err(e) => self.banner(
+                    NoticeLevel::Warn,
+                    format!("Cannot switch to {name}: {e}"),
+                    e.hint(),
+                ),
+            },
+            Command::SetCtx { ctx } => {
+                let fx = self.engine.set_ctx(ctx, now);
+                self.execute(fx);
+                self.inline(
+                    NoticeLevel::Info,
+                    format!(
+                        "Context size {} tokens (the model reloads once with it).",
+                        self.engine.ctx()
+                    ),
+                );
+            }
+            Command::SetMode { mode } => {
+                let fx = self.engine.set_mode(mode, now);
+                self.execute(fx);
+                self.inline(NoticeLevel::Info, format!("Mode: {mode}."));
+            }
+            Command::Reconnect => self.connect().await,
+        }
+        self.publish();
+    }
+
+    /// Commands answered without changing state (also while a reply streams).
+    async fn read_only(&mut self, cmd: Command) {
+        match cmd {
+            Command::ListSnapshots { reply } => {
+                let r = match &self.store {
+                    StoreSlot::Open(s) => s.list_snapshots().map_err(|e| e.to_string()),
+                    _ => Ok(Vec::new()),
+                };
+                let _ = reply.send(r);
+            }
+            Command::ListModels { reply } => {
+                let r = self
+                    .backend
+                    .list_models()
+                    .await
+                    .map_err(|e| match e.hint() {
+                        Some(h) => format!("{e}. {h}"),
+                        None => e.to_string(),
+                    });
+                let _ = reply.send(r);
+            }
+            Command::Inspect { id, reply } => {
+                let _ = reply.send(self.inspect(id));
+            }
+            _ => {}
+        }
+    }
+
+    fn inspect(&self, id: CheckpointId) -> Option<(Checkpoint, Vec<Message>)> {
+        let cp = self
+            .engine
+            .checkpoints()
+            .iter()
+            .find(|c| c.id == id)?
+            .clone();
+        let originals = cp
+            .covers
+            .iter()
+            .filter_map(|m| self.engine.history().get(*m).cloned())
+            .collect();
+        Some((cp, originals))
+    }
+
+    fn snapshot(&mut self, purpose: SnapshotPurpose, label: Option<String>) -> bool {
+        let snap = self.engine.make_snapshot(purpose, label, Utc::now());
+        let saved = match self.store() {
+            Some(s) => s.save_snapshot(&snap).map_err(|e| e.to_string()),
+            None => Err("the session has no file to attach it to".into()),
+        };
+        match saved {
+            Ok(meta) => {
+                let fx = self.engine.snapshot_saved(&meta, Utc::now());
+                self.execute(fx);
+                if purpose == SnapshotPurpose::Recovery {
+                    let keep = self.cfg.keep_auto_snapshots;
+                    if let Some(s) = self.store()
+                        && let Err(e) = s.prune_automatic(keep)
+                    {
+                        tracing::warn!(%e, "pruning automatic snapshots failed");
+                    }
+                }
+                true
+            }
+            Err(error) => {
+                self.on_event(EngineEvent::SnapshotError { error });
+                false
+            }
+        }
+    }
+
+    fn restore(&mut self, id: &str) {
+        let loaded = match self.store() {
+            Some(s) => s.load_snapshot(id).map_err(|e| e.to_string()),
+            None => Err("no session file".into()),
+        };
+        let result = loaded.and_then(|snap| {
+            self.engine
+                .restore(&snap, Utc::now())
+                .map_err(|e| e.to_string())
+        });
+        match result {
+            Ok(fx) => {
+                self.execute(fx);
+                self.send(Update::Transcript(self.transcript()));
+            }
+            Err(error) => self.on_event(EngineEvent::SnapshotError {
+                error: format!("cannot restore {id}: {error}"),
+            }),
+        }
+    }
+
+    // ----- turns -----
+
+    async fn turn(&mut self) {
+        let mut overflow_retried = false;
+        // Each compression makes progress or escalates; a handful of steps always settles.
+        for _ in 0..12 {
+            let (step, fx) = self.engine.next_step(Utc::now());
+            self.execute(fx);
+            match step {
+                Step::Send(prompt) => match self.stream_reply(prompt).await {
+                    ReplyEnd::Overflow(message) if !overflow_retried => {
+                        overflow_retried = true;
+                        tracing::warn!(%message, "context overflow; compressing and retrying once");
+                        self.engine.overflowed();
+                    }
+                    ReplyEnd::Overflow(message) => {
+                        self.banner(
+                            NoticeLevel::Error,
+                            format!("Ollama still refuses the conversation as too long: {message}"),
+                            Some("Your message is saved. Lower the context size (/ctx) or compress (Ctrl+K), then /retry.".into()),
+                        );
+                        break;
+                    }
+                    ReplyEnd::Done | ReplyEnd::Failed | ReplyEnd::Stopped => break,
+                },
+                Step::Compress(plan) => {
+                    if !self.compress(*plan).await {
+                        self.engine.abort_turn();
+                        self.inline(
+                            NoticeLevel::Info,
+                            "Compression stopped. Your message is saved but was not sent: /retry sends it.",
+                        );
+                        break;
+                    }
+                }
+                Step::Blocked(why) => {
+                    self.banner(NoticeLevel::Error, "Message not sent", Some(why));
+                    break;
+                }
+            }
+        }
+        self.activity = Activity::Idle;
+        self.publish();
+    }
+
+    /// Run a compression plan; false if it was stopped.
+    async fn compress(&mut self, mut plan: CompressionPlan) -> bool {
+        if let Some(snap) = plan.snapshot.take() {
+            let saved = match self.store() {
+                Some(s) => s.save_snapshot(&snap).map_err(|e| e.to_string()),
+                None => Err("no session file".into()),
+            };
+            match saved {
+                Ok(meta) => {
+                    let fx = self.engine.snapshot_saved(&meta, Utc::now());
+                    self.execute(fx);
+                    let keep = self.cfg.keep_auto_snapshots;
+                    if meta.purpose == SnapshotPurpose::Recovery
+                        && let Some(s) = self.store()
+                        && let Err(e) = s.prune_automatic(keep)
+                    {
+                        tracing::warn!(%e, "pruning automatic snapshots failed");
+                    }
+                }
+                Err(error) => self.on_event(EngineEvent::SnapshotError { error }),
+            }
+        }
+        let started = Instant::now();
+        let what = plan.describe();
+        tracing::info!(reason = ?plan.reason, intensity = ?plan.intensity, %what, tokens_before = plan.tokens_before, "compressing");
+        self.activity = Activity::Compressing {
+            since: started,
+            what: what.clone(),
+        };
+        self.publish();
+        let view = self.view.clone();
+        let progress = move |p: crate::core::compress::Progress| {
+            view.send_modify(|v| {
+                let mut next = (**v).clone();
+                next.activity = Activity::Compressing {
+                    since: started,
+                    what: format!("{} ({}/{})", p.what, p.step, p.of),
+                };
+                *v = Arc::new(next);
+            });
+        };
+        let outcome = {
+            let summarizer = BackendSummarizer {
+                backend: &self.backend,
+                model: self.engine.model().to_string(),
+                num_ctx: self.engine.ctx(),
+            };
+            let run = plan.run_with_progress(&summarizer, progress);
+            tokio::pin!(run);
+            loop {
+                tokio::select! {
+                    outcome = &mut run => break Some(outcome),
+                    cmd = next_command(&mut self.rx, &mut self.rx_closed) => match cmd {
+                        Some(Command::Stop) => break None,
+                        Some(c) => self.deferred.push_back(c),
+                        None => {}
+                    },
+                }
+            }
+        };
+        let Some(outcome) = outcome else {
+            tracing::info!(
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "compression stopped by the user"
+            );
+            self.activity = Activity::Idle;
+            self.publish();
+            return false;
+        };
+        let fx = self.engine.apply_compression(outcome, Utc::now());
+        self.execute(fx);
+        let after = self.engine.budget().total();
+        tracing::info!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            tokens_after = after,
+            compressions = self.engine.compressions(),
+            "compression done"
+        );
+        self.activity = Activity::Idle;
+        self.publish();
+        true
+    }
+
+    fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
+        ChatRequest {
+            model: prompt.model.clone(),
+            messages: prompt
+                .messages
+                .iter()
+                .map(|m| ChatMessage::new(chat_role(m.role), m.content.clone()))
+                .collect(),
+            options: ChatOptions {
+                num_ctx: prompt.num_ctx,
+                num_predict: None,
+                temperature: self.cfg.temperature,
+                seed: None,
+            },
+            keep_alive: None,
+        }
+    }
+
+    /// Record what arrived of a reply that did not finish.
+    fn keep_partial(&mut self, text: String, prompt_raw: u32) -> Option<MessageId> {
+        let fx = self.engine.record_reply(
+            ReplyInput {
+                text,
+                status: ReplyStatus::Interrupted,
+                prompt_eval_count: None,
+                prompt_eval_cached: None,
+                eval_count: None,
+                prompt_raw,
+            },
+            Utc::now(),
+        );
+        let recorded = fx.iter().any(|e| matches!(e, Effect::Persist(_)));
+        self.execute(fx);
+        recorded
+            .then(|| self.engine.history().last().map(|m| m.id))
+            .flatten()
+    }
+
+    fn request_failed(&mut self, e: LlmError) {
+        match &e {
+            LlmError::Unreachable { url, cause } => {
+                self.connection = Connection::Unreachable {
+                    url: url.clone(),
+                    error: cause.clone(),
+                };
+                self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
+                self.banner(
+                    NoticeLevel::Error,
+                    format!("Cannot reach Ollama at {url}: {cause}"),
+                    Some("Start it with `ollama serve`. Your message is saved; /retry sends it once Ollama is up.".into()),
+                );
+            }
+            LlmError::ModelNotFound { model } => {
+                self.connection = Connection::ModelMissing {
+                    model: model.clone(),
+                };
+                self.banner(
+                    NoticeLevel::Error,
+                    format!("Model \"{model}\" is not installed on the Ollama server."),
+                    Some(format!("Download it with `ollama pull {model}` (or pick another with Ctrl+L), then /retry. Your message is saved.")),
+                );
+            }
+            _ => self.banner(
+                NoticeLevel::Error,
+                format!("The request failed: {e}"),
+                Some(match e.hint() {
+                    Some(h) => format!("{h} Your message is saved; /retry sends it again."),
+                    None => "Your message is saved; /retry sends it again.".into(),
+                }),
+            ),
+        }
+        self.publish();
+    }
+
+    async fn stream_reply(&mut self, prompt: ChatPrompt) -> ReplyEnd {
+        let req = self.chat_request(&prompt);
+        let raw = prompt.raw_estimate;
+        let since = Instant::now();
+        self.activity = Activity::Generating { since, chunks: 0 };
+        self.publish();
+        self.send(Update::ReplyStart);
+        let opened = {
+            let open = self.backend.chat_stream(req);
+            tokio::pin!(open);
+            loop {
+                tokio::select! {
+                    r = &mut open => break Some(r),
+                    cmd = next_command(&mut self.rx, &mut self.rx_closed) => match cmd {
+                        Some(Command::Stop) => break None,
+                        Some(c) => self.deferred.push_back(c),
+                        None => {}
+                    },
+                }
+            }
+        };
+        let mut stream = match opened {
+            None => {
+                self.send(Update::ReplyEnd {
+                    status: ReplyStatus::Interrupted,
+                    id: None,
+                });
+                self.inline(
+                    NoticeLevel::Info,
+                    "Stopped before the reply began; your message is saved (/retry).",
+                );
+                return ReplyEnd::Stopped;
+            }
+            Some(Err(LlmError::ContextOverflow { message })) => {
+                self.send(Update::ReplyEnd {
+                    status: ReplyStatus::Interrupted,
+                    id: None,
+                });
+                return ReplyEnd::Overflow(message);
+            }
+            Some(Err(e)) => {
+                self.send(Update::ReplyEnd {
+                    status: ReplyStatus::Interrupted,
+                    id: None,
+                });
+                self.request_failed(e);
+                return ReplyEnd::Failed;
+            }
+            Some(Ok(s)) => s,
+        };
+        let mut text = String::new();
+        let mut chunks = 0u32;
+        loop {
+            tokio::select! {
+                biased;
+                cmd = next_command(&mut self.rx, &mut self.rx_closed) => match cmd {
+                    Some(Command::Stop) => {
+                        // Dropping the stream closes the HTTP connection now.
+                        drop(stream);
+                        let id = self.keep_partial(text, raw);
+                        self.send(Update::ReplyEnd { status: ReplyStatus::Interrupted, id });
+                        return ReplyEnd::Stopped;
+                    }
+                    Some(c) if c.is_read_only() => self.read_only(c).await,
+                    Some(c) => self.deferred.push_back(c),
+                    None => {}
+                },
+                item = stream.next() => match item {
+                    Some(Ok(StreamEvent::Delta(d))) => {
+                        text.push_str(&d);
+                        chunks += 1;
+                        self.send(Update::Delta(d));
+                        if chunks % 16 == 1 {
+                            self.activity = Activity::Generating { since, chunks };
+                            self.publish();
+                        }
+                    }
+                    Some(Ok(StreamEvent::Done(stats))) => {
+                        let fx = self.engine.record_reply(
+                            ReplyInput {
+                                text,
+                                status: ReplyStatus::Complete,
+                                prompt_eval_count: stats.prompt_eval_count,
+                                prompt_eval_cached: stats.prompt_eval_cached_count,
+                                eval_count: stats.eval_count,
+                                prompt_raw: raw,
+                            },
+                            Utc::now(),
+                        );
+                        self.execute(fx);
+                        let id = self.engine.history().last().map(|m| m.id);
+                        self.send(Update::ReplyEnd { status: ReplyStatus::Complete, id });
+                        tracing::info!(
+                            elapsed_ms = since.elapsed().as_millis() as u64,
+                            prompt_eval_count = stats.prompt_eval_count,
+                            estimate = prompt.estimate,
+                            eval_count = stats.eval_count,
+                            done_reason = stats.done_reason.as_deref().unwrap_or(""),
+                            "reply"
+                        );
+                        if stats.done_reason.as_deref() == Some("length") {
+                            self.inline(NoticeLevel::Info, "The reply reached the context limit and was cut off by Ollama.");
+                        }
+                        return ReplyEnd::Done;
+                    }
+                    Some(Err(e)) => {
+                        let id = self.keep_partial(text, raw);
+                        self.send(Update::ReplyEnd { status: ReplyStatus::Interrupted, id });
+                        if id.is_some() {
+                            // Output was shown: no automatic retry.
+                            self.banner(
+                                NoticeLevel::Error,
+                                format!("The reply broke off: {e}. The partial reply is kept and marked."),
+                                e.hint(),
+                            );
+                        } else {
+                            self.request_failed(e);
+                        }
+                        return ReplyEnd::Failed;
+                    }
+                    None => {
+                        let id = self.keep_partial(text, raw);
+                        self.send(Update::ReplyEnd { status: ReplyStatus::Interrupted, id });
+                        return ReplyEnd::Failed;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! The engine's [`Summarizer`] on top of a [`ChatBackend`]: one non-interactive chat with the
+//! summary prompt as system message, the same `num_ctx` as every chat (a different value
+//! would reload the model), and the cap as `num_predict`.
+
+use crate::core::summarizer::{Summarizer, SummaryError, SummaryRequest};
+use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest};
+
+/// Low temperature: a summary should be faithful, not creative.
+const SUMMARY_TEMPERATURE: f32 = 0.2;
+
+pub struct BackendSummarizer<'a, B> {
+    pub backend: &'a B,
+    pub model: String,
+    pub num_ctx: u32,
+}
+
+impl<B: ChatBackend> Summarizer for BackendSummarizer<'_, B> {
+    async fn summarize(&self, request: SummaryRequest) -> Result<String, SummaryError> {
+        let chat = ChatRequest {
+            model: self.model.clone(),
+            messages: vec![
+                ChatMessage::system(request.system),
+                ChatMessage::user(request.user),
+            ],
+            options: ChatOptions {
+                num_ctx: self.num_ctx,
+                num_predict: Some(request.num_predict),
+                temperature: Some(SUMMARY_TEMPERATURE),
+                seed: None,
+            },
+            keep_alive: None,
+        };
+        let started = std::time::Instant::now();
+        let reply = self
+            .backend
+            .chat(chat)
+            .await
+            .map_err(|e| SummaryError::Failed(e.to_string()))?;
+        tracing::info!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            prompt_tokens = reply.stats.prompt_eval_count,
+            summary_tokens = reply.stats.eval_count,
+            cap = request.num_predict,
+            "summary call"
+        );
+        Ok(reply.text)
+    }
+}

@@ -1,0 +1,663 @@
+//! The session actor against the fake Ollama server over real HTTP: turns, compression,
+//! num_ctx discipline, truncation detection, every fault mode, Stop.
+//!
+//! Tests enqueue commands, drop the handle and await the actor: it finishes what is
+//! queued and returns its state, so outcomes are deterministic (no sleeps).
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use ollm_tui::actor::{
+    self, ActorConfig, ActorExit, Command, Connection, ItemKind, Parts, StoreSlot, Update,
+};
+use ollm_tui::core::engine::{Engine, EngineConfig, SessionSpec};
+use ollm_tui::core::message::{ReplyStatus, Role};
+use ollm_tui::core::mode::Mode;
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::core::record::RecordBody;
+use ollm_tui::core::tokens::Tiktoken;
+use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use ollm_tui::store::MemoryStore;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+use support::fake_ollama::{FakeConfig, FakeModel, FakeOllama, Fault};
+use tokio::sync::mpsc;
+
+static TOKENIZER: LazyLock<Arc<Tiktoken>> = LazyLock::new(|| Arc::new(Tiktoken::new().unwrap()));
+
+fn engine(model: &str, ctx: Option<u32>) -> Engine {
+    Engine::new(
+        SessionSpec {
+            session_id: "actor-test".into(),
+            model: model.into(),
+            mode: Mode::Assistant,
+            ctx,
+        },
+        EngineConfig::default(),
+        TOKENIZER.clone(),
+        Arc::new(Prompts::builtin()),
+        chrono::Utc::now(),
+    )
+}
+
+struct Session {
+    spawned: actor::Spawned<MemoryStore>,
+}
+
+fn start_with(server: &FakeOllama, engine: Engine, options: OllamaOptions) -> Session {
+    let backend = OllamaBackend::new(&server.url(), options).unwrap();
+    let header = engine.header("test");
+    let spawned = actor::spawn(Parts {
+        backend,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            host: server.url(),
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    Session { spawned }
+}
+
+fn start(server: &FakeOllama, model: &str, ctx: Option<u32>) -> Session {
+    start_with(server, engine(model, ctx), OllamaOptions::default())
+}
+
+impl Session {
+    async fn cmd(&self, c: Command) {
+        self.spawned.handle.send(c).await.unwrap();
+    }
+    async fn say(&self, text: &str) {
+        self.cmd(Command::Send { text: text.into() }).await;
+    }
+    /// Drop the handle and wait for the actor to finish everything queued.
+    async fn finish(self) -> (ActorExit<MemoryStore>, Vec<Update>) {
+        let Session { spawned } = self;
+        let actor::Spawned {
+            handle,
+            mut updates,
+            task,
+            ..
+        } = spawned;
+        drop(handle);
+        let exit = task.await.unwrap();
+        (exit, drain(&mut updates))
+    }
+}
+
+fn drain(rx: &mut mpsc::UnboundedReceiver<Update>) -> Vec<Update> {
+    let mut out = Vec::new();
+    while let Ok(u) = rx.try_recv() {
+        out.push(u);
+    }
+    out
+}
+
+fn banners(updates: &[Update]) -> Vec<(String, Option<String>)> {
+    updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Banner { title, hint, .. } => Some((title.clone(), hint.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn records(exit: &ActorExit<MemoryStore>) -> Vec<RecordBody> {
+    exit.store
+        .as_ref()
+        .unwrap()
+        .records()
+        .into_iter()
+        .map(|r| r.body)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_turn_streams_and_records_both_messages() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    s.say("hello there").await;
+    let (exit, updates) = s.finish().await;
+    let recs = records(&exit);
+    assert!(matches!(&recs[0], RecordBody::User { text, .. } if text == "hello there"));
+    let RecordBody::Assistant {
+        text,
+        status,
+        prompt_eval_count,
+        prompt_estimate,
+        ..
+    } = &recs[1]
+    else {
+        panic!("{recs:?}")
+    };
+    assert!(text.starts_with("You said: \"hello there\""), "{text}");
+    assert_eq!(*status, ReplyStatus::Complete);
+    assert!(prompt_eval_count.is_some() && prompt_estimate.is_some());
+    // The UI saw the user item, deltas that add up to the reply, and the end.
+    let deltas: String = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Delta(d) => Some(d.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(&deltas, text);
+    assert!(updates.iter().any(|u| matches!(
+        u,
+        Update::ReplyEnd {
+            status: ReplyStatus::Complete,
+            id: Some(_)
+        }
+    )));
+    // The model's context length (131072) was capped at 8192 for num_ctx.
+    assert_eq!(exit.engine.ctx(), 8192);
+    let chat = server.chat_requests();
+    assert_eq!(chat[0]["options"]["num_ctx"], 8192);
+    assert_eq!(chat[0]["truncate"], false);
+    assert_eq!(chat[0]["shift"], false);
+    // User record synced before the request (write-before-send).
+    let store = exit.store.as_ref().unwrap();
+    assert!(store.sync_count() >= 2);
+}
+
+#[tokio::test]
+async fn three_hundred_turns_at_2k_compress_and_never_exceed_ctx() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(45);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    for i in 0..300 {
+        s.say(&format!(
+            "Turn {i}: tell me about item_{i} in src/lib_{i}.rs please"
+        ))
+        .await;
+    }
+    let (exit, _updates) = s.finish().await;
+    let outcomes = server.chat_outcomes();
+    let chats: Vec<_> = outcomes.iter().filter(|o| !o.summary).collect();
+    let summaries: Vec<_> = outcomes.iter().filter(|o| o.summary).collect();
+    assert_eq!(chats.len(), 300, "every turn got its request");
+    assert!(!summaries.is_empty());
+    assert!(
+        exit.engine.compressions() >= 10,
+        "{}",
+        exit.engine.compressions()
+    );
+    // num_ctx identical everywhere, summaries included; num_predict on every summary.
+    for (i, body) in server.chat_requests().iter().enumerate() {
+        assert_eq!(body["options"]["num_ctx"], 2048, "request {i}");
+    }
+    for o in &summaries {
+        let body = &server.chat_requests()[outcomes
+            .iter()
+            .position(|x| x.request_index == o.request_index)
+            .unwrap()];
+        assert!(body["options"]["num_predict"].as_u64().unwrap() > 0);
+    }
+    // The server never had to cut anything, and never saw more than ctx.
+    for o in &outcomes {
+        assert_eq!(
+            o.dropped_messages, 0,
+            "request {} truncated",
+            o.request_index
+        );
+        assert!(
+            o.prompt_tokens_sent <= 2048,
+            "request {}: {}",
+            o.request_index,
+            o.prompt_tokens_sent
+        );
+    }
+    // Every user message is in the log.
+    let users = records(&exit)
+        .iter()
+        .filter(|r| matches!(r, RecordBody::User { .. }))
+        .count();
+    assert_eq!(users, 300);
+}
+
+#[tokio::test]
+async fn truncation_by_the_server_is_detected_and_compressed() {
+    // A model trained on 1024 tokens: Ollama cuts num_ctx to that and, being an old
+    // version that ignores `truncate: false`, drops the oldest messages silently.
+    let server = FakeOllama::start_with(FakeConfig {
+        ignore_truncate_flag: true,
+        ..FakeConfig::default()
+    })
+    .await;
+    server.add_model(FakeModel::new(
+        "tiny:1b",
+        "llama",
+        "1.2B",
+        1_200_000_000,
+        1024,
+    ));
+    let s = start(&server, "tiny:1b", Some(8192));
+    for i in 0..20 {
+        s.say(&format!(
+            "Question {i}: {}",
+            "please explain this in detail ".repeat(8)
+        ))
+        .await;
+    }
+    let (exit, updates) = s.finish().await;
+    let outcomes = server.chat_outcomes();
+    let first_cut = outcomes
+        .iter()
+        .position(|o| o.dropped_messages > 0)
+        .expect("the server cut");
+    // Detected at once, and acted on: once compressed to the server's real window, the
+    // server has nothing more to cut.
+    let last_cut = outcomes
+        .iter()
+        .rposition(|o| o.dropped_messages > 0)
+        .unwrap();
+    assert!(
+        last_cut <= first_cut + 2,
+        "cuts went on: {first_cut}..{last_cut}"
+    );
+    let warned = banners(&updates)
+        .iter()
+        .any(|(t, _)| t.contains("it cut the start of the conversation"));
+    assert!(warned, "{:?}", banners(&updates));
+    assert!(
+        exit.engine.compressions() >= 1,
+        "a compression followed the detection: {:?} {:?}",
+        exit.engine.status(),
+        updates
+            .iter()
+            .filter(|u| matches!(u, Update::Engine(_) | Update::Appended(_)))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[tokio::test]
+async fn a_400_overflow_is_compressed_and_retried_once() {
+    let server2 = FakeOllama::start().await;
+    server2.set_reply_words(60);
+    let s = start(&server2, "llama3.2:3b", Some(4096));
+    for i in 0..20 {
+        s.say(&format!("Message {i} with some words in it")).await;
+    }
+    // The fault must hit the 21st request, not one of the queued turns.
+    assert!(
+        server2
+            .wait_for_chat_requests(20, Duration::from_secs(30))
+            .await
+    );
+    let compressions_before = server2.chat_outcomes().iter().filter(|o| o.summary).count();
+    assert_eq!(
+        compressions_before, 0,
+        "the conversation fits without compression"
+    );
+    server2.push_fault(Fault::ContextOverflow);
+    s.say("one more").await;
+    let (exit, updates) = s.finish().await;
+    let recs = records(&exit);
+    let last = recs.last().unwrap();
+    assert!(
+        matches!(
+            last,
+            RecordBody::Assistant {
+                status: ReplyStatus::Complete,
+                ..
+            }
+        ),
+        "{last:?}"
+    );
+    assert!(exit.engine.compressions() >= 1);
+    assert!(banners(&updates).is_empty(), "{:?}", banners(&updates));
+}
+
+#[tokio::test]
+async fn a_dropped_connection_keeps_the_partial_reply_marked() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    server.push_fault(Fault::DropAfter { tokens: 3 });
+    s.say("hello").await;
+    let (exit, updates) = s.finish().await;
+    let recs = records(&exit);
+    assert!(matches!(&recs[0], RecordBody::User { .. }));
+    match &recs[1] {
+        RecordBody::Assistant { text, status, .. } => {
+            assert_eq!(*status, ReplyStatus::Interrupted);
+            assert_eq!(text, "You said:");
+        }
+        other => panic!("{other:?}"),
+    }
+    let b = banners(&updates);
+    assert!(
+        b[0].0.contains("broke off") && b[0].0.contains("partial reply is kept"),
+        "{b:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_error_line_mid_stream_is_an_error_and_keeps_the_text() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    server.push_fault(Fault::ErrorAfter {
+        tokens: 2,
+        message: "CUDA out of memory".into(),
+    });
+    s.say("hello").await;
+    let (exit, updates) = s.finish().await;
+    let recs = records(&exit);
+    assert!(
+        matches!(&recs[1], RecordBody::Assistant { status: ReplyStatus::Interrupted, text, .. } if !text.is_empty())
+    );
+    assert!(banners(&updates)[0].0.contains("CUDA out of memory"));
+}
+
+#[tokio::test]
+async fn a_500_or_garbage_writes_no_reply_and_keeps_the_prompt() {
+    for fault in [
+        Fault::Http500 {
+            message: "boom".into(),
+        },
+        Fault::Garbage,
+    ] {
+        let server = FakeOllama::start().await;
+        let s = start(&server, "llama3.2:3b", None);
+        server.push_fault(fault.clone());
+        s.say("keep me").await;
+        let (exit, updates) = s.finish().await;
+        let recs = records(&exit);
+        assert!(matches!(&recs[0], RecordBody::User { text, .. } if text == "keep me"));
+        let replies = recs
+            .iter()
+            .filter(|r| matches!(r, RecordBody::Assistant { text, .. } if !text.is_empty()))
+            .count();
+        let b = banners(&updates);
+        assert!(!b.is_empty(), "{fault:?}");
+        if matches!(fault, Fault::Http500 { .. }) {
+            assert_eq!(replies, 0);
+            assert!(b[0].0.contains("500") && b[0].0.contains("boom"), "{b:?}");
+        }
+        assert!(b[0].1.as_deref().unwrap_or("").contains("/retry"), "{b:?}");
+    }
+}
+
+#[tokio::test]
+async fn split_lines_and_utf8_arrive_intact() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    server.push_fault(Fault::SplitLines);
+    s.say("unicode please").await;
+    let (exit, _) = s.finish().await;
+    let reply = &exit.engine.history().iter().nth(1).unwrap().text;
+    assert!(
+        reply.contains(support::fake_ollama::UNICODE_SENTENCE),
+        "{reply}"
+    );
+}
+
+#[tokio::test]
+async fn a_stream_without_done_or_stalling_is_interrupted() {
+    let server = FakeOllama::start().await;
+    let opts = OllamaOptions {
+        idle_timeout: Duration::from_millis(300),
+        ..OllamaOptions::default()
+    };
+    let s = start_with(&server, engine("llama3.2:3b", None), opts);
+    server.push_fault(Fault::NoDone);
+    s.say("one").await;
+    server.push_fault(Fault::StallAfter { tokens: 2 });
+    s.say("two").await;
+    let (exit, updates) = s.finish().await;
+    let assistants: Vec<_> = exit
+        .engine
+        .history()
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .collect();
+    assert_eq!(assistants.len(), 2);
+    assert!(
+        assistants
+            .iter()
+            .all(|m| m.status == ReplyStatus::Interrupted && !m.text.is_empty())
+    );
+    let b = banners(&updates);
+    assert!(b[1].0.contains("no further tokens"), "{b:?}");
+    // No automatic retry once output was shown: exactly two chat requests.
+    assert_eq!(server.chat_requests().len(), 2);
+}
+
+#[tokio::test]
+async fn stop_closes_the_connection_within_200ms_and_keeps_the_partial() {
+    let server = FakeOllama::start().await;
+    server.set_token_delay(Duration::from_millis(50));
+    let mut s = start(&server, "llama3.2:3b", None);
+    s.say("a long story please").await;
+    // Wait until the reply is really streaming.
+    loop {
+        match s.spawned.updates.recv().await.unwrap() {
+            Update::Delta(_) => break,
+            _ => continue,
+        }
+    }
+    let stopped_at = std::time::Instant::now();
+    s.cmd(Command::Stop).await;
+    let d = server
+        .wait_for_disconnect(Duration::from_secs(5))
+        .await
+        .expect("the server saw the client leave");
+    let latency = d.at.duration_since(stopped_at);
+    assert!(latency < Duration::from_millis(200), "{latency:?}");
+    let (exit, _) = s.finish().await;
+    let m = exit.engine.history().iter().nth(1).unwrap();
+    assert_eq!(m.status, ReplyStatus::Interrupted);
+    // Whatever had arrived: a beginning of the full reply.
+    assert!(!m.text.is_empty() && m.text.starts_with("You"), "{m:?}");
+}
+
+#[tokio::test]
+async fn unreachable_server_names_the_url_and_keeps_the_message() {
+    // A port nothing listens on.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let backend = OllamaBackend::new(&url, OllamaOptions::default()).unwrap();
+    let e = engine("llama3.2:3b", None);
+    let header = e.header("t");
+    let spawned = actor::spawn(Parts {
+        backend,
+        engine: Box::new(move || e),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            host: url.clone(),
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let s = Session { spawned };
+    s.say("are you there?").await;
+    let view = s.spawned.view.clone();
+    let (exit, updates) = s.finish().await;
+    let b = banners(&updates);
+    assert!(
+        b[0].0.contains(&url) && b[0].0.contains("Connection refused"),
+        "{b:?}"
+    );
+    assert!(b[0].1.as_deref().unwrap().contains("ollama serve"));
+    assert!(
+        matches!(&records(&exit)[0], RecordBody::User { text, .. } if text == "are you there?")
+    );
+    assert!(matches!(
+        view.borrow().connection,
+        Connection::Unreachable { .. }
+    ));
+}
+
+#[tokio::test]
+async fn a_missing_model_suggests_pull_and_writes_no_reply() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "mistral:7b", None);
+    s.say("hi").await;
+    let (exit, updates) = s.finish().await;
+    let b = banners(&updates);
+    assert!(
+        b.iter().any(|(_, h)| h
+            .as_deref()
+            .unwrap_or("")
+            .contains("ollama pull mistral:7b")),
+        "{b:?}"
+    );
+    let recs = records(&exit);
+    assert!(
+        recs.iter()
+            .all(|r| !matches!(r, RecordBody::Assistant { .. }))
+    );
+    assert!(matches!(&recs[0], RecordBody::User { .. }));
+}
+
+#[tokio::test]
+async fn snapshot_restore_goal_pin_and_settings_commands() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    s.say("first").await;
+    s.cmd(Command::Snapshot {
+        label: Some("after first".into()),
+    })
+    .await;
+    s.say("second").await;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Command::ListSnapshots { reply: tx }).await;
+    let snaps = rx.await.unwrap().unwrap();
+    assert_eq!(snaps.len(), 1);
+    assert_eq!(snaps[0].label.as_deref(), Some("after first"));
+    s.cmd(Command::Restore {
+        id: snaps[0].id.clone(),
+    })
+    .await;
+    s.cmd(Command::Goal {
+        change: ollm_tui::core::goals::GoalChange::SetGoal {
+            description: "Ship it".into(),
+            priority: Default::default(),
+        },
+    })
+    .await;
+    s.cmd(Command::Pin {
+        id: None,
+        pinned: true,
+    })
+    .await;
+    s.cmd(Command::SetMode {
+        mode: Mode::Developer,
+    })
+    .await;
+    s.cmd(Command::SetCtx { ctx: Some(4096) }).await;
+    s.say("third").await;
+    let (exit, updates) = s.finish().await;
+    let e = &exit.engine;
+    // The conversation is first, its reply, third, its reply; "second" stays in history.
+    let texts: Vec<&str> = e
+        .conversation_ids()
+        .iter()
+        .map(|id| e.history().get(*id).unwrap().text.as_str())
+        .collect();
+    assert_eq!(texts.len(), 4, "{texts:?}");
+    assert_eq!(texts[0], "first");
+    assert_eq!(texts[2], "third");
+    assert_eq!(e.history().len(), 6);
+    assert_eq!(e.goals().active.as_ref().unwrap().description, "Ship it");
+    assert!(e.history().iter().nth(1).unwrap().pinned);
+    assert_eq!(e.mode(), Mode::Developer);
+    assert_eq!(e.ctx(), 4096);
+    assert!(
+        server.chat_requests().last().unwrap()["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Ship it")
+    );
+    assert!(
+        updates
+            .iter()
+            .any(|u| matches!(u, Update::Transcript(items) if items.len() == 2))
+    );
+    // Replaying what was written gives the same state.
+    let store = exit.store.as_ref().unwrap();
+    let loaded = store.loaded();
+    let (re, report) = Engine::replay(
+        &loaded.header,
+        &loaded.records,
+        EngineConfig::default(),
+        TOKENIZER.clone(),
+        Arc::new(Prompts::builtin()),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.active_state(), e.active_state());
+}
+
+#[tokio::test]
+async fn compress_now_and_inspect_a_checkpoint() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(80);
+    let s = start(&server, "llama3.2:3b", None);
+    for i in 0..30 {
+        s.say(&format!("Tell me about topic_{i}")).await;
+    }
+    s.cmd(Command::Compress {
+        focus: Some("the topics".into()),
+    })
+    .await;
+    let (exit, updates) = s.finish().await;
+    assert_eq!(exit.engine.compressions(), 1);
+    let summary_body = server
+        .chat_requests()
+        .into_iter()
+        .find(|b| {
+            b["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .contains("compress chat history")
+        })
+        .unwrap();
+    assert!(
+        summary_body["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Pay special attention to: the topics")
+    );
+    assert!(
+        updates
+            .iter()
+            .any(|u| matches!(u, Update::Appended(i) if matches!(i.kind, ItemKind::Fold { .. })))
+    );
+}
+
+#[tokio::test]
+async fn a_write_error_is_surfaced_and_nothing_in_memory_is_lost() {
+    let server = FakeOllama::start().await;
+    let e = engine("llama3.2:3b", None);
+    let header = e.header("t");
+    let store = MemoryStore::new(header);
+    store.fail_all_writes(true);
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let spawned = actor::spawn(Parts {
+        backend,
+        engine: Box::new(move || e),
+        store: StoreSlot::Open(store),
+        config: ActorConfig {
+            host: server.url(),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let s = Session { spawned };
+    s.say("hello").await;
+    s.say("again").await;
+    let (exit, updates) = s.finish().await;
+    let b = banners(&updates);
+    assert_eq!(
+        b.iter()
+            .filter(|(t, _)| t.contains("Cannot write the session log"))
+            .count(),
+        1,
+        "reported once: {b:?}"
+    );
+    assert_eq!(exit.engine.history().len(), 4);
+}
