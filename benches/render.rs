@@ -6,6 +6,7 @@
 //! - `cold_first_frame`: a freshly loaded session, nothing cached.
 //! - `resize_frame`: the width changes every frame, so every visible entry re-renders.
 //! - `streaming_frame`: a reply grows by a delta per frame (stable prefix cached).
+//! - `streaming_code_frame`: the reply is one code block growing to 400 lines.
 //! - `terminal_draw_warm`: `Terminal::draw` on a TestBackend (adds ratatui's diff).
 
 use chrono::{FixedOffset, TimeZone, Utc};
@@ -200,15 +201,44 @@ fn bench_render(c: &mut Criterion) {
             "That keeps ",
             "typos visible.\n\n",
         ];
+        let mut n = 0u64;
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
-            for i in 0..iters {
+            for _ in 0..iters {
+                let i = n;
+                n += 1;
                 // A reply of ~200 deltas (~4 KB), then the next one.
-                if i % 200 == 0 {
+                if i.is_multiple_of(200) {
                     t.finish_streaming(ReplyState::Complete);
                     t.push(Entry::assistant("", ReplyState::Streaming, ts));
                 }
                 t.append_delta(deltas[(i % deltas.len() as u64) as usize]);
+                let start = Instant::now();
+                frame(&fx, &mut t, &mut buf, 120);
+                total += start.elapsed();
+            }
+            total
+        });
+    });
+
+    group.bench_function("streaming_code_frame", |b| {
+        // Worst case: the reply is one fenced block growing to 400 lines.
+        let ts = Utc.with_ymd_and_hms(2025, 1, 15, 14, 0, 0).unwrap();
+        let mut t = Transcript::new();
+        t.replace_all(all.clone());
+        let mut n = 0u64;
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let i = n;
+                n += 1;
+                if i.is_multiple_of(400) {
+                    t.finish_streaming(ReplyState::Complete);
+                    t.push(Entry::assistant("```rust\n", ReplyState::Streaming, ts));
+                }
+                t.append_delta(&format!(
+                    "    let value_{i} = compute({i}, \"text\")?; // step {i}\n"
+                ));
                 let start = Instant::now();
                 frame(&fx, &mut t, &mut buf, 120);
                 total += start.elapsed();

@@ -647,3 +647,41 @@ fn update_drops_only_that_entry() {
     assert_eq!(t.render_count(), n + 1);
     assert!(text.contains("pinned"), "{text}");
 }
+
+#[test]
+fn streaming_code_is_highlighted_incrementally_and_once() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("write code", t0()));
+    t.push(Entry::assistant("```rust\n", ReplyState::Streaming, t0()));
+    let lines = 60u64;
+    for i in 0..lines {
+        // Each line arrives in two deltas, with a frame after each.
+        t.append_delta(&format!("let v{i} = "));
+        parts.draw(&mut t, 80, 24, None, None);
+        t.append_delta(&format!("{i};\n"));
+        parts.draw(&mut t, 80, 24, None, None);
+    }
+    // Every complete line once, plus one look at the unfinished last line per frame:
+    // linear, not quadratic, in the length of the block.
+    let streamed = t.highlighted_lines();
+    assert!(
+        streamed <= lines + 2 * lines + 2,
+        "{streamed} highlighted lines"
+    );
+
+    t.append_delta("```\n\nDone.");
+    t.finish_streaming(ReplyState::Complete);
+    parts.draw(&mut t, 80, 24, None, None);
+    let finished = t.highlighted_lines();
+    assert!(
+        finished - streamed <= 2,
+        "final render re-highlighted {}",
+        finished - streamed
+    );
+
+    // Re-wrapping at other widths re-uses the highlighted lines.
+    parts.draw(&mut t, 61, 24, None, None);
+    parts.draw(&mut t, 99, 30, None, None);
+    assert_eq!(t.highlighted_lines(), finished);
+}

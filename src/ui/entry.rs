@@ -15,7 +15,8 @@ use chrono::{DateTime, FixedOffset, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::markdown::render_markdown;
+use super::highlight::CodeCache;
+use super::markdown::render_markdown_cached;
 use super::text::{Glyphs, clean, clean_line, thousands, width as str_width};
 use super::theme::Theme;
 use super::transcript::{Entry, EntryKind, ReplyState};
@@ -125,21 +126,36 @@ pub(crate) fn severity_icon(level: Severity, g: &Glyphs) -> &'static str {
     }
 }
 
-/// Body lines of an assistant reply at `body_w`.
-fn assistant_body(text: &str, body_w: u16, ctx: &EntryCtx<'_>) -> Vec<Line<'static>> {
-    if text.trim().is_empty() {
-        return vec![Line::from(Span::styled(
-            ctx.g.ellipsis,
-            ctx.theme.styles.dim,
-        ))];
-    }
-    render_markdown(text, body_w, ctx.theme, ctx.ascii, ctx.theme.styles.text)
+fn markdown(
+    text: &str,
+    width: u16,
+    ctx: &EntryCtx<'_>,
+    code: &mut CodeCache,
+) -> Vec<Line<'static>> {
+    let base = ctx.theme.styles.text;
+    render_markdown_cached(text, width, ctx.theme, ctx.ascii, base, code)
+}
+
+fn placeholder(ctx: &EntryCtx<'_>) -> Vec<Line<'static>> {
+    vec![Line::from(Span::styled(
+        ctx.g.ellipsis,
+        ctx.theme.styles.dim,
+    ))]
 }
 
 /// Render a whole entry (header and body) at `width`.
-pub(crate) fn render_entry(entry: &Entry, width: u16, ctx: &EntryCtx<'_>) -> Vec<Line<'static>> {
+pub(crate) fn render_entry(
+    entry: &Entry,
+    width: u16,
+    ctx: &EntryCtx<'_>,
+    code: &mut CodeCache,
+) -> Vec<Line<'static>> {
     render_with(entry, width, ctx, |body_w| {
-        assistant_body(&entry.text, body_w, ctx)
+        if entry.text.trim().is_empty() {
+            placeholder(ctx)
+        } else {
+            markdown(&entry.text, body_w, ctx, code)
+        }
     })
 }
 
@@ -149,6 +165,7 @@ pub(crate) fn render_streaming(
     width: u16,
     ctx: &EntryCtx<'_>,
     cache: &mut StreamCache,
+    code: &mut CodeCache,
 ) -> Vec<Line<'static>> {
     render_with(entry, width, ctx, |body_w| {
         if cache.width != body_w || cache.stable_bytes > entry.text.len() {
@@ -164,13 +181,7 @@ pub(crate) fn render_streaming(
                 if !cache.lines.is_empty() {
                     cache.lines.push(Line::default());
                 }
-                cache.lines.extend(render_markdown(
-                    chunk,
-                    body_w,
-                    ctx.theme,
-                    ctx.ascii,
-                    ctx.theme.styles.text,
-                ));
+                cache.lines.extend(markdown(chunk, body_w, ctx, code));
             }
             cache.stable_bytes = split;
         }
@@ -180,16 +191,10 @@ pub(crate) fn render_streaming(
             if !body.is_empty() {
                 body.push(Line::default());
             }
-            body.extend(render_markdown(
-                tail,
-                body_w,
-                ctx.theme,
-                ctx.ascii,
-                ctx.theme.styles.text,
-            ));
+            body.extend(markdown(tail, body_w, ctx, code));
         }
         if body.is_empty() {
-            body = assistant_body("", body_w, ctx);
+            body = placeholder(ctx);
         }
         body
     })

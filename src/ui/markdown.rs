@@ -15,7 +15,7 @@ use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Par
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::highlight::highlight;
+use super::highlight::CodeCache;
 use super::text::{Glyphs, clean, glyphs, width as str_width};
 use super::theme::Theme;
 use super::wrap::{wrap, wrap_chars};
@@ -28,8 +28,21 @@ pub fn render_markdown(
     ascii: bool,
     base: Style,
 ) -> Vec<Line<'static>> {
+    render_markdown_cached(src, width, theme, ascii, base, &mut CodeCache::new())
+}
+
+/// [`render_markdown`] with a code-highlighting cache that outlives the call.
+pub fn render_markdown_cached(
+    src: &str,
+    width: u16,
+    theme: &Theme,
+    ascii: bool,
+    base: Style,
+    code_cache: &mut CodeCache,
+) -> Vec<Line<'static>> {
     let text = clean(src);
     let mut r = Renderer {
+        code_cache,
         width: usize::from(width.max(1)),
         theme,
         g: glyphs(ascii),
@@ -84,6 +97,7 @@ struct Link {
 }
 
 struct Renderer<'t> {
+    code_cache: &'t mut CodeCache,
     width: usize,
     theme: &'t Theme,
     g: &'static Glyphs,
@@ -380,7 +394,7 @@ impl Renderer<'_> {
             }
             TagEnd::CodeBlock => {
                 if let Some(code) = self.code.take() {
-                    self.emit_code(code);
+                    self.emit_code(code, true);
                 }
                 self.need_blank = true;
             }
@@ -462,10 +476,16 @@ impl Renderer<'_> {
         }
     }
 
-    fn emit_code(&mut self, code: Code) {
+    fn emit_code(&mut self, code: Code, finished: bool) {
         let block = self.theme.styles.code_bg.patch(self.theme.styles.code);
         let body = code.body.strip_suffix('\n').unwrap_or(&code.body);
-        let lines = highlight(body, &code.lang, self.theme.syntax_theme.as_deref(), block);
+        let lines = self.code_cache.highlight(
+            body,
+            &code.lang,
+            self.theme.syntax_theme.as_deref(),
+            block,
+            finished,
+        );
         let (first, rest) = self.prefixes();
         let pw: usize = rest.iter().map(|s| str_width(&s.content)).sum();
         let avail = self.width.saturating_sub(pw).max(1);
@@ -473,8 +493,8 @@ impl Renderer<'_> {
         let pad = usize::from(avail >= 8);
         let inner = avail - 2 * pad;
         let mut is_first = true;
-        for src in lines {
-            for mut row in wrap_chars(&src, inner) {
+        for src in lines.iter() {
+            for mut row in wrap_chars(src, inner) {
                 let w: usize = row.iter().map(|s| str_width(&s.content)).sum();
                 let mut spans = if is_first {
                     first.clone()
@@ -590,7 +610,7 @@ impl Renderer<'_> {
     fn finish(mut self) -> Vec<Line<'static>> {
         if let Some(code) = self.code.take() {
             // An unterminated fence (a reply still streaming) renders as code so far.
-            self.emit_code(code);
+            self.emit_code(code, false);
         }
         if let Some(t) = self.table.take() {
             self.emit_table(t);

@@ -28,7 +28,7 @@ pub mod transcript;
 pub mod view;
 mod wrap;
 
-pub use highlight::syntax_assets_loaded;
+pub use highlight::{CodeCache, syntax_assets_loaded};
 pub use theme::{Theme, ThemeError};
 pub use transcript::{Entry, EntryKind, ReplyState, Transcript};
 pub use view::{

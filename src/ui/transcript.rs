@@ -24,6 +24,7 @@ use ratatui::text::{Line, Span};
 use std::collections::VecDeque;
 
 use super::entry::{EntryCtx, StreamCache, render_entry, render_streaming};
+use super::highlight::CodeCache;
 use super::view::Severity;
 use crate::core::message::{Message, MessageId, ReplyStatus, Role};
 
@@ -151,6 +152,7 @@ pub struct Transcript {
     queued: Vec<bool>,
     streaming: Option<usize>,
     stream_cache: StreamCache,
+    code: CodeCache,
     style_key: u64,
     follow_off: bool,
     anchor: Option<Pos>,
@@ -311,6 +313,12 @@ impl Transcript {
         self.renders
     }
 
+    /// Code lines run through the syntax highlighter so far (diagnostic, like
+    /// [`Transcript::render_count`]).
+    pub fn highlighted_lines(&self) -> u64 {
+        self.code.highlighted_lines()
+    }
+
     /// How many entries hold cached lines right now.
     pub fn cached_entries(&self) -> usize {
         self.slots.iter().filter(|s| s.is_some()).count()
@@ -332,9 +340,15 @@ impl Transcript {
         }
         self.renders += 1;
         let mut lines = if self.streaming == Some(i) {
-            render_streaming(&self.entries[i], width, ctx, &mut self.stream_cache)
+            render_streaming(
+                &self.entries[i],
+                width,
+                ctx,
+                &mut self.stream_cache,
+                &mut self.code,
+            )
         } else {
-            render_entry(&self.entries[i], width, ctx)
+            render_entry(&self.entries[i], width, ctx, &mut self.code)
         };
         if i > 0 {
             // Separator above every entry but the first: the bottom row stays content.
@@ -460,6 +474,7 @@ impl Transcript {
             self.queued.iter_mut().for_each(|q| *q = false);
             self.queue.clear();
             self.stream_cache = StreamCache::default();
+            self.code.clear();
         }
         self.frame += 1;
         self.last_height = area.height;
