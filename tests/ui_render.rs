@@ -685,3 +685,33 @@ fn streaming_code_is_highlighted_incrementally_and_once() {
     parts.draw(&mut t, 99, 30, None, None);
     assert_eq!(t.highlighted_lines(), finished);
 }
+
+#[test]
+fn status_line_keeps_the_budget_visible_as_it_narrows() {
+    let mut parts = Parts::new();
+    parts.status.gauge = GaugeView {
+        used: 3_800,
+        ctx: 10_000,
+        trigger: 8_000,
+        reserve: 1_000,
+    };
+    for w in 12..=160u16 {
+        let mut t = Transcript::new();
+        let buf = parts.draw(&mut t, w, 3, None, None);
+        let text = buffer_text(&buf);
+        let status = text.lines().last().unwrap();
+        assert!(status.contains("38%"), "w={w}: {status:?}");
+        assert!(unicode_width::UnicodeWidthStr::width(status) <= usize::from(w));
+        if w >= 60 {
+            assert!(status.contains("3,800/10,000"), "w={w}: {status:?}");
+            assert!(status.contains("120 tok"), "w={w}: {status:?}");
+        }
+        if w >= 110 {
+            assert!(status.contains("llama3.2:3b"), "w={w}: {status:?}");
+        }
+        if w >= 140 {
+            assert!(status.contains("3 compressions"), "w={w}: {status:?}");
+            assert!(status.contains("assistant T2"), "w={w}: {status:?}");
+        }
+    }
+}

@@ -86,7 +86,6 @@ struct Table {
     aligns: Vec<Alignment>,
     rows: Vec<Vec<Vec<Span<'static>>>>,
     header_rows: usize,
-    in_head: bool,
 }
 
 struct Link {
@@ -333,7 +332,6 @@ impl Renderer<'_> {
             }
             Tag::TableHead => {
                 if let Some(t) = &mut self.table {
-                    t.in_head = true;
                     t.rows.push(Vec::new());
                 }
             }
@@ -422,18 +420,14 @@ impl Renderer<'_> {
             }
             TagEnd::TableHead => {
                 if let Some(t) = &mut self.table {
-                    t.in_head = false;
                     t.header_rows = t.rows.len();
                 }
             }
             TagEnd::TableRow => {}
             TagEnd::TableCell => {
                 let cell = std::mem::take(&mut self.inline);
-                if let Some(t) = &mut self.table {
-                    let _ = t.in_head;
-                    if let Some(row) = t.rows.last_mut() {
-                        row.push(cell);
-                    }
+                if let Some(row) = self.table.as_mut().and_then(|t| t.rows.last_mut()) {
+                    row.push(cell);
                 }
             }
             TagEnd::Emphasis

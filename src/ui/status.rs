@@ -129,14 +129,19 @@ pub(crate) fn badge(r: &Reliability, theme: &Theme, ascii: bool) -> Span<'static
     Span::styled(format!("{icon} {}%{warn}", r.percent()), style)
 }
 
+/// How much of the activity to show: 0 = all, 1 = short, 2 = the spinner alone.
 fn activity(
     status: &StatusView,
     theme: &Theme,
     glyphs: &Glyphs,
-    short: bool,
+    detail: u8,
 ) -> Option<Vec<Span<'static>>> {
     let s = &theme.styles;
     let spin = glyphs.spinner[status.spinner_frame % glyphs.spinner.len()];
+    if detail >= 2 && status.activity != Activity::Idle {
+        return Some(vec![Span::styled(spin.to_string(), s.spinner)]);
+    }
+    let short = detail >= 1;
     let text = match &status.activity {
         Activity::Idle => return None,
         Activity::Generating { tokens, elapsed_ms } => {
@@ -224,6 +229,9 @@ pub(crate) fn render_status(
     let rel = status.reliability.as_ref().map(|r| badge(r, theme, ascii));
     let conn = connection(&status.connection, theme, g);
 
+    // (gauge form, drop level). Drop levels: 1 = mode, 2 = +compressions, 3 = +model,
+    // 4 = +reliability, 5 = short activity, 6 = spinner only. The budget numbers go
+    // last: they are what the status line is for.
     let forms = [
         (GaugeForm::Full, 0),
         (GaugeForm::Full, 1),
@@ -231,11 +239,10 @@ pub(crate) fn render_status(
         (GaugeForm::NoBar, 2),
         (GaugeForm::NoBar, 3),
         (GaugeForm::NoBar, 4),
-        (GaugeForm::Short, 4),
+        (GaugeForm::NoBar, 5),
         (GaugeForm::Short, 5),
+        (GaugeForm::Short, 6),
     ];
-    // drop level: 1 = mode, 2 = +compressions, 3 = +model, 4 = +reliability,
-    // 5 = short activity.
     let mut chosen: Option<(Vec<Span<'static>>, Vec<Span<'static>>)> = None;
     for (form, drop) in forms {
         let mut left: Vec<Span<'static>> = Vec::new();
@@ -264,7 +271,12 @@ pub(crate) fn render_status(
         if drop < 1 {
             add(&mut left, vec![mode.clone()]);
         }
-        let mut right = activity(status, theme, g, drop >= 5).unwrap_or_default();
+        let detail = match drop {
+            0..=4 => 0,
+            5 => 1,
+            _ => 2,
+        };
+        let mut right = activity(status, theme, g, detail).unwrap_or_default();
         if !right.is_empty() {
             right.push(Span::raw(" "));
         }

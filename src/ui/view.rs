@@ -249,3 +249,75 @@ impl Banner {
         )
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn g(used: u32) -> GaugeView {
+        GaugeView {
+            used,
+            ctx: 10_000,
+            trigger: 8_000,
+            reserve: 1_000,
+        }
+    }
+
+    #[test]
+    fn gauge_bands_have_the_documented_edges() {
+        assert_eq!(g(0).band(), GaugeBand::Calm);
+        assert_eq!(g(4_799).band(), GaugeBand::Calm);
+        assert_eq!(g(4_800).band(), GaugeBand::Filling); // 60% of the trigger
+        assert_eq!(g(7_999).band(), GaugeBand::Filling);
+        assert_eq!(g(8_000).band(), GaugeBand::Hot); // at the trigger
+        assert_eq!(g(9_000).band(), GaugeBand::Hot); // ctx - reserve is still hot
+        assert_eq!(g(9_001).band(), GaugeBand::Critical);
+        assert_eq!(g(12_000).band(), GaugeBand::Critical);
+    }
+
+    #[test]
+    fn gauge_without_a_trigger_uses_the_reserve_line() {
+        let mut v = g(8_500);
+        v.trigger = 0;
+        assert_eq!(v.band(), GaugeBand::Filling);
+        v.used = 9_000;
+        assert_eq!(v.band(), GaugeBand::Hot);
+        let empty = GaugeView::default();
+        assert_eq!(empty.band(), GaugeBand::Calm);
+        assert_eq!(empty.percent(), 0);
+    }
+
+    #[test]
+    fn percent_rounds_and_may_exceed_100() {
+        assert_eq!(g(5_234).percent(), 52);
+        assert_eq!(g(3_849).percent(), 38);
+        assert_eq!(g(3_850).percent(), 39);
+        assert_eq!(g(10_500).percent(), 105);
+    }
+
+    #[test]
+    fn banners_always_carry_a_fix() {
+        for b in [
+            Banner::unreachable("http://h:1"),
+            Banner::model_missing("m:1b"),
+            Banner::truncation(100, 50),
+            Banner::compression_backed_off("freed 2%"),
+            Banner::write_error("/x", "denied"),
+        ] {
+            assert!(b.hint.as_deref().is_some_and(|h| !h.is_empty()), "{b:?}");
+        }
+        assert!(
+            Banner::unreachable("http://h:1")
+                .hint
+                .unwrap()
+                .contains("ollama serve")
+        );
+        assert!(
+            Banner::model_missing("m:1b")
+                .hint
+                .unwrap()
+                .contains("ollama pull m:1b")
+        );
+    }
+}
