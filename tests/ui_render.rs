@@ -72,8 +72,29 @@ impl Parts {
         panel: Option<PanelView<'_>>,
         overlay: Option<Overlay<'_>>,
     ) -> Buffer {
-        let area = Rect::new(0, 0, w, h);
-        let mut buf = Buffer::empty(area);
+        self.draw_at(t, Rect::new(0, 0, w, h), panel, overlay)
+    }
+
+    /// Render into `area` of a buffer that also starts away from the origin and is
+    /// larger than `area`, to catch coordinates computed from 0 instead of the area.
+    fn draw_at(
+        &self,
+        t: &mut Transcript,
+        area: Rect,
+        panel: Option<PanelView<'_>>,
+        overlay: Option<Overlay<'_>>,
+    ) -> Buffer {
+        let outer = Rect::new(
+            area.x.saturating_sub(2),
+            area.y.saturating_sub(1),
+            area.width + 5,
+            area.height + 3,
+        );
+        let mut buf = if area.x == 0 && area.y == 0 {
+            Buffer::empty(area)
+        } else {
+            Buffer::empty(outer)
+        };
         let mut view = UiView {
             transcript: t,
             input: &self.input,
@@ -248,6 +269,16 @@ fn every_size_renders_with_every_screen() {
                     let p = with_panel.then_some(panel);
                     let buf = parts.draw(&mut t, w, h, p, *overlay);
                     assert_eq!(buf.area, Rect::new(0, 0, w, h));
+                    let area = Rect::new(7, 3, w, h);
+                    let buf = parts.draw_at(&mut t, area, p, *overlay);
+                    // Nothing drawn outside the area.
+                    for y in buf.area.top()..buf.area.bottom() {
+                        for x in buf.area.left()..buf.area.right() {
+                            if !area.contains(ratatui::layout::Position { x, y }) {
+                                assert_eq!(buf[(x, y)].symbol(), " ", "({x},{y}) outside {area:?}");
+                            }
+                        }
+                    }
                 }
             }
         }

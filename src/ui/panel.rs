@@ -210,12 +210,11 @@ pub(crate) fn render_panel(
         buf.set_line(inner.x, y, line, inner.width);
     }
     let mut y = goal_h;
-    if goal.len() > goal_h && goal_h > 0 {
+    if goal.len() > goal_h && goal_h > 0 && inner.width >= 3 {
         // Show that the goal continues.
         let last = inner.y + u16::try_from(goal_h - 1).unwrap_or(0);
         let more = Span::styled(format!(" {} ", g.ellipsis), s.dim);
-        let x = inner.right().saturating_sub(3);
-        buf.set_span(x, last, &more, 3);
+        buf.set_span(inner.right() - 3, last, &more, 3);
     }
     if y >= h {
         return;
