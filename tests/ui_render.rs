@@ -746,3 +746,93 @@ fn status_line_keeps_the_budget_visible_as_it_narrows() {
         }
     }
 }
+
+#[test]
+fn ascii_mode_draws_only_ascii_on_every_screen() {
+    let mut parts = Parts::new();
+    parts.ascii = true;
+    parts.status.connection = Connection::Connecting;
+    let mut t = filled(8);
+    t.push(Entry::new(
+        EntryKind::Tool {
+            name: "ls".to_string(),
+            is_error: false,
+        },
+        (0..40).map(|i| format!("file{i}\n")).collect::<String>(),
+        t0(),
+    ));
+    t.push(Entry::new(
+        EntryKind::Fold {
+            checkpoint: 2,
+            messages: 10,
+            tokens: 300,
+        },
+        "",
+        t0(),
+    ));
+    t.push(Entry::assistant("cut", ReplyState::Interrupted, t0()));
+    t.push(Entry::notice(Severity::Error, "boom", t0()));
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    let mut board = GoalBoard::default();
+    board
+        .apply(
+            &GoalChange::SetGoal {
+                description: "goal ".repeat(40),
+                priority: Priority::Low,
+            },
+            Author::User,
+            t0(),
+        )
+        .unwrap();
+    let cps = vec![checkpoint(
+        "- summary with a list\n\n```rust\nlet x = 1;\n```",
+    )];
+    let originals = vec![msg(1, Role::User, "hi"), msg(2, Role::Tool, "out")];
+    let bindings = vec![("Ctrl+X".to_string(), "do it".to_string()); 30];
+    let snaps: Vec<SnapshotMeta> = Vec::new();
+    let models = vec![ModelEntry {
+        name: "m".to_string(),
+        size_bytes: Some(12_345_678),
+        parameter_size: Some("1B".to_string()),
+        context_length: Some(4096),
+    }];
+    let panel = PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: Some(0),
+        focused: true,
+        now: t0(),
+    };
+    let overlays = [
+        None,
+        Some(Overlay::Help {
+            bindings: &bindings,
+            scroll: 0,
+        }),
+        Some(Overlay::Snapshots {
+            items: &snaps,
+            selected: 0,
+            now: t0(),
+        }),
+        Some(Overlay::Models {
+            items: &models,
+            selected: 0,
+            current: "m",
+            note: None,
+        }),
+        Some(Overlay::Inspector {
+            checkpoint: &cps[0],
+            originals: &originals,
+            scroll: 0,
+        }),
+    ];
+    for banner in [None, Some(Banner::model_missing("m"))] {
+        parts.banner = banner;
+        for (w, h) in [(120, 40), (50, 14), (30, 6)] {
+            for overlay in overlays {
+                let text = buffer_text(&parts.draw(&mut t, w, h, Some(panel), overlay));
+                assert!(text.is_ascii(), "{w}x{h} {overlay:?}:\n{text}");
+            }
+        }
+    }
+}

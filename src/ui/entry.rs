@@ -62,7 +62,7 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
             match state {
                 ReplyState::Streaming => {
                     spans.push(sep.clone());
-                    spans.push(Span::styled("writing…", s.dim));
+                    spans.push(Span::styled(format!("writing{}", ctx.g.ellipsis), s.dim));
                 }
                 ReplyState::Interrupted => {
                     spans.push(sep.clone());

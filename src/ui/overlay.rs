@@ -245,7 +245,7 @@ fn snapshots(
         rect,
         buf,
         "Restore a snapshot",
-        "Enter restore · Esc close",
+        &format!("Enter restore{}Esc close", cx.g.sep),
         cx,
     );
     if inner.width == 0 || inner.height == 0 {
@@ -328,7 +328,8 @@ fn models(
     let want_w = u16::try_from(name_w + 40).unwrap_or(u16::MAX);
     let want_h = u16::try_from(items.len() + 5).unwrap_or(u16::MAX).max(6);
     let rect = popup(area, want_w, want_h);
-    let inner = frame(rect, buf, "Choose a model", "Enter select · Esc close", cx);
+    let footer = format!("Enter select{}Esc close", cx.g.sep);
+    let inner = frame(rect, buf, "Choose a model", &footer, cx);
     if inner.width == 0 || inner.height == 0 {
         return;
     }

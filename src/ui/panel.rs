@@ -210,11 +210,13 @@ pub(crate) fn render_panel(
         buf.set_line(inner.x, y, line, inner.width);
     }
     let mut y = goal_h;
-    if goal.len() > goal_h && goal_h > 0 && inner.width >= 3 {
+    let more = format!(" {}", g.ellipsis);
+    let more_w = u16::try_from(str_width(&more)).unwrap_or(u16::MAX);
+    if goal.len() > goal_h && goal_h > 0 && inner.width >= more_w {
         // Show that the goal continues.
         let last = inner.y + u16::try_from(goal_h - 1).unwrap_or(0);
-        let more = Span::styled(format!(" {} ", g.ellipsis), s.dim);
-        buf.set_span(inner.right() - 3, last, &more, 3);
+        let span = Span::styled(more, s.dim);
+        buf.set_span(inner.right() - more_w, last, &span, more_w);
     }
     if y >= h {
         return;

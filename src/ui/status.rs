@@ -181,7 +181,10 @@ fn connection(c: &Connection, theme: &Theme, glyphs: &Glyphs) -> Option<Span<'st
     let s = &theme.styles;
     match c {
         Connection::Connected => None,
-        Connection::Connecting => Some(Span::styled("connecting…", s.dim)),
+        Connection::Connecting => Some(Span::styled(
+            format!("connecting{}", glyphs.ellipsis),
+            s.dim,
+        )),
         Connection::Unreachable { .. } => Some(Span::styled(
             format!("{} Ollama unreachable", glyphs.error),
             s.error,

@@ -2,9 +2,9 @@
 //! width, number formatting, and the last-line-of-defence buffer scrub.
 //!
 //! Invariant: every string that reaches a `Span` from outside the UI (model output, goal
-//! text, model names, labels, banner text) goes through [`clean`] or [`clean_line`]
+//! text, model names, labels, banner text) goes through `clean` or `clean_line`
 //! first, so no escape sequence, C0/C1 control, bidi override or tab reaches a cell.
-//! [`scrub_buffer`] re-checks the finished frame, which also covers widgets that draw
+//! `scrub_buffer` re-checks the finished frame, which also covers widgets that draw
 //! text we do not control (the input textarea).
 
 use crate::core::sanitize::sanitize;
@@ -240,7 +240,7 @@ pub(crate) const ASCII: Glyphs = Glyphs {
     bullets: ["*", "-", "+"],
     quote_bar: "|",
     rule: "-",
-    ellipsis: "~",
+    ellipsis: "...",
     spinner: &["|", "/", "-", "\\"],
     gauge_full: "#",
     gauge_empty: "-",

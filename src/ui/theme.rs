@@ -484,15 +484,23 @@ mod tests {
     }
 
     #[test]
-    fn light_inherits_what_it_leaves_out() {
+    fn a_layer_changes_only_what_it_names() {
         let dark = Theme::load("dark", None, false).unwrap();
         let light = Theme::load("light", None, false).unwrap();
         assert_ne!(dark.styles.text, light.styles.text);
-        let light_table = parse(LIGHT, "light").unwrap();
-        let light_styles = light_table["styles"].as_table().unwrap();
-        if !light_styles.contains_key("step_todo") {
-            assert_eq!(dark.styles.step_todo, light.styles.step_todo);
-        }
+        let layer = "syntax_theme = \"none\"\n[styles]\nuser = { bg = \"blue\" }\n";
+        let merged = Theme::merge_toml(&light, layer, "layer").unwrap();
+        assert_eq!(merged.syntax_theme, None);
+        // bg set, fg and modifiers inherited from light.
+        assert_eq!(merged.styles.user.bg, Some(Color::Blue));
+        assert_eq!(merged.styles.user.fg, light.styles.user.fg);
+        assert_eq!(
+            merged.styles.user.add_modifier,
+            light.styles.user.add_modifier
+        );
+        let mut rest = merged.styles.clone();
+        rest.user = light.styles.user;
+        assert_eq!(rest, light.styles);
     }
 
     #[test]
