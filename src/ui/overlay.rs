@@ -1,0 +1,610 @@
+//! Popups over the main screen: help, restore picker, model picker, checkpoint inspector.
+//!
+//! Strategy: each overlay asks for a size, gets a centred rectangle no bigger than the
+//! screen (borders are dropped below 4×3, so even a 2×2 terminal shows text), clears
+//! it, and draws wrapped lines with a scroll offset clamped to the content. Pickers keep
+//! the selected row in view.
+
+use chrono::{DateTime, FixedOffset, Utc};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use super::markdown::render_markdown;
+use super::text::{Glyphs, age, bytes, clean, clean_line, thousands, truncate, width as str_width};
+use super::theme::Theme;
+use super::view::{ModelEntry, Overlay};
+use super::wrap::wrap;
+use crate::core::checkpoint::Checkpoint;
+use crate::core::message::{Message, Role};
+use crate::core::snapshot::SnapshotMeta;
+
+pub(crate) struct OverlayCtx<'a> {
+    pub theme: &'a Theme,
+    pub g: &'static Glyphs,
+    pub ascii: bool,
+    pub offset: FixedOffset,
+}
+
+/// A centred rectangle of at most `w`×`h` inside `area`, leaving a margin when possible.
+pub(crate) fn popup(area: Rect, w: u16, h: u16) -> Rect {
+    let fit = |want: u16, have: u16| {
+        if have > want + 2 {
+            want
+        } else {
+            have.saturating_sub(2).max(have.min(want))
+        }
+    };
+    let w = fit(w, area.width);
+    let h = fit(h, area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// Clear `rect`, draw a titled frame if there is room, return the inside.
+fn frame(rect: Rect, buf: &mut Buffer, title: &str, footer: &str, cx: &OverlayCtx<'_>) -> Rect {
+    Clear.render(rect, buf);
+    let s = &cx.theme.styles;
+    buf.set_style(rect, s.text);
+    if rect.width < 4 || rect.height < 3 {
+        return rect;
+    }
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .border_set(cx.g.border)
+        .border_style(s.border_focus)
+        .title(Span::styled(format!(" {title} "), s.title));
+    if !footer.is_empty() {
+        block = block.title_bottom(Span::styled(format!(" {footer} "), s.dim));
+    }
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    inner
+}
+
+fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer, scroll: usize) {
+    for (k, line) in lines
+        .iter()
+        .skip(scroll)
+        .take(usize::from(area.height))
+        .enumerate()
+    {
+        let y = area.y + u16::try_from(k).unwrap_or(0);
+        buf.set_line(area.x, y, line, area.width);
+    }
+}
+
+fn clamp_scroll(scroll: u16, total: usize, height: u16) -> usize {
+    usize::from(scroll).min(total.saturating_sub(usize::from(height)))
+}
+
+/// First row to show so that `selected` is visible in `rows` rows.
+fn list_offset(selected: usize, rows: usize) -> usize {
+    if rows == 0 {
+        0
+    } else {
+        (selected + 1).saturating_sub(rows)
+    }
+}
+
+pub(crate) fn render_overlay(
+    overlay: &Overlay<'_>,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    match overlay {
+        Overlay::Help { bindings, scroll } => help(bindings, *scroll, area, buf, cx),
+        Overlay::Snapshots {
+            items,
+            selected,
+            now,
+        } => snapshots(items, *selected, *now, area, buf, cx),
+        Overlay::Models {
+            items,
+            selected,
+            current,
+            note,
+        } => models(items, *selected, current, *note, area, buf, cx),
+        Overlay::Inspector {
+            checkpoint,
+            originals,
+            scroll,
+        } => inspector(checkpoint, originals, *scroll, area, buf, cx),
+    }
+}
+
+fn help(
+    bindings: &[(String, String)],
+    scroll: u16,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let rows: Vec<(String, String)> = bindings
+        .iter()
+        .map(|(k, d)| (clean_line(k), clean_line(d)))
+        .collect();
+    let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
+    let desc_w = rows.iter().map(|(_, d)| str_width(d)).max().unwrap_or(0);
+    let want_w = u16::try_from(key_w + desc_w + 6)
+        .unwrap_or(u16::MAX)
+        .clamp(30, 90);
+    // Lay out at the width we will get, then ask for the height that needs.
+    let probe = popup(area, want_w, area.height);
+    let lines = help_lines(
+        &rows,
+        usize::from(probe.width.saturating_sub(2)).max(1),
+        key_w,
+        cx,
+    );
+    let want_h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX).max(5);
+    let rect = popup(area, want_w, want_h);
+    let inner = frame(rect, buf, "Keys", "", cx);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let lines = if usize::from(inner.width) + 2 == usize::from(probe.width) {
+        lines
+    } else {
+        help_lines(&rows, usize::from(inner.width), key_w, cx)
+    };
+    let off = clamp_scroll(scroll, lines.len(), inner.height);
+    draw_lines(&lines, inner, buf, off);
+    more_marker(lines.len(), off, inner, inner != rect, buf, cx);
+}
+
+fn help_lines(
+    rows: &[(String, String)],
+    width: usize,
+    key_w: usize,
+    cx: &OverlayCtx<'_>,
+) -> Vec<Line<'static>> {
+    let s = &cx.theme.styles;
+    let key_col = key_w.min(width * 2 / 5).max(1);
+    let mut lines = Vec::new();
+    if rows.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "No key bindings configured.",
+            s.dim,
+        )));
+    }
+    for (k, d) in rows {
+        let key = truncate(k, key_col, cx.g.ellipsis);
+        let pad = key_col.saturating_sub(str_width(&key));
+        let first = vec![Span::styled(key, s.accent), Span::raw(" ".repeat(pad + 2))];
+        let rest = vec![Span::raw(" ".repeat(key_col + 2))];
+        lines.extend(wrap(
+            &[Span::styled(d.clone(), s.text)],
+            width,
+            &first,
+            &rest,
+        ));
+    }
+    lines
+}
+
+/// A `↓` at the bottom-right (on the frame when there is one) when content continues.
+fn more_marker(
+    total: usize,
+    off: usize,
+    inner: Rect,
+    bordered: bool,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    if total > off + usize::from(inner.height) && inner.width >= 3 {
+        let y = if bordered {
+            inner.bottom()
+        } else {
+            inner.bottom() - 1
+        };
+        let x = inner.right() - 3;
+        let span = Span::styled(format!(" {} ", cx.g.arrow_down), cx.theme.styles.hint);
+        buf.set_span(x, y, &span, 3);
+    }
+}
+
+fn local(ts: DateTime<Utc>, offset: FixedOffset) -> String {
+    ts.with_timezone(&offset).format("%m-%d %H:%M").to_string()
+}
+
+fn pad_right(s: &str, w: usize) -> String {
+    let mut out = s.to_string();
+    out.extend(std::iter::repeat_n(' ', w.saturating_sub(str_width(s))));
+    out
+}
+
+fn pad_left(s: &str, w: usize) -> String {
+    let mut out: String = std::iter::repeat_n(' ', w.saturating_sub(str_width(s))).collect();
+    out.push_str(s);
+    out
+}
+
+fn snapshots(
+    items: &[SnapshotMeta],
+    selected: usize,
+    now: DateTime<Utc>,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let s = &cx.theme.styles;
+    let want_h = u16::try_from(items.len() + 4).unwrap_or(u16::MAX).max(6);
+    let rect = popup(area, 96, want_h);
+    let inner = frame(
+        rect,
+        buf,
+        "Restore a snapshot",
+        &format!("Enter restore{}Esc close", cx.g.sep),
+        cx,
+    );
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let width = usize::from(inner.width);
+    if items.is_empty() {
+        let lines = wrap(
+            &[Span::styled(
+                "No snapshots yet. Take one with /snapshot; one is also taken before every compression.",
+                s.dim,
+            )],
+            width,
+            &[],
+            &[],
+        );
+        draw_lines(&lines, inner, buf, 0);
+        return;
+    }
+    let header = format!(
+        "  {} {} {} {} {} label",
+        pad_right("when", 11),
+        pad_right("ago", 4),
+        pad_right("purpose", 9),
+        pad_left("tokens", 7),
+        pad_left("msgs", 5),
+    );
+    buf.set_span(
+        inner.x,
+        inner.y,
+        &Span::styled(truncate(&header, width, cx.g.ellipsis), s.dim),
+        inner.width,
+    );
+    let rows = usize::from(inner.height).saturating_sub(1);
+    let selected = selected.min(items.len() - 1);
+    let off = list_offset(selected, rows);
+    for (k, m) in items.iter().enumerate().skip(off).take(rows) {
+        let is_sel = k == selected;
+        let label = m.label.as_deref().map(clean_line).unwrap_or_default();
+        let text = format!(
+            "{} {} {} {} {} {} {}",
+            if is_sel { cx.g.selected } else { " " },
+            pad_right(&local(m.created, cx.offset), 11),
+            pad_right(&age((now - m.created).num_seconds()), 4),
+            pad_right(m.purpose.as_str(), 9),
+            pad_left(&thousands(u64::from(m.tokens)), 7),
+            pad_left(&thousands(m.message_count as u64), 5),
+            label
+        );
+        let y = inner.y + 1 + u16::try_from(k - off).unwrap_or(0);
+        let style = if is_sel { s.selection } else { s.text };
+        if is_sel {
+            buf.set_style(Rect::new(inner.x, y, inner.width, 1), s.selection);
+        }
+        buf.set_span(
+            inner.x,
+            y,
+            &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
+            inner.width,
+        );
+    }
+}
+
+fn models(
+    items: &[ModelEntry],
+    selected: usize,
+    current: &str,
+    note: Option<&str>,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let s = &cx.theme.styles;
+    let name_w = items
+        .iter()
+        .map(|m| str_width(&clean_line(&m.name)))
+        .max()
+        .unwrap_or(10)
+        .clamp(10, 40);
+    let want_w = u16::try_from(name_w + 40).unwrap_or(u16::MAX);
+    let want_h = u16::try_from(items.len() + 5).unwrap_or(u16::MAX).max(6);
+    let rect = popup(area, want_w, want_h);
+    let footer = format!("Enter select{}Esc close", cx.g.sep);
+    let inner = frame(rect, buf, "Choose a model", &footer, cx);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let width = usize::from(inner.width);
+    let mut y = 0usize;
+    if let Some(note) = note {
+        let lines = wrap(&[Span::styled(clean_line(note), s.info)], width, &[], &[]);
+        for line in lines.iter().take(usize::from(inner.height)) {
+            buf.set_line(
+                inner.x,
+                inner.y + u16::try_from(y).unwrap_or(0),
+                line,
+                inner.width,
+            );
+            y += 1;
+        }
+    }
+    if items.is_empty() {
+        if note.is_none() && y < usize::from(inner.height) {
+            let lines = wrap(
+                &[Span::styled(
+                    "No models installed. Run `ollama pull llama3.2`, then open this list again.",
+                    s.dim,
+                )],
+                width,
+                &[],
+                &[],
+            );
+            let area = Rect::new(
+                inner.x,
+                inner.y + u16::try_from(y).unwrap_or(0),
+                inner.width,
+                inner.height - u16::try_from(y).unwrap_or(0),
+            );
+            draw_lines(&lines, area, buf, 0);
+        }
+        return;
+    }
+    if y < usize::from(inner.height) {
+        let header = format!(
+            "  {} {} {} {}",
+            pad_right("name", name_w),
+            pad_left("size", 8),
+            pad_left("params", 7),
+            pad_left("context", 9)
+        );
+        buf.set_span(
+            inner.x,
+            inner.y + u16::try_from(y).unwrap_or(0),
+            &Span::styled(truncate(&header, width, cx.g.ellipsis), s.dim),
+            inner.width,
+        );
+        y += 1;
+    }
+    let rows = usize::from(inner.height).saturating_sub(y);
+    let selected = selected.min(items.len() - 1);
+    let off = list_offset(selected, rows);
+    for (k, m) in items.iter().enumerate().skip(off).take(rows) {
+        let is_sel = k == selected;
+        let name = clean_line(&m.name);
+        let is_current = m.name == current;
+        let mark = if is_current { cx.g.current } else { " " };
+        let text = format!(
+            "{mark} {} {} {} {}",
+            pad_right(&truncate(&name, name_w, cx.g.ellipsis), name_w),
+            pad_left(&m.size_bytes.map(bytes).unwrap_or_default(), 8),
+            pad_left(
+                &m.parameter_size
+                    .as_deref()
+                    .map(clean_line)
+                    .unwrap_or_default(),
+                7
+            ),
+            pad_left(
+                &m.context_length
+                    .map(|c| thousands(u64::from(c)))
+                    .unwrap_or_default(),
+                9
+            ),
+        );
+        let row = inner.y + u16::try_from(y + k - off).unwrap_or(0);
+        let style = match (is_sel, is_current) {
+            (true, _) => s.selection,
+            (false, true) => s.accent,
+            _ => s.text,
+        };
+        if is_sel {
+            buf.set_style(Rect::new(inner.x, row, inner.width, 1), s.selection);
+        }
+        buf.set_span(
+            inner.x,
+            row,
+            &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
+            inner.width,
+        );
+    }
+}
+
+fn list_section(
+    title: &str,
+    items: &[String],
+    width: usize,
+    cx: &OverlayCtx<'_>,
+) -> Vec<Line<'static>> {
+    let s = &cx.theme.styles;
+    let mut out = Vec::new();
+    if items.is_empty() {
+        return out;
+    }
+    out.push(Line::default());
+    out.push(Line::from(Span::styled(title.to_string(), s.title)));
+    for it in items {
+        let bullet = format!("{} ", cx.g.bullets[0]);
+        let pad = " ".repeat(str_width(&bullet));
+        out.extend(wrap(
+            &[Span::styled(clean_line(it), s.text)],
+            width,
+            &[Span::styled(bullet, s.accent)],
+            &[Span::raw(pad)],
+        ));
+    }
+    out
+}
+
+fn summary_lines(cp: &Checkpoint, width: usize, cx: &OverlayCtx<'_>) -> Vec<Line<'static>> {
+    let s = &cx.theme.styles;
+    let mut out = vec![Line::from(Span::styled("Summary", s.title))];
+    if cp.truncated {
+        out.extend(wrap(
+            &[Span::styled(
+                "Emergency truncation, not a model summary: the originals are intact in the session history.",
+                s.warn,
+            )],
+            width,
+            &[],
+            &[],
+        ));
+    }
+    let w = u16::try_from(width).unwrap_or(u16::MAX);
+    out.extend(render_markdown(&cp.summary, w, cx.theme, cx.ascii, s.text));
+    out.extend(list_section("Key decisions", &cp.key_decisions, width, cx));
+    out.extend(list_section("Files", &cp.files, width, cx));
+    out.extend(list_section("Next steps", &cp.next_steps, width, cx));
+    out
+}
+
+fn original_lines(originals: &[Message], width: usize, cx: &OverlayCtx<'_>) -> Vec<Line<'static>> {
+    let s = &cx.theme.styles;
+    let mut out = vec![Line::from(Span::styled(
+        format!("Original messages ({})", thousands(originals.len() as u64)),
+        s.title,
+    ))];
+    if originals.is_empty() {
+        out.extend(wrap(
+            &[Span::styled(
+                "Not loaded (or not found in the session history).",
+                s.dim,
+            )],
+            width,
+            &[],
+            &[],
+        ));
+    }
+    for m in originals {
+        let (who, style): (String, Style) = match m.role {
+            Role::User => ("You".to_string(), s.user),
+            Role::Assistant => ("Assistant".to_string(), s.assistant),
+            Role::Tool => (
+                format!(
+                    "{} {}",
+                    cx.g.tool,
+                    m.tool
+                        .as_ref()
+                        .map(|t| clean_line(&t.name))
+                        .unwrap_or_default()
+                ),
+                if m.is_tool_error() {
+                    s.tool_error
+                } else {
+                    s.tool
+                },
+            ),
+        };
+        out.push(Line::default());
+        out.push(Line::from(vec![
+            Span::styled(who, style),
+            Span::styled(
+                format!(
+                    "  {} {}",
+                    m.id,
+                    m.ts.with_timezone(&cx.offset).format("%H:%M")
+                ),
+                s.dim,
+            ),
+        ]));
+        let text = clean(&m.text);
+        out.extend(wrap(
+            &[Span::styled(
+                text.trim_end_matches('\n').to_string(),
+                s.text,
+            )],
+            width,
+            &[],
+            &[],
+        ));
+    }
+    out
+}
+
+fn inspector(
+    cp: &Checkpoint,
+    originals: &[Message],
+    scroll: u16,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let s = &cx.theme.styles;
+    let rect = popup(
+        area,
+        area.width.saturating_sub(4).max(40),
+        area.height.saturating_sub(2),
+    );
+    let range = match cp.range() {
+        Some((a, b)) if a == b => format!("{a}"),
+        Some((a, b)) => format!("{a}{}{b}", cx.g.range),
+        None => "-".to_string(),
+    };
+    let title = format!(
+        "Checkpoint #{}{sep}{}{sep}{}/{} tokens{sep}messages {range}",
+        cp.number,
+        cp.level.name(),
+        thousands(u64::from(cp.tokens)),
+        thousands(u64::from(cp.original_tokens)),
+        sep = cx.g.sep,
+    );
+    let inner = frame(rect, buf, &title, "Esc close", cx);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    if inner.width >= 70 {
+        let left_w = inner.width * 2 / 5;
+        let left = Rect::new(inner.x, inner.y, left_w, inner.height);
+        let div = Rect::new(inner.x + left_w, inner.y, 1, inner.height);
+        let right = Rect::new(
+            inner.x + left_w + 2,
+            inner.y,
+            inner.width - left_w - 2,
+            inner.height,
+        );
+        let sum = summary_lines(cp, usize::from(left.width), cx);
+        let orig = original_lines(originals, usize::from(right.width), cx);
+        let off_l = clamp_scroll(scroll, sum.len(), left.height);
+        let off_r = clamp_scroll(scroll, orig.len(), right.height);
+        draw_lines(&sum, left, buf, off_l);
+        for y in div.top()..div.bottom() {
+            buf.set_span(div.x, y, &Span::styled(cx.g.table_v, s.border), 1);
+        }
+        draw_lines(&orig, right, buf, off_r);
+        more_marker(
+            orig.len().max(sum.len()),
+            off_r.max(off_l),
+            inner,
+            inner != rect,
+            buf,
+            cx,
+        );
+    } else {
+        let width = usize::from(inner.width);
+        let mut lines = summary_lines(cp, width, cx);
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(cx.g.rule.repeat(width), s.rule)));
+        lines.extend(original_lines(originals, width, cx));
+        let off = clamp_scroll(scroll, lines.len(), inner.height);
+        draw_lines(&lines, inner, buf, off);
+        more_marker(lines.len(), off, inner, inner != rect, buf, cx);
+    }
+}

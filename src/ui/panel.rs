@@ -1,0 +1,280 @@
+//! The side panel: the active goal (its checkpoints, decisions, artifacts, next steps)
+//! above the list of compression checkpoints.
+//!
+//! Strategy: both halves are built as wrapped lines and clipped to their share of the
+//! height; the goal half gets what it needs up to 60% when checkpoints exist. The
+//! checkpoint list scrolls to keep the selected row visible. Locked decisions carry a
+//! lock marker (🔒 or `[L]`) *and* the `locked` style, so they stand out without colour.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+use super::text::{Glyphs, age, clean_line, thousands, truncate, width as str_width};
+use super::theme::Theme;
+use super::view::PanelView;
+use super::wrap::wrap;
+use crate::core::checkpoint::Checkpoint;
+use crate::core::goals::{ArtifactAction, GoalStatus, Priority, StepStatus};
+
+fn section(title: &str, theme: &Theme) -> Line<'static> {
+    Line::from(Span::styled(title.to_string(), theme.styles.title))
+}
+
+/// A bulleted, wrapped item: `marker text` with a hanging indent.
+fn item(
+    marker: &str,
+    marker_style: Style,
+    text: &str,
+    style: Style,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let m = format!(" {marker} ");
+    let pad = " ".repeat(str_width(&m));
+    wrap(
+        &[Span::styled(clean_line(text), style)],
+        width,
+        &[Span::styled(m, marker_style)],
+        &[Span::raw(pad)],
+    )
+}
+
+pub(crate) fn goal_lines(
+    view: &PanelView<'_>,
+    width: usize,
+    theme: &Theme,
+    g: &Glyphs,
+) -> Vec<Line<'static>> {
+    let s = &theme.styles;
+    let mut out = Vec::new();
+    match &view.goals.active {
+        None => {
+            out.extend(wrap(
+                &[Span::styled(
+                    "No active goal. Set one with /goal TEXT.",
+                    s.dim,
+                )],
+                width,
+                &[],
+                &[],
+            ));
+        }
+        Some(goal) => {
+            let prio = match goal.priority {
+                Priority::High => "high",
+                Priority::Medium => "medium",
+                Priority::Low => "low",
+            };
+            let status = match goal.status {
+                GoalStatus::Active => "active",
+                GoalStatus::Paused => "paused",
+                GoalStatus::Completed => "completed",
+            };
+            out.extend(wrap(
+                &[Span::styled(clean_line(&goal.description), s.heading)],
+                width,
+                &[],
+                &[],
+            ));
+            out.push(Line::from(Span::styled(
+                format!(" {prio} priority{}{status}", g.sep),
+                s.dim,
+            )));
+            if !goal.checkpoints.is_empty() {
+                let done = goal
+                    .checkpoints
+                    .iter()
+                    .filter(|c| c.status == StepStatus::Completed)
+                    .count();
+                out.push(section(
+                    &format!("Checkpoints {done}/{}", goal.checkpoints.len()),
+                    theme,
+                ));
+                for c in &goal.checkpoints {
+                    let (marker, st) = match c.status {
+                        StepStatus::Completed => (g.step_done, s.step_done),
+                        StepStatus::InProgress => (g.step_doing, s.step_doing),
+                        StepStatus::Pending => (g.step_todo, s.step_todo),
+                    };
+                    out.extend(item(marker, st, &c.description, s.text, width));
+                }
+            }
+            if !goal.artifacts.is_empty() {
+                out.push(section("Artifacts", theme));
+                for a in &goal.artifacts {
+                    let marker = match a.action {
+                        ArtifactAction::Created => "+",
+                        ArtifactAction::Modified => "~",
+                        ArtifactAction::Deleted => "-",
+                    };
+                    out.extend(item(marker, s.accent, &a.path, s.text, width));
+                }
+            }
+            if !goal.next_steps.is_empty() {
+                out.push(section("Next", theme));
+                for n in &goal.next_steps {
+                    out.extend(item(g.next, s.accent, n, s.text, width));
+                }
+            }
+        }
+    }
+    if !view.goals.decisions.is_empty() {
+        out.push(section("Decisions", theme));
+        for d in &view.goals.decisions {
+            if d.locked {
+                out.extend(item(
+                    &format!("{} {}.", g.lock, d.id),
+                    s.locked,
+                    &d.text,
+                    s.locked,
+                    width,
+                ));
+            } else {
+                out.extend(item(&format!("{}.", d.id), s.dim, &d.text, s.text, width));
+            }
+        }
+    }
+    out
+}
+
+/// One row of the checkpoint list: `#3 detailed 5m 1,180/9,400 #120–#188`.
+pub(crate) fn checkpoint_row(
+    cp: &Checkpoint,
+    now: chrono::DateTime<chrono::Utc>,
+    g: &Glyphs,
+) -> String {
+    let range = match cp.range() {
+        Some((a, b)) if a == b => format!("{a}"),
+        Some((a, b)) => format!("{a}{}{b}", g.range),
+        None => "-".to_string(),
+    };
+    let trunc = if cp.truncated { " (truncated)" } else { "" };
+    format!(
+        "#{} {} {} {}/{} {}{trunc}",
+        cp.number,
+        cp.level.name(),
+        age((now - cp.created_at).num_seconds()),
+        thousands(u64::from(cp.tokens)),
+        thousands(u64::from(cp.original_tokens)),
+        range
+    )
+}
+
+pub(crate) fn render_panel(
+    view: &PanelView<'_>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+    ascii: bool,
+) {
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    let g = super::text::glyphs(ascii);
+    let s = &theme.styles;
+    let border = if view.focused {
+        s.border_focus
+    } else {
+        s.border
+    };
+    let inner = if area.width >= 6 && area.height >= 3 {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_set(g.border)
+            .border_style(border)
+            .title(Span::styled(" Goal ", s.title));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        inner
+    } else {
+        area
+    };
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let width = usize::from(inner.width);
+    let goal = goal_lines(view, width, theme, g);
+    let cps = view.checkpoints;
+    let list_needs = if cps.is_empty() { 2 } else { cps.len() + 1 };
+    let h = usize::from(inner.height);
+    let goal_h = if goal.len() + list_needs <= h {
+        goal.len()
+    } else {
+        goal.len().min(h * 6 / 10).max(h.saturating_sub(list_needs))
+    }
+    .min(h);
+    for (k, line) in goal.iter().take(goal_h).enumerate() {
+        let y = inner.y + u16::try_from(k).unwrap_or(0);
+        buf.set_line(inner.x, y, line, inner.width);
+    }
+    let mut y = goal_h;
+    let more = format!(" {}", g.ellipsis);
+    let more_w = u16::try_from(str_width(&more)).unwrap_or(u16::MAX);
+    if goal.len() > goal_h && goal_h > 0 && inner.width >= more_w {
+        // Show that the goal continues.
+        let last = inner.y + u16::try_from(goal_h - 1).unwrap_or(0);
+        let span = Span::styled(more, s.dim);
+        buf.set_span(inner.right() - more_w, last, &span, more_w);
+    }
+    if y >= h {
+        return;
+    }
+    if goal_h > 0 && y + 1 < h {
+        y += 1; // breathing room
+    }
+    let title = format!("Compressions ({})", cps.len());
+    buf.set_line(
+        inner.x,
+        inner.y + u16::try_from(y).unwrap_or(0),
+        &section(&title, theme),
+        inner.width,
+    );
+    y += 1;
+    let rows = h.saturating_sub(y);
+    if rows == 0 {
+        return;
+    }
+    if cps.is_empty() {
+        let msg = Span::styled(" none yet", s.dim);
+        buf.set_span(
+            inner.x,
+            inner.y + u16::try_from(y).unwrap_or(0),
+            &msg,
+            inner.width,
+        );
+        return;
+    }
+    // Newest first: the one most likely to be inspected.
+    let order: Vec<usize> = (0..cps.len()).rev().collect();
+    let sel_pos = view
+        .selected
+        .and_then(|sel| order.iter().position(|&i| i == sel));
+    let offset = match sel_pos {
+        Some(p) if p >= rows => p + 1 - rows,
+        _ => 0,
+    };
+    for (k, &i) in order.iter().skip(offset).take(rows).enumerate() {
+        let cp = &cps[i];
+        let selected = view.selected == Some(i);
+        let marker = if selected { g.selected } else { " " };
+        let text = truncate(
+            &format!("{marker}{}", checkpoint_row(cp, view.now, g)),
+            width,
+            g.ellipsis,
+        );
+        let style = if selected {
+            s.selection
+        } else if cp.truncated {
+            s.warn
+        } else {
+            s.text
+        };
+        let row = inner.y + u16::try_from(y + k).unwrap_or(0);
+        if selected {
+            buf.set_style(Rect::new(inner.x, row, inner.width, 1), s.selection);
+        }
+        buf.set_span(inner.x, row, &Span::styled(text, style), inner.width);
+    }
+}

@@ -1,0 +1,323 @@
+//! The view-model: everything one frame shows, as plain data the app assembles.
+//!
+//! The app builds a [`UiView`] each frame from borrowed state (no clones of the
+//! transcript, goal board or checkpoints) and passes it to [`crate::ui::render`]. The
+//! only mutable part is the [`Transcript`], which owns the render caches and the scroll
+//! position. Text here is untrusted and is sanitized by the renderers, not by the app.
+
+use super::theme::Theme;
+use super::transcript::Transcript;
+use crate::core::checkpoint::Checkpoint;
+use crate::core::goals::GoalBoard;
+use crate::core::message::Message;
+use crate::core::mode::{Mode, Tier};
+use crate::core::reliability::Reliability;
+use crate::core::snapshot::SnapshotMeta;
+use chrono::{DateTime, FixedOffset, Utc};
+
+/// One frame's worth of state.
+pub struct UiView<'a> {
+    pub transcript: &'a mut Transcript,
+    /// The input box. The UI draws its border; give the textarea no block of its own.
+    pub input: &'a tui_textarea::TextArea<'static>,
+    /// A short note shown on the input border, e.g. "paste capped at 1 MiB".
+    pub input_note: Option<String>,
+    pub status: StatusView,
+    /// The goal panel; `None` = hidden.
+    pub panel: Option<PanelView<'a>>,
+    pub overlay: Option<Overlay<'a>>,
+    pub banner: Option<Banner>,
+    pub theme: &'a Theme,
+    /// ASCII-only decorations: no emoji, no box drawing.
+    pub ascii: bool,
+    /// Offset used to show timestamps as local time (`Local::now().offset().fix()`);
+    /// explicit so rendering stays a pure function.
+    pub utc_offset: FixedOffset,
+}
+
+/// The status line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatusView {
+    pub model: String,
+    pub connection: Connection,
+    pub gauge: GaugeView,
+    pub compressions: u32,
+    pub reliability: Option<Reliability>,
+    pub activity: Activity,
+    pub mode: Mode,
+    pub tier: Tier,
+    /// Advanced by the app on a timer while something is in progress.
+    pub spinner_frame: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Connection {
+    Connected,
+    Connecting,
+    Unreachable { url: String },
+    ModelMissing { model: String },
+}
+
+/// Token budget figures for the live gauge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GaugeView {
+    /// Tokens the active context holds now (calibrated).
+    pub used: u32,
+    /// `num_ctx` sent to Ollama.
+    pub ctx: u32,
+    /// `used` at which automatic compression starts.
+    pub trigger: u32,
+    /// Tokens kept free for the reply.
+    pub reserve: u32,
+}
+
+/// Colour band of the gauge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GaugeBand {
+    /// Below 60% of the trigger.
+    Calm,
+    /// Between 60% of the trigger and the trigger.
+    Filling,
+    /// At or past the trigger: compression is due.
+    Hot,
+    /// Past `ctx - reserve`: the reply has less room than it should.
+    Critical,
+}
+
+impl GaugeView {
+    pub fn band(&self) -> GaugeBand {
+        let limit = self.ctx.saturating_sub(self.reserve);
+        let trigger = if self.trigger == 0 {
+            limit
+        } else {
+            self.trigger
+        };
+        if self.ctx > 0 && self.used > limit {
+            GaugeBand::Critical
+        } else if self.used >= trigger && trigger > 0 {
+            GaugeBand::Hot
+        } else if u64::from(self.used) * 10 >= u64::from(trigger) * 6 && trigger > 0 {
+            GaugeBand::Filling
+        } else {
+            GaugeBand::Calm
+        }
+    }
+
+    /// `used / ctx` as a whole percentage (may exceed 100).
+    pub fn percent(&self) -> u32 {
+        if self.ctx == 0 {
+            return 0;
+        }
+        let p = (u64::from(self.used) * 100 + u64::from(self.ctx) / 2) / u64::from(self.ctx);
+        u32::try_from(p).unwrap_or(u32::MAX)
+    }
+}
+
+/// What the app is busy with, for the spinner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Activity {
+    Idle,
+    Generating { tokens: u32, elapsed_ms: u64 },
+    Compressing { stage: String },
+    Busy { text: String },
+}
+
+/// The goal panel.
+#[derive(Debug, Clone, Copy)]
+pub struct PanelView<'a> {
+    pub goals: &'a GoalBoard,
+    /// Live compression checkpoints, oldest first.
+    pub checkpoints: &'a [Checkpoint],
+    /// Selected row of the checkpoint list (for the inspector).
+    pub selected: Option<usize>,
+    /// The panel has keyboard focus.
+    pub focused: bool,
+    pub now: DateTime<Utc>,
+}
+
+/// A popup drawn over everything else.
+#[derive(Debug, Clone, Copy)]
+pub enum Overlay<'a> {
+    /// Key bindings as (keys, what they do).
+    Help {
+        bindings: &'a [(String, String)],
+        scroll: u16,
+    },
+    /// Restore picker.
+    Snapshots {
+        items: &'a [SnapshotMeta],
+        selected: usize,
+        now: DateTime<Utc>,
+    },
+    /// Model picker.
+    Models {
+        items: &'a [ModelEntry],
+        selected: usize,
+        current: &'a str,
+        /// "loading…", or an error with its fix.
+        note: Option<&'a str>,
+    },
+    /// A checkpoint's summary beside the messages it replaced.
+    Inspector {
+        checkpoint: &'a Checkpoint,
+        originals: &'a [Message],
+        scroll: u16,
+    },
+}
+
+/// A row of the model picker (from `/api/tags` and `/api/show`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelEntry {
+    pub name: String,
+    pub size_bytes: Option<u64>,
+    pub parameter_size: Option<String>,
+    pub context_length: Option<u32>,
+}
+
+/// How urgent a notice is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Info,
+    Warn,
+    Error,
+}
+
+/// A notice that needs the user: what happened, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Banner {
+    pub level: Severity,
+    pub title: String,
+    /// The fix. Every banner the app raises should have one.
+    pub hint: Option<String>,
+}
+
+impl Banner {
+    pub fn new(level: Severity, title: impl Into<String>, hint: impl Into<String>) -> Banner {
+        Banner {
+            level,
+            title: title.into(),
+            hint: Some(hint.into()),
+        }
+    }
+
+    /// Ollama does not answer at `url`.
+    pub fn unreachable(url: &str) -> Banner {
+        Banner::new(
+            Severity::Error,
+            format!("Ollama is not reachable at {url}"),
+            "Start it with `ollama serve` (or set OLLAMA_HOST to where it runs). Retrying in the background.",
+        )
+    }
+
+    /// The configured model is not installed.
+    pub fn model_missing(model: &str) -> Banner {
+        Banner::new(
+            Severity::Error,
+            format!("Model {model} is not installed"),
+            format!("Run `ollama pull {model}`, or pick an installed model with /model."),
+        )
+    }
+
+    /// The server processed fewer prompt tokens than we sent: it cut the context.
+    pub fn truncation(sent: u32, seen: u32) -> Banner {
+        Banner::new(
+            Severity::Warn,
+            format!(
+                "Ollama truncated the context: it read {} of ~{} prompt tokens",
+                super::text::thousands(u64::from(seen)),
+                super::text::thousands(u64::from(sent))
+            ),
+            "Compressing now so the next reply sees everything. If this repeats, lower /ctx or use a model with a larger context.",
+        )
+    }
+
+    /// Automatic compression stopped because a pass freed too little.
+    pub fn compression_backed_off(reason: &str) -> Banner {
+        Banner::new(
+            Severity::Warn,
+            format!("Automatic compression paused: {reason}"),
+            "Compress by hand with /compress, take a /snapshot, or start a fresh goal with /goal.",
+        )
+    }
+
+    /// Writing the session or a snapshot failed.
+    pub fn write_error(path: &str, error: &str) -> Banner {
+        Banner::new(
+            Severity::Error,
+            format!("Could not write {path}: {error}"),
+            "Free disk space or fix the permissions of that directory; the conversation stays in memory and writing is retried.",
+        )
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn g(used: u32) -> GaugeView {
+        GaugeView {
+            used,
+            ctx: 10_000,
+            trigger: 8_000,
+            reserve: 1_000,
+        }
+    }
+
+    #[test]
+    fn gauge_bands_have_the_documented_edges() {
+        assert_eq!(g(0).band(), GaugeBand::Calm);
+        assert_eq!(g(4_799).band(), GaugeBand::Calm);
+        assert_eq!(g(4_800).band(), GaugeBand::Filling); // 60% of the trigger
+        assert_eq!(g(7_999).band(), GaugeBand::Filling);
+        assert_eq!(g(8_000).band(), GaugeBand::Hot); // at the trigger
+        assert_eq!(g(9_000).band(), GaugeBand::Hot); // ctx - reserve is still hot
+        assert_eq!(g(9_001).band(), GaugeBand::Critical);
+        assert_eq!(g(12_000).band(), GaugeBand::Critical);
+    }
+
+    #[test]
+    fn gauge_without_a_trigger_uses_the_reserve_line() {
+        let mut v = g(8_500);
+        v.trigger = 0;
+        assert_eq!(v.band(), GaugeBand::Filling);
+        v.used = 9_000;
+        assert_eq!(v.band(), GaugeBand::Hot);
+        let empty = GaugeView::default();
+        assert_eq!(empty.band(), GaugeBand::Calm);
+        assert_eq!(empty.percent(), 0);
+    }
+
+    #[test]
+    fn percent_rounds_and_may_exceed_100() {
+        assert_eq!(g(5_234).percent(), 52);
+        assert_eq!(g(3_849).percent(), 38);
+        assert_eq!(g(3_850).percent(), 39);
+        assert_eq!(g(10_500).percent(), 105);
+    }
+
+    #[test]
+    fn banners_always_carry_a_fix() {
+        for b in [
+            Banner::unreachable("http://h:1"),
+            Banner::model_missing("m:1b"),
+            Banner::truncation(100, 50),
+            Banner::compression_backed_off("freed 2%"),
+            Banner::write_error("/x", "denied"),
+        ] {
+            assert!(b.hint.as_deref().is_some_and(|h| !h.is_empty()), "{b:?}");
+        }
+        assert!(
+            Banner::unreachable("http://h:1")
+                .hint
+                .unwrap()
+                .contains("ollama serve")
+        );
+        assert!(
+            Banner::model_missing("m:1b")
+                .hint
+                .unwrap()
+                .contains("ollama pull m:1b")
+        );
+    }
+}

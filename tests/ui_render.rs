@@ -1,0 +1,838 @@
+#![allow(clippy::unwrap_used)]
+//! Behaviour of the renderer beyond what snapshots show: every size renders, untrusted
+//! text cannot reach the terminal, caches are reused, streaming and scrolling work.
+
+use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
+use ollm_tui::core::checkpoint::{Checkpoint, CheckpointId, Level};
+use ollm_tui::core::goals::{Author, GoalBoard, GoalChange, Priority};
+use ollm_tui::core::message::{Message, MessageId, ReplyStatus, Role, ToolInfo};
+use ollm_tui::core::mode::{Mode, Tier};
+use ollm_tui::core::record::SnapshotPurpose;
+use ollm_tui::core::reliability::Reliability;
+use ollm_tui::core::snapshot::SnapshotMeta;
+use ollm_tui::ui::text::buffer_text;
+use ollm_tui::ui::{
+    Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay, PanelView,
+    ReplyState, Severity, StatusView, Theme, Transcript, UiView, render_buffer,
+};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use tui_textarea::TextArea;
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2025, 1, 15, 14, 0, 0).unwrap()
+}
+
+fn status(model: &str) -> StatusView {
+    StatusView {
+        model: model.to_string(),
+        connection: Connection::Connected,
+        gauge: GaugeView {
+            used: 9_000,
+            ctx: 10_000,
+            trigger: 8_000,
+            reserve: 1_000,
+        },
+        compressions: 3,
+        reliability: Some(Reliability::compute(Some(8.0), 3)),
+        activity: Activity::Generating {
+            tokens: 120,
+            elapsed_ms: 3_000,
+        },
+        mode: Mode::Assistant,
+        tier: Tier::T2,
+        spinner_frame: 7,
+    }
+}
+
+struct Parts {
+    input: TextArea<'static>,
+    theme: Theme,
+    status: StatusView,
+    banner: Option<Banner>,
+    ascii: bool,
+}
+
+impl Parts {
+    fn new() -> Parts {
+        Parts {
+            input: TextArea::default(),
+            theme: Theme::default(),
+            status: status("llama3.2:3b"),
+            banner: None,
+            ascii: false,
+        }
+    }
+
+    fn draw(
+        &self,
+        t: &mut Transcript,
+        w: u16,
+        h: u16,
+        panel: Option<PanelView<'_>>,
+        overlay: Option<Overlay<'_>>,
+    ) -> Buffer {
+        self.draw_at(t, Rect::new(0, 0, w, h), panel, overlay)
+    }
+
+    /// Render into `area` of a buffer that also starts away from the origin and is
+    /// larger than `area`, to catch coordinates computed from 0 instead of the area.
+    fn draw_at(
+        &self,
+        t: &mut Transcript,
+        area: Rect,
+        panel: Option<PanelView<'_>>,
+        overlay: Option<Overlay<'_>>,
+    ) -> Buffer {
+        let outer = Rect::new(
+            area.x.saturating_sub(2),
+            area.y.saturating_sub(1),
+            area.width + 5,
+            area.height + 3,
+        );
+        let mut buf = if area.x == 0 && area.y == 0 {
+            Buffer::empty(area)
+        } else {
+            Buffer::empty(outer)
+        };
+        let mut view = UiView {
+            transcript: t,
+            input: &self.input,
+            input_note: Some("paste capped at 1 MiB".to_string()),
+            status: self.status.clone(),
+            panel,
+            overlay,
+            banner: self.banner.clone(),
+            theme: &self.theme,
+            ascii: self.ascii,
+            utc_offset: FixedOffset::east_opt(3600).unwrap(),
+        };
+        render_buffer(area, &mut buf, &mut view);
+        buf
+    }
+}
+
+fn msg(id: u64, role: Role, text: &str) -> Message {
+    Message {
+        id: MessageId(id),
+        role,
+        text: text.to_string(),
+        ts: t0(),
+        status: ReplyStatus::Complete,
+        pinned: false,
+        tool: (role == Role::Tool).then(|| ToolInfo {
+            name: "shell".to_string(),
+            args: "{}".to_string(),
+            is_error: false,
+        }),
+        tokens: 10,
+    }
+}
+
+fn checkpoint(summary: &str) -> Checkpoint {
+    Checkpoint {
+        id: CheckpointId(1),
+        number: 1,
+        level: Level::Detailed,
+        summary: summary.to_string(),
+        tokens: 100,
+        covers: vec![MessageId(1), MessageId(2)],
+        original_tokens: 1_000,
+        created_at: t0() - Duration::minutes(3),
+        aged_at: None,
+        times_compressed: 0,
+        truncated: false,
+        key_decisions: vec![summary.to_string()],
+        files: vec![],
+        next_steps: vec![],
+    }
+}
+
+fn filled(n: usize) -> Transcript {
+    let mut t = Transcript::new();
+    for i in 0..n {
+        let e = if i % 2 == 0 {
+            Entry::user(format!("question {i}: how does part {i} work?"), t0())
+        } else {
+            Entry::assistant(
+                format!(
+                    "Answer {i}.\n\n- point one about **{i}**\n- point two\n\n```rust\nlet x = {i};\n```"
+                ),
+                ReplyState::Complete,
+                t0(),
+            )
+        };
+        t.push(e);
+    }
+    t
+}
+
+#[test]
+fn every_size_renders_with_every_screen() {
+    let mut board = GoalBoard::default();
+    board
+        .apply(
+            &GoalChange::SetGoal {
+                description: "a goal with a fairly long description".to_string(),
+                priority: Priority::High,
+            },
+            Author::User,
+            t0(),
+        )
+        .unwrap();
+    board
+        .apply(
+            &GoalChange::Decision {
+                text: "locked one".to_string(),
+                locked: true,
+            },
+            Author::User,
+            t0(),
+        )
+        .unwrap();
+    let cps = vec![checkpoint("summary"), checkpoint("another")];
+    let originals = vec![msg(1, Role::User, "hi"), msg(2, Role::Assistant, "hello")];
+    let bindings = vec![("Enter".to_string(), "send".to_string()); 12];
+    let snaps = vec![SnapshotMeta {
+        id: "a".to_string(),
+        session_id: "s".to_string(),
+        created: t0(),
+        purpose: SnapshotPurpose::Rollback,
+        label: Some("label".to_string()),
+        model: "m".to_string(),
+        tier: Tier::T2,
+        mode: Mode::Assistant,
+        tokens: 100,
+        message_count: 3,
+        checkpoint_count: 0,
+    }];
+    let models = vec![ModelEntry {
+        name: "m".to_string(),
+        size_bytes: Some(1),
+        parameter_size: None,
+        context_length: Some(8192),
+    }];
+    let panel = PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: Some(1),
+        focused: true,
+        now: t0(),
+    };
+    let overlays = [
+        None,
+        Some(Overlay::Help {
+            bindings: &bindings,
+            scroll: 5,
+        }),
+        Some(Overlay::Snapshots {
+            items: &snaps,
+            selected: 4,
+            now: t0(),
+        }),
+        Some(Overlay::Models {
+            items: &models,
+            selected: 9,
+            current: "m",
+            note: Some("loading…"),
+        }),
+        Some(Overlay::Inspector {
+            checkpoint: &cps[0],
+            originals: &originals,
+            scroll: 100,
+        }),
+    ];
+    let mut sizes: Vec<(u16, u16)> = vec![
+        (0, 0),
+        (1, 1),
+        (2, 5),
+        (10, 3),
+        (20, 6),
+        (80, 24),
+        (200, 60),
+    ];
+    for w in (0..=34).step_by(3) {
+        for h in 0..=16 {
+            sizes.push((w, h));
+        }
+    }
+    for ascii in [false, true] {
+        let mut parts = Parts {
+            ascii,
+            ..Parts::new()
+        };
+        parts.banner = Some(Banner::unreachable("http://127.0.0.1:11434"));
+        for &(w, h) in &sizes {
+            for with_panel in [false, true] {
+                for overlay in &overlays {
+                    let mut t = filled(6);
+                    let p = with_panel.then_some(panel);
+                    let buf = parts.draw(&mut t, w, h, p, *overlay);
+                    assert_eq!(buf.area, Rect::new(0, 0, w, h));
+                    let area = Rect::new(7, 3, w, h);
+                    let buf = parts.draw_at(&mut t, area, p, *overlay);
+                    // Nothing drawn outside the area.
+                    for y in buf.area.top()..buf.area.bottom() {
+                        for x in buf.area.left()..buf.area.right() {
+                            if !area.contains(ratatui::layout::Position { x, y }) {
+                                assert_eq!(buf[(x, y)].symbol(), " ", "({x},{y}) outside {area:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+const NASTY: &str = "ok \u{1b}]52;c;ZXZpbA==\u{7} \u{1b}[2J\u{1b}[H \u{202E}evil\u{202C} \u{2066}iso\u{2069} \u{9b}31m \u{1b}P+q\u{1b}\\ end";
+
+fn assert_clean(buf: &Buffer) {
+    for cell in buf.content() {
+        for c in cell.symbol().chars() {
+            assert!(
+                !(c.is_control()
+                    || ('\u{202A}'..='\u{202E}').contains(&c)
+                    || ('\u{2066}'..='\u{2069}').contains(&c)),
+                "unsafe char {c:?} in cell {cell:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn untrusted_text_never_reaches_the_buffer() {
+    let mut parts = Parts::new();
+    parts.status = status(NASTY);
+    parts.status.activity = Activity::Busy {
+        text: NASTY.to_string(),
+    };
+    parts.banner = Some(Banner::new(Severity::Error, NASTY, NASTY));
+    parts.input = TextArea::from([NASTY]);
+    let mut t = Transcript::new();
+    t.push(Entry::user(NASTY, t0()));
+    t.push(Entry::assistant(
+        format!("{NASTY}\n\n```rust\n{NASTY}\n```\n\n| a | b |\n|---|---|\n| {NASTY} | x |"),
+        ReplyState::Complete,
+        t0(),
+    ));
+    t.push(Entry::new(
+        EntryKind::Tool {
+            name: NASTY.to_string(),
+            is_error: false,
+        },
+        NASTY,
+        t0(),
+    ));
+    t.push(Entry::notice(Severity::Warn, NASTY, t0()));
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    t.append_delta("partial \u{1b}]52;c;");
+    t.append_delta("ZXZpbA==\u{7} done \u{202E}x");
+
+    let mut board = GoalBoard::default();
+    for change in [
+        GoalChange::SetGoal {
+            description: NASTY.to_string(),
+            priority: Priority::Medium,
+        },
+        GoalChange::Decision {
+            text: NASTY.to_string(),
+            locked: true,
+        },
+        GoalChange::Next {
+            text: NASTY.to_string(),
+        },
+    ] {
+        board.apply(&change, Author::User, t0()).unwrap();
+    }
+    let cps = vec![checkpoint(NASTY)];
+    let panel = PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: Some(0),
+        focused: false,
+        now: t0(),
+    };
+    let buf = parts.draw(&mut t, 140, 60, Some(panel), None);
+    assert_clean(&buf);
+    assert!(buffer_text(&buf).contains("evil"), "visible text is kept");
+
+    let originals = vec![msg(1, Role::User, NASTY), msg(2, Role::Tool, NASTY)];
+    let bindings = vec![(NASTY.to_string(), NASTY.to_string())];
+    let snaps = vec![SnapshotMeta {
+        id: "a".to_string(),
+        session_id: "s".to_string(),
+        created: t0(),
+        purpose: SnapshotPurpose::Recovery,
+        label: Some(NASTY.to_string()),
+        model: NASTY.to_string(),
+        tier: Tier::T2,
+        mode: Mode::Assistant,
+        tokens: 1,
+        message_count: 1,
+        checkpoint_count: 0,
+    }];
+    let models = vec![ModelEntry {
+        name: NASTY.to_string(),
+        size_bytes: None,
+        parameter_size: Some(NASTY.to_string()),
+        context_length: None,
+    }];
+    for overlay in [
+        Overlay::Help {
+            bindings: &bindings,
+            scroll: 0,
+        },
+        Overlay::Snapshots {
+            items: &snaps,
+            selected: 0,
+            now: t0(),
+        },
+        Overlay::Models {
+            items: &models,
+            selected: 0,
+            current: "x",
+            note: Some(NASTY),
+        },
+        Overlay::Inspector {
+            checkpoint: &cps[0],
+            originals: &originals,
+            scroll: 0,
+        },
+    ] {
+        let buf = parts.draw(&mut t, 140, 60, None, Some(overlay));
+        assert_clean(&buf);
+    }
+}
+
+#[test]
+fn tabs_are_expanded_to_spaces() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("a\tb", t0()));
+    t.push(Entry::assistant(
+        "```\n\tindented\n```",
+        ReplyState::Complete,
+        t0(),
+    ));
+    let buf = parts.draw(&mut t, 60, 12, None, None);
+    assert!(buf.content().iter().all(|c| c.symbol() != "\t"));
+    let text = buffer_text(&buf);
+    assert!(text.contains("a   b"), "{text}");
+    assert!(text.contains("     indented"), "{text}");
+}
+
+#[test]
+fn a_cached_frame_renders_no_entry() {
+    let parts = Parts::new();
+    let mut t = filled(50);
+    let first = parts.draw(&mut t, 100, 30, None, None);
+    let after_first = t.render_count();
+    assert!(after_first > 0);
+    let second = parts.draw(&mut t, 100, 30, None, None);
+    assert_eq!(
+        t.render_count(),
+        after_first,
+        "second frame re-rendered entries"
+    );
+    assert_eq!(first, second);
+}
+
+#[test]
+fn a_long_transcript_renders_only_what_is_visible() {
+    let parts = Parts::new();
+    let mut t = filled(10_000);
+    parts.draw(&mut t, 120, 40, None, None);
+    let cold = t.render_count();
+    // 40 rows show a handful of entries; far fewer than 10,000 were rendered.
+    assert!(cold <= 12, "rendered {cold} entries for one screen");
+    // A resize re-renders only the entries the new width shows.
+    parts.draw(&mut t, 90, 40, None, None);
+    let resized = t.render_count() - cold;
+    assert!(resized <= 14, "resize rendered {resized} entries");
+    // Going back to the old width: those entries were replaced, so they render again,
+    // but still only a screenful.
+    parts.draw(&mut t, 120, 40, None, None);
+    assert!(t.render_count() - cold - resized <= 14);
+}
+
+#[test]
+fn scrolling_through_a_long_transcript_keeps_the_cache_bounded() {
+    let parts = Parts::new();
+    let mut t = filled(3_000);
+    for _ in 0..400 {
+        t.page_up();
+        parts.draw(&mut t, 80, 30, None, None);
+    }
+    assert!(
+        t.cached_entries() <= ollm_tui::ui::transcript::MAX_CACHED_ENTRIES,
+        "{} cached",
+        t.cached_entries()
+    );
+    assert!(!t.is_following());
+}
+
+#[test]
+fn streaming_rerenders_only_the_streaming_entry_when_it_changes() {
+    let parts = Parts::new();
+    let mut t = filled(20);
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    parts.draw(&mut t, 80, 24, None, None);
+    let base = t.render_count();
+    for (k, chunk) in ["Hello", " world", ".\n\nSecond", " paragraph."]
+        .iter()
+        .enumerate()
+    {
+        t.append_delta(chunk);
+        parts.draw(&mut t, 80, 24, None, None);
+        assert_eq!(t.render_count(), base + k as u64 + 1);
+        // Nothing changed: nothing re-rendered.
+        parts.draw(&mut t, 80, 24, None, None);
+        assert_eq!(t.render_count(), base + k as u64 + 1);
+    }
+    let text = buffer_text(&parts.draw(&mut t, 80, 24, None, None));
+    assert!(text.contains("Hello world."), "{text}");
+    assert!(text.contains("Second paragraph."), "{text}");
+    assert!(text.contains("writing…"));
+}
+
+#[test]
+fn a_streamed_reply_ends_identical_to_a_complete_one() {
+    let reply = "# Title\n\nSome *text* that is long enough to wrap across lines here.\n\n\
+                 - item one\n- item two\n\n```python\ndef f(x):\n\n    return x\n```\n\nDone.";
+    let parts = Parts::new();
+    let mut streamed = Transcript::new();
+    streamed.push(Entry::user("q", t0()));
+    streamed.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    // Feed it in small, uneven chunks, drawing in between.
+    let bytes: Vec<char> = reply.chars().collect();
+    for chunk in bytes.chunks(7) {
+        streamed.append_delta(&chunk.iter().collect::<String>());
+        parts.draw(&mut streamed, 70, 40, None, None);
+    }
+    streamed.finish_streaming(ReplyState::Complete);
+    assert!(
+        !streamed.append_delta("late"),
+        "no reply is streaming any more"
+    );
+
+    let mut direct = Transcript::new();
+    direct.push(Entry::user("q", t0()));
+    direct.push(Entry::assistant(reply, ReplyState::Complete, t0()));
+    assert_eq!(
+        buffer_text(&parts.draw(&mut streamed, 70, 40, None, None)),
+        buffer_text(&parts.draw(&mut direct, 70, 40, None, None))
+    );
+}
+
+fn numbered(n: usize) -> Transcript {
+    let mut t = Transcript::new();
+    for i in 0..n {
+        t.push(Entry::notice(Severity::Info, format!("line {i}"), t0()));
+    }
+    t
+}
+
+/// Transcript rows of a 40×12 screen (input 3 rows + status 1 → 8 rows).
+fn rows(parts: &Parts, t: &mut Transcript) -> Vec<String> {
+    let text = buffer_text(&parts.draw(t, 40, 12, None, None));
+    text.lines().take(8).map(str::to_string).collect()
+}
+
+#[test]
+fn follows_the_bottom_until_scrolled_up() {
+    let parts = Parts::new();
+    // Each notice is 1 line + a blank separator: 2 rows per entry.
+    let mut t = numbered(20);
+    let r = rows(&parts, &mut t);
+    assert!(r[7].contains("line 19"), "{r:?}");
+    assert!(t.is_following());
+
+    t.scroll_up(4);
+    assert!(!t.is_following());
+    let r = rows(&parts, &mut t);
+    assert!(r[7].contains("line 17"), "{r:?}");
+    assert!(r[7].contains("↓ more"), "{r:?}");
+
+    // New content while scrolled up: the view stays put and says there is news.
+    t.push(Entry::notice(Severity::Info, "line 20", t0()));
+    assert!(t.has_unseen());
+    let r2 = rows(&parts, &mut t);
+    assert_eq!(r2[0], r[0]);
+    assert!(r2[7].contains("↓ new"), "{r2:?}");
+
+    // Scrolling down to the end follows again.
+    t.scroll_down(100);
+    let r = rows(&parts, &mut t);
+    assert!(t.is_following());
+    assert!(!t.has_unseen());
+    assert!(r[7].contains("line 20"), "{r:?}");
+    assert!(!r.iter().any(|l| l.contains('↓')));
+}
+
+#[test]
+fn page_keys_and_top_bottom() {
+    let parts = Parts::new();
+    let mut t = numbered(30);
+    let before = rows(&parts, &mut t);
+    assert_eq!(before[0], "", "{before:?}");
+    assert!(before[1].contains("line 26"), "{before:?}");
+    t.page_up();
+    let r = rows(&parts, &mut t);
+    // A page is the viewport (8 rows) less one line of overlap: the old top row (the
+    // blank above line 26) is now the bottom row, under the hint.
+    assert!(r[0].contains("line 22"), "{r:?}");
+    assert!(r[6].contains("line 25"), "{r:?}");
+    assert!(r[7].trim_start().starts_with("↓"), "{r:?}");
+    t.page_down();
+    let r = rows(&parts, &mut t);
+    assert!(r[7].contains("line 29"), "{r:?}");
+    assert!(t.is_following());
+
+    t.to_top();
+    let r = rows(&parts, &mut t);
+    assert!(r[0].contains("line 0"), "{r:?}");
+    t.scroll_up(50);
+    let r = rows(&parts, &mut t);
+    assert!(
+        r[0].contains("line 0"),
+        "scrolling past the top clamps: {r:?}"
+    );
+    t.to_bottom();
+    let r = rows(&parts, &mut t);
+    assert!(r[7].contains("line 29"), "{r:?}");
+}
+
+#[test]
+fn resize_keeps_the_anchor_entry_in_view() {
+    let parts = Parts::new();
+    let mut t = numbered(40);
+    rows(&parts, &mut t);
+    t.to_top();
+    t.scroll_down(20);
+    let r = rows(&parts, &mut t);
+    assert!(r[0].contains("line 10"), "{r:?}");
+    let text = buffer_text(&parts.draw(&mut t, 25, 20, None, None));
+    assert!(text.lines().next().unwrap().contains("line 10"), "{text}");
+}
+
+#[test]
+fn short_transcripts_start_at_the_top() {
+    let parts = Parts::new();
+    let mut t = numbered(2);
+    let r = rows(&parts, &mut t);
+    assert!(r[0].contains("line 0"), "{r:?}");
+    // Scrolling in a transcript that fits changes nothing and keeps following.
+    t.scroll_up(3);
+    let r = rows(&parts, &mut t);
+    assert!(r[0].contains("line 0"), "{r:?}");
+    assert!(t.is_following());
+}
+
+#[test]
+fn replace_all_resets_scroll_and_streaming() {
+    let parts = Parts::new();
+    let mut t = numbered(30);
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    t.scroll_up(10);
+    rows(&parts, &mut t);
+    let msgs = [
+        msg(1, Role::User, "restored question"),
+        msg(2, Role::Assistant, "restored answer"),
+    ];
+    t.replace_all(msgs.iter().map(Entry::from_message).collect());
+    assert!(t.is_following());
+    assert_eq!(t.streaming_index(), None);
+    assert!(!t.append_delta("x"));
+    let text = rows(&parts, &mut t).join("\n");
+    assert!(text.contains("restored answer"), "{text}");
+    assert_eq!(t.get(0).unwrap().id, Some(MessageId(1)));
+}
+
+#[test]
+fn theme_change_invalidates_the_cache() {
+    let mut parts = Parts::new();
+    let mut t = filled(10);
+    parts.draw(&mut t, 80, 24, None, None);
+    let n = t.render_count();
+    parts.theme = Theme::load("light", None, false).unwrap();
+    parts.draw(&mut t, 80, 24, None, None);
+    assert!(t.render_count() > n);
+    let n = t.render_count();
+    parts.ascii = true;
+    parts.draw(&mut t, 80, 24, None, None);
+    assert!(t.render_count() > n);
+}
+
+#[test]
+fn update_drops_only_that_entry() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    for i in 0..5 {
+        t.push(Entry::user(format!("message {i}"), t0()));
+    }
+    parts.draw(&mut t, 80, 24, None, None);
+    let n = t.render_count();
+    t.update(4, |e| e.pinned = true);
+    let text = buffer_text(&parts.draw(&mut t, 80, 24, None, None));
+    assert_eq!(t.render_count(), n + 1);
+    assert!(text.contains("pinned"), "{text}");
+}
+
+#[test]
+fn streaming_code_is_highlighted_incrementally_and_once() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("write code", t0()));
+    t.push(Entry::assistant("```rust\n", ReplyState::Streaming, t0()));
+    let lines = 60u64;
+    for i in 0..lines {
+        // Each line arrives in two deltas, with a frame after each.
+        t.append_delta(&format!("let v{i} = "));
+        parts.draw(&mut t, 80, 24, None, None);
+        t.append_delta(&format!("{i};\n"));
+        parts.draw(&mut t, 80, 24, None, None);
+    }
+    // Every complete line once, plus one look at the unfinished last line per frame:
+    // linear, not quadratic, in the length of the block.
+    let streamed = t.highlighted_lines();
+    assert!(
+        streamed <= lines + 2 * lines + 2,
+        "{streamed} highlighted lines"
+    );
+
+    t.append_delta("```\n\nDone.");
+    t.finish_streaming(ReplyState::Complete);
+    parts.draw(&mut t, 80, 24, None, None);
+    let finished = t.highlighted_lines();
+    assert!(
+        finished - streamed <= 2,
+        "final render re-highlighted {}",
+        finished - streamed
+    );
+
+    // Re-wrapping at other widths re-uses the highlighted lines.
+    parts.draw(&mut t, 61, 24, None, None);
+    parts.draw(&mut t, 99, 30, None, None);
+    assert_eq!(t.highlighted_lines(), finished);
+}
+
+#[test]
+fn status_line_keeps_the_budget_visible_as_it_narrows() {
+    let mut parts = Parts::new();
+    parts.status.gauge = GaugeView {
+        used: 3_800,
+        ctx: 10_000,
+        trigger: 8_000,
+        reserve: 1_000,
+    };
+    for w in 12..=160u16 {
+        let mut t = Transcript::new();
+        let buf = parts.draw(&mut t, w, 3, None, None);
+        let text = buffer_text(&buf);
+        let status = text.lines().last().unwrap();
+        assert!(status.contains("38%"), "w={w}: {status:?}");
+        assert!(unicode_width::UnicodeWidthStr::width(status) <= usize::from(w));
+        if w >= 60 {
+            assert!(status.contains("3,800/10,000"), "w={w}: {status:?}");
+            assert!(status.contains("120 tok"), "w={w}: {status:?}");
+        }
+        if w >= 110 {
+            assert!(status.contains("llama3.2:3b"), "w={w}: {status:?}");
+        }
+        if w >= 140 {
+            assert!(status.contains("3 compressions"), "w={w}: {status:?}");
+            assert!(status.contains("assistant T2"), "w={w}: {status:?}");
+        }
+    }
+}
+
+#[test]
+fn ascii_mode_draws_only_ascii_on_every_screen() {
+    let mut parts = Parts::new();
+    parts.ascii = true;
+    parts.status.connection = Connection::Connecting;
+    let mut t = filled(8);
+    t.push(Entry::new(
+        EntryKind::Tool {
+            name: "ls".to_string(),
+            is_error: false,
+        },
+        (0..40).map(|i| format!("file{i}\n")).collect::<String>(),
+        t0(),
+    ));
+    t.push(Entry::new(
+        EntryKind::Fold {
+            checkpoint: 2,
+            messages: 10,
+            tokens: 300,
+        },
+        "",
+        t0(),
+    ));
+    t.push(Entry::assistant("cut", ReplyState::Interrupted, t0()));
+    t.push(Entry::notice(Severity::Error, "boom", t0()));
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    let mut board = GoalBoard::default();
+    board
+        .apply(
+            &GoalChange::SetGoal {
+                description: "goal ".repeat(40),
+                priority: Priority::Low,
+            },
+            Author::User,
+            t0(),
+        )
+        .unwrap();
+    let cps = vec![checkpoint(
+        "- summary with a list\n\n```rust\nlet x = 1;\n```",
+    )];
+    let originals = vec![msg(1, Role::User, "hi"), msg(2, Role::Tool, "out")];
+    let bindings = vec![("Ctrl+X".to_string(), "do it".to_string()); 30];
+    let snaps: Vec<SnapshotMeta> = Vec::new();
+    let models = vec![ModelEntry {
+        name: "m".to_string(),
+        size_bytes: Some(12_345_678),
+        parameter_size: Some("1B".to_string()),
+        context_length: Some(4096),
+    }];
+    let panel = PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: Some(0),
+        focused: true,
+        now: t0(),
+    };
+    let overlays = [
+        None,
+        Some(Overlay::Help {
+            bindings: &bindings,
+            scroll: 0,
+        }),
+        Some(Overlay::Snapshots {
+            items: &snaps,
+            selected: 0,
+            now: t0(),
+        }),
+        Some(Overlay::Models {
+            items: &models,
+            selected: 0,
+            current: "m",
+            note: None,
+        }),
+        Some(Overlay::Inspector {
+            checkpoint: &cps[0],
+            originals: &originals,
+            scroll: 0,
+        }),
+    ];
+    for banner in [None, Some(Banner::model_missing("m"))] {
+        parts.banner = banner;
+        for (w, h) in [(120, 40), (50, 14), (30, 6)] {
+            for overlay in overlays {
+                let text = buffer_text(&parts.draw(&mut t, w, h, Some(panel), overlay));
+                assert!(text.is_ascii(), "{w}x{h} {overlay:?}:\n{text}");
+            }
+        }
+    }
+}
