@@ -1,0 +1,821 @@
+//! The event loop: terminal events and actor updates in, commands out, frames drawn.
+//!
+//! Strategy (yazi, ratatui templates): draw only when something changed, and at most
+//! [`FRAME_RATE_HZ`] times a second — stream deltas arriving faster are coalesced into one
+//! frame. Idle means no timers at all (the spinner ticks only while the actor is busy), so
+//! an idle session uses no CPU. The UI never blocks on the actor: commands go out with
+//! `try_send`, answers (snapshot and model lists, checkpoint details) come back on
+//! oneshots that are awaited by small tasks which wake the loop.
+
+use super::keymap::{Action, Keymap};
+use super::slash::{self, HELP, Slash};
+use crate::actor::{
+    Activity as ActorActivity, Command, Connection as ActorConnection, Item, ItemKind, NoticeLevel,
+    SessionHandle, SessionView, Update,
+};
+use crate::core::checkpoint::Checkpoint;
+use crate::core::message::{Message, ReplyStatus};
+use crate::core::sanitize::sanitize;
+use crate::core::snapshot::SnapshotMeta;
+use crate::llm::ModelSummary;
+use crate::store::DataDir;
+use crate::ui::{
+    self, Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay, PanelView,
+    ReplyState, Severity, StatusView, Theme, Transcript, UiView,
+};
+use chrono::{Local, Offset, Utc};
+use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
+use futures_util::StreamExt;
+use ratatui::DefaultTerminal;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+use tui_textarea::TextArea;
+
+/// Redraws per second at most; stream chunks arriving faster share a frame.
+pub const FRAME_RATE_HZ: u64 = 60;
+const FRAME: Duration = Duration::from_millis(1000 / FRAME_RATE_HZ);
+/// Spinner speed while busy.
+const SPINNER: Duration = Duration::from_millis(120);
+/// Lines per mouse-wheel step.
+const WHEEL_LINES: u16 = 3;
+
+/// What the app was started with.
+pub struct AppOptions {
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub ascii: bool,
+    pub paste_limit_bytes: usize,
+    pub data_dir: Option<DataDir>,
+    /// Shown once at start (e.g. records skipped while loading).
+    pub startup_banner: Option<Banner>,
+}
+
+/// Answers that arrive on oneshots.
+enum Reply {
+    Snapshots(Result<Vec<SnapshotMeta>, String>),
+    Models(Result<Vec<ModelSummary>, String>),
+    Inspect(Option<(Checkpoint, Vec<Message>)>),
+}
+
+enum OverlayState {
+    Help { scroll: u16 },
+    Snapshots { items: Vec<SnapshotMeta>, selected: usize },
+    Models {
+        items: Vec<ModelEntry>,
+        selected: usize,
+        note: Option<String>,
+    },
+    Inspector {
+        checkpoint: Checkpoint,
+        originals: Vec<Message>,
+        scroll: u16,
+    },
+}
+
+pub struct App {
+    handle: SessionHandle,
+    view_rx: watch::Receiver<Arc<SessionView>>,
+    session: Arc<SessionView>,
+    transcript: Transcript,
+    input: TextArea<'static>,
+    input_note: Option<String>,
+    opts: AppOptions,
+    help_lines: Vec<(String, String)>,
+    panel: bool,
+    panel_focus: bool,
+    panel_selected: Option<usize>,
+    overlay: Option<OverlayState>,
+    banner: Option<Banner>,
+    spinner: usize,
+    quit: bool,
+    replies_tx: mpsc::UnboundedSender<Reply>,
+    replies_rx: mpsc::UnboundedReceiver<Reply>,
+}
+
+fn severity(l: NoticeLevel) -> Severity {
+    match l {
+        NoticeLevel::Info => Severity::Info,
+        NoticeLevel::Warn => Severity::Warn,
+        NoticeLevel::Error => Severity::Error,
+    }
+}
+
+fn thousands(n: u32) -> String {
+    ui::text::thousands(u64::from(n))
+}
+
+/// A transcript entry for an actor item.
+pub fn entry_of(item: Item) -> Entry {
+    let kind = match item.kind {
+        ItemKind::User => EntryKind::User,
+        ItemKind::Assistant { status } => EntryKind::Assistant {
+            state: match status {
+                ReplyStatus::Complete => ReplyState::Complete,
+                ReplyStatus::Interrupted => ReplyState::Interrupted,
+            },
+        },
+        ItemKind::Tool { name, is_error } => EntryKind::Tool { name, is_error },
+        ItemKind::Notice(l) => EntryKind::Notice(severity(l)),
+        ItemKind::Fold {
+            checkpoint,
+            messages,
+            tokens_before,
+            tokens_after,
+        } => {
+            return Entry {
+                id: None,
+                kind: EntryKind::Fold {
+                    checkpoint,
+                    messages,
+                    tokens: tokens_after,
+                },
+                text: format!(
+                    "{} → {} tokens",
+                    thousands(tokens_before),
+                    thousands(tokens_after)
+                ),
+                ts: item.ts,
+                pinned: false,
+            };
+        }
+    };
+    Entry {
+        id: item.id,
+        kind,
+        text: item.text,
+        ts: item.ts,
+        pinned: item.pinned,
+    }
+}
+
+/// The status line's view of the session.
+pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
+    let b = &s.status.budget;
+    StatusView {
+        model: s.status.model.clone(),
+        connection: match &s.connection {
+            ActorConnection::Connected { .. } => Connection::Connected,
+            ActorConnection::Connecting => Connection::Connecting,
+            ActorConnection::Unreachable { url, .. } => Connection::Unreachable { url: url.clone() },
+            ActorConnection::ModelMissing { model } => Connection::ModelMissing { model: model.clone() },
+            ActorConnection::NoModels => Connection::ModelMissing {
+                model: "(none installed)".into(),
+            },
+        },
+        gauge: GaugeView {
+            used: b.total(),
+            ctx: b.ctx,
+            // Compression starts when the recent part reaches its trigger.
+            trigger: b.total().saturating_sub(b.recent).saturating_add(b.trigger),
+            reserve: b.reserve,
+        },
+        compressions: s.status.compressions,
+        reliability: (!s.status.model.is_empty()).then_some(s.status.reliability),
+        activity: match &s.activity {
+            ActorActivity::Loading => Activity::Busy {
+                text: "loading the session…".into(),
+            },
+            ActorActivity::Idle if s.connection == ActorConnection::Connecting => Activity::Busy {
+                text: "connecting…".into(),
+            },
+            ActorActivity::Idle => Activity::Idle,
+            ActorActivity::Generating { since, chunks } => Activity::Generating {
+                tokens: *chunks,
+                elapsed_ms: since.elapsed().as_millis() as u64,
+            },
+            ActorActivity::Compressing { what, .. } => Activity::Compressing { stage: what.clone() },
+        },
+        mode: s.status.mode,
+        tier: s.status.tier,
+        spinner_frame: spinner,
+    }
+}
+
+fn model_entry(m: &ModelSummary) -> ModelEntry {
+    ModelEntry {
+        name: m.name.clone(),
+        size_bytes: Some(m.size_bytes),
+        parameter_size: m.parameter_size.clone(),
+        context_length: m.context_length,
+    }
+}
+
+/// Cut a paste at `limit` bytes on a char boundary.
+fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
+    if text.len() <= limit {
+        return (text, false);
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&text[..end], true)
+}
+
+impl App {
+    pub fn new(
+        handle: SessionHandle,
+        view_rx: watch::Receiver<Arc<SessionView>>,
+        opts: AppOptions,
+    ) -> App {
+        let mut input = TextArea::default();
+        ui::style_textarea(&mut input, &opts.theme);
+        let mut help_lines = opts.keymap.help();
+        help_lines.push(("? (empty input)".into(), "this help".into()));
+        help_lines.extend(HELP.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let (replies_tx, replies_rx) = mpsc::unbounded_channel();
+        let session = view_rx.borrow().clone();
+        App {
+            handle,
+            view_rx,
+            session,
+            transcript: Transcript::new(),
+            input,
+            input_note: None,
+            banner: opts.startup_banner.clone(),
+            opts,
+            help_lines,
+            panel: false,
+            panel_focus: false,
+            panel_selected: None,
+            overlay: None,
+            spinner: 0,
+            quit: false,
+            replies_tx,
+            replies_rx,
+        }
+    }
+
+    fn busy(&self) -> bool {
+        !matches!(self.session.activity, ActorActivity::Idle)
+            || self.session.connection == ActorConnection::Connecting
+    }
+
+    fn generating(&self) -> bool {
+        matches!(
+            self.session.activity,
+            ActorActivity::Generating { .. } | ActorActivity::Compressing { .. }
+        )
+    }
+
+    fn command(&mut self, c: Command) {
+        if self.handle.try_send(c).is_err() {
+            self.banner = Some(Banner::new(
+                Severity::Error,
+                "The session is not responding",
+                "Your input is kept; try again in a moment, or quit with Ctrl+Q (everything sent so far is saved).",
+            ));
+        }
+    }
+
+    fn info(&mut self, text: impl Into<String>) {
+        self.transcript
+            .push(Entry::notice(Severity::Info, text.into(), Utc::now()));
+    }
+
+    /// Ask the actor and route the answer back into the loop.
+    fn ask<T: Send + 'static>(
+        &mut self,
+        make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> Command,
+        wrap: fn(T) -> Reply,
+    ) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.command(make(tx));
+        let back = self.replies_tx.clone();
+        tokio::spawn(async move {
+            if let Ok(v) = rx.await {
+                let _ = back.send(wrap(v));
+            }
+        });
+    }
+
+    fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
+        let status = status_view(&self.session, self.spinner);
+        let now = Utc::now();
+        let session = self.session.clone();
+        let overlay = match &self.overlay {
+            None => None,
+            Some(OverlayState::Help { scroll }) => Some(Overlay::Help {
+                bindings: &self.help_lines,
+                scroll: *scroll,
+            }),
+            Some(OverlayState::Snapshots { items, selected }) => Some(Overlay::Snapshots {
+                items,
+                selected: *selected,
+                now,
+            }),
+            Some(OverlayState::Models {
+                items,
+                selected,
+                note,
+            }) => Some(Overlay::Models {
+                items,
+                selected: *selected,
+                current: &session.status.model,
+                note: note.as_deref(),
+            }),
+            Some(OverlayState::Inspector {
+                checkpoint,
+                originals,
+                scroll,
+            }) => Some(Overlay::Inspector {
+                checkpoint,
+                originals,
+                scroll: *scroll,
+            }),
+        };
+        let panel = self.panel.then(|| PanelView {
+            goals: &session.goals,
+            checkpoints: &session.checkpoints,
+            selected: self.panel_selected,
+            focused: self.panel_focus,
+            now,
+        });
+        let mut view = UiView {
+            transcript: &mut self.transcript,
+            input: &self.input,
+            input_note: self.input_note.clone(),
+            status,
+            panel,
+            overlay,
+            banner: self.banner.clone(),
+            theme: &self.opts.theme,
+            ascii: self.opts.ascii,
+            utc_offset: Local::now().offset().fix(),
+        };
+        terminal.draw(|f| ui::render(f, &mut view))?;
+        Ok(())
+    }
+
+    /// Run until the user quits, the actor stops, or a signal asks us to end.
+    pub async fn run(
+        mut self,
+        terminal: &mut DefaultTerminal,
+        mut updates: mpsc::UnboundedReceiver<Update>,
+    ) -> std::io::Result<()> {
+        let mut events = EventStream::new();
+        let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+        let mut dirty = true;
+        let mut last_draw: Option<Instant> = None;
+        let mut spinner = tokio::time::interval(SPINNER);
+        spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !self.quit {
+            if dirty && last_draw.is_none_or(|t| t.elapsed() >= FRAME) {
+                self.draw(terminal)?;
+                last_draw = Some(Instant::now());
+                dirty = false;
+            }
+            let next_frame = last_draw.map(|t| tokio::time::Instant::from_std(t + FRAME));
+            let busy = self.busy();
+            tokio::select! {
+                ev = events.next() => match ev {
+                    Some(Ok(e)) => {
+                        self.on_event(e);
+                        dirty = true;
+                    }
+                    Some(Err(e)) => return Err(e),
+                    None => break,
+                },
+                u = updates.recv() => match u {
+                    Some(u) => {
+                        self.on_update(u);
+                        while let Ok(u) = updates.try_recv() {
+                            self.on_update(u);
+                        }
+                        dirty = true;
+                    }
+                    None => break,
+                },
+                changed = self.view_rx.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    self.session = self.view_rx.borrow_and_update().clone();
+                    dirty = true;
+                }
+                Some(r) = self.replies_rx.recv() => {
+                    self.on_reply(r);
+                    dirty = true;
+                }
+                _ = spinner.tick(), if busy => {
+                    self.spinner = self.spinner.wrapping_add(1);
+                    dirty = true;
+                }
+                _ = async {
+                    match next_frame {
+                        Some(t) => tokio::time::sleep_until(t).await,
+                        None => std::future::pending().await,
+                    }
+                }, if dirty => {}
+                _ = sigterm.recv() => break,
+                _ = sighup.recv() => break,
+            }
+        }
+        Ok(())
+    }
+
+    fn on_reply(&mut self, r: Reply) {
+        match r {
+            Reply::Snapshots(Ok(items)) if items.is_empty() => {
+                self.overlay = None;
+                self.info("No snapshots yet: Ctrl+S or /snapshot takes one.");
+            }
+            Reply::Snapshots(Ok(items)) => {
+                self.overlay = Some(OverlayState::Snapshots { items, selected: 0 });
+            }
+            Reply::Snapshots(Err(e)) => {
+                self.overlay = None;
+                self.banner = Some(Banner::new(
+                    Severity::Warn,
+                    format!("Cannot list snapshots: {e}"),
+                    "Check the data directory's permissions (OLLM_HOME/snapshots).",
+                ));
+            }
+            Reply::Models(result) => {
+                if let Some(OverlayState::Models {
+                    items,
+                    selected,
+                    note,
+                }) = &mut self.overlay
+                {
+                    match result {
+                        Ok(list) => {
+                            *items = list.iter().map(model_entry).collect();
+                            *selected = items
+                                .iter()
+                                .position(|m| m.name == self.session.status.model)
+                                .unwrap_or(0);
+                            *note = items.is_empty().then(|| {
+                                "No models installed: `ollama pull llama3.2`".to_string()
+                            });
+                        }
+                        Err(e) => *note = Some(e),
+                    }
+                }
+            }
+            Reply::Inspect(Some((checkpoint, originals))) => {
+                self.overlay = Some(OverlayState::Inspector {
+                    checkpoint,
+                    originals,
+                    scroll: 0,
+                });
+            }
+            Reply::Inspect(None) => self.info("That checkpoint no longer exists."),
+        }
+    }
+
+    fn on_update(&mut self, u: Update) {
+        match u {
+            Update::Transcript(items) => {
+                self.transcript
+                    .replace_all(items.into_iter().map(entry_of).collect());
+            }
+            Update::Appended(item) => self.transcript.push(entry_of(item)),
+            Update::ReplyStart => {
+                self.transcript
+                    .push(Entry::assistant("", ReplyState::Streaming, Utc::now()));
+                self.transcript.to_bottom();
+            }
+            Update::Delta(d) => {
+                self.transcript.append_delta(&d);
+            }
+            Update::ReplyEnd { status, id } => {
+                if let Some(i) = self.transcript.streaming_index() {
+                    self.transcript.finish_streaming(match status {
+                        ReplyStatus::Complete => ReplyState::Complete,
+                        ReplyStatus::Interrupted => ReplyState::Interrupted,
+                    });
+                    self.transcript.update(i, |e| e.id = id);
+                }
+            }
+            Update::Banner { level, title, hint } => {
+                self.banner = Some(Banner {
+                    level: severity(level),
+                    title,
+                    hint,
+                });
+            }
+            Update::ClearBanner => self.banner = None,
+            Update::Engine(_) => {}
+            Update::Closed => self.quit = true,
+        }
+    }
+
+    fn on_event(&mut self, e: Event) {
+        match e {
+            Event::Key(k) if k.kind != KeyEventKind::Release => self.on_key(k),
+            Event::Paste(text) => self.on_paste(&text),
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollUp => self.scroll(true, WHEEL_LINES),
+                MouseEventKind::ScrollDown => self.scroll(false, WHEEL_LINES),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    fn scroll(&mut self, up: bool, lines: u16) {
+        match &mut self.overlay {
+            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => {
+                *scroll = if up {
+                    scroll.saturating_sub(lines)
+                } else {
+                    scroll.saturating_add(lines)
+                };
+            }
+            _ if up => self.transcript.scroll_up(lines),
+            _ => self.transcript.scroll_down(lines),
+        }
+    }
+
+    fn on_paste(&mut self, text: &str) {
+        let clean = sanitize(text);
+        let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
+        self.input.insert_str(kept);
+        self.input_note = cut.then(|| {
+            format!(
+                "paste cut at {} KiB of {} KiB (paste_limit_kib)",
+                kept.len() / 1024,
+                clean.len() / 1024
+            )
+        });
+    }
+
+    fn on_key(&mut self, k: KeyEvent) {
+        if self.overlay.is_some() {
+            self.overlay_key(k);
+            return;
+        }
+        if self.panel_focus && self.panel_key(k) {
+            return;
+        }
+        let action = self.opts.keymap.action(&k);
+        // `?` on an empty input opens help; otherwise it is a character.
+        if action.is_none()
+            && k.code == KeyCode::Char('?')
+            && !k.modifiers.contains(KeyModifiers::CONTROL)
+            && self.input.is_empty()
+        {
+            self.overlay = Some(OverlayState::Help { scroll: 0 });
+            return;
+        }
+        match action {
+            Some(a) => self.act(a, k),
+            None => {
+                if k.code == KeyCode::Tab && self.panel {
+                    self.panel_focus = true;
+                    self.panel_selected.get_or_insert(0);
+                    return;
+                }
+                self.input.input(k);
+                self.input_note = None;
+            }
+        }
+    }
+
+    fn act(&mut self, a: Action, k: KeyEvent) {
+        match a {
+            Action::Send => self.submit(),
+            Action::Newline => self.input.insert_newline(),
+            Action::Stop => {
+                if self.generating() {
+                    self.command(Command::Stop);
+                } else if self.banner.is_some() {
+                    self.banner = None;
+                } else if self.panel_focus {
+                    self.panel_focus = false;
+                }
+            }
+            Action::Quit => {
+                let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+                if ctrl_c && self.generating() {
+                    self.command(Command::Stop);
+                } else {
+                    self.quit = true;
+                }
+            }
+            Action::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
+            Action::Snapshot => self.command(Command::Snapshot { label: None }),
+            Action::Restore => self.open_restore(),
+            Action::Compress => self.command(Command::Compress { focus: None }),
+            Action::Goals => self.toggle_panel(),
+            Action::Models => self.open_models(),
+            Action::ScrollUp => self.scroll(true, 1),
+            Action::ScrollDown => self.scroll(false, 1),
+            Action::PageUp => self.transcript.page_up(),
+            Action::PageDown => self.transcript.page_down(),
+            Action::Top => self.transcript.to_top(),
+            Action::Bottom => self.transcript.to_bottom(),
+        }
+    }
+
+    fn toggle_panel(&mut self) {
+        self.panel = !self.panel;
+        self.panel_focus = false;
+    }
+
+    fn open_restore(&mut self) {
+        self.overlay = Some(OverlayState::Snapshots {
+            items: Vec::new(),
+            selected: 0,
+        });
+        self.ask(|reply| Command::ListSnapshots { reply }, Reply::Snapshots);
+    }
+
+    fn open_models(&mut self) {
+        self.overlay = Some(OverlayState::Models {
+            items: Vec::new(),
+            selected: 0,
+            note: Some("loading…".into()),
+        });
+        self.ask(|reply| Command::ListModels { reply }, Reply::Models);
+    }
+
+    fn inspect(&mut self, index: usize) {
+        let Some(cp) = self.session.checkpoints.get(index) else {
+            self.info("No such checkpoint.");
+            return;
+        };
+        let id = cp.id;
+        self.ask(move |reply| Command::Inspect { id, reply }, Reply::Inspect);
+    }
+
+    /// Keys while the panel has focus; true if used.
+    fn panel_key(&mut self, k: KeyEvent) -> bool {
+        let n = self.session.checkpoints.len();
+        match k.code {
+            KeyCode::Up => {
+                self.panel_selected = Some(self.panel_selected.unwrap_or(0).saturating_sub(1));
+            }
+            KeyCode::Down => {
+                self.panel_selected =
+                    Some((self.panel_selected.unwrap_or(0) + 1).min(n.saturating_sub(1)));
+            }
+            KeyCode::Enter => {
+                if let Some(i) = self.panel_selected {
+                    self.inspect(i);
+                }
+            }
+            KeyCode::Tab | KeyCode::Esc => self.panel_focus = false,
+            _ => return false,
+        }
+        true
+    }
+
+    fn overlay_key(&mut self, k: KeyEvent) {
+        let close = matches!(k.code, KeyCode::Esc)
+            || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
+            || self.opts.keymap.action(&k) == Some(Action::Quit);
+        if close {
+            self.overlay = None;
+            return;
+        }
+        let mut chosen: Option<Command> = None;
+        match &mut self.overlay {
+            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => match k.code {
+                KeyCode::Up => *scroll = scroll.saturating_sub(1),
+                KeyCode::Down => *scroll = scroll.saturating_add(1),
+                KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+                KeyCode::Home => *scroll = 0,
+                KeyCode::Enter => self.overlay = None,
+                _ => {}
+            },
+            Some(OverlayState::Snapshots { items, selected }) => match k.code {
+                KeyCode::Up => *selected = selected.saturating_sub(1),
+                KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
+                KeyCode::Enter => {
+                    if let Some(s) = items.get(*selected) {
+                        chosen = Some(Command::Restore { id: s.id.clone() });
+                    }
+                }
+                KeyCode::Delete => {
+                    if *selected < items.len() {
+                        let s = items.remove(*selected);
+                        *selected = (*selected).min(items.len().saturating_sub(1));
+                        chosen = Some(Command::DeleteSnapshot { id: s.id });
+                    }
+                }
+                _ => {}
+            },
+            Some(OverlayState::Models { items, selected, .. }) => match k.code {
+                KeyCode::Up => *selected = selected.saturating_sub(1),
+                KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
+                KeyCode::Enter => {
+                    if let Some(m) = items.get(*selected) {
+                        chosen = Some(Command::SetModel { name: m.name.clone() });
+                    }
+                }
+                _ => {}
+            },
+            None => {}
+        }
+        if let Some(c) = chosen {
+            let keep_open = matches!(c, Command::DeleteSnapshot { .. });
+            self.command(c);
+            if !keep_open {
+                self.overlay = None;
+            }
+        }
+    }
+
+    fn take_input(&mut self) -> String {
+        let text = self.input.lines().join("\n");
+        self.input = TextArea::default();
+        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.input_note = None;
+        text
+    }
+
+    fn submit(&mut self) {
+        let text = self.input.lines().join("\n");
+        if text.trim().is_empty() {
+            return;
+        }
+        if let Some(parsed) = slash::parse(&text) {
+            match parsed {
+                Ok(cmd) => {
+                    self.take_input();
+                    self.slash(cmd);
+                }
+                Err(usage) => self.input_note = Some(usage),
+            }
+            return;
+        }
+        if self.generating() {
+            self.input_note = Some("still replying: Esc stops it; your text stays here".into());
+            return;
+        }
+        let text = self.take_input();
+        // `//x` sends `/x`.
+        let text = match text.trim_start().strip_prefix("//") {
+            Some(rest) => format!("/{rest}"),
+            None => text,
+        };
+        self.transcript.to_bottom();
+        self.command(Command::Send { text });
+    }
+
+    fn slash(&mut self, cmd: Slash) {
+        match cmd {
+            Slash::Snapshot(label) => self.command(Command::Snapshot { label }),
+            Slash::Restore(None) => self.open_restore(),
+            Slash::Restore(Some(id)) => self.command(Command::Restore { id }),
+            Slash::Compress(focus) => self.command(Command::Compress { focus }),
+            Slash::Goal(change) => {
+                self.command(Command::Goal { change });
+                self.panel = true;
+            }
+            Slash::Pin(id) => self.command(Command::Pin { id, pinned: true }),
+            Slash::Unpin(id) => self.command(Command::Pin { id, pinned: false }),
+            Slash::Model(None) => self.open_models(),
+            Slash::Model(Some(name)) => self.command(Command::SetModel { name }),
+            Slash::Ctx(ctx) => self.command(Command::SetCtx { ctx }),
+            Slash::Mode(mode) => self.command(Command::SetMode { mode }),
+            Slash::Export { json } => self.export(json),
+            Slash::Inspect(n) => {
+                let index = match n {
+                    Some(number) => self
+                        .session
+                        .checkpoints
+                        .iter()
+                        .position(|c| c.number == number),
+                    None => self.session.checkpoints.len().checked_sub(1),
+                };
+                match index {
+                    Some(i) => self.inspect(i),
+                    None => self.info("No such checkpoint (see the panel, Ctrl+G)."),
+                }
+            }
+            Slash::Panel => self.toggle_panel(),
+            Slash::Retry => self.command(Command::Retry),
+            Slash::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
+            Slash::Quit => self.quit = true,
+        }
+    }
+
+    fn export(&mut self, json: bool) {
+        let Some(dir) = &self.opts.data_dir else {
+            self.info("Export needs a data directory.");
+            return;
+        };
+        if !self.session.persisted {
+            self.info("Nothing to export yet: the session has no messages.");
+            return;
+        }
+        let id = self.session.session_id.clone();
+        let result = crate::store::export::write_export(dir, &id, json);
+        match result {
+            Ok(path) => self.info(format!("Exported to {}", path.display())),
+            Err(e) => {
+                self.banner = Some(Banner::new(
+                    Severity::Warn,
+                    format!("Export failed: {e}"),
+                    "Check the permissions and free space of the data directory.",
+                ))
+            }
+        }
+    }
+}
