@@ -92,8 +92,11 @@ impl SessionLock {
 
 impl Drop for SessionLock {
     fn drop(&mut self) {
-        // Clear our pid so nobody reads a stale one; closing the file releases the lock.
+        // Clear our pid so nobody reads a stale one, then unlock explicitly: closing our
+        // fd alone is not enough while a process forked by another thread still shares
+        // the open file (until its exec), and the session would stay locked meanwhile.
         let _ = self.file.set_len(0);
+        let _ = self.file.unlock();
     }
 }
 

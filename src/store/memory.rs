@@ -219,3 +219,49 @@ impl SessionStore for MemoryStore {
         Ok(doomed)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::record::{FORMAT_VERSION, LOG_FORMAT, RecordBody};
+    use chrono::{TimeZone, Utc};
+
+    fn record(seq: u64) -> Record {
+        Record {
+            seq,
+            ts: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
+            body: RecordBody::User {
+                text: format!("m{seq}"),
+                pinned: false,
+            },
+        }
+    }
+
+    #[test]
+    fn a_resumed_store_continues_after_its_last_seq() {
+        let header = Header {
+            format: LOG_FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            session_id: "s".into(),
+            app_version: "t".into(),
+            model: "m".into(),
+            created: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
+            ctx: None,
+            mode: Default::default(),
+        };
+        let mut store = MemoryStore::with_records(header, vec![record(1), record(4)]);
+        assert_eq!(store.synced_records(), 2);
+        assert!(matches!(
+            store.append(&record(4)),
+            Err(StoreError::SeqOrder {
+                seq: 4,
+                last: 4,
+                ..
+            })
+        ));
+        store.append(&record(5)).unwrap();
+        assert_eq!(store.loaded().records.len(), 3);
+        assert_eq!(store.synced_records(), 2, "not durable until synced");
+    }
+}

@@ -26,8 +26,9 @@ pub struct DataDir {
 
 impl DataDir {
     /// Create the root and the `sessions`, `snapshots` and `logs` directories (0700), or
-    /// tighten them if they exist with group/other access. The root comes from the
-    /// caller (config resolves `OLLM_HOME` / the home directory).
+    /// tighten them if they exist with group/other access — the root included, so it must
+    /// be a directory of its own (`~/.ollm`), never the home directory itself. The root
+    /// comes from the caller (config resolves `OLLM_HOME` / the home directory).
     pub fn new(root: impl Into<PathBuf>) -> Result<DataDir, StoreError> {
         let dir = DataDir { root: root.into() };
         ensure_private_dir(&dir.root)?;

@@ -1,0 +1,393 @@
+//! CLI support: the `sessions` listing, resolving ids and prefixes, the latest session,
+//! and `export` as JSON (the seed's session-file shape) and Markdown.
+#![allow(clippy::unwrap_used)]
+
+#[path = "store_fixtures.rs"]
+mod fixtures;
+
+use fixtures::*;
+use ollm_tui::core::goals::{Author, GoalChange, Priority, StepStatus};
+use ollm_tui::core::message::ReplyStatus;
+use ollm_tui::core::record::{Header, Record, RecordBody};
+use ollm_tui::store::{DataDir, SessionLog, StoreError, export, sessions};
+use std::fs;
+use std::time::{Duration, SystemTime};
+
+fn write_session(dir: &DataDir, header: Header, records: &[Record]) {
+    let mut log = SessionLog::create(dir, header).unwrap();
+    for r in records {
+        log.append(r).unwrap();
+    }
+    log.sync().unwrap();
+}
+
+fn header_at(id: &str, created_secs: i64) -> Header {
+    Header {
+        created: ts(created_secs),
+        ..header(id)
+    }
+}
+
+fn rec(seq: u64, body: RecordBody) -> Record {
+    Record {
+        seq,
+        ts: ts(seq as i64 * 60),
+        body,
+    }
+}
+
+#[test]
+fn sessions_list_shows_title_model_counts_and_activity_newest_first() {
+    let (_tmp, dir) = data_dir();
+    let mut busy = vec![
+        user(
+            1,
+            "  \nHow do I \u{1b}[31mparse\u{1b}[0m JSONL in Rust?\nsecond line",
+        ),
+        assistant(2, "Use serde_json.", ReplyStatus::Complete),
+        rec(
+            3,
+            RecordBody::Tool {
+                name: "grep".into(),
+                args: "{}".into(),
+                result: "".into(),
+                is_error: false,
+            },
+        ),
+        rec(
+            4,
+            RecordBody::Checkpoint {
+                checkpoint: checkpoint(1, &[1, 2]),
+            },
+        ),
+        rec(
+            5,
+            RecordBody::Settings {
+                model: Some("qwen2.5:7b".into()),
+                ctx: None,
+                mode: None,
+            },
+        ),
+        rec(
+            6,
+            RecordBody::Checkpoint {
+                checkpoint: checkpoint(2, &[3]),
+            },
+        ),
+        user(7, "next question"),
+    ];
+    busy[6].ts = ts(5000);
+    write_session(&dir, header_at("0192aaaa-1111", 0), &busy);
+    write_session(&dir, header_at("0192aaaa-2222", 100), &[]);
+    write_session(&dir, header_at("0192bbbb-3333", 50), &[user(1, "old")]);
+    // A newer build's session, and files that are not sessions at all.
+    fs::write(
+        dir.session_log_path("0192cccc-4444"),
+        "{\"format\":\"ollm-session\",\"format_version\":99}\n",
+    )
+    .unwrap();
+    fs::write(dir.sessions_dir().join("notes.txt"), "x").unwrap();
+    fs::write(dir.corrupt_path("0192aaaa-1111"), "junk\n").unwrap();
+    fs::write(dir.lock_path("0192aaaa-1111"), "").unwrap();
+
+    let list = sessions::list(&dir).unwrap();
+    let ids: Vec<&str> = list.iter().map(|s| s.id.as_str()).collect();
+    // The unreadable one sorts by its file time (now), so it comes first.
+    assert_eq!(
+        ids,
+        [
+            "0192cccc-4444",
+            "0192aaaa-1111",
+            "0192aaaa-2222",
+            "0192bbbb-3333"
+        ]
+    );
+
+    let newer = &list[0];
+    let problem = newer.problem.as_deref().unwrap();
+    assert!(problem.contains("format version 99"), "{problem}");
+
+    let s = &list[1];
+    assert_eq!(s.title.as_deref(), Some("How do I parse JSONL in Rust?"));
+    assert_eq!(s.model, "qwen2.5:7b");
+    assert_eq!((s.messages, s.compressions), (4, 2));
+    assert_eq!(s.created, Some(ts(0)));
+    assert_eq!(s.last_activity, ts(5000));
+    assert_eq!(s.size_bytes, fs::metadata(&s.path).unwrap().len());
+    assert_eq!(s.problem, None);
+
+    let empty = &list[2];
+    assert_eq!((empty.title.as_deref(), empty.messages), (None, 0));
+    assert_eq!(empty.last_activity, ts(100));
+    assert_eq!(empty.model, "llama3.2:3b");
+}
+
+#[test]
+fn a_damaged_session_is_listed_with_its_problem() {
+    let (_tmp, dir) = data_dir();
+    write_session(&dir, header("s"), &[user(1, "a"), user(2, "b")]);
+    let path = dir.session_log_path("s");
+    let text = fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1] = "garbage";
+    fs::write(&path, lines.join("\n") + "\n{\"seq\":3").unwrap();
+    let list = sessions::list(&dir).unwrap();
+    assert_eq!(list[0].messages, 1);
+    let problem = list[0].problem.as_deref().unwrap();
+    assert!(problem.contains("1 unreadable record"), "{problem}");
+    assert!(problem.contains("incomplete last line"), "{problem}");
+    // Listing is read-only.
+    assert!(fs::read_to_string(&path).unwrap().ends_with("{\"seq\":3"));
+}
+
+#[test]
+fn resolve_accepts_ids_and_unique_prefixes() {
+    let (_tmp, dir) = data_dir();
+    for id in ["0192aaaa-1111", "0192aaaa-2222", "0192bbbb-3333", "0192b"] {
+        write_session(&dir, header(id), &[]);
+    }
+    assert_eq!(
+        sessions::resolve(&dir, "0192aaaa-1111").unwrap(),
+        "0192aaaa-1111"
+    );
+    assert_eq!(
+        sessions::resolve(&dir, "0192aaaa-2").unwrap(),
+        "0192aaaa-2222"
+    );
+    // An exact id wins over being a prefix of another.
+    assert_eq!(sessions::resolve(&dir, "0192b").unwrap(), "0192b");
+    assert_eq!(sessions::resolve(&dir, "0192bb").unwrap(), "0192bbbb-3333");
+
+    match sessions::resolve(&dir, "0192a").unwrap_err() {
+        StoreError::Ambiguous { prefix, matches } => {
+            assert_eq!(prefix, "0192a");
+            assert_eq!(matches, ["0192aaaa-1111", "0192aaaa-2222"]);
+        }
+        other => panic!("expected Ambiguous, got {other:?}"),
+    }
+    let msg = sessions::resolve(&dir, "0192").unwrap_err().to_string();
+    assert!(msg.contains("matches 4 sessions"), "{msg}");
+    assert!(matches!(
+        sessions::resolve(&dir, "ffff"),
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        sessions::resolve(&dir, "../etc"),
+        Err(StoreError::InvalidId { .. })
+    ));
+}
+
+#[test]
+fn latest_is_the_most_recently_written_session() {
+    let (_tmp, dir) = data_dir();
+    assert_eq!(sessions::latest(&dir).unwrap(), None);
+    let base = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    for (id, offset) in [("a", 30), ("b", 90), ("c", 60)] {
+        write_session(&dir, header(id), &[]);
+        let f = fs::File::options()
+            .append(true)
+            .open(dir.session_log_path(id))
+            .unwrap();
+        f.set_modified(base + Duration::from_secs(offset)).unwrap();
+    }
+    assert_eq!(sessions::latest(&dir).unwrap().as_deref(), Some("b"));
+}
+
+fn sample_session() -> ollm_tui::store::LoadedLog {
+    let (_tmp, dir) = data_dir();
+    let mut records = vec![
+        user(1, "Plan the store module\nwith details"),
+        assistant(
+            2,
+            "Here is a plan:\n\n1. log\n2. snapshots",
+            ReplyStatus::Complete,
+        ),
+        rec(
+            3,
+            RecordBody::Goal {
+                change: GoalChange::SetGoal {
+                    description: "Ship the store".into(),
+                    priority: Priority::High,
+                },
+                author: Author::User,
+            },
+        ),
+        rec(
+            4,
+            RecordBody::Goal {
+                change: GoalChange::Checkpoint {
+                    description: "write tests".into(),
+                    status: StepStatus::Completed,
+                },
+                author: Author::Model,
+            },
+        ),
+        rec(
+            5,
+            RecordBody::Goal {
+                change: GoalChange::Decision {
+                    text: "JSONL log".into(),
+                    locked: true,
+                },
+                author: Author::User,
+            },
+        ),
+        rec(
+            6,
+            RecordBody::Tool {
+                name: "read_file".into(),
+                args: r#"{"path":"src/lib.rs"}"#.into(),
+                result: "pub mod store; // ``` inside".into(),
+                is_error: false,
+            },
+        ),
+        rec(
+            7,
+            RecordBody::Checkpoint {
+                checkpoint: checkpoint(1, &[1, 2]),
+            },
+        ),
+        user(8, "Paste: \u{1b}]52;c;ZXZpbA==\u{7}done \u{202e}evil"),
+        assistant(9, "Partial ans", ReplyStatus::Interrupted),
+    ];
+    for r in &mut records {
+        r.ts = ts(r.seq as i64 * 60);
+    }
+    write_session(&dir, header("0192f0c4-demo"), &records);
+    SessionLog::read(&dir, "0192f0c4-demo").unwrap()
+}
+
+#[test]
+fn json_export_has_the_seed_session_file_shape() {
+    let log = sample_session();
+    let v = export::to_json(&log);
+    assert_eq!(v["sessionId"], "0192f0c4-demo");
+    assert_eq!(v["startTime"], "2026-11-22T10:00:00+00:00");
+    assert_eq!(v["lastActivity"], "2026-11-22T10:09:00+00:00");
+    assert_eq!(v["model"], "llama3.2:3b");
+    assert_eq!(v["provider"], "ollama");
+
+    let messages = v["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 4);
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "user", "assistant"]);
+    for m in messages {
+        assert_eq!(m["parts"][0]["type"], "text");
+        assert!(m["parts"][0]["text"].is_string());
+        assert!(m["timestamp"].is_string());
+    }
+    assert_eq!(
+        messages[0]["parts"][0]["text"],
+        "Plan the store module\nwith details"
+    );
+    // JSON keeps the text byte for byte (escapes included); only Markdown sanitises.
+    assert!(
+        messages[2]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains('\u{1b}')
+    );
+    assert_eq!(messages[1]["status"], "complete");
+    assert_eq!(messages[3]["status"], "interrupted");
+
+    let calls = v["toolCalls"].as_array().unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0]["id"], "call_6");
+    assert_eq!(calls[0]["name"], "read_file");
+    assert_eq!(calls[0]["args"]["path"], "src/lib.rs");
+    assert_eq!(
+        calls[0]["result"]["llmContent"],
+        "pub mod store; // ``` inside"
+    );
+    assert_eq!(calls[0]["timestamp"], "2026-11-22T10:06:00+00:00");
+
+    assert_eq!(v["metadata"]["compressionCount"], 1);
+    assert_eq!(v["metadata"]["tokenCount"], 1200 + 85);
+    assert_eq!(
+        v["checkpoints"][0]["messageRange"],
+        serde_json::json!([1, 2])
+    );
+    assert_eq!(v["goals"]["active"]["description"], "Ship the store");
+    assert_eq!(v["goals"]["decisions"][0]["locked"], true);
+}
+
+#[test]
+fn markdown_export_is_readable_and_terminal_safe() {
+    let md = export::to_markdown(&sample_session());
+    assert!(!md.contains('\u{1b}'), "escape sequence leaked");
+    assert!(!md.contains('\u{202e}'), "bidi override leaked");
+    assert!(!md.contains("ZXZpbA=="), "OSC 52 payload leaked");
+    insta::assert_snapshot!(md, @r#"
+    # Plan the store module
+
+    - **Session:** `0192f0c4-demo`
+    - **Model:** llama3.2:3b · mode developer · ctx 8192
+    - **Started:** 2026-11-22 10:00:00 UTC
+    - **Last activity:** 2026-11-22 10:09:00 UTC
+    - **Messages:** 5 · **Compressions:** 1
+
+    ## Goal board
+
+    **Active goal:** Ship the store (High priority, Active)
+
+    - [x] write tests
+
+    **Decisions:**
+
+    - 🔒 JSONL log (#1)
+
+    ## Conversation
+
+    ### User · 2026-11-22 10:01:00 UTC
+
+    Plan the store module
+    with details
+
+    ### Assistant · 2026-11-22 10:02:00 UTC · llama3.2:3b
+
+    Here is a plan:
+
+    1. log
+    2. snapshots
+
+    > 🎯 Goal set: Ship the store (High priority) (by user) · 2026-11-22 10:03:00 UTC
+
+    > 🎯 Goal checkpoint write tests — COMPLETED (by model) · 2026-11-22 10:04:00 UTC
+
+    > 🎯 Decision (locked): JSONL log (by user) · 2026-11-22 10:05:00 UTC
+
+    ### Tool `read_file` · 2026-11-22 10:06:00 UTC
+
+    **Arguments**
+
+    ```json
+    {"path":"src/lib.rs"}
+    ```
+
+    **Result**
+
+    ````
+    pub mod store; // ``` inside
+    ````
+
+    <details>
+    <summary>📝 Compression 1: messages #1–#2 folded into checkpoint cp1 (1500 → 120 tokens, detailed) · 2026-11-22 10:07:00 UTC</summary>
+
+    Summary of part 1: decided to use `Vec<u8>` in src/lib.rs
+
+    </details>
+
+    ### User · 2026-11-22 10:08:00 UTC
+
+    Paste: done evil
+
+    ### Assistant · 2026-11-22 10:09:00 UTC · llama3.2:3b
+
+    Partial ans
+
+    > ⚠ **Interrupted** — the reply stopped here; the partial text above was kept.
+    "#);
+}
