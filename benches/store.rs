@@ -33,6 +33,7 @@ fn message(seq: u64) -> Record {
                  process dies mid-write, and what happens to \"quoted\" text? ünïcödé"
             ),
             pinned: false,
+            tokens: None,
         }
     } else {
         RecordBody::Assistant {
@@ -48,6 +49,8 @@ fn message(seq: u64) -> Record {
             prompt_eval_count: Some(2048),
             prompt_estimate: Some(2000),
             eval_count: Some(256),
+            tokens: None,
+            prompt_eval_cached: None,
         }
     };
     Record { seq, ts, body }

@@ -1,1 +1,302 @@
-fn main() {}
+//! `ollm-tui`: parse arguments, set up logging, open the session, run the app, restore
+//! the terminal. Everything else lives in the library.
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
+use ollm_tui::app::{App, AppOptions, keymap::Keymap};
+use ollm_tui::config::{self, Cli, Command, Env, ExportFormat, Settings};
+use ollm_tui::core::engine::{Engine, SessionSpec};
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::core::record::Header;
+use ollm_tui::core::tokens::Tiktoken;
+use ollm_tui::llm::OllamaBackend;
+use ollm_tui::store::{self, DataDir, FileStore, LoadedLog, StoreError};
+use ollm_tui::ui::{Banner, Severity, Theme};
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // The terminal is already restored here (the TUI guard drops first).
+            eprintln!("ollm-tui: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let env = Env::from_process();
+    let settings = config::resolve(&cli, &env)?;
+    match &cli.command {
+        Some(Command::DefaultConfig) => {
+            print!("{}", config::DEFAULT_CONFIG);
+            Ok(())
+        }
+        Some(Command::Sessions) => list_sessions(&settings),
+        Some(Command::Export { id, format, output }) => {
+            export(&settings, id, *format, output.as_deref())
+        }
+        None => chat(&cli, settings),
+    }
+}
+
+fn data_dir(settings: &Settings) -> Result<DataDir> {
+    DataDir::new(&settings.data_dir).with_context(|| {
+        format!(
+            "cannot use the data directory {} (set OLLM_HOME to change it)",
+            settings.data_dir.display()
+        )
+    })
+}
+
+fn list_sessions(settings: &Settings) -> Result<()> {
+    let dir = data_dir(settings)?;
+    let sessions = store::sessions::list(&dir)?;
+    let mut out = std::io::stdout().lock();
+    if sessions.is_empty() {
+        writeln!(out, "No sessions yet in {}.", dir.root().display())?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<38} {:<19} {:>6} {:>5}  {:<20} TITLE",
+        "ID", "LAST ACTIVITY", "MSGS", "COMP", "MODEL"
+    )?;
+    for s in sessions {
+        let title: String = s
+            .title
+            .as_deref()
+            .map(|t| ollm_tui::core::sanitize::sanitize(t).into_owned())
+            .or_else(|| s.problem.as_ref().map(|p| format!("({p})")))
+            .unwrap_or_else(|| "(no messages)".into())
+            .chars()
+            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+            .take(60)
+            .collect();
+        writeln!(
+            out,
+            "{:<38} {:<19} {:>6} {:>5}  {:<20} {}",
+            s.id,
+            s.last_activity
+                .with_timezone(&chrono::Local)
+                .format("%Y-%m-%d %H:%M"),
+            s.messages,
+            s.compressions,
+            ollm_tui::core::sanitize::sanitize(&s.model),
+            title
+        )?;
+    }
+    Ok(())
+}
+
+fn export(
+    settings: &Settings,
+    id: &str,
+    format: ExportFormat,
+    output: Option<&std::path::Path>,
+) -> Result<()> {
+    let dir = data_dir(settings)?;
+    let id = store::sessions::resolve(&dir, id)?;
+    let log = store::SessionLog::read(&dir, &id)?;
+    let text = match format {
+        ExportFormat::Md => store::export::to_markdown(&log),
+        ExportFormat::Json => serde_json::to_string_pretty(&store::export::to_json(&log))?,
+    };
+    match output {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    if !log.report.is_clean() {
+        eprintln!("ollm-tui: note: {}", log.report);
+    }
+    Ok(())
+}
+
+/// File-only logging (the TUI owns the terminal): daily files under `logs/`.
+fn init_logging(dir: &DataDir, level: &str) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+    let logs = dir.logs_dir();
+    std::fs::create_dir_all(&logs).ok()?;
+    let appender = tracing_appender::rolling::Builder::new()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("ollm-tui")
+        .filename_suffix("log")
+        .max_log_files(14)
+        .build(&logs)
+        .ok()?;
+    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let filter = tracing_subscriber::EnvFilter::try_from_env("OLLM_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("ollm_tui={level},warn")));
+    tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init()
+        .ok()?;
+    Some(guard)
+}
+
+/// What the chat starts from.
+struct Opened {
+    spec: SessionSpec,
+    store: StoreSlot<FileStore>,
+    loaded: Option<LoadedLog>,
+}
+
+fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened> {
+    let Some(wanted) = cli.resume.as_deref() else {
+        let session_id = store::new_session_id();
+        let dir = dir.clone();
+        return Ok(Opened {
+            spec: SessionSpec {
+                session_id,
+                model: settings.model.clone().unwrap_or_default(),
+                mode: settings.mode.unwrap_or_default(),
+                ctx: settings.ctx,
+            },
+            store: StoreSlot::Lazy(Box::new(move |header: &Header| {
+                FileStore::create(&dir, header.clone())
+            })),
+            loaded: None,
+        });
+    };
+    let id = if wanted.is_empty() {
+        match store::sessions::latest(dir)? {
+            Some(id) => id,
+            None => bail!(
+                "no session to resume in {} (start one with plain `ollm-tui`)",
+                dir.root().display()
+            ),
+        }
+    } else {
+        store::sessions::resolve(dir, wanted)?
+    };
+    let (file_store, loaded) = FileStore::open(dir, &id).map_err(|e| match e {
+        StoreError::Locked { .. } => anyhow::anyhow!("{e}"),
+        other => anyhow::Error::new(other).context(format!("cannot open session {id}")),
+    })?;
+    Ok(Opened {
+        spec: SessionSpec {
+            session_id: id,
+            model: loaded.header.model.clone(),
+            mode: loaded.header.mode,
+            ctx: loaded.header.ctx,
+        },
+        store: StoreSlot::Open(file_store),
+        loaded: Some(loaded),
+    })
+}
+
+fn chat(cli: &Cli, settings: Settings) -> Result<()> {
+    let dir = data_dir(&settings)?;
+    let _log_guard = init_logging(&dir, &settings.log_level);
+    // Everything that can refuse to start does so here, before the terminal changes.
+    let keymap = Keymap::new(&settings.keys).context("in config.toml")?;
+    let theme = Theme::load(&settings.theme, Some(&dir.themes_dir()), settings.no_color)?;
+    let prompts = match std::fs::read_to_string(dir.root().join("prompts.toml")) {
+        Ok(text) => Prompts::with_overrides(&text).context("in prompts.toml")?,
+        Err(_) => Prompts::builtin(),
+    };
+    let backend = OllamaBackend::new(&settings.host, settings.ollama)
+        .with_context(|| format!("the Ollama address from {}", settings.host_source))?;
+    let opened = open_session(cli, &settings, &dir)?;
+    let startup_banner = opened
+        .loaded
+        .as_ref()
+        .filter(|l| !l.report.is_clean())
+        .map(|l| {
+            Banner::new(
+                Severity::Warn,
+                format!("The session file was damaged: {}", l.report),
+                "Everything readable was loaded; the damaged part was set aside (see the .corrupt file next to the session).",
+            )
+        });
+    tracing::info!(
+        session = %opened.spec.session_id,
+        host = %settings.host,
+        resumed = opened.loaded.is_some(),
+        "starting"
+    );
+
+    // The tokenizer's tables take 60–260 ms to load: do it while the terminal starts.
+    let tokenizer = std::thread::spawn(Tiktoken::new);
+    let engine_cfg = settings.engine.clone();
+    let prompts = Arc::new(prompts);
+    let Opened {
+        spec,
+        store,
+        loaded,
+    } = opened;
+    let session_id = spec.session_id.clone();
+    let make_engine = Box::new(move || {
+        let tok: Arc<dyn ollm_tui::core::tokens::Tokenizer> = match tokenizer.join() {
+            Ok(Ok(t)) => Arc::new(t),
+            // The tables are embedded; failing to load them is a broken build.
+            _ => Arc::new(ollm_tui::core::tokens::ByteEstimate),
+        };
+        match loaded {
+            Some(log) => {
+                let (engine, report) =
+                    Engine::replay(&log.header, &log.records, engine_cfg, tok, prompts);
+                for issue in &report.issues {
+                    tracing::warn!(%issue, "replay");
+                }
+                engine
+            }
+            None => Engine::new(spec, engine_cfg, tok, prompts, chrono::Utc::now()),
+        }
+    });
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(async {
+        let spawned = actor::spawn(Parts {
+            backend,
+            engine: make_engine,
+            store,
+            config: ActorConfig {
+                host: settings.host.clone(),
+                temperature: settings.temperature,
+                keep_auto_snapshots: settings.keep_auto_snapshots,
+                ..ActorConfig::default()
+            },
+            model: settings.model.clone(),
+        });
+        let app = App::new(
+            spawned.handle.clone(),
+            spawned.view.clone(),
+            AppOptions {
+                keymap,
+                theme,
+                ascii: settings.ascii,
+                paste_limit_bytes: settings.paste_limit_bytes,
+                data_dir: Some(dir.clone()),
+                startup_banner,
+            },
+        );
+        let mut terminal = ollm_tui::app::terminal::enter()?;
+        let ran = app.run(&mut terminal, spawned.updates).await;
+        ollm_tui::app::terminal::leave();
+        // Let the actor finish writing, then stop it.
+        let _ = spawned
+            .handle
+            .send(ollm_tui::actor::Command::Shutdown)
+            .await;
+        drop(spawned.handle);
+        let exit = spawned.task.await;
+        ran.map(|()| exit.ok().is_some_and(|e| e.store.is_some()))
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    let persisted = result?;
+    if persisted {
+        eprintln!("Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}");
+    }
+    Ok(())
+}

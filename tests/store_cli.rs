@@ -52,6 +52,7 @@ fn sessions_list_shows_title_model_counts_and_activity_newest_first() {
                 args: "{}".into(),
                 result: "".into(),
                 is_error: false,
+                tokens: None,
             },
         ),
         rec(
@@ -239,6 +240,7 @@ fn sample_session() -> ollm_tui::store::LoadedLog {
                 args: r#"{"path":"src/lib.rs"}"#.into(),
                 result: "pub mod store; // ``` inside".into(),
                 is_error: false,
+                tokens: None,
             },
         ),
         rec(

@@ -46,6 +46,7 @@ pub fn user(seq: u64, text: &str) -> Record {
         body: RecordBody::User {
             text: text.to_string(),
             pinned: false,
+            tokens: None,
         },
     }
 }
@@ -61,6 +62,8 @@ pub fn assistant(seq: u64, text: &str, status: ReplyStatus) -> Record {
             prompt_eval_count: Some(1200),
             prompt_estimate: Some(1180),
             eval_count: Some(85),
+            tokens: None,
+            prompt_eval_cached: None,
         },
     }
 }
@@ -90,6 +93,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
         RecordBody::User {
             text: "Hello\nwith \"quotes\", ünïcödé ✓ and a tab\t".to_string(),
             pinned: true,
+            tokens: None,
         },
         RecordBody::Assistant {
             text: "Partial rep".to_string(),
@@ -98,12 +102,15 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             prompt_eval_count: None,
             prompt_estimate: Some(10),
             eval_count: None,
+            tokens: None,
+            prompt_eval_cached: None,
         },
         RecordBody::Tool {
             name: "read_file".to_string(),
             args: r#"{"path":"src/main.rs"}"#.to_string(),
             result: "fn main() {}".to_string(),
             is_error: true,
+            tokens: None,
         },
         RecordBody::Checkpoint {
             checkpoint: checkpoint(1, &[1, 2, 3]),
@@ -169,6 +176,15 @@ pub fn every_variant(start: u64) -> Vec<Record> {
                 ctx: Some(8192),
                 mode: Mode::Debugger,
                 compressions: 1,
+                clips: Vec::new(),
+            },
+        },
+        RecordBody::Clip {
+            clip: ollm_tui::core::record::Clip {
+                id: MessageId(3),
+                head_chars: 100,
+                tail_chars: 50,
+                omitted_tokens: 900,
             },
         },
         RecordBody::Settings {
@@ -212,6 +228,7 @@ pub fn snapshot(purpose: SnapshotPurpose, secs: i64, text: &str) -> Snapshot {
             ctx: Some(8192),
             mode: Mode::Developer,
             compressions: 1,
+            clips: Vec::new(),
         },
         messages: vec![Message {
             id: MessageId(3),

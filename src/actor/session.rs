@@ -383,9 +383,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 let what = if *purpose == SnapshotPurpose::Emergency { "Emergency snapshot" } else { "Snapshot" };
                 self.inline(NoticeLevel::Info, format!("{what} {id} saved (Ctrl+R to restore)."));
             }
-            EngineEvent::SnapshotRestored { id } => {
-                self.inline(NoticeLevel::Info, format!("Restored snapshot {id}."));
-            }
+            // Announced by `restore` after the transcript is replaced.
+            EngineEvent::SnapshotRestored { .. } => {}
             EngineEvent::SnapshotError { error } => self.banner(
                 NoticeLevel::Warn,
                 format!("Snapshot failed: {error}"),
@@ -549,7 +548,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         );
                     }
                 }
-                Err(why) => self.inline(NoticeLevel::Info, format!("Nothing to compress: {why}.")),
+                Err(why) => self.inline(NoticeLevel::Info, format!("Not compressed: {why}.")),
             },
             Command::Snapshot { label } => {
                 self.snapshot(SnapshotPurpose::Rollback, label);
@@ -583,9 +582,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     Some(id) => match self.engine.set_pinned(id, pinned, now) {
                         Ok(fx) => {
                             self.execute(fx);
+                            self.send(Update::Pinned { id, pinned });
                             let what = if pinned { "Pinned" } else { "Unpinned" };
-                            self.inline(NoticeLevel::Info, format!("{what} message {id}."));
-                            self.send(Update::Transcript(self.transcript()));
+                            self.inline(
+                                NoticeLevel::Info,
+                                format!("{what} message {id}: it is never folded into a summary."),
+                            );
                         }
                         Err(e) => self.inline(NoticeLevel::Warn, format!("Cannot pin: {e}.")),
                     },
@@ -722,6 +724,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Ok(fx) => {
                 self.execute(fx);
                 self.send(Update::Transcript(self.transcript()));
+                self.inline(
+                    NoticeLevel::Info,
+                    format!(
+                        "Restored snapshot {id}. Later messages stay in the session history (export shows them)."
+                    ),
+                );
             }
             Err(error) => self.on_event(EngineEvent::SnapshotError {
                 error: format!("cannot restore {id}: {error}"),

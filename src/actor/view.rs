@@ -103,6 +103,11 @@ pub enum Update {
         status: ReplyStatus,
         id: Option<MessageId>,
     },
+    /// A message was pinned or unpinned.
+    Pinned {
+        id: MessageId,
+        pinned: bool,
+    },
     /// Something the user must see, with what to do about it.
     Banner {
         level: NoticeLevel,

@@ -130,7 +130,8 @@ impl Key {
     pub fn from_event(e: &KeyEvent) -> Key {
         // Shift is part of a character (`?` is shift+/), so it only counts for keys that
         // are not characters.
-        let mut mods = e.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let mut mods =
+            e.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
         let mut code = e.code;
         if let KeyCode::Char(c) = code {
             mods.remove(KeyModifiers::SHIFT);
@@ -314,9 +315,18 @@ mod tests {
     fn defaults_follow_the_design() {
         let k = Keymap::new(&BTreeMap::new()).unwrap();
         let c = KeyModifiers::CONTROL;
-        assert_eq!(k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)), Some(Action::Send));
-        assert_eq!(k.action(&ev(KeyCode::Enter, KeyModifiers::ALT)), Some(Action::Newline));
-        assert_eq!(k.action(&ev(KeyCode::Enter, KeyModifiers::SHIFT)), Some(Action::Newline));
+        assert_eq!(
+            k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some(Action::Send)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Enter, KeyModifiers::ALT)),
+            Some(Action::Newline)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Enter, KeyModifiers::SHIFT)),
+            Some(Action::Newline)
+        );
         assert_eq!(k.action(&ev(KeyCode::Char('s'), c)), Some(Action::Snapshot));
         assert_eq!(k.action(&ev(KeyCode::Char('r'), c)), Some(Action::Restore));
         assert_eq!(k.action(&ev(KeyCode::Char('k'), c)), Some(Action::Compress));
@@ -324,10 +334,19 @@ mod tests {
         assert_eq!(k.action(&ev(KeyCode::Char('l'), c)), Some(Action::Models));
         assert_eq!(k.action(&ev(KeyCode::Char('q'), c)), Some(Action::Quit));
         assert_eq!(k.action(&ev(KeyCode::Char('c'), c)), Some(Action::Quit));
-        assert_eq!(k.action(&ev(KeyCode::Esc, KeyModifiers::NONE)), Some(Action::Stop));
-        assert_eq!(k.action(&ev(KeyCode::PageUp, KeyModifiers::NONE)), Some(Action::PageUp));
+        assert_eq!(
+            k.action(&ev(KeyCode::Esc, KeyModifiers::NONE)),
+            Some(Action::Stop)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::PageUp, KeyModifiers::NONE)),
+            Some(Action::PageUp)
+        );
         // Caps lock or shift do not change control letters.
-        assert_eq!(k.action(&ev(KeyCode::Char('S'), c | KeyModifiers::SHIFT)), Some(Action::Snapshot));
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('S'), c | KeyModifiers::SHIFT)),
+            Some(Action::Snapshot)
+        );
         // Plain letters are text, not actions.
         assert_eq!(k.action(&ev(KeyCode::Char('s'), KeyModifiers::NONE)), None);
     }
@@ -338,9 +357,18 @@ mod tests {
         o.insert("snapshot".to_string(), "f5, ctrl+b".to_string());
         o.insert("restore".to_string(), "ctrl+s".to_string());
         let k = Keymap::new(&o).unwrap();
-        assert_eq!(k.action(&ev(KeyCode::F(5), KeyModifiers::NONE)), Some(Action::Snapshot));
-        assert_eq!(k.action(&ev(KeyCode::Char('s'), KeyModifiers::CONTROL)), Some(Action::Restore));
-        assert_eq!(k.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)), None);
+        assert_eq!(
+            k.action(&ev(KeyCode::F(5), KeyModifiers::NONE)),
+            Some(Action::Snapshot)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+            Some(Action::Restore)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+            None
+        );
     }
 
     #[test]
@@ -364,7 +392,10 @@ mod tests {
         assert_eq!(parse_key("ctrl++").unwrap().code, KeyCode::Char('+'));
         assert!(parse_key("").is_none());
         let help = Keymap::new(&BTreeMap::new()).unwrap().help();
-        assert!(help.iter().any(|(k, d)| k.contains("Ctrl+S") && d.contains("snapshot")));
+        assert!(
+            help.iter()
+                .any(|(k, d)| k.contains("Ctrl+S") && d.contains("snapshot"))
+        );
         assert_eq!(help.len(), Action::ALL.len());
     }
 }

@@ -20,11 +20,13 @@ use crate::core::snapshot::SnapshotMeta;
 use crate::llm::ModelSummary;
 use crate::store::DataDir;
 use crate::ui::{
-    self, Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay, PanelView,
-    ReplyState, Severity, StatusView, Theme, Transcript, UiView,
+    self, Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay,
+    PanelView, ReplyState, Severity, StatusView, Theme, Transcript, UiView,
 };
 use chrono::{Local, Offset, Utc};
-use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
+use crossterm::event::{
+    Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind,
+};
 use futures_util::StreamExt;
 use ratatui::DefaultTerminal;
 use std::sync::Arc;
@@ -59,8 +61,13 @@ enum Reply {
 }
 
 enum OverlayState {
-    Help { scroll: u16 },
-    Snapshots { items: Vec<SnapshotMeta>, selected: usize },
+    Help {
+        scroll: u16,
+    },
+    Snapshots {
+        items: Vec<SnapshotMeta>,
+        selected: usize,
+    },
     Models {
         items: Vec<ModelEntry>,
         selected: usize,
@@ -157,8 +164,12 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
         connection: match &s.connection {
             ActorConnection::Connected { .. } => Connection::Connected,
             ActorConnection::Connecting => Connection::Connecting,
-            ActorConnection::Unreachable { url, .. } => Connection::Unreachable { url: url.clone() },
-            ActorConnection::ModelMissing { model } => Connection::ModelMissing { model: model.clone() },
+            ActorConnection::Unreachable { url, .. } => {
+                Connection::Unreachable { url: url.clone() }
+            }
+            ActorConnection::ModelMissing { model } => Connection::ModelMissing {
+                model: model.clone(),
+            },
             ActorConnection::NoModels => Connection::ModelMissing {
                 model: "(none installed)".into(),
             },
@@ -184,7 +195,9 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
                 tokens: *chunks,
                 elapsed_ms: since.elapsed().as_millis() as u64,
             },
-            ActorActivity::Compressing { what, .. } => Activity::Compressing { stage: what.clone() },
+            ActorActivity::Compressing { what, .. } => Activity::Compressing {
+                stage: what.clone(),
+            },
         },
         mode: s.status.mode,
         tier: s.status.tier,
@@ -355,7 +368,8 @@ impl App {
         mut updates: mpsc::UnboundedReceiver<Update>,
     ) -> std::io::Result<()> {
         let mut events = EventStream::new();
-        let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        let mut sigterm =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
@@ -447,9 +461,9 @@ impl App {
                                 .iter()
                                 .position(|m| m.name == self.session.status.model)
                                 .unwrap_or(0);
-                            *note = items.is_empty().then(|| {
-                                "No models installed: `ollama pull llama3.2`".to_string()
-                            });
+                            *note = items
+                                .is_empty()
+                                .then(|| "No models installed: `ollama pull llama3.2`".to_string());
                         }
                         Err(e) => *note = Some(e),
                     }
@@ -498,6 +512,16 @@ impl App {
                 });
             }
             Update::ClearBanner => self.banner = None,
+            Update::Pinned { id, pinned } => {
+                if let Some(i) = self
+                    .transcript
+                    .entries()
+                    .iter()
+                    .rposition(|e| e.id == Some(id))
+                {
+                    self.transcript.update(i, |e| e.pinned = pinned);
+                }
+            }
             Update::Engine(_) => {}
             Update::Closed => self.quit = true,
         }
@@ -589,7 +613,8 @@ impl App {
                 }
             }
             Action::Quit => {
-                let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+                let ctrl_c =
+                    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
                 if ctrl_c && self.generating() {
                     self.command(Command::Stop);
                 } else {
@@ -674,15 +699,17 @@ impl App {
         }
         let mut chosen: Option<Command> = None;
         match &mut self.overlay {
-            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => match k.code {
-                KeyCode::Up => *scroll = scroll.saturating_sub(1),
-                KeyCode::Down => *scroll = scroll.saturating_add(1),
-                KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
-                KeyCode::PageDown => *scroll = scroll.saturating_add(10),
-                KeyCode::Home => *scroll = 0,
-                KeyCode::Enter => self.overlay = None,
-                _ => {}
-            },
+            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => {
+                match k.code {
+                    KeyCode::Up => *scroll = scroll.saturating_sub(1),
+                    KeyCode::Down => *scroll = scroll.saturating_add(1),
+                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                    KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+                    KeyCode::Home => *scroll = 0,
+                    KeyCode::Enter => self.overlay = None,
+                    _ => {}
+                }
+            }
             Some(OverlayState::Snapshots { items, selected }) => match k.code {
                 KeyCode::Up => *selected = selected.saturating_sub(1),
                 KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
@@ -691,21 +718,23 @@ impl App {
                         chosen = Some(Command::Restore { id: s.id.clone() });
                     }
                 }
-                KeyCode::Delete => {
-                    if *selected < items.len() {
-                        let s = items.remove(*selected);
-                        *selected = (*selected).min(items.len().saturating_sub(1));
-                        chosen = Some(Command::DeleteSnapshot { id: s.id });
-                    }
+                KeyCode::Delete if *selected < items.len() => {
+                    let s = items.remove(*selected);
+                    *selected = (*selected).min(items.len().saturating_sub(1));
+                    chosen = Some(Command::DeleteSnapshot { id: s.id });
                 }
                 _ => {}
             },
-            Some(OverlayState::Models { items, selected, .. }) => match k.code {
+            Some(OverlayState::Models {
+                items, selected, ..
+            }) => match k.code {
                 KeyCode::Up => *selected = selected.saturating_sub(1),
                 KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
                 KeyCode::Enter => {
                     if let Some(m) = items.get(*selected) {
-                        chosen = Some(Command::SetModel { name: m.name.clone() });
+                        chosen = Some(Command::SetModel {
+                            name: m.name.clone(),
+                        });
                     }
                 }
                 _ => {}

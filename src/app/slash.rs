@@ -21,7 +21,9 @@ pub enum Slash {
     /// `None` = the model's own size.
     Ctx(Option<u32>),
     Mode(Mode),
-    Export { json: bool },
+    Export {
+        json: bool,
+    },
     Inspect(Option<u32>),
     Panel,
     Retry,
@@ -32,20 +34,47 @@ pub enum Slash {
 /// The commands and what they do, for `/help` and the help overlay.
 pub const HELP: &[(&str, &str)] = &[
     ("/snapshot [label]", "save a snapshot (Ctrl+S)"),
-    ("/restore [id]", "restore a snapshot; without an id, pick one (Ctrl+R)"),
-    ("/compress [focus]", "compress now, optionally keeping a topic in focus (Ctrl+K)"),
+    (
+        "/restore [id]",
+        "restore a snapshot; without an id, pick one (Ctrl+R)",
+    ),
+    (
+        "/compress [focus]",
+        "compress now, optionally keeping a topic in focus (Ctrl+K)",
+    ),
     ("/goal TEXT", "set the goal (high priority: /goal! TEXT)"),
-    ("/goal done | pause | clear", "complete, pause or clear the goal"),
+    (
+        "/goal done | pause | clear",
+        "complete, pause or clear the goal",
+    ),
     ("/step TEXT [done|doing]", "add or update a goal checkpoint"),
-    ("/decision TEXT [--lock]", "record a decision, optionally locked"),
-    ("/lock N  /unlock N  /forget N", "lock, unlock or delete decision N"),
+    (
+        "/decision TEXT [--lock]",
+        "record a decision, optionally locked",
+    ),
+    (
+        "/lock N  /unlock N  /forget N",
+        "lock, unlock or delete decision N",
+    ),
     ("/artifact created|modified|deleted PATH", "record a file"),
     ("/next TEXT", "record a next step"),
-    ("/pin [N]  /unpin [N]", "never fold message N (default: the last reply)"),
-    ("/inspect [N]", "show checkpoint N beside the messages it covers"),
-    ("/model [NAME]", "switch model; without a name, pick one (Ctrl+L)"),
+    (
+        "/pin [N]  /unpin [N]",
+        "never fold message N (default: the last reply)",
+    ),
+    (
+        "/inspect [N]",
+        "show checkpoint N beside the messages it covers",
+    ),
+    (
+        "/model [NAME]",
+        "switch model; without a name, pick one (Ctrl+L)",
+    ),
     ("/ctx N | auto", "context size sent to Ollama"),
-    ("/mode assistant|developer|planning|debugger", "what summaries keep"),
+    (
+        "/mode assistant|developer|planning|debugger",
+        "what summaries keep",
+    ),
     ("/export [md|json]", "write the session to a file"),
     ("/goals", "show/hide the goal panel (Ctrl+G)"),
     ("/retry", "send the last message again after an error"),
@@ -209,7 +238,9 @@ fn parse_command(cmd: &str, arg: &str) -> Result<Slash, String> {
         "retry" => Ok(Slash::Retry),
         "help" | "?" => Ok(Slash::Help),
         "quit" | "exit" | "q" => Ok(Slash::Quit),
-        other => Err(format!("unknown command /{other}; /help lists them (type //{other} to send it as text)")),
+        other => Err(format!(
+            "unknown command /{other}; /help lists them (type //{other} to send it as text)"
+        )),
     }
 }
 
@@ -239,8 +270,19 @@ mod tests {
                 priority: Priority::Medium
             })
         );
-        assert!(matches!(ok("/goal! Urgent"), Slash::Goal(GoalChange::SetGoal { priority: Priority::High, .. })));
-        assert_eq!(ok("/goal done"), Slash::Goal(GoalChange::GoalStatus { status: GoalStatus::Completed }));
+        assert!(matches!(
+            ok("/goal! Urgent"),
+            Slash::Goal(GoalChange::SetGoal {
+                priority: Priority::High,
+                ..
+            })
+        ));
+        assert_eq!(
+            ok("/goal done"),
+            Slash::Goal(GoalChange::GoalStatus {
+                status: GoalStatus::Completed
+            })
+        );
         assert_eq!(
             ok("/decision Use Postgres 16 --lock"),
             Slash::Goal(GoalChange::Decision {
@@ -275,9 +317,15 @@ mod tests {
         assert!(parse("/ctx 12").unwrap().is_err());
         assert_eq!(ok("/mode developer"), Slash::Mode(Mode::Developer));
         assert!(parse("/mode poet").unwrap().is_err());
-        assert_eq!(ok("/model qwen2.5:0.5b"), Slash::Model(Some("qwen2.5:0.5b".into())));
+        assert_eq!(
+            ok("/model qwen2.5:0.5b"),
+            Slash::Model(Some("qwen2.5:0.5b".into()))
+        );
         assert_eq!(ok("/model"), Slash::Model(None));
-        assert_eq!(ok("/compress the schema"), Slash::Compress(Some("the schema".into())));
+        assert_eq!(
+            ok("/compress the schema"),
+            Slash::Compress(Some("the schema".into()))
+        );
         assert_eq!(ok("/pin #12"), Slash::Pin(Some(MessageId(12))));
         assert_eq!(ok("/pin"), Slash::Pin(None));
         assert_eq!(ok("/export json"), Slash::Export { json: true });

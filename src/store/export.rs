@@ -495,6 +495,38 @@ fn fenced(md: &mut String, lang: &str, body: &str) {
     );
 }
 
+/// Render a session and write it to `$OLLM_HOME/exports/<id>.md` or `.json` (directory
+/// 0700, file 0600, replaced if it exists). Reads the log without taking the session lock,
+/// so the running session can export itself.
+pub fn write_export(
+    dir: &crate::store::DataDir,
+    session_id: &str,
+    json: bool,
+) -> Result<std::path::PathBuf, crate::store::StoreError> {
+    use crate::store::fsutil::{ensure_private_dir, open_private};
+    use crate::store::{SessionLog, StoreError};
+    use std::io::Write as _;
+    let log = SessionLog::read(dir, session_id)?;
+    let text = if json {
+        serde_json::to_string_pretty(&to_json(&log)).map_err(|e| StoreError::Encode {
+            what: "export",
+            source: e,
+        })?
+    } else {
+        to_markdown(&log)
+    };
+    let exports = dir.root().join("exports");
+    ensure_private_dir(&exports)?;
+    let path = exports.join(format!("{session_id}.{}", if json { "json" } else { "md" }));
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    let mut file = open_private(&path, &mut opts, "write the export")?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_data())
+        .map_err(|e| StoreError::io(&path, "write the export", e))?;
+    Ok(path)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -234,6 +234,7 @@ mod tests {
             body: RecordBody::User {
                 text: format!("m{seq}"),
                 pinned: false,
+                tokens: None,
             },
         }
     }

@@ -1,0 +1,530 @@
+//! End to end: the real `ollm-tui` binary in a tmux pane, talking to the fake Ollama server
+//! over HTTP. Keys go in with `send-keys`, the screen comes out with `capture-pane`.
+//!
+//! Waiting is always for a condition on the screen (polling `capture-pane`) with a
+//! generous deadline, never a fixed sleep that passes by luck. tmux is required
+//! (`.ci/run` installs it); each test uses its own tmux server socket.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use support::fake_ollama::{FakeConfig, FakeOllama};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ollm-tui");
+const DEADLINE: Duration = Duration::from_secs(30);
+static SEQ: AtomicUsize = AtomicUsize::new(0);
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A tmux server with one pane running `cmd` (the binary itself, so the pane's pid is
+    /// the app's).
+    fn start(cmd: &[String], env: &[(&str, String)], width: u16, height: u16) -> Tmux {
+        let version = Command::new("tmux").arg("-V").output();
+        assert!(
+            version.is_ok_and(|o| o.status.success()),
+            "tmux is required for the end-to-end tests: apt-get install tmux"
+        );
+        let socket = format!(
+            "ollm-e2e-{}-{}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::SeqCst)
+        );
+        let t = Tmux { socket };
+        let mut c = Command::new("tmux");
+        c.args([
+            "-L",
+            &t.socket,
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+        ])
+        .args(["-x", &width.to_string(), "-y", &height.to_string()]);
+        for (k, v) in env {
+            c.args(["-e", &format!("{k}={v}")]);
+        }
+        // A shell runs the app, then reports its exit status and idles, so the pane keeps
+        // exactly the terminal state the app left (tmux's own "pane is dead" line would
+        // change it).
+        c.args([
+            "--",
+            "sh",
+            "-c",
+            "\"$@\"; echo \"[exit $?]\"; exec sleep 3600",
+            "sh",
+        ])
+        .args(cmd);
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        t
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        self.tmux(&args);
+    }
+
+    fn type_text(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", "e2e", "-l", text]);
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    fn format(&self, f: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", "e2e", f])
+            .trim()
+            .to_string()
+    }
+
+    /// The app's exit status, once it has exited.
+    fn exit_status(&self) -> Option<i32> {
+        // After a SIGKILL the terminal is still raw, so the marker may sit mid-line.
+        let s = self.screen();
+        let at = s.rfind("[exit ")?;
+        let rest = &s[at + "[exit ".len()..];
+        rest[..rest.find(']')?].parse().ok()
+    }
+
+    /// The app's pid (a child of the pane's shell).
+    fn pid(&self) -> u32 {
+        let shell = self.format("#{pane_pid}");
+        let out = Command::new("pgrep").args(["-P", &shell]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .expect("the app is running")
+    }
+
+    /// Wait until `cond` holds for the screen; panic with the screen if it never does.
+    async fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if cond(&s) {
+                return s;
+            }
+            if start.elapsed() > DEADLINE {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
+    async fn wait_exit(&self) -> i32 {
+        let start = Instant::now();
+        loop {
+            if let Some(code) = self.exit_status() {
+                return code;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "the app did not exit:\n{}",
+                self.screen()
+            );
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
+    fn alive(&self) -> bool {
+        self.exit_status().is_none()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+fn env(home: &Path, server: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("OLLM_HOME", home.display().to_string()),
+        ("OLLAMA_HOST", server.to_string()),
+        ("LANG", "C.UTF-8".to_string()),
+        ("TERM", "xterm-256color".to_string()),
+    ]
+}
+
+fn args(extra: &[&str]) -> Vec<String> {
+    std::iter::once(BIN)
+        .chain(extra.iter().copied())
+        .map(str::to_string)
+        .collect()
+}
+
+/// "Context: 1,234/8,192" → 1234.
+fn gauge_used(screen: &str) -> Option<u32> {
+    let line = screen.lines().find(|l| l.contains("Context: "))?;
+    let after = line.split("Context: ").nth(1)?;
+    let used = after.split('/').next()?;
+    used.replace(',', "").trim().parse().ok()
+}
+
+fn idle(screen: &str) -> bool {
+    !screen.contains("generating")
+        && !screen.contains("compressing")
+        && !screen.contains("connecting")
+}
+
+/// The terminal was handed back: no alternate screen, cursor shown, no mouse reporting.
+fn assert_terminal_clean(t: &Tmux) {
+    assert_eq!(
+        t.format("#{alternate_on}"),
+        "0",
+        "still on the alternate screen"
+    );
+    assert_eq!(t.format("#{cursor_flag}"), "1", "cursor hidden");
+    assert_eq!(
+        t.format("#{mouse_any_flag}"),
+        "0",
+        "mouse reporting left on"
+    );
+    assert_eq!(
+        t.format("#{mouse_standard_flag}"),
+        "0",
+        "mouse reporting left on"
+    );
+}
+
+fn session_logs(home: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(home.join("sessions"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_streams_back_and_quitting_leaves_the_terminal_clean() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        &args(&["--model", "llama3.2:3b"]),
+        &env(home.path(), &server.url()),
+        100,
+        30,
+    );
+    t.wait_for("the first frame", |s| {
+        s.contains("Context:") && s.contains("llama3.2:3b")
+    })
+    .await;
+    let before = t.wait_for("connected", idle).await;
+    t.type_text("hello from tmux");
+    t.keys(&["Enter"]);
+    let s = t
+        .wait_for("the streamed reply", |s| {
+            s.contains("You said: \"hello from tmux\"") && idle(s)
+        })
+        .await;
+    assert!(s.contains("Assistant"));
+    assert!(
+        gauge_used(&s).unwrap() > gauge_used(&before).unwrap(),
+        "the gauge moved:\n{s}"
+    );
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+    let after = t.screen();
+    assert!(
+        after.contains("Resume it with: ollm-tui --resume"),
+        "{after}"
+    );
+    // The message is on disk.
+    let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
+    assert!(log.contains("hello from tmux"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_then_restore_brings_back_the_earlier_state() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        &args(&["--model", "llama3.2:3b"]),
+        &env(home.path(), &server.url()),
+        100,
+        40,
+    );
+    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+        .await;
+    t.type_text("alpha question");
+    t.keys(&["Enter"]);
+    t.wait_for("first reply", |s| {
+        s.contains("You said: \"alpha question\"") && idle(s)
+    })
+    .await;
+    t.keys(&["C-s"]);
+    t.wait_for("snapshot saved", |s| {
+        s.contains("saved (Ctrl+R to restore)")
+    })
+    .await;
+    t.type_text("bravo question");
+    t.keys(&["Enter"]);
+    let with_b = t
+        .wait_for("second reply", |s| {
+            s.contains("You said: \"bravo question\"") && idle(s)
+        })
+        .await;
+    t.keys(&["C-r"]);
+    t.wait_for("the restore picker", |s| {
+        s.contains("Restore a snapshot") && s.contains("rollback")
+    })
+    .await;
+    t.keys(&["Enter"]);
+    // The transcript and the gauge travel on different channels: wait for both.
+    let b_used = gauge_used(&with_b).unwrap();
+    let restored = t
+        .wait_for("the restored state and a smaller gauge", |s| {
+            s.contains("Restored snapshot")
+                && !s.contains("bravo question")
+                && gauge_used(s).is_some_and(|u| u < b_used)
+        })
+        .await;
+    assert!(restored.contains("alpha question"));
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gauge_grows_with_turns_and_drops_after_a_compression() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(70);
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        &args(&["--model", "llama3.2:3b", "--ctx", "2048"]),
+        &env(home.path(), &server.url()),
+        110,
+        30,
+    );
+    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+        .await;
+    let mut last = 0;
+    let mut peak = 0;
+    for i in 0..30 {
+        t.type_text(&format!("question number {i} about topic_{i}"));
+        t.keys(&["Enter"]);
+        let s = t
+            .wait_for("the reply", |s| {
+                s.contains(&format!("question number {i} about"))
+                    && idle(s)
+                    && s.contains("You said")
+            })
+            .await;
+        let used = gauge_used(&s).unwrap();
+        if s.contains("1 compression")
+            || s.contains("compressions") && !s.contains("0 compressions")
+        {
+            assert!(
+                used < peak,
+                "the gauge dropped after compressing: {used} vs peak {peak}\n{s}"
+            );
+            t.keys(&["C-q"]);
+            t.wait_exit().await;
+            return;
+        }
+        assert!(
+            used > last,
+            "the gauge grew with turn {i}: {used} after {last}\n{s}"
+        );
+        last = used;
+        peak = peak.max(used);
+    }
+    panic!("no compression after 30 turns at ctx 2048");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn esc_stops_a_slow_reply() {
+    let server = FakeOllama::start_with(FakeConfig {
+        token_delay: Duration::from_millis(150),
+        reply_words: 200,
+        ..FakeConfig::default()
+    })
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        &args(&["--model", "llama3.2:3b"]),
+        &env(home.path(), &server.url()),
+        100,
+        30,
+    );
+    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+        .await;
+    t.type_text("a very long answer please");
+    t.keys(&["Enter"]);
+    t.wait_for("generation", |s| {
+        s.contains("generating") && s.contains("You said")
+    })
+    .await;
+    t.keys(&["Escape"]);
+    let s = t
+        .wait_for("the stop", |s| s.contains("interrupted") && idle(s))
+        .await;
+    assert!(s.contains("partial text kept"), "{s}");
+    assert!(
+        server
+            .wait_for_disconnect(Duration::from_secs(5))
+            .await
+            .is_some()
+    );
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_server_it_says_where_it_looked_and_how_to_fix_it() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        &args(&["--model", "llama3.2:3b"]),
+        &env(home.path(), &dead),
+        110,
+        30,
+    );
+    let s = t
+        .wait_for("the unreachable banner", |s| {
+            s.contains(&dead) && s.contains("ollama serve")
+        })
+        .await;
+    assert!(s.contains("Cannot reach Ollama"), "{s}");
+    // Typing still works and the message is kept.
+    t.type_text("are you there");
+    t.keys(&["Enter"]);
+    t.wait_for("the message kept", |s| s.contains("are you there"))
+        .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+    let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
+    assert!(log.contains("are you there"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
+    let server = FakeOllama::start_with(FakeConfig {
+        token_delay: Duration::from_millis(80),
+        reply_words: 150,
+        ..FakeConfig::default()
+    })
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let mut sent = Vec::new();
+    for round in 0..4 {
+        let extra: Vec<&str> = if round == 0 {
+            vec!["--model", "llama3.2:3b"]
+        } else {
+            vec!["--resume"]
+        };
+        let t = Tmux::start(&args(&extra), &env(home.path(), &server.url()), 100, 30);
+        t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+            .await;
+        if round > 0 {
+            // The resumed session shows what was said before the kill.
+            let prev: &String = sent.last().unwrap();
+            t.wait_for("the resumed transcript", |s| s.contains(prev.as_str()))
+                .await;
+        }
+        let msg = format!("message before kill {round}");
+        t.type_text(&msg);
+        t.keys(&["Enter"]);
+        sent.push(msg);
+        t.wait_for("the reply streaming", |s| {
+            s.contains("generating") && s.contains("You said")
+        })
+        .await;
+        let pid = t.pid();
+        let killed = Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        assert_eq!(t.wait_exit().await, 137, "killed by SIGKILL");
+    }
+    let logs = session_logs(home.path());
+    assert_eq!(logs.len(), 1, "one session, resumed each time");
+    let text = std::fs::read_to_string(&logs[0]).unwrap();
+    for (i, line) in text.lines().enumerate() {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "line {} is malformed: {line}",
+            i + 1
+        );
+    }
+    for msg in &sent {
+        assert!(text.contains(msg.as_str()), "{msg} lost");
+    }
+    // A last resume loads cleanly (torn tails set aside, nothing skipped in the middle).
+    let t = Tmux::start(
+        &args(&["--resume"]),
+        &env(home.path(), &server.url()),
+        100,
+        30,
+    );
+    let s = t
+        .wait_for("connected", |s| s.contains("Context:") && idle(s))
+        .await;
+    assert!(!s.contains("damaged"), "{s}");
+    t.keys(&["C-q"]);
+    t.wait_exit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tiny_terminal_does_not_break_it() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        &args(&["--model", "llama3.2:3b"]),
+        &env(home.path(), &server.url()),
+        12,
+        3,
+    );
+    // Give it time to draw a few frames at this size, typing meanwhile.
+    t.type_text("tiny");
+    t.keys(&["Enter"]);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(800) {
+        assert!(t.alive(), "it died at 12x3:\n{}", t.screen());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    t.tmux(&["resize-window", "-t", "e2e", "-x", "2", "-y", "1"]);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(t.alive(), "it died at 2x1");
+    t.tmux(&["resize-window", "-t", "e2e", "-x", "80", "-y", "24"]);
+    t.wait_for("a normal screen again", |s| s.contains("Context:"))
+        .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+}
