@@ -334,10 +334,10 @@ async fn the_gauge_grows_with_turns_and_drops_after_a_compression() {
         t.type_text(&format!("question number {i} about topic_{i}"));
         t.keys(&["Enter"]);
         let s = t
-            .wait_for("the reply", |s| {
-                s.contains(&format!("question number {i} about"))
-                    && idle(s)
-                    && s.contains("You said")
+            .wait_for("this turn's reply", |s| {
+                s.contains(&format!(
+                    "You said: \"question number {i} about topic_{i}\""
+                )) && idle(s)
             })
             .await;
         let used = gauge_used(&s).unwrap();

@@ -304,6 +304,9 @@ impl App {
     }
 
     fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
+        // The actor publishes the view before sending the updates that follow from it, so
+        // the freshest view is never older than the transcript drawn with it.
+        self.session = self.view_rx.borrow_and_update().clone();
         let status = status_view(&self.session, self.spinner);
         let now = Utc::now();
         let session = self.session.clone();
