@@ -613,7 +613,7 @@ async fn compress_now_and_inspect_a_checkpoint() {
             b["messages"][0]["content"]
                 .as_str()
                 .unwrap()
-                .contains("compress chat history")
+                .contains("note-taker")
         })
         .unwrap();
     assert!(

@@ -163,15 +163,13 @@ fn aging_resummarizes_from_the_original_messages() {
     let reqs = h.summarizer.requests();
     let aging_with_original = reqs
         .iter()
-        .filter(|r| r.system.contains("moderate") || r.system.contains("brief"))
+        .filter(|r| r.system.contains("concise") || r.system.contains("brief"))
         .any(|r| r.user.contains("PAPAYA-7"));
     assert!(aging_with_original, "aging never saw the original text");
     // First drafts of aging never take a summary as input (retries quote their own draft).
     assert!(
         reqs.iter()
-            .filter(
-                |r| r.system.contains("moderate") && r.user.contains("Conversation to summarize")
-            )
+            .filter(|r| r.system.contains("concise") && r.user.contains("Transcript ("))
             .all(|r| !r.user.contains("summary text")),
         "a summary was summarized"
     );

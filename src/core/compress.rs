@@ -216,21 +216,23 @@ fn format_message(m: &Message, context_only: bool) -> String {
             m.tool.as_ref().map_or("result", |t| t.name.as_str())
         ),
     };
-    let mut flags = vec![m.id.to_string()];
-    if m.status == ReplyStatus::Interrupted {
-        flags.push("interrupted".into());
-    }
+    // Plain "User: …" lines: with message ids and annotations a small model copies the
+    // transcript instead of taking notes (measured with a 0.5B model).
+    let who = if m.status == ReplyStatus::Interrupted {
+        format!("{who} (cut off)")
+    } else {
+        who
+    };
     if context_only {
-        flags.push("kept verbatim elsewhere; context only".into());
         let short: String = m.text.chars().take(CONTEXT_USER_CHARS).collect();
         let ellipsis = if short.len() < m.text.len() {
             " …"
         } else {
             ""
         };
-        return format!("{who} ({}): {short}{ellipsis}", flags.join(", "));
+        return format!("{who}: {short}{ellipsis}");
     }
-    format!("{who} ({}): {}", flags.join(", "), m.text)
+    format!("{who}: {}", m.text)
 }
 
 fn range_label(ids: &[MessageId]) -> String {

@@ -551,7 +551,7 @@ mod tests {
         // Every chunk went to the model: together they cover the whole input.
         let chunk_calls = reqs
             .iter()
-            .filter(|r| r.user.contains("Conversation to summarize"))
+            .filter(|r| r.user.contains("Transcript ("))
             .count();
         assert!(chunk_calls >= 5, "{chunk_calls}");
         for i in [0, 57, 133, 199] {
@@ -582,7 +582,7 @@ mod tests {
         let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
         assert_eq!(r.text, "brief.");
         assert!(r.retried);
-        assert!(s.requests()[1].user.contains("not shorter"));
+        assert!(s.requests()[1].user.contains("too long"));
     }
 
     #[test]

@@ -808,7 +808,7 @@ fn fit_prompt(messages: &[Msg], num_ctx: u32) -> Fit {
 }
 
 /// A client asking for a summary states the job up front: the first sentence of the
-/// first system message is about summarizing or compressing. (A chat system prompt may
+/// first system message is about summarizing, compressing or taking notes. (A chat system prompt may
 /// mention summaries further on — "earlier parts may appear as summaries" — without being
 /// one, and a chat may carry earlier summaries in a later system message.)
 fn is_summary_request(messages: &[Msg]) -> bool {
@@ -817,7 +817,9 @@ fn is_summary_request(messages: &[Msg]) -> bool {
     };
     let lower = first.content.trim_start().to_lowercase();
     let sentence = lower.split(['.', '\n']).next().unwrap_or("");
-    sentence.contains("summar") || sentence.contains("compress")
+    ["summar", "compress", "note-tak", "notes"]
+        .iter()
+        .any(|k| sentence.contains(k))
 }
 
 struct Generated {
