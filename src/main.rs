@@ -2,6 +2,7 @@
 //! the terminal. Everything else lives in the library.
 
 use anyhow::{Context, Result, bail};
+
 use clap::Parser;
 use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
 use ollm_tui::app::{App, AppOptions, keymap::Keymap};

@@ -305,7 +305,7 @@ async fn chat_streams_ndjson_ending_with_stats() {
     assert_eq!(
         last["prompt_eval_count"],
         prompt_tokens([question]),
-        "cl100k tokens + 4 per message + 1 BOS"
+        "o200k tokens + 4 per message + 1 BOS"
     );
     assert_eq!(last["eval_count"], count_tokens(&text));
     for key in [

@@ -40,8 +40,6 @@ use std::sync::Arc;
 
 /// A fold smaller than this (raw tokens) is not worth a model call.
 const MIN_FOLD_RAW: u32 = 48;
-/// Characters of a kept user message shown to the summarizer as context.
-const CONTEXT_USER_CHARS: usize = 300;
 /// Safety margin in a summarizer request, tokens.
 const SUMMARY_MARGIN: u32 = 64;
 
@@ -207,7 +205,7 @@ impl CompressionPlan {
     }
 }
 
-fn format_message(m: &Message, context_only: bool) -> String {
+fn format_message(m: &Message) -> String {
     let who = match m.role {
         Role::User => "User".to_string(),
         Role::Assistant => "Assistant".to_string(),
@@ -223,15 +221,6 @@ fn format_message(m: &Message, context_only: bool) -> String {
     } else {
         who
     };
-    if context_only {
-        let short: String = m.text.chars().take(CONTEXT_USER_CHARS).collect();
-        let ellipsis = if short.len() < m.text.len() {
-            " …"
-        } else {
-            ""
-        };
-        return format!("{who}: {short}{ellipsis}");
-    }
     format!("{who}: {}", m.text)
 }
 
@@ -384,9 +373,7 @@ impl Engine {
     fn pieces_of(&self, ids: &[MessageId], window: u32) -> Vec<Piece> {
         ids.iter()
             .filter_map(|id| self.history.get(*id))
-            .flat_map(|m| {
-                pipeline::split_piece(&format_message(m, false), window, self.tok.as_ref())
-            })
+            .flat_map(|m| pipeline::split_piece(&format_message(m), window, self.tok.as_ref()))
             .collect()
     }
 
@@ -470,28 +457,17 @@ impl Engine {
             let cap = b.level_cap(level);
             let probe_window =
                 self.summary_window(&self.summary_system(level, cap), &self.goal_block(), cap);
-            // The summarizer sees kept user messages of the range as context.
-            let first = sel.covers.first().copied();
-            let last = sel.covers.last().copied();
-            let mut pieces = Vec::new();
-            for e in &self.active.messages()[..sel.boundary] {
-                let Some(m) = self.history.get(e.id) else {
-                    continue;
-                };
-                let folded = sel.covers.binary_search(&e.id).is_ok();
-                let in_range = first.is_some_and(|f| e.id >= f) && last.is_some_and(|l| e.id <= l);
-                if folded {
-                    pieces.extend(pipeline::split_piece(
-                        &format_message(m, false),
-                        probe_window,
-                        self.tok.as_ref(),
-                    ));
-                } else if in_range && m.role == Role::User {
-                    let text = format_message(m, true);
-                    let raw = self.tok.count(&text);
-                    pieces.push(Piece { text, raw });
-                }
-            }
+            // Only what is folded goes to the summarizer. User messages that stay verbatim
+            // in the context are left out: a small model copies them into the notes,
+            // spending the cap on text that is kept anyway (measured with a 0.5B model).
+            let pieces: Vec<Piece> = sel
+                .covers
+                .iter()
+                .filter_map(|id| self.history.get(*id))
+                .flat_map(|m| {
+                    pipeline::split_piece(&format_message(m), probe_window, self.tok.as_ref())
+                })
+                .collect();
             let facts_from = self.text_of(&sel.covers);
             Some(self.task(
                 TaskTarget::New {

@@ -1,7 +1,7 @@
 //! Token counting and per-model calibration.
 //!
-//! Strategy: count each text once with tiktoken's `o200k_base` (a fast, widely shared
-//! BPE; Ollama models use their own tokenizers, so this is an estimate), cache the count
+//! Strategy: count each text once with tiktoken's `cl100k_base` (Ollama models use their
+//! own tokenizers, so this is an estimate), cache the count
 //! on the message, and correct the sum with a per-model factor learned from the
 //! `prompt_eval_count` the server reports after each reply. A request's raw estimate is
 //! the sum of its message counts plus a fixed template overhead per message; the
@@ -23,26 +23,32 @@ pub trait Tokenizer: Send + Sync + fmt::Debug {
     fn count(&self, text: &str) -> u32;
 }
 
-/// The real counter: tiktoken `o200k_base`.
+/// The real counter: tiktoken `cl100k_base`.
+///
+/// Why cl100k: Llama 3's tokenizer is cl100k plus 28K tokens, and measured against
+/// Qwen2.5's tokenizer cl100k and o200k agree within a few percent on prose, code and
+/// JSON (both 0.92–1.0 of the model's count); only CJK text differs more (cl100k 1.5×,
+/// o200k 1.15×), which the per-model calibration absorbs. cl100k's tables take 24 MB of
+/// memory, o200k's 46 MB.
 pub struct Tiktoken {
     bpe: tiktoken_rs::CoreBPE,
 }
 
 impl fmt::Debug for Tiktoken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Tiktoken(o200k_base)")
+        f.write_str("Tiktoken(cl100k_base)")
     }
 }
 
 /// The BPE tables failed to load (they are embedded, so this means a broken build).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot initialise the o200k_base tokenizer: {0}")]
+#[error("cannot initialise the cl100k_base tokenizer: {0}")]
 pub struct TokenizerError(String);
 
 impl Tiktoken {
     /// Loads the embedded BPE tables: 60–260 ms, so call it off the UI thread.
     pub fn new() -> Result<Self, TokenizerError> {
-        let bpe = tiktoken_rs::o200k_base().map_err(|e| TokenizerError(e.to_string()))?;
+        let bpe = tiktoken_rs::cl100k_base().map_err(|e| TokenizerError(e.to_string()))?;
         Ok(Tiktoken { bpe })
     }
 }
@@ -90,7 +96,7 @@ pub enum Reading {
 /// How our token counts relate to what one model's tokenizer sees.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {
-    /// Model tokens per raw (o200k) token.
+    /// Model tokens per raw (cl100k) token.
     pub factor: f64,
     /// Readings folded in so far.
     pub samples: u32,

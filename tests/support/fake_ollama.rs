@@ -2,8 +2,8 @@
 //!
 //! Strategy: one axum fallback handler records every request (method, path, JSON body,
 //! arrival time) and routes by hand, so even paths Ollama lacks (`/v1/...`) are recorded
-//! and can be asserted absent. Prompts are counted with tiktoken `cl100k_base` (a different
-//! tokenizer from the client's o200k, as a real model's would be) plus a per-message
+//! and can be asserted absent. Prompts are counted with tiktoken `o200k_base` (a different
+//! tokenizer from the client's cl100k, as a real model's would be) plus a per-message
 //! template overhead and a BOS token; context handling follows Ollama (`num_ctx` default
 //! 4096, silent truncation of the oldest non-system messages unless `truncate: false`).
 //! Replies are deterministic: seeded from the request, quoting the last user message, or a
@@ -747,13 +747,13 @@ fn mark_loaded(shared: &Shared, name: &str, num_ctx: u32, keep_alive: &Value) {
     }
 }
 
-fn cl100k() -> &'static tiktoken_rs::CoreBPE {
-    tiktoken_rs::cl100k_base_singleton()
+fn model_tokenizer() -> &'static tiktoken_rs::CoreBPE {
+    tiktoken_rs::o200k_base_singleton()
 }
 
 /// Tokens the fake "model" sees for a text.
 pub fn count_tokens(text: &str) -> u32 {
-    u32::try_from(cl100k().encode_ordinary(text).len()).unwrap_or(u32::MAX)
+    u32::try_from(model_tokenizer().encode_ordinary(text).len()).unwrap_or(u32::MAX)
 }
 
 /// Prompt tokens for a list of (role, content) messages, as the fake counts them.
@@ -832,7 +832,7 @@ struct Generated {
 /// Tokenize the reply, stop at `cap` tokens, and group token bytes into valid UTF-8 chunks
 /// (a character split across tokens waits for its last byte, as Ollama does).
 fn generate(text: &str, cap: u32) -> Generated {
-    let bpe = cl100k();
+    let bpe = model_tokenizer();
     let ids = bpe.encode_ordinary(text);
     let cap = usize::try_from(cap).unwrap_or(usize::MAX);
     let cut = ids.len() > cap;
