@@ -633,3 +633,40 @@ fn interrupted_replies_are_kept_and_marked() {
     assert_eq!(m.status, ReplyStatus::Interrupted);
     assert_eq!(m.text, "Once upon a");
 }
+
+#[test]
+fn an_emergency_keeps_the_last_exchange_and_clips_instead_of_truncating_it() {
+    // Found by tests/engine_props.rs: at 1K ctx a reply larger than the whole budget was
+    // folded, with the user message before it, into a marked truncation (only its opening
+    // kept) by the `Truncate` step. The last exchange is protected: the only allowed
+    // alteration is the reported clip, which keeps head and tail.
+    let mut h = Harness::new(1024, tok(), Extractive::new());
+    let long_reply = format!("START {} FINISH", "word ".repeat(800));
+    h.turn("first", |_| long_reply.clone());
+    let reply_id = h.engine.last_active(Role::Assistant).unwrap();
+    let r = h.turn("second", |_| "ok".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let sent = r.sent.last().unwrap();
+    let bodies: Vec<&str> = sent.messages[1..]
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(
+        bodies.contains(&"first"),
+        "user message of the last exchange"
+    );
+    assert!(bodies.contains(&"second"));
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::MessageClipped { id, .. } if *id == reply_id))
+    );
+    let clipped = bodies.iter().find(|b| b.starts_with("START")).unwrap();
+    assert!(clipped.ends_with("FINISH") && clipped.contains("tokens cut here"));
+    assert!(
+        h.engine
+            .checkpoints()
+            .iter()
+            .all(|c| !c.covers.contains(&reply_id))
+    );
+}

@@ -17,8 +17,8 @@
 //!
 //! [`Engine::next_step`] decides between sending and compressing, and escalates when a
 //! request would not fit: normal → hard (emergency snapshot, everything to ancient, only
-//! the last exchange kept) → marked truncation without the model → clipping the largest
-//! unpinned message → blocked with a reason. It never returns an over-budget request.
+//! the last exchange kept) → marked truncation without the model (the last exchange still
+//! kept) → clipping the largest unpinned message → blocked with a reason. It never returns an over-budget request.
 
 use crate::core::budget::MAX_ANCIENT;
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
@@ -249,12 +249,12 @@ impl Engine {
         let factor = self.calibration().factor;
         let to_raw = |cal: u32| (f64::from(cal) / factor) as u32;
 
-        // The last exchange is always kept: from the last user message that has a reply
-        // (and the pending one after it). Truncate keeps only the pending message.
+        // The last exchange is always kept, at every intensity: from the last user message
+        // that has a reply (and the pending one after it). When it alone does not fit, the
+        // reported clip of its largest message is the only alteration allowed.
         let last_user = msgs.iter().rposition(|e| e.role == Role::User);
         let exchange_start = match last_user {
             None => msgs.len(),
-            Some(u) if intensity == Intensity::Truncate => u,
             Some(u) if msgs[u + 1..].iter().any(|e| e.role == Role::Assistant) => u,
             Some(u) => msgs[..u]
                 .iter()
