@@ -670,3 +670,46 @@ fn an_emergency_keeps_the_last_exchange_and_clips_instead_of_truncating_it() {
             .all(|c| !c.covers.contains(&reply_id))
     );
 }
+
+#[test]
+fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
+    // Found by tests/engine_props.rs: identify protected "the user message before the
+    // pending one" whether or not it had been answered, so after a failed request (or a
+    // restore to a state with a pending message) the last real exchange could be folded.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 4);
+    h.turn("LAST-QUESTION", |_| {
+        format!("LAST-REPLY {}", "detail ".repeat(350))
+    });
+    let reply_id = h.engine.last_active(Role::Assistant).unwrap();
+    let question_id = h
+        .engine
+        .history()
+        .iter()
+        .find(|m| m.text == "LAST-QUESTION")
+        .unwrap()
+        .id;
+    // The next request failed (server down): the message stays saved, unanswered.
+    let (_, fx) = h
+        .engine
+        .add_user_message("are you there?".into(), h.clock.tick());
+    h.absorb(fx);
+    h.engine.abort_turn();
+    let r = h.turn(&format!("retry {}", "context ".repeat(150)), |_| {
+        "back".into()
+    });
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    assert!(r.compressions > 0, "the request needed room");
+    for cp in h.engine.checkpoints() {
+        assert!(!cp.covers.contains(&question_id) && !cp.covers.contains(&reply_id));
+    }
+    let sent = r.sent.last().unwrap();
+    let bodies: Vec<&str> = sent.messages.iter().map(|m| m.content.as_str()).collect();
+    assert!(bodies.contains(&"LAST-QUESTION"));
+    let reply = h.engine.history().get(reply_id).unwrap().text.clone();
+    let clipped = h
+        .events
+        .iter()
+        .any(|e| matches!(e, EngineEvent::MessageClipped { id, .. } if *id == reply_id));
+    assert!(bodies.contains(&reply.as_str()) || clipped);
+}

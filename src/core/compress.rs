@@ -252,14 +252,18 @@ impl Engine {
         // The last exchange is always kept, at every intensity: from the last user message
         // that has a reply (and the pending one after it). When it alone does not fit, the
         // reported clip of its largest message is the only alteration allowed.
-        let last_user = msgs.iter().rposition(|e| e.role == Role::User);
-        let exchange_start = match last_user {
-            None => msgs.len(),
-            Some(u) if msgs[u + 1..].iter().any(|e| e.role == Role::Assistant) => u,
-            Some(u) => msgs[..u]
+        // Unanswered user messages after the last reply (a failed request, a restore) are
+        // part of it: the exchange is found from the last reply, not the last user message.
+        let last_reply = msgs.iter().rposition(|e| e.role == Role::Assistant);
+        let exchange_start = match last_reply {
+            Some(a) => msgs[..a]
                 .iter()
                 .rposition(|e| e.role == Role::User)
-                .unwrap_or(u),
+                .unwrap_or(a),
+            None => msgs
+                .iter()
+                .rposition(|e| e.role == Role::User)
+                .unwrap_or(msgs.len()),
         };
         let window_raw = match intensity {
             Intensity::Normal => to_raw(b.recent_window(self.cfg.budget.preserve_recent_tokens)),
