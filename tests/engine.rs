@@ -713,3 +713,53 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
         .any(|e| matches!(e, EngineEvent::MessageClipped { id, .. } if *id == reply_id));
     assert!(bodies.contains(&reply.as_str()) || clipped);
 }
+
+#[test]
+fn pinning_a_clipped_message_shows_it_whole_again() {
+    // Found by tests/engine_props.rs: a message clipped in an emergency and pinned later
+    // stayed clipped, so a pinned message reached the model altered (also after restoring
+    // a snapshot taken while it was clipped).
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 2);
+    let paste = format!("BEGIN {} END", "lorem ipsum ".repeat(400));
+    let r = h.turn(&paste, |_| "noted".into());
+    let id = h
+        .engine
+        .history()
+        .iter()
+        .find(|m| m.text == paste)
+        .unwrap()
+        .id;
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::MessageClipped { id: c, .. } if *c == id))
+    );
+    let snap = h
+        .engine
+        .make_snapshot(SnapshotPurpose::Rollback, None, h.clock.tick());
+    let fx = h.engine.snapshot_saved(&snap.meta, h.clock.tick());
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(id, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let whole = |h: &Harness<Extractive>| {
+        h.engine
+            .current_prompt()
+            .messages
+            .iter()
+            .any(|m| m.content == paste)
+    };
+    assert!(whole(&h), "pinned message shown whole");
+    // Whole, it no longer fits: the next request is blocked, not sent clipped.
+    let r = h.turn("and?", |_| panic!("must not send"));
+    assert!(r.blocked.unwrap().contains("pinned"));
+    let fx = h.engine.restore(&snap, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    assert!(
+        whole(&h),
+        "a restored clip does not apply to a pinned message"
+    );
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.current_prompt(), h.engine.current_prompt());
+}

@@ -921,8 +921,16 @@ impl Engine {
                     .get_mut(*id)
                     .ok_or_else(|| format!("pin of unknown message {id}"))?;
                 m.pinned = *pinned;
-                if let Some(e) = self.active.entry_mut(*id) {
+                let full = m.tokens;
+                let clipped = self.active.entry_mut(*id).is_some_and(|e| {
                     e.pinned = *pinned;
+                    e.clip.is_some()
+                });
+                // A pinned message reaches the model whole: pinning lifts an emergency clip
+                // (if it then cannot fit, the request is blocked with a reason).
+                if *pinned && clipped {
+                    self.active.set_tokens(*id, full, None);
+                    self.version += 1;
                 }
             }
             RecordBody::Clip { clip } => self.apply_clip(*clip)?,
@@ -1006,6 +1014,10 @@ impl Engine {
             self.note_checkpoint_id(cp.id);
         }
         for clip in &state.clips {
+            // A message pinned since the snapshot is shown whole, like any pinned one.
+            if self.history.get(clip.id).is_some_and(|m| m.pinned) {
+                continue;
+            }
             // A clip of a message that no longer exists is dropped with the message.
             let _ = self.apply_clip(*clip);
         }
