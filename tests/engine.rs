@@ -763,3 +763,34 @@ fn pinning_a_clipped_message_shows_it_whole_again() {
     assert!(report.issues.is_empty(), "{:?}", report.issues);
     assert_eq!(re.current_prompt(), h.engine.current_prompt());
 }
+
+#[test]
+fn restoring_a_state_where_a_message_is_folded_drops_its_later_pin() {
+    // Found by tests/engine_props.rs: restore a snapshot where message M is active, pin M,
+    // then restore a snapshot where M is folded. M stayed pinned in history while summarized
+    // in a checkpoint: a "pinned" message the model never sees whole, and that cannot be
+    // unpinned (it is folded). At snapshot time M was not pinned (pinned messages are never
+    // folded), so restoring that state drops the pin.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 2);
+    let early = h
+        .engine
+        .make_snapshot(SnapshotPurpose::Rollback, None, h.clock.tick());
+    chat(&mut h, 20);
+    let later = h
+        .engine
+        .make_snapshot(SnapshotPurpose::Rollback, None, h.clock.tick());
+    let folded = h.engine.checkpoints()[0].covers[0];
+    assert!(early.state.messages.contains(&folded));
+    let fx = h.engine.restore(&early, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(folded, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let fx = h.engine.restore(&later, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    assert!(h.engine.checkpoints()[0].covers.contains(&folded));
+    assert!(!h.engine.history().get(folded).unwrap().pinned);
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.history(), h.engine.history());
+}

@@ -1012,6 +1012,13 @@ impl Engine {
         self.active.reset(state.checkpoints.clone(), entries);
         for cp in &state.checkpoints {
             self.note_checkpoint_id(cp.id);
+            // Pinned messages are never folded, so one folded in that state was not pinned
+            // then: a pin added since (on another branch) goes with the state it was on.
+            for id in &cp.covers {
+                if let Some(m) = self.history.get_mut(*id) {
+                    m.pinned = false;
+                }
+            }
         }
         for clip in &state.clips {
             // A message pinned since the snapshot is shown whole, like any pinned one.
