@@ -12,13 +12,17 @@
 //! - **checkpoint** ([`Engine::make_checkpoint`]): id, covered ids, tokens, level, number,
 //!   decisions / files / next steps parsed out of the summary.
 //! - **update** and **validate** ([`Engine::apply_compression`]): results become records
-//!   (applied through `apply_record`, so replay matches); then the budget is checked and,
-//!   if a pass freed under 10 % of the budget, automatic compression backs off.
+//!   (applied through `apply_record`, so replay matches); a failed aging or merge
+//!   shortens the existing summaries without the model (marked `truncated`), so every pass
+//!   keeps one checkpoint per level and at most `MAX_ANCIENT` ancient ones whatever the
+//!   summarizer does; then the budget is checked and, if a pass freed under 10 % of the
+//!   budget, automatic compression backs off.
 //!
 //! [`Engine::next_step`] decides between sending and compressing, and escalates when a
 //! request would not fit: normal → hard (emergency snapshot, everything to ancient, only
 //! the last exchange kept) → marked truncation without the model (the last exchange still
-//! kept) → clipping the largest unpinned message → blocked with a reason. It never returns an over-budget request.
+//! kept) → clipping the largest unpinned message → blocked with a reason. It never
+//! returns an over-budget request.
 
 use crate::core::budget::MAX_ANCIENT;
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
@@ -744,114 +748,130 @@ impl Engine {
             return fx;
         }
 
+        // A failed aging or merge shortens the existing summaries without the model:
+        // leaving them as they are would let checkpoints pile up with every failure and
+        // break the bound of DESIGN §3.5. Nothing is lost: aging re-summarizes from the
+        // originals in history next time, and the flag marks the text as a cut.
         for (task, result) in &outcome.aging {
             let TaskTarget::Age { id, from } = task.target else {
                 continue;
             };
-            match result {
+            let Some(old) = self
+                .active
+                .checkpoints()
+                .iter()
+                .find(|c| c.id == id)
+                .cloned()
+            else {
+                continue;
+            };
+            let (text, tokens, mechanical) = match result {
                 Ok(r) => {
-                    let Some(old) = self
-                        .active
-                        .checkpoints()
-                        .iter()
-                        .find(|c| c.id == id)
-                        .cloned()
-                    else {
-                        continue;
-                    };
                     calls += r.calls;
-                    let (key_decisions, files, next_steps) = parse_details(&r.text);
-                    let aged = Checkpoint {
-                        level: task.level,
-                        summary: r.text.clone(),
-                        tokens: r.tokens,
-                        aged_at: Some(now),
-                        times_compressed: old.times_compressed + 1,
-                        truncated: r.mechanical,
-                        key_decisions,
-                        files,
-                        next_steps,
-                        ..old.clone()
-                    };
-                    self.commit(
-                        RecordBody::CheckpointAged { checkpoint: aged },
-                        now,
-                        &mut fx,
-                    );
-                    fx.push(Effect::Event(EngineEvent::CheckpointAged {
-                        id,
-                        from,
-                        to: task.level,
-                        tokens_before: old.tokens,
-                        tokens_after: r.tokens,
-                    }));
+                    (r.text.clone(), r.tokens, r.mechanical)
                 }
-                Err(e) => fx.push(Effect::Event(EngineEvent::CompressionError {
-                    error: format!("checkpoint {id} stays {}: {e}", from.name()),
-                })),
-            }
+                Err(e) => {
+                    fx.push(Effect::Event(EngineEvent::CompressionError {
+                        error: format!(
+                            "checkpoint {id} aged to {} by shortening its summary without the model: {e}",
+                            task.level.name()
+                        ),
+                    }));
+                    let text = pipeline::shorten(&[&old.summary], task.cap, self.tok.as_ref());
+                    let tokens = self.tok.count(&text);
+                    (text, tokens, true)
+                }
+            };
+            let (key_decisions, files, next_steps) = parse_details(&text);
+            let aged = Checkpoint {
+                level: task.level,
+                summary: text,
+                tokens,
+                aged_at: Some(now),
+                times_compressed: old.times_compressed + 1,
+                truncated: mechanical,
+                key_decisions,
+                files,
+                next_steps,
+                ..old.clone()
+            };
+            self.commit(
+                RecordBody::CheckpointAged { checkpoint: aged },
+                now,
+                &mut fx,
+            );
+            fx.push(Effect::Event(EngineEvent::CheckpointAged {
+                id,
+                from,
+                to: task.level,
+                tokens_before: old.tokens,
+                tokens_after: tokens,
+            }));
         }
 
         if let Some((task, result)) = &outcome.merge
             && let TaskTarget::Merge { ids } = &task.target
         {
+            let parts: Vec<&Checkpoint> = self
+                .active
+                .checkpoints()
+                .iter()
+                .filter(|c| ids.contains(&c.id))
+                .collect();
+            if parts.len() == ids.len()
+                && let Some(first) = parts.first()
             {
-                match result {
+                let (text, tokens, mechanical) = match result {
                     Ok(r) => {
                         calls += r.calls;
-                        let parts: Vec<&Checkpoint> = self
-                            .active
-                            .checkpoints()
-                            .iter()
-                            .filter(|c| ids.contains(&c.id))
-                            .collect();
-                        if parts.len() == ids.len()
-                            && let Some(first) = parts.first()
-                        {
-                            let covers = merged_covers(&parts);
-                            let (key_decisions, files, next_steps) = parse_details(&r.text);
-                            let merged = Checkpoint {
-                                id: CheckpointId(self.next_checkpoint_id),
-                                number: first.number,
-                                level: Level::Ancient,
-                                summary: r.text.clone(),
-                                tokens: r.tokens,
-                                covers,
-                                original_tokens: parts.iter().map(|c| c.original_tokens).sum(),
-                                created_at: first.created_at,
-                                aged_at: Some(now),
-                                times_compressed: parts
-                                    .iter()
-                                    .map(|c| c.times_compressed)
-                                    .max()
-                                    .unwrap_or(0)
-                                    + 1,
-                                truncated: r.mechanical,
-                                key_decisions,
-                                files,
-                                next_steps,
-                            };
-                            let into = merged.id;
-                            let tokens = merged.tokens;
-                            self.commit(
-                                RecordBody::CheckpointsMerged {
-                                    merged: ids.clone(),
-                                    checkpoint: merged,
-                                },
-                                now,
-                                &mut fx,
-                            );
-                            fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
-                                merged: ids.clone(),
-                                into,
-                                tokens,
-                            }));
-                        }
+                        (r.text.clone(), r.tokens, r.mechanical)
                     }
-                    Err(e) => fx.push(Effect::Event(EngineEvent::CompressionError {
-                        error: format!("ancient checkpoints stay apart: {e}"),
-                    })),
-                }
+                    Err(e) => {
+                        fx.push(Effect::Event(EngineEvent::CompressionError {
+                            error: format!(
+                                "ancient checkpoints merged by shortening their summaries without the model: {e}"
+                            ),
+                        }));
+                        let summaries: Vec<&str> =
+                            parts.iter().map(|c| c.summary.as_str()).collect();
+                        let text = pipeline::shorten(&summaries, task.cap, self.tok.as_ref());
+                        let tokens = self.tok.count(&text);
+                        (text, tokens, true)
+                    }
+                };
+                let covers = merged_covers(&parts);
+                let (key_decisions, files, next_steps) = parse_details(&text);
+                let merged = Checkpoint {
+                    id: CheckpointId(self.next_checkpoint_id),
+                    number: first.number,
+                    level: Level::Ancient,
+                    summary: text,
+                    tokens,
+                    covers,
+                    original_tokens: parts.iter().map(|c| c.original_tokens).sum(),
+                    created_at: first.created_at,
+                    aged_at: Some(now),
+                    times_compressed: parts.iter().map(|c| c.times_compressed).max().unwrap_or(0)
+                        + 1,
+                    truncated: mechanical,
+                    key_decisions,
+                    files,
+                    next_steps,
+                };
+                let into = merged.id;
+                self.commit(
+                    RecordBody::CheckpointsMerged {
+                        merged: ids.clone(),
+                        checkpoint: merged,
+                    },
+                    now,
+                    &mut fx,
+                );
+                fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
+                    merged: ids.clone(),
+                    into,
+                    tokens,
+                }));
             }
         }
 
