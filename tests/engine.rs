@@ -865,3 +865,51 @@ fn failed_aging_and_merging_still_keep_checkpoints_bounded() {
     assert!(report.issues.is_empty(), "{:?}", report.issues);
     assert_eq!(re.active_state(), h.engine.active_state());
 }
+
+#[test]
+fn a_fold_that_would_free_nothing_is_not_applied() {
+    // Found by tests/engine_props.rs: at 1K ctx with a large pinned tool result, a blocked
+    // 13-token user message was folded by the emergency Truncate step into a 15-token
+    // marked truncation plus the checkpoint header: the request grew (518 → 561 tokens),
+    // the user's text was replaced by a marker for nothing, and the turn stayed blocked.
+    let mut h = Harness::new(1024, tok(), Extractive::new());
+    let (tool, fx) = h.engine.add_tool_result(
+        "read_file".into(),
+        "{}".into(),
+        "the file says: ".repeat(130),
+        false,
+        h.clock.tick(),
+    );
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(tool, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let r = h.turn("please summarize the file above, briefly", |_| {
+        panic!("cannot fit")
+    });
+    assert!(r.blocked.is_some());
+    let r = h.turn("?", |_| panic!("cannot fit"));
+    assert!(r.blocked.is_some());
+    assert!(
+        h.engine.checkpoints().is_empty(),
+        "{:?}",
+        h.engine.checkpoints()
+    );
+    assert!(
+        h.events.iter().all(|e| match e {
+            EngineEvent::Compressed {
+                tokens_before,
+                tokens_after,
+                ..
+            } => tokens_after <= tokens_before,
+            _ => true,
+        }),
+        "a compression grew the request"
+    );
+    let prompt = h.engine.current_prompt();
+    assert!(
+        prompt
+            .messages
+            .iter()
+            .any(|m| m.content == "please summarize the file above, briefly")
+    );
+}

@@ -38,7 +38,7 @@ use crate::core::record::{Clip, RecordBody, SnapshotPurpose};
 use crate::core::reliability::warning_threshold;
 use crate::core::snapshot::Snapshot;
 use crate::core::summarizer::Summarizer;
-use crate::core::tokens::Tokenizer;
+use crate::core::tokens::{MESSAGE_OVERHEAD_TOKENS, Tokenizer};
 use chrono::{DateTime, Utc};
 use std::sync::Arc;
 
@@ -859,26 +859,60 @@ impl Engine {
                     next_steps,
                 };
                 let into = merged.id;
-                self.commit(
-                    RecordBody::CheckpointsMerged {
+                // An emergency merge is there to make room: one that would not (small
+                // parts, a long truncation marker) is not applied. Normal merges always
+                // apply: they keep the number of ancient checkpoints bounded.
+                let parts_raw: u32 = parts
+                    .iter()
+                    .map(|c| self.tok.count(&self.checkpoint_entry(c)))
+                    .sum();
+                if outcome.intensity > Intensity::Normal
+                    && self.tok.count(&self.checkpoint_entry(&merged)) >= parts_raw
+                {
+                    fx.push(Effect::Event(EngineEvent::CompressionSkipped {
+                        reason: "merging the checkpoints would not free any room; they stay apart"
+                            .into(),
+                    }));
+                } else {
+                    self.commit(
+                        RecordBody::CheckpointsMerged {
+                            merged: ids.clone(),
+                            checkpoint: merged,
+                        },
+                        now,
+                        &mut fx,
+                    );
+                    fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
                         merged: ids.clone(),
-                        checkpoint: merged,
-                    },
-                    now,
-                    &mut fx,
-                );
-                fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
-                    merged: ids.clone(),
-                    into,
-                    tokens,
-                }));
+                        into,
+                        tokens,
+                    }));
+                }
             }
         }
 
         let mut folded = 0;
-        if let Some((task, Ok(r))) = &outcome.new
-            && let Some(cp) = self.make_checkpoint(task, r, now)
+        let mut new = match &outcome.new {
+            Some((task, Ok(r))) => self.make_checkpoint(task, r, now).map(|cp| (task, r, cp)),
+            _ => None,
+        };
+        // Validate: a checkpoint that costs as much as the messages it replaces (a tiny
+        // fold, the header of a first checkpoint) would grow the request and hide their
+        // text for nothing. A normal pass then backs off below, which says so once.
+        if let Some((_, _, cp)) = &new
+            && !self.fold_frees_room(cp)
         {
+            if outcome.intensity > Intensity::Normal {
+                fx.push(Effect::Event(EngineEvent::CompressionSkipped {
+                    reason: format!(
+                        "folding {} would not free any room (the summary costs as much as the messages); they stay as they are",
+                        range_label(&cp.covers)
+                    ),
+                }));
+            }
+            new = None;
+        }
+        if let Some((task, r, cp)) = new {
             calls += r.calls;
             folded = cp.covers.len();
             let number = cp.number;
@@ -951,6 +985,23 @@ impl Engine {
         }
         fx.push(Effect::Sync);
         fx
+    }
+
+    /// Whether replacing the messages `cp` covers by `cp` makes the request smaller.
+    fn fold_frees_room(&self, cp: &Checkpoint) -> bool {
+        let freed: u32 = self
+            .active
+            .messages()
+            .iter()
+            .filter(|e| cp.covers.binary_search(&e.id).is_ok())
+            .map(|e| e.cost())
+            .sum();
+        let mut added = self.tok.count(&self.checkpoint_entry(cp));
+        if self.active.checkpoints().is_empty() {
+            added +=
+                self.tok.count(&self.prompts.chat.checkpoints_header) + MESSAGE_OVERHEAD_TOKENS;
+        }
+        added < freed
     }
 
     /// Why automatic compression is paused right now, if it is.

@@ -1092,26 +1092,28 @@ impl Engine {
         } else {
             let mut text = self.prompts.chat.checkpoints_header.clone();
             for cp in cps {
-                let range = match cp.range() {
-                    Some((a, b)) if a == b => format!("{a}"),
-                    Some((a, b)) => format!("{a}–{b}"),
-                    None => String::new(),
-                };
-                let label = fill(
-                    &self.prompts.chat.checkpoint_label,
-                    &[
-                        ("number", &cp.number.to_string()),
-                        ("level", cp.level.name()),
-                        ("range", &range),
-                    ],
-                );
-                text.push_str("\n\n");
-                text.push_str(&label);
-                text.push('\n');
-                text.push_str(&cp.summary);
+                text.push_str(&self.checkpoint_entry(cp));
             }
             let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS;
             Part { text, raw }
         };
+    }
+
+    /// One checkpoint as it appears in the request, after the header.
+    pub(crate) fn checkpoint_entry(&self, cp: &Checkpoint) -> String {
+        let range = match cp.range() {
+            Some((a, b)) if a == b => format!("{a}"),
+            Some((a, b)) => format!("{a}–{b}"),
+            None => String::new(),
+        };
+        let label = fill(
+            &self.prompts.chat.checkpoint_label,
+            &[
+                ("number", &cp.number.to_string()),
+                ("level", cp.level.name()),
+                ("range", &range),
+            ],
+        );
+        format!("\n\n{label}\n{}", cp.summary)
     }
 }
