@@ -913,3 +913,58 @@ fn a_fold_that_would_free_nothing_is_not_applied() {
             .any(|m| m.content == "please summarize the file above, briefly")
     );
 }
+
+#[test]
+fn an_overage_no_single_message_covers_is_clipped_across_messages() {
+    // Found by tests/engine_props.rs: clipping only happened when the largest message
+    // alone could absorb the whole overage, and a clipped message was never clipped
+    // again. Four ~450-token messages in the last exchange at 2K ctx, or a follow-up
+    // question after a clipped paste, were blocked ("what is left is protected") though
+    // clipping would make them fit.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let big = |c: &str| format!("{c}-HEAD {} {c}-TAIL", "text ".repeat(360));
+    h.turn(&big("Q1"), |_| big("A1"));
+    let (_, fx) =
+        h.engine
+            .add_tool_result("t".into(), "{}".into(), big("T1"), false, h.clock.tick());
+    h.absorb(fx);
+    let r = h.turn(&big("Q2"), |_| "ok".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let clipped: Vec<MessageId> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            EngineEvent::MessageClipped { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    assert!(clipped.len() >= 2, "{clipped:?}");
+    let sent = r.sent.last().unwrap();
+    for tag in ["Q1", "A1", "T1", "Q2"] {
+        let m = sent
+            .messages
+            .iter()
+            .find(|m| m.content.starts_with(&format!("{tag}-HEAD")))
+            .unwrap_or_else(|| panic!("{tag} missing"));
+        assert!(m.content.ends_with(&format!("{tag}-TAIL")), "{tag}");
+    }
+
+    // A follow-up after a clipped paste: the paste is clipped further, not the turn blocked.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let paste = format!("BEGIN {} END", "lorem ipsum dolor sit amet ".repeat(600));
+    h.turn(&paste, |_| "Noted.".into());
+    let question = format!("So what does it say about {}?", "this and that ".repeat(60));
+    let r = h.turn(&question, |_| "It says things.".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let sent = r.sent.last().unwrap();
+    assert!(sent.messages.iter().any(|m| m.content == question));
+    let p = sent
+        .messages
+        .iter()
+        .find(|m| m.content.starts_with("BEGIN"))
+        .unwrap();
+    assert!(p.content.ends_with("END") && p.content.contains("tokens cut here"));
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.current_prompt(), h.engine.current_prompt());
+}

@@ -21,7 +21,7 @@
 //! [`Engine::next_step`] decides between sending and compressing, and escalates when a
 //! request would not fit: normal → hard (emergency snapshot, everything to ancient, only
 //! the last exchange kept) → marked truncation without the model (the last exchange still
-//! kept) → clipping the largest unpinned message → blocked with a reason. It never
+//! kept) → clipping unpinned messages, largest first → blocked with a reason. It never
 //! returns an over-budget request.
 
 use crate::core::budget::MAX_ANCIENT;
@@ -46,6 +46,10 @@ use std::sync::Arc;
 const MIN_FOLD_RAW: u32 = 48;
 /// Characters of a kept user message shown to the summarizer as context.
 const CONTEXT_USER_CHARS: usize = 300;
+/// Tokens of head and tail an emergency clip keeps at least (enough to see what it was).
+const CLIP_KEEP_MIN_TOKENS: u32 = 48;
+/// Tokens a clip must save to be worth a record (and so that clipping always progresses).
+const CLIP_GAIN: u32 = 16;
 /// Safety margin in a summarizer request, tokens.
 const SUMMARY_MARGIN: u32 = 64;
 
@@ -1083,44 +1087,64 @@ impl Engine {
         }
     }
 
-    /// Last resort: show the largest unpinned, non-error message cut down. Returns false
-    /// when nothing can be clipped further.
+    /// Last resort: show the largest unpinned, non-error message cut down — by enough to
+    /// fit if it can absorb the whole overage, else to a short head and tail, so that the
+    /// caller clips the next largest (a clipped message may be clipped further). Returns
+    /// false, clipping nothing, when even clipping every candidate could not make it fit.
     fn clip_largest(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> bool {
         let b = self.budget();
         let factor = self.calibration().factor;
         let over_raw =
             (f64::from(b.total().saturating_sub(b.hard_limit())) / factor).ceil() as u32 + 16;
-        let Some(entry) = self
-            .active
-            .messages()
-            .iter()
-            .filter(|e| !e.pinned && !e.tool_error && e.clip.is_none())
-            .max_by_key(|e| e.tokens)
-            .cloned()
+        let marker = self.tok.count(&crate::core::context::clipped_text(
+            "ab",
+            Some(&Clip {
+                id: MessageId(0),
+                head_chars: 1,
+                tail_chars: 0,
+                omitted_tokens: 99_999,
+            }),
+        ));
+        // What a clip down to the minimum still shows; a clip must gain at least CLIP_GAIN.
+        let floor = CLIP_KEEP_MIN_TOKENS + marker;
+        let candidates = || {
+            self.active
+                .messages()
+                .iter()
+                .filter(move |e| !e.pinned && !e.tool_error && e.tokens > floor + CLIP_GAIN)
+        };
+        let gain: u32 = candidates().map(|e| e.tokens - floor).sum();
+        if gain < over_raw {
+            return false;
+        }
+        let Some(entry) = candidates().max_by_key(|e| e.tokens).cloned() else {
+            return false;
+        };
+        let Some((text, full)) = self
+            .history
+            .get(entry.id)
+            .map(|m| (m.text.clone(), m.tokens.max(1)))
         else {
             return false;
         };
-        if entry.tokens <= over_raw + 32 {
-            return false;
-        }
-        let Some(text) = self.history.get(entry.id).map(|m| m.text.clone()) else {
-            return false;
-        };
         let chars = text.chars().count();
-        let mut keep_tokens = entry.tokens - over_raw - 32;
-        for _ in 0..8 {
-            let keep_chars =
-                (chars as u64 * u64::from(keep_tokens) / u64::from(entry.tokens.max(1))) as usize;
+        let mut keep_tokens = entry
+            .tokens
+            .saturating_sub(over_raw + marker)
+            .clamp(CLIP_KEEP_MIN_TOKENS, full);
+        loop {
+            let keep_chars = (chars as u64 * u64::from(keep_tokens) / u64::from(full)) as usize;
             let clip = Clip {
                 id: entry.id,
                 head_chars: keep_chars * 2 / 3,
                 tail_chars: keep_chars / 3,
-                omitted_tokens: entry.tokens - keep_tokens,
+                omitted_tokens: full.saturating_sub(keep_tokens),
             };
             let shown = self
                 .tok
                 .count(&crate::core::context::clipped_text(&text, Some(&clip)));
-            if shown + over_raw <= entry.tokens {
+            let at_floor = keep_tokens <= CLIP_KEEP_MIN_TOKENS;
+            if shown + CLIP_GAIN <= entry.tokens && (shown + over_raw <= entry.tokens || at_floor) {
                 self.commit(RecordBody::Clip { clip }, now, fx);
                 fx.push(Effect::Event(EngineEvent::MessageClipped {
                     id: entry.id,
@@ -1128,9 +1152,11 @@ impl Engine {
                 }));
                 return true;
             }
-            keep_tokens = keep_tokens * 3 / 4;
+            if at_floor {
+                return false;
+            }
+            keep_tokens = (keep_tokens * 3 / 4).max(CLIP_KEEP_MIN_TOKENS);
         }
-        false
     }
 
     fn blocked_reason(&self) -> String {
