@@ -8,6 +8,7 @@ use ollm_tui::core::events::{EngineEvent, Intensity};
 use ollm_tui::core::goals::{Author, GoalChange, Priority};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
+use ollm_tui::core::pipeline::limit_for;
 use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
 use ollm_tui::core::summarizer::doubles::{Extractive, Failing, Scripted};
 use ollm_tui::core::testing::{Harness, futures_lite_block_on};
@@ -630,4 +631,338 @@ fn interrupted_replies_are_kept_and_marked() {
     let m = h.engine.history().get(MessageId(2)).unwrap();
     assert_eq!(m.status, ReplyStatus::Interrupted);
     assert_eq!(m.text, "Once upon a");
+}
+
+#[test]
+fn an_emergency_keeps_the_last_exchange_and_clips_instead_of_truncating_it() {
+    // Found by tests/engine_props.rs: at 1K ctx a reply larger than the whole budget was
+    // folded, with the user message before it, into a marked truncation (only its opening
+    // kept) by the `Truncate` step. The last exchange is protected: the only allowed
+    // alteration is the reported clip, which keeps head and tail.
+    let mut h = Harness::new(1024, tok(), Extractive::new());
+    let long_reply = format!("START {} FINISH", "word ".repeat(800));
+    h.turn("first", |_| long_reply.clone());
+    let reply_id = h.engine.last_active(Role::Assistant).unwrap();
+    let r = h.turn("second", |_| "ok".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let sent = r.sent.last().unwrap();
+    let bodies: Vec<&str> = sent.messages[1..]
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(
+        bodies.contains(&"first"),
+        "user message of the last exchange"
+    );
+    assert!(bodies.contains(&"second"));
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::MessageClipped { id, .. } if *id == reply_id))
+    );
+    let clipped = bodies.iter().find(|b| b.starts_with("START")).unwrap();
+    assert!(clipped.ends_with("FINISH") && clipped.contains("tokens cut here"));
+    assert!(
+        h.engine
+            .checkpoints()
+            .iter()
+            .all(|c| !c.covers.contains(&reply_id))
+    );
+}
+
+#[test]
+fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
+    // Found by tests/engine_props.rs: identify protected "the user message before the
+    // pending one" whether or not it had been answered, so after a failed request (or a
+    // restore to a state with a pending message) the last real exchange could be folded.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 4);
+    h.turn("LAST-QUESTION", |_| {
+        format!("LAST-REPLY {}", "detail ".repeat(350))
+    });
+    let reply_id = h.engine.last_active(Role::Assistant).unwrap();
+    let question_id = h
+        .engine
+        .history()
+        .iter()
+        .find(|m| m.text == "LAST-QUESTION")
+        .unwrap()
+        .id;
+    // The next request failed (server down): the message stays saved, unanswered.
+    let (_, fx) = h
+        .engine
+        .add_user_message("are you there?".into(), h.clock.tick());
+    h.absorb(fx);
+    h.engine.abort_turn();
+    let r = h.turn(&format!("retry {}", "context ".repeat(150)), |_| {
+        "back".into()
+    });
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    assert!(r.compressions > 0, "the request needed room");
+    for cp in h.engine.checkpoints() {
+        assert!(!cp.covers.contains(&question_id) && !cp.covers.contains(&reply_id));
+    }
+    let sent = r.sent.last().unwrap();
+    let bodies: Vec<&str> = sent.messages.iter().map(|m| m.content.as_str()).collect();
+    assert!(bodies.contains(&"LAST-QUESTION"));
+    let reply = h.engine.history().get(reply_id).unwrap().text.clone();
+    let clipped = h
+        .events
+        .iter()
+        .any(|e| matches!(e, EngineEvent::MessageClipped { id, .. } if *id == reply_id));
+    assert!(bodies.contains(&reply.as_str()) || clipped);
+}
+
+#[test]
+fn pinning_a_clipped_message_shows_it_whole_again() {
+    // Found by tests/engine_props.rs: a message clipped in an emergency and pinned later
+    // stayed clipped, so a pinned message reached the model altered (also after restoring
+    // a snapshot taken while it was clipped).
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 2);
+    let paste = format!("BEGIN {} END", "lorem ipsum ".repeat(400));
+    let r = h.turn(&paste, |_| "noted".into());
+    let id = h
+        .engine
+        .history()
+        .iter()
+        .find(|m| m.text == paste)
+        .unwrap()
+        .id;
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::MessageClipped { id: c, .. } if *c == id))
+    );
+    let snap = h
+        .engine
+        .make_snapshot(SnapshotPurpose::Rollback, None, h.clock.tick());
+    let fx = h.engine.snapshot_saved(&snap.meta, h.clock.tick());
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(id, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let whole = |h: &Harness<Extractive>| {
+        h.engine
+            .current_prompt()
+            .messages
+            .iter()
+            .any(|m| m.content == paste)
+    };
+    assert!(whole(&h), "pinned message shown whole");
+    // Whole, it no longer fits: the next request is blocked, not sent clipped.
+    let r = h.turn("and?", |_| panic!("must not send"));
+    assert!(r.blocked.unwrap().contains("pinned"));
+    let fx = h.engine.restore(&snap, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    assert!(
+        whole(&h),
+        "a restored clip does not apply to a pinned message"
+    );
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.current_prompt(), h.engine.current_prompt());
+}
+
+#[test]
+fn restoring_a_state_where_a_message_is_folded_drops_its_later_pin() {
+    // Found by tests/engine_props.rs: restore a snapshot where message M is active, pin M,
+    // then restore a snapshot where M is folded. M stayed pinned in history while summarized
+    // in a checkpoint: a "pinned" message the model never sees whole, and that cannot be
+    // unpinned (it is folded). At snapshot time M was not pinned (pinned messages are never
+    // folded), so restoring that state drops the pin.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 2);
+    let early = h
+        .engine
+        .make_snapshot(SnapshotPurpose::Rollback, None, h.clock.tick());
+    chat(&mut h, 20);
+    let later = h
+        .engine
+        .make_snapshot(SnapshotPurpose::Rollback, None, h.clock.tick());
+    let folded = h.engine.checkpoints()[0].covers[0];
+    assert!(early.state.messages.contains(&folded));
+    let fx = h.engine.restore(&early, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(folded, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let fx = h.engine.restore(&later, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    assert!(h.engine.checkpoints()[0].covers.contains(&folded));
+    assert!(!h.engine.history().get(folded).unwrap().pinned);
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.history(), h.engine.history());
+}
+
+/// Summarizes new folds well and fails every aging and merging call.
+struct FailsAging;
+
+impl ollm_tui::core::summarizer::Summarizer for FailsAging {
+    async fn summarize(
+        &self,
+        request: ollm_tui::core::summarizer::SummaryRequest,
+    ) -> Result<String, ollm_tui::core::summarizer::SummaryError> {
+        if request.system.contains("detailed (") {
+            let words = (request.num_predict as usize * 6 / 10).max(4);
+            Ok(ollm_tui::core::summarizer::doubles::extract_summary(
+                &request.user,
+                words,
+            ))
+        } else {
+            Err(ollm_tui::core::summarizer::SummaryError::Failed(
+                "model overloaded".into(),
+            ))
+        }
+    }
+}
+
+#[test]
+fn failed_aging_and_merging_still_keep_checkpoints_bounded() {
+    // Found by tests/engine_props.rs: a failed aging left the checkpoint at its level and a
+    // failed merge left ancients apart, so with a summarizer that fails now and then,
+    // checkpoints piled up with the number of compressions (15 ancients after 200 with
+    // `Erratic`) and the geometric bound of DESIGN §3.5 did not hold. A failed aging or
+    // merge now shortens the existing summaries mechanically (marked truncated).
+    let mut h = Harness::new(2048, tok(), FailsAging);
+    for i in 0..80 {
+        chat(&mut h, 1);
+        // One checkpoint per level, at most MAX_ANCIENT ancient ones, after every turn.
+        let cps = h.engine.checkpoints();
+        let levels: Vec<Level> = cps.iter().map(|c| c.level).collect();
+        assert!(
+            cps.len() <= 3 + ollm_tui::core::budget::MAX_ANCIENT,
+            "turn {i}: {levels:?}"
+        );
+        assert!(
+            levels
+                .windows(2)
+                .all(|w| w[0] < w[1] || (w[0] == Level::Ancient && w[1] == Level::Ancient)),
+            "turn {i}: {levels:?}"
+        );
+        let b = h.engine.budget();
+        let bound: u32 = [Level::Detailed, Level::Moderate, Level::Compact]
+            .into_iter()
+            .map(|l| limit_for(b.level_cap(l)))
+            .sum::<u32>()
+            + 2 * limit_for(b.level_cap(Level::Ancient));
+        let total: u32 = cps.iter().map(|c| c.tokens).sum();
+        assert!(total <= bound, "turn {i}: {total} > {bound}");
+    }
+    assert!(h.engine.compressions() >= 10, "{}", h.engine.compressions());
+    let cps = h.engine.checkpoints();
+    assert!(
+        cps.iter()
+            .filter(|c| c.level < Level::Detailed)
+            .all(|c| c.truncated)
+    );
+    assert!(h.events.iter().any(
+        |e| matches!(e, EngineEvent::CompressionError { error } if error.contains("without the model"))
+    ));
+    assert_coverage(&h);
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.active_state(), h.engine.active_state());
+}
+
+#[test]
+fn a_fold_that_would_free_nothing_is_not_applied() {
+    // Found by tests/engine_props.rs: at 1K ctx with a large pinned tool result, a blocked
+    // 13-token user message was folded by the emergency Truncate step into a 15-token
+    // marked truncation plus the checkpoint header: the request grew (518 → 561 tokens),
+    // the user's text was replaced by a marker for nothing, and the turn stayed blocked.
+    let mut h = Harness::new(1024, tok(), Extractive::new());
+    let (tool, fx) = h.engine.add_tool_result(
+        "read_file".into(),
+        "{}".into(),
+        "the file says: ".repeat(130),
+        false,
+        h.clock.tick(),
+    );
+    h.absorb(fx);
+    let fx = h.engine.set_pinned(tool, true, h.clock.tick()).unwrap();
+    h.absorb(fx);
+    let r = h.turn("please summarize the file above, briefly", |_| {
+        panic!("cannot fit")
+    });
+    assert!(r.blocked.is_some());
+    let r = h.turn("?", |_| panic!("cannot fit"));
+    assert!(r.blocked.is_some());
+    assert!(
+        h.engine.checkpoints().is_empty(),
+        "{:?}",
+        h.engine.checkpoints()
+    );
+    assert!(
+        h.events.iter().all(|e| match e {
+            EngineEvent::Compressed {
+                tokens_before,
+                tokens_after,
+                ..
+            } => tokens_after <= tokens_before,
+            _ => true,
+        }),
+        "a compression grew the request"
+    );
+    let prompt = h.engine.current_prompt();
+    assert!(
+        prompt
+            .messages
+            .iter()
+            .any(|m| m.content == "please summarize the file above, briefly")
+    );
+}
+
+#[test]
+fn an_overage_no_single_message_covers_is_clipped_across_messages() {
+    // Found by tests/engine_props.rs: clipping only happened when the largest message
+    // alone could absorb the whole overage, and a clipped message was never clipped
+    // again. Four ~450-token messages in the last exchange at 2K ctx, or a follow-up
+    // question after a clipped paste, were blocked ("what is left is protected") though
+    // clipping would make them fit.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let big = |c: &str| format!("{c}-HEAD {} {c}-TAIL", "text ".repeat(360));
+    h.turn(&big("Q1"), |_| big("A1"));
+    let (_, fx) =
+        h.engine
+            .add_tool_result("t".into(), "{}".into(), big("T1"), false, h.clock.tick());
+    h.absorb(fx);
+    let r = h.turn(&big("Q2"), |_| "ok".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let clipped: Vec<MessageId> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            EngineEvent::MessageClipped { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    assert!(clipped.len() >= 2, "{clipped:?}");
+    let sent = r.sent.last().unwrap();
+    for tag in ["Q1", "A1", "T1", "Q2"] {
+        let m = sent
+            .messages
+            .iter()
+            .find(|m| m.content.starts_with(&format!("{tag}-HEAD")))
+            .unwrap_or_else(|| panic!("{tag} missing"));
+        assert!(m.content.ends_with(&format!("{tag}-TAIL")), "{tag}");
+    }
+
+    // A follow-up after a clipped paste: the paste is clipped further, not the turn blocked.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let paste = format!("BEGIN {} END", "lorem ipsum dolor sit amet ".repeat(600));
+    h.turn(&paste, |_| "Noted.".into());
+    let question = format!("So what does it say about {}?", "this and that ".repeat(60));
+    let r = h.turn(&question, |_| "It says things.".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let sent = r.sent.last().unwrap();
+    assert!(sent.messages.iter().any(|m| m.content == question));
+    let p = sent
+        .messages
+        .iter()
+        .find(|m| m.content.starts_with("BEGIN"))
+        .unwrap();
+    assert!(p.content.ends_with("END") && p.content.contains("tokens cut here"));
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.current_prompt(), h.engine.current_prompt());
 }

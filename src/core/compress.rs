@@ -12,13 +12,17 @@
 //! - **checkpoint** ([`Engine::make_checkpoint`]): id, covered ids, tokens, level, number,
 //!   decisions / files / next steps parsed out of the summary.
 //! - **update** and **validate** ([`Engine::apply_compression`]): results become records
-//!   (applied through `apply_record`, so replay matches); then the budget is checked and,
-//!   if a pass freed under 10 % of the budget, automatic compression backs off.
+//!   (applied through `apply_record`, so replay matches); a failed aging or merge
+//!   shortens the existing summaries without the model (marked `truncated`), so every pass
+//!   keeps one checkpoint per level and at most `MAX_ANCIENT` ancient ones whatever the
+//!   summarizer does; then the budget is checked and, if a pass freed under 10 % of the
+//!   budget, automatic compression backs off.
 //!
 //! [`Engine::next_step`] decides between sending and compressing, and escalates when a
 //! request would not fit: normal → hard (emergency snapshot, everything to ancient, only
-//! the last exchange kept) → marked truncation without the model → clipping the largest
-//! unpinned message → blocked with a reason. It never returns an over-budget request.
+//! the last exchange kept) → marked truncation without the model (the last exchange still
+//! kept) → clipping unpinned messages, largest first → blocked with a reason. It never
+//! returns an over-budget request.
 
 use crate::core::budget::MAX_ANCIENT;
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
@@ -34,12 +38,16 @@ use crate::core::record::{Clip, RecordBody, SnapshotPurpose};
 use crate::core::reliability::warning_threshold;
 use crate::core::snapshot::Snapshot;
 use crate::core::summarizer::Summarizer;
-use crate::core::tokens::Tokenizer;
+use crate::core::tokens::{MESSAGE_OVERHEAD_TOKENS, Tokenizer};
 use chrono::{DateTime, Utc};
 use std::sync::Arc;
 
 /// A fold smaller than this (raw tokens) is not worth a model call.
 const MIN_FOLD_RAW: u32 = 48;
+/// Tokens of head and tail an emergency clip keeps at least (enough to see what it was).
+const CLIP_KEEP_MIN_TOKENS: u32 = 48;
+/// Tokens a clip must save to be worth a record (and so that clipping always progresses).
+const CLIP_GAIN: u32 = 16;
 /// Safety margin in a summarizer request, tokens.
 const SUMMARY_MARGIN: u32 = 64;
 
@@ -240,17 +248,21 @@ impl Engine {
         let factor = self.calibration().factor;
         let to_raw = |cal: u32| (f64::from(cal) / factor) as u32;
 
-        // The last exchange is always kept: from the last user message that has a reply
-        // (and the pending one after it). Truncate keeps only the pending message.
-        let last_user = msgs.iter().rposition(|e| e.role == Role::User);
-        let exchange_start = match last_user {
-            None => msgs.len(),
-            Some(u) if intensity == Intensity::Truncate => u,
-            Some(u) if msgs[u + 1..].iter().any(|e| e.role == Role::Assistant) => u,
-            Some(u) => msgs[..u]
+        // The last exchange is always kept, at every intensity: from the last user message
+        // that has a reply (and the pending one after it). When it alone does not fit, the
+        // reported clip of its largest message is the only alteration allowed.
+        // Unanswered user messages after the last reply (a failed request, a restore) are
+        // part of it: the exchange is found from the last reply, not the last user message.
+        let last_reply = msgs.iter().rposition(|e| e.role == Role::Assistant);
+        let exchange_start = match last_reply {
+            Some(a) => msgs[..a]
                 .iter()
                 .rposition(|e| e.role == Role::User)
-                .unwrap_or(u),
+                .unwrap_or(a),
+            None => msgs
+                .iter()
+                .rposition(|e| e.role == Role::User)
+                .unwrap_or(msgs.len()),
         };
         let window_raw = match intensity {
             Intensity::Normal => to_raw(b.recent_window(self.cfg.budget.preserve_recent_tokens)),
@@ -718,121 +730,171 @@ impl Engine {
             return fx;
         }
 
+        // A failed aging or merge shortens the existing summaries without the model:
+        // leaving them as they are would let checkpoints pile up with every failure and
+        // break the bound of DESIGN §3.5. Nothing is lost: aging re-summarizes from the
+        // originals in history next time, and the flag marks the text as a cut.
         for (task, result) in &outcome.aging {
             let TaskTarget::Age { id, from } = task.target else {
                 continue;
             };
-            match result {
+            let Some(old) = self
+                .active
+                .checkpoints()
+                .iter()
+                .find(|c| c.id == id)
+                .cloned()
+            else {
+                continue;
+            };
+            let (text, tokens, mechanical) = match result {
                 Ok(r) => {
-                    let Some(old) = self
-                        .active
-                        .checkpoints()
-                        .iter()
-                        .find(|c| c.id == id)
-                        .cloned()
-                    else {
-                        continue;
-                    };
                     calls += r.calls;
-                    let (key_decisions, files, next_steps) = parse_details(&r.text);
-                    let aged = Checkpoint {
-                        level: task.level,
-                        summary: r.text.clone(),
-                        tokens: r.tokens,
-                        aged_at: Some(now),
-                        times_compressed: old.times_compressed + 1,
-                        truncated: r.mechanical,
-                        key_decisions,
-                        files,
-                        next_steps,
-                        ..old.clone()
-                    };
-                    self.commit(
-                        RecordBody::CheckpointAged { checkpoint: aged },
-                        now,
-                        &mut fx,
-                    );
-                    fx.push(Effect::Event(EngineEvent::CheckpointAged {
-                        id,
-                        from,
-                        to: task.level,
-                        tokens_before: old.tokens,
-                        tokens_after: r.tokens,
-                    }));
+                    (r.text.clone(), r.tokens, r.mechanical)
                 }
-                Err(e) => fx.push(Effect::Event(EngineEvent::CompressionError {
-                    error: format!("checkpoint {id} stays {}: {e}", from.name()),
-                })),
-            }
+                Err(e) => {
+                    fx.push(Effect::Event(EngineEvent::CompressionError {
+                        error: format!(
+                            "checkpoint {id} aged to {} by shortening its summary without the model: {e}",
+                            task.level.name()
+                        ),
+                    }));
+                    let text = pipeline::shorten(&[&old.summary], task.cap, self.tok.as_ref());
+                    let tokens = self.tok.count(&text);
+                    (text, tokens, true)
+                }
+            };
+            let (key_decisions, files, next_steps) = parse_details(&text);
+            let aged = Checkpoint {
+                level: task.level,
+                summary: text,
+                tokens,
+                aged_at: Some(now),
+                times_compressed: old.times_compressed + 1,
+                truncated: mechanical,
+                key_decisions,
+                files,
+                next_steps,
+                ..old.clone()
+            };
+            self.commit(
+                RecordBody::CheckpointAged { checkpoint: aged },
+                now,
+                &mut fx,
+            );
+            fx.push(Effect::Event(EngineEvent::CheckpointAged {
+                id,
+                from,
+                to: task.level,
+                tokens_before: old.tokens,
+                tokens_after: tokens,
+            }));
         }
 
         if let Some((task, result)) = &outcome.merge
             && let TaskTarget::Merge { ids } = &task.target
         {
+            let parts: Vec<&Checkpoint> = self
+                .active
+                .checkpoints()
+                .iter()
+                .filter(|c| ids.contains(&c.id))
+                .collect();
+            if parts.len() == ids.len()
+                && let Some(first) = parts.first()
             {
-                match result {
+                let (text, tokens, mechanical) = match result {
                     Ok(r) => {
                         calls += r.calls;
-                        let parts: Vec<&Checkpoint> = self
-                            .active
-                            .checkpoints()
-                            .iter()
-                            .filter(|c| ids.contains(&c.id))
-                            .collect();
-                        if parts.len() == ids.len()
-                            && let Some(first) = parts.first()
-                        {
-                            let covers = merged_covers(&parts);
-                            let (key_decisions, files, next_steps) = parse_details(&r.text);
-                            let merged = Checkpoint {
-                                id: CheckpointId(self.next_checkpoint_id),
-                                number: first.number,
-                                level: Level::Ancient,
-                                summary: r.text.clone(),
-                                tokens: r.tokens,
-                                covers,
-                                original_tokens: parts.iter().map(|c| c.original_tokens).sum(),
-                                created_at: first.created_at,
-                                aged_at: Some(now),
-                                times_compressed: parts
-                                    .iter()
-                                    .map(|c| c.times_compressed)
-                                    .max()
-                                    .unwrap_or(0)
-                                    + 1,
-                                truncated: r.mechanical,
-                                key_decisions,
-                                files,
-                                next_steps,
-                            };
-                            let into = merged.id;
-                            let tokens = merged.tokens;
-                            self.commit(
-                                RecordBody::CheckpointsMerged {
-                                    merged: ids.clone(),
-                                    checkpoint: merged,
-                                },
-                                now,
-                                &mut fx,
-                            );
-                            fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
-                                merged: ids.clone(),
-                                into,
-                                tokens,
-                            }));
-                        }
+                        (r.text.clone(), r.tokens, r.mechanical)
                     }
-                    Err(e) => fx.push(Effect::Event(EngineEvent::CompressionError {
-                        error: format!("ancient checkpoints stay apart: {e}"),
-                    })),
+                    Err(e) => {
+                        fx.push(Effect::Event(EngineEvent::CompressionError {
+                            error: format!(
+                                "ancient checkpoints merged by shortening their summaries without the model: {e}"
+                            ),
+                        }));
+                        let summaries: Vec<&str> =
+                            parts.iter().map(|c| c.summary.as_str()).collect();
+                        let text = pipeline::shorten(&summaries, task.cap, self.tok.as_ref());
+                        let tokens = self.tok.count(&text);
+                        (text, tokens, true)
+                    }
+                };
+                let covers = merged_covers(&parts);
+                let (key_decisions, files, next_steps) = parse_details(&text);
+                let merged = Checkpoint {
+                    id: CheckpointId(self.next_checkpoint_id),
+                    number: first.number,
+                    level: Level::Ancient,
+                    summary: text,
+                    tokens,
+                    covers,
+                    original_tokens: parts.iter().map(|c| c.original_tokens).sum(),
+                    created_at: first.created_at,
+                    aged_at: Some(now),
+                    times_compressed: parts.iter().map(|c| c.times_compressed).max().unwrap_or(0)
+                        + 1,
+                    truncated: mechanical,
+                    key_decisions,
+                    files,
+                    next_steps,
+                };
+                let into = merged.id;
+                // An emergency merge is there to make room: one that would not (small
+                // parts, a long truncation marker) is not applied. Normal merges always
+                // apply: they keep the number of ancient checkpoints bounded.
+                let parts_raw: u32 = parts
+                    .iter()
+                    .map(|c| self.tok.count(&self.checkpoint_entry(c)))
+                    .sum();
+                if outcome.intensity > Intensity::Normal
+                    && self.tok.count(&self.checkpoint_entry(&merged)) >= parts_raw
+                {
+                    fx.push(Effect::Event(EngineEvent::CompressionSkipped {
+                        reason: "merging the checkpoints would not free any room; they stay apart"
+                            .into(),
+                    }));
+                } else {
+                    self.commit(
+                        RecordBody::CheckpointsMerged {
+                            merged: ids.clone(),
+                            checkpoint: merged,
+                        },
+                        now,
+                        &mut fx,
+                    );
+                    fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
+                        merged: ids.clone(),
+                        into,
+                        tokens,
+                    }));
                 }
             }
         }
 
         let mut folded = 0;
-        if let Some((task, Ok(r))) = &outcome.new
-            && let Some(cp) = self.make_checkpoint(task, r, now)
+        let mut new = match &outcome.new {
+            Some((task, Ok(r))) => self.make_checkpoint(task, r, now).map(|cp| (task, r, cp)),
+            _ => None,
+        };
+        // Validate: a checkpoint that costs as much as the messages it replaces (a tiny
+        // fold, the header of a first checkpoint) would grow the request and hide their
+        // text for nothing. A normal pass then backs off below, which says so once.
+        if let Some((_, _, cp)) = &new
+            && !self.fold_frees_room(cp)
         {
+            if outcome.intensity > Intensity::Normal {
+                fx.push(Effect::Event(EngineEvent::CompressionSkipped {
+                    reason: format!(
+                        "folding {} would not free any room (the summary costs as much as the messages); they stay as they are",
+                        range_label(&cp.covers)
+                    ),
+                }));
+            }
+            new = None;
+        }
+        if let Some((task, r, cp)) = new {
             calls += r.calls;
             folded = cp.covers.len();
             let number = cp.number;
@@ -905,6 +967,23 @@ impl Engine {
         }
         fx.push(Effect::Sync);
         fx
+    }
+
+    /// Whether replacing the messages `cp` covers by `cp` makes the request smaller.
+    fn fold_frees_room(&self, cp: &Checkpoint) -> bool {
+        let freed: u32 = self
+            .active
+            .messages()
+            .iter()
+            .filter(|e| cp.covers.binary_search(&e.id).is_ok())
+            .map(|e| e.cost())
+            .sum();
+        let mut added = self.tok.count(&self.checkpoint_entry(cp));
+        if self.active.checkpoints().is_empty() {
+            added +=
+                self.tok.count(&self.prompts.chat.checkpoints_header) + MESSAGE_OVERHEAD_TOKENS;
+        }
+        added < freed
     }
 
     /// Why automatic compression is paused right now, if it is.
@@ -986,44 +1065,64 @@ impl Engine {
         }
     }
 
-    /// Last resort: show the largest unpinned, non-error message cut down. Returns false
-    /// when nothing can be clipped further.
+    /// Last resort: show the largest unpinned, non-error message cut down — by enough to
+    /// fit if it can absorb the whole overage, else to a short head and tail, so that the
+    /// caller clips the next largest (a clipped message may be clipped further). Returns
+    /// false, clipping nothing, when even clipping every candidate could not make it fit.
     fn clip_largest(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> bool {
         let b = self.budget();
         let factor = self.calibration().factor;
         let over_raw =
             (f64::from(b.total().saturating_sub(b.hard_limit())) / factor).ceil() as u32 + 16;
-        let Some(entry) = self
-            .active
-            .messages()
-            .iter()
-            .filter(|e| !e.pinned && !e.tool_error && e.clip.is_none())
-            .max_by_key(|e| e.tokens)
-            .cloned()
+        let marker = self.tok.count(&crate::core::context::clipped_text(
+            "ab",
+            Some(&Clip {
+                id: MessageId(0),
+                head_chars: 1,
+                tail_chars: 0,
+                omitted_tokens: 99_999,
+            }),
+        ));
+        // What a clip down to the minimum still shows; a clip must gain at least CLIP_GAIN.
+        let floor = CLIP_KEEP_MIN_TOKENS + marker;
+        let candidates = || {
+            self.active
+                .messages()
+                .iter()
+                .filter(move |e| !e.pinned && !e.tool_error && e.tokens > floor + CLIP_GAIN)
+        };
+        let gain: u32 = candidates().map(|e| e.tokens - floor).sum();
+        if gain < over_raw {
+            return false;
+        }
+        let Some(entry) = candidates().max_by_key(|e| e.tokens).cloned() else {
+            return false;
+        };
+        let Some((text, full)) = self
+            .history
+            .get(entry.id)
+            .map(|m| (m.text.clone(), m.tokens.max(1)))
         else {
             return false;
         };
-        if entry.tokens <= over_raw + 32 {
-            return false;
-        }
-        let Some(text) = self.history.get(entry.id).map(|m| m.text.clone()) else {
-            return false;
-        };
         let chars = text.chars().count();
-        let mut keep_tokens = entry.tokens - over_raw - 32;
-        for _ in 0..8 {
-            let keep_chars =
-                (chars as u64 * u64::from(keep_tokens) / u64::from(entry.tokens.max(1))) as usize;
+        let mut keep_tokens = entry
+            .tokens
+            .saturating_sub(over_raw + marker)
+            .clamp(CLIP_KEEP_MIN_TOKENS, full);
+        loop {
+            let keep_chars = (chars as u64 * u64::from(keep_tokens) / u64::from(full)) as usize;
             let clip = Clip {
                 id: entry.id,
                 head_chars: keep_chars * 2 / 3,
                 tail_chars: keep_chars / 3,
-                omitted_tokens: entry.tokens - keep_tokens,
+                omitted_tokens: full.saturating_sub(keep_tokens),
             };
             let shown = self
                 .tok
                 .count(&crate::core::context::clipped_text(&text, Some(&clip)));
-            if shown + over_raw <= entry.tokens {
+            let at_floor = keep_tokens <= CLIP_KEEP_MIN_TOKENS;
+            if shown + CLIP_GAIN <= entry.tokens && (shown + over_raw <= entry.tokens || at_floor) {
                 self.commit(RecordBody::Clip { clip }, now, fx);
                 fx.push(Effect::Event(EngineEvent::MessageClipped {
                     id: entry.id,
@@ -1031,9 +1130,11 @@ impl Engine {
                 }));
                 return true;
             }
-            keep_tokens = keep_tokens * 3 / 4;
+            if at_floor {
+                return false;
+            }
+            keep_tokens = (keep_tokens * 3 / 4).max(CLIP_KEEP_MIN_TOKENS);
         }
-        false
     }
 
     fn blocked_reason(&self) -> String {

@@ -945,8 +945,16 @@ impl Engine {
                     .get_mut(*id)
                     .ok_or_else(|| format!("pin of unknown message {id}"))?;
                 m.pinned = *pinned;
-                if let Some(e) = self.active.entry_mut(*id) {
+                let full = m.tokens;
+                let clipped = self.active.entry_mut(*id).is_some_and(|e| {
                     e.pinned = *pinned;
+                    e.clip.is_some()
+                });
+                // A pinned message reaches the model whole: pinning lifts an emergency clip
+                // (if it then cannot fit, the request is blocked with a reason).
+                if *pinned && clipped {
+                    self.active.set_tokens(*id, full, None);
+                    self.version += 1;
                 }
             }
             RecordBody::Clip { clip } => self.apply_clip(*clip)?,
@@ -1030,8 +1038,19 @@ impl Engine {
         self.active.reset(state.checkpoints.clone(), entries);
         for cp in &state.checkpoints {
             self.note_checkpoint_id(cp.id);
+            // Pinned messages are never folded, so one folded in that state was not pinned
+            // then: a pin added since (on another branch) goes with the state it was on.
+            for id in &cp.covers {
+                if let Some(m) = self.history.get_mut(*id) {
+                    m.pinned = false;
+                }
+            }
         }
         for clip in &state.clips {
+            // A message pinned since the snapshot is shown whole, like any pinned one.
+            if self.history.get(clip.id).is_some_and(|m| m.pinned) {
+                continue;
+            }
             // A clip of a message that no longer exists is dropped with the message.
             let _ = self.apply_clip(*clip);
         }
@@ -1099,26 +1118,28 @@ impl Engine {
         } else {
             let mut text = self.prompts.chat.checkpoints_header.clone();
             for cp in cps {
-                let range = match cp.range() {
-                    Some((a, b)) if a == b => format!("{a}"),
-                    Some((a, b)) => format!("{a}–{b}"),
-                    None => String::new(),
-                };
-                let label = fill(
-                    &self.prompts.chat.checkpoint_label,
-                    &[
-                        ("number", &cp.number.to_string()),
-                        ("level", cp.level.name()),
-                        ("range", &range),
-                    ],
-                );
-                text.push_str("\n\n");
-                text.push_str(&label);
-                text.push('\n');
-                text.push_str(&cp.summary);
+                text.push_str(&self.checkpoint_entry(cp));
             }
             let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS;
             Part { text, raw }
         };
+    }
+
+    /// One checkpoint as it appears in the request, after the header.
+    pub(crate) fn checkpoint_entry(&self, cp: &Checkpoint) -> String {
+        let range = match cp.range() {
+            Some((a, b)) if a == b => format!("{a}"),
+            Some((a, b)) => format!("{a}–{b}"),
+            None => String::new(),
+        };
+        let label = fill(
+            &self.prompts.chat.checkpoint_label,
+            &[
+                ("number", &cp.number.to_string()),
+                ("level", cp.level.name()),
+                ("range", &range),
+            ],
+        );
+        format!("\n\n{label}\n{}", cp.summary)
     }
 }

@@ -351,6 +351,20 @@ pub fn cut_to(text: &str, max_raw: u32, tok: &dyn Tokenizer) -> String {
     String::new()
 }
 
+/// A stand-in for a failed aging or merge: the opening of each summary, in equal shares
+/// of the cap, never above `cap` tokens.
+pub fn shorten(summaries: &[&str], cap: u32, tok: &dyn Tokenizer) -> String {
+    let n = u32::try_from(summaries.len().max(1)).unwrap_or(u32::MAX);
+    let share = cap.saturating_sub(n) / n;
+    let joined = summaries
+        .iter()
+        .map(|s| cut_to(s.trim(), share, tok))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    cut_to(&joined, cap, tok)
+}
+
 /// The text of an emergency truncation: a marker, then the opening of the input.
 pub fn mechanical_text(task: &Task, reason: &str, tok: &dyn Tokenizer) -> String {
     let header = format!(
@@ -635,6 +649,17 @@ mod tests {
         assert!(r.mechanical && r.text.starts_with("[Marked truncation"));
         assert!(r.tokens <= 40);
         let _ = SummaryError::Cancelled;
+    }
+
+    #[test]
+    fn shorten_keeps_the_opening_of_each_summary_within_the_cap() {
+        let tok = ByteEstimate;
+        let a = format!("ALPHA {}", "first summary words ".repeat(40));
+        let b = format!("BETA {}", "second summary words ".repeat(40));
+        let s = shorten(&[&a, &b], 60, &tok);
+        assert!(tok.count(&s) <= 60, "{}", tok.count(&s));
+        assert!(s.starts_with("ALPHA") && s.contains("\nBETA"), "{s}");
+        assert_eq!(shorten(&["short"], 60, &tok), "short");
     }
 
     #[test]
