@@ -966,3 +966,30 @@ fn an_overage_no_single_message_covers_is_clipped_across_messages() {
     assert!(report.issues.is_empty(), "{:?}", report.issues);
     assert_eq!(re.current_prompt(), h.engine.current_prompt());
 }
+
+#[test]
+fn long_chats_leave_several_turns_between_compressions() {
+    // ~110 tokens a turn. After the first few passes the checkpoints take their share of
+    // the room; compressions must still be spaced by a real amount of conversation.
+    for (ctx, min_gap) in [(4096, 6), (8192, 12)] {
+        let mut h = Harness::new(ctx, tok(), Extractive::new());
+        let mut at = Vec::new();
+        for i in 0..300 {
+            // User text is a large share: kept verbatim, it crowds the headroom.
+            let q = format!(
+                "Question {i}: {}",
+                "please consider this constraint as well ".repeat(6)
+            );
+            let r = h.turn(&q, reply_of(i));
+            assert!(r.blocked.is_none());
+            if r.compressions > 0 {
+                at.push(i);
+            }
+        }
+        let gaps: Vec<usize> = at.windows(2).map(|w| w[1] - w[0]).collect();
+        let steady = &gaps[gaps.len().min(3)..];
+        assert!(!steady.is_empty(), "ctx {ctx}: {at:?}");
+        let worst = steady.iter().min().copied().unwrap_or(0);
+        assert!(worst >= min_gap, "ctx {ctx}: gaps {gaps:?}");
+    }
+}

@@ -48,6 +48,11 @@ const MIN_FOLD_RAW: u32 = 48;
 const CLIP_KEEP_MIN_TOKENS: u32 = 48;
 /// Tokens a clip must save to be worth a record (and so that clipping always progresses).
 const CLIP_GAIN: u32 = 16;
+/// Share of the post-compression trigger the recent window may take.
+const WINDOW_SHARE: f64 = 0.5;
+/// Share of the post-compression trigger that recent messages (window, kept user text,
+/// pinned) may fill before user text is folded too: the rest is headroom for new turns.
+const RECENT_TARGET: f64 = 0.65;
 /// Safety margin in a summarizer request, tokens.
 const SUMMARY_MARGIN: u32 = 64;
 
@@ -264,8 +269,30 @@ impl Engine {
                 .rposition(|e| e.role == Role::User)
                 .unwrap_or(msgs.len()),
         };
+        // Headroom: after a pass the recent part should leave room for several turns before
+        // the next compression. The trigger after this pass is projected from the sizes
+        // the checkpoints will have once aged; the recent window takes at most half of it,
+        // and user text is folded only down to RECENT_TARGET of it.
+        let trigger_after = {
+            let projected_cp: u32 = self
+                .active
+                .checkpoints()
+                .iter()
+                .map(|c| match c.level.aged() {
+                    Some(to) => b
+                        .level_cap(to)
+                        .min((f64::from(c.tokens) * to.aging_ratio()) as u32),
+                    None => c.tokens,
+                })
+                .sum::<u32>()
+                + b.level_cap(Level::Detailed);
+            f64::from(b.room().saturating_sub(projected_cp)) * self.cfg.budget.compress_at
+        };
         let window_raw = match intensity {
-            Intensity::Normal => to_raw(b.recent_window(self.cfg.budget.preserve_recent_tokens)),
+            Intensity::Normal => to_raw(
+                b.recent_window(self.cfg.budget.preserve_recent_tokens)
+                    .min((trigger_after * WINDOW_SHARE) as u32),
+            ),
             _ => 0,
         };
         let mut start = msgs.len();
@@ -289,25 +316,10 @@ impl Engine {
             }
         }
         let mut raw: u32 = fold.iter().map(|&i| msgs[i].cost()).sum();
-        // User text is folded only if keeping it would leave the context at the trigger
-        // right after this pass (checkpoint sizes projected after aging), with headroom.
+        // User text is folded only if keeping it would leave the context too close to the
+        // trigger right after this pass.
         let target_raw = match intensity {
-            Intensity::Normal => {
-                let projected_cp: u32 = self
-                    .active
-                    .checkpoints()
-                    .iter()
-                    .map(|c| match c.level.aged() {
-                        Some(to) => b
-                            .level_cap(to)
-                            .min((f64::from(c.tokens) * to.aging_ratio()) as u32),
-                        None => c.tokens,
-                    })
-                    .sum::<u32>()
-                    + b.level_cap(Level::Detailed);
-                let available_after = b.room().saturating_sub(projected_cp);
-                to_raw((f64::from(available_after) * self.cfg.budget.compress_at * 0.85) as u32)
-            }
+            Intensity::Normal => to_raw((trigger_after * RECENT_TARGET) as u32),
             _ => 0,
         };
         let mut folded_users = 0;

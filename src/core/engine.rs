@@ -211,6 +211,8 @@ pub struct Engine {
     pub(crate) force: Option<CompressReason>,
     /// A "compression skipped" notice was already given for the current situation.
     pub(crate) skip_noted: bool,
+    /// Replaying a log: prompt parts are rebuilt once at the end.
+    pub(crate) replaying: bool,
     pub(crate) system: Part,
     pub(crate) goal_part: Part,
     pub(crate) checkpoint_part: Part,
@@ -256,6 +258,7 @@ impl Engine {
             escalation: None,
             force: None,
             skip_noted: false,
+            replaying: false,
             system: Part::default(),
             goal_part: Part::default(),
             checkpoint_part: Part::default(),
@@ -289,12 +292,19 @@ impl Engine {
             header.created,
         );
         let mut report = ReplayReport::default();
+        // The prompt parts are rendered and counted once at the end, not after every
+        // checkpoint and goal record (that made loading a long session ~100x slower).
+        e.replaying = true;
         for r in records {
             match e.apply_record(r) {
                 Ok(()) => report.applied += 1,
                 Err(issue) => report.issues.push(format!("record {}: {issue}", r.seq)),
             }
         }
+        e.replaying = false;
+        e.rebuild_system();
+        e.rebuild_goals();
+        e.rebuild_checkpoints();
         (e, report)
     }
 
@@ -1082,6 +1092,9 @@ impl Engine {
     // ----- cached prompt parts -----
 
     fn rebuild_system(&mut self) {
+        if self.replaying {
+            return;
+        }
         let chat = &self.prompts.chat;
         let text = if self.tier() == Tier::T1 {
             format!("{}\n{}", chat.base_short.trim(), chat.modes.get(self.mode))
@@ -1098,6 +1111,9 @@ impl Engine {
     }
 
     fn rebuild_goals(&mut self) {
+        if self.replaying {
+            return;
+        }
         self.goal_part = if self.goals.is_empty() {
             Part::default()
         } else {
@@ -1112,6 +1128,9 @@ impl Engine {
     }
 
     fn rebuild_checkpoints(&mut self) {
+        if self.replaying {
+            return;
+        }
         let cps = self.active.checkpoints();
         self.checkpoint_part = if cps.is_empty() {
             Part::default()
