@@ -242,8 +242,11 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
         };
         match loaded {
             Some(log) => {
+                let LoadedLog {
+                    header, records, ..
+                } = log;
                 let (engine, report) =
-                    Engine::replay(&log.header, &log.records, engine_cfg, tok, prompts);
+                    Engine::replay_owned(&header, records, engine_cfg, tok, prompts);
                 for issue in &report.issues {
                     tracing::warn!(%issue, "replay");
                 }

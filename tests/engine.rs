@@ -542,6 +542,18 @@ fn replay_reproduces_the_state_exactly() {
     assert_eq!(re.history(), h.engine.history());
     assert_eq!(re.calibration(), h.engine.calibration());
     assert_eq!(re.next_seq(), h.engine.next_seq());
+    // Replaying by value (moving text out of the records) gives the same state.
+    let (owned, report) = ollm_tui::core::engine::Engine::replay_owned(
+        &h.header(),
+        h.records.clone(),
+        h.engine.config().clone(),
+        h.engine.tokenizer().clone(),
+        h.engine.prompts().clone(),
+    );
+    assert!(report.issues.is_empty());
+    assert_eq!(owned.active_state(), h.engine.active_state());
+    assert_eq!(owned.history(), h.engine.history());
+    assert_eq!(owned.current_prompt(), h.engine.current_prompt());
 }
 
 #[test]

@@ -279,6 +279,37 @@ impl Engine {
         tok: Arc<dyn Tokenizer>,
         prompts: Arc<Prompts>,
     ) -> (Engine, ReplayReport) {
+        Self::replay_with(header, records.iter(), cfg, tok, prompts, |e, r| {
+            e.apply_record(r)
+        })
+    }
+
+    /// [`Self::replay`] consuming the records, so message text is moved, not copied.
+    pub fn replay_owned(
+        header: &Header,
+        records: Vec<Record>,
+        cfg: EngineConfig,
+        tok: Arc<dyn Tokenizer>,
+        prompts: Arc<Prompts>,
+    ) -> (Engine, ReplayReport) {
+        Self::replay_with(
+            header,
+            records,
+            cfg,
+            tok,
+            prompts,
+            Engine::apply_record_owned,
+        )
+    }
+
+    fn replay_with<R: std::borrow::Borrow<Record>>(
+        header: &Header,
+        records: impl IntoIterator<Item = R>,
+        cfg: EngineConfig,
+        tok: Arc<dyn Tokenizer>,
+        prompts: Arc<Prompts>,
+        mut apply: impl FnMut(&mut Engine, R) -> Result<(), String>,
+    ) -> (Engine, ReplayReport) {
         let mut e = Engine::new(
             SessionSpec {
                 session_id: header.session_id.clone(),
@@ -296,9 +327,10 @@ impl Engine {
         // checkpoint and goal record (that made loading a long session ~100x slower).
         e.replaying = true;
         for r in records {
-            match e.apply_record(r) {
+            let seq = r.borrow().seq;
+            match apply(&mut e, r) {
                 Ok(()) => report.applied += 1,
-                Err(issue) => report.issues.push(format!("record {}: {issue}", r.seq)),
+                Err(issue) => report.issues.push(format!("record {seq}: {issue}")),
             }
         }
         e.replaying = false;
@@ -850,16 +882,39 @@ impl Engine {
 
     /// Apply one record to the state. The only place state changes.
     pub fn apply_record(&mut self, r: &Record) -> Result<(), String> {
+        let text = match &r.body {
+            RecordBody::User { text, .. } | RecordBody::Assistant { text, .. } => {
+                Some(text.clone())
+            }
+            RecordBody::Tool { result, .. } => Some(result.clone()),
+            _ => None,
+        };
+        self.apply(r, text)
+    }
+
+    /// [`Self::apply_record`] that moves the message text out of the record instead of
+    /// copying it (replay of a long log would otherwise hold it twice).
+    pub fn apply_record_owned(&mut self, mut r: Record) -> Result<(), String> {
+        let text = match &mut r.body {
+            RecordBody::User { text, .. } | RecordBody::Assistant { text, .. } => {
+                Some(std::mem::take(text))
+            }
+            RecordBody::Tool { result, .. } => Some(std::mem::take(result)),
+            _ => None,
+        };
+        self.apply(&r, text)
+    }
+
+    /// The one place state changes. `text` is the message text of a message record (which
+    /// the record itself may no longer hold).
+    fn apply(&mut self, r: &Record, text: Option<String>) -> Result<(), String> {
+        let text = text.unwrap_or_default();
         if r.seq < self.next_seq {
             return Err(format!("out of order (expected ≥ {})", self.next_seq));
         }
         self.next_seq = r.seq + 1;
         match &r.body {
-            RecordBody::User {
-                text,
-                pinned,
-                tokens,
-            } => {
+            RecordBody::User { pinned, tokens, .. } => {
                 self.push_message(
                     r,
                     Role::User,
@@ -871,7 +926,6 @@ impl Engine {
                 );
             }
             RecordBody::Assistant {
-                text,
                 status,
                 model,
                 prompt_eval_count,
@@ -896,9 +950,9 @@ impl Engine {
             RecordBody::Tool {
                 name,
                 args,
-                result,
                 is_error,
                 tokens,
+                ..
             } => {
                 let tool = ToolInfo {
                     name: name.clone(),
@@ -908,7 +962,7 @@ impl Engine {
                 self.push_message(
                     r,
                     Role::Tool,
-                    result,
+                    text,
                     ReplyStatus::Complete,
                     false,
                     Some(tool),
@@ -997,21 +1051,22 @@ impl Engine {
         &mut self,
         r: &Record,
         role: Role,
-        text: &str,
+        text: String,
         status: ReplyStatus,
         pinned: bool,
         tool: Option<ToolInfo>,
         tokens: Option<u32>,
     ) {
+        let tokens = tokens.unwrap_or_else(|| self.tok.count(&text));
         let message = Message {
             id: MessageId(r.seq),
             role,
-            text: text.to_string(),
+            text,
             ts: r.ts,
             status,
             pinned,
             tool,
-            tokens: tokens.unwrap_or_else(|| self.tok.count(text)),
+            tokens,
         };
         let entry = ActiveEntry::from_message(&message);
         if self.history.push(message) {
