@@ -759,23 +759,17 @@ impl Engine {
             else {
                 continue;
             };
-            let (text, tokens, mechanical) = match result {
-                Ok(r) => {
-                    calls += r.calls;
-                    (r.text.clone(), r.tokens, r.mechanical)
-                }
-                Err(e) => {
-                    fx.push(Effect::Event(EngineEvent::CompressionError {
-                        error: format!(
-                            "checkpoint {id} aged to {} by shortening its summary without the model: {e}",
-                            task.level.name()
-                        ),
-                    }));
-                    let text = pipeline::shorten(&[&old.summary], task.cap, self.tok.as_ref());
-                    let tokens = self.tok.count(&text);
-                    (text, tokens, true)
-                }
-            };
+            let (text, tokens, mechanical) = self.result_or_shortened(
+                result,
+                &[&old.summary],
+                task.cap,
+                &format!(
+                    "checkpoint {id} aged to {} by shortening its summary without the model",
+                    task.level.name()
+                ),
+                &mut calls,
+                &mut fx,
+            );
             let (key_decisions, files, next_steps) = parse_details(&text);
             let aged = Checkpoint {
                 level: task.level,
@@ -815,24 +809,15 @@ impl Engine {
             if parts.len() == ids.len()
                 && let Some(first) = parts.first()
             {
-                let (text, tokens, mechanical) = match result {
-                    Ok(r) => {
-                        calls += r.calls;
-                        (r.text.clone(), r.tokens, r.mechanical)
-                    }
-                    Err(e) => {
-                        fx.push(Effect::Event(EngineEvent::CompressionError {
-                            error: format!(
-                                "ancient checkpoints merged by shortening their summaries without the model: {e}"
-                            ),
-                        }));
-                        let summaries: Vec<&str> =
-                            parts.iter().map(|c| c.summary.as_str()).collect();
-                        let text = pipeline::shorten(&summaries, task.cap, self.tok.as_ref());
-                        let tokens = self.tok.count(&text);
-                        (text, tokens, true)
-                    }
-                };
+                let summaries: Vec<&str> = parts.iter().map(|c| c.summary.as_str()).collect();
+                let (text, tokens, mechanical) = self.result_or_shortened(
+                    result,
+                    &summaries,
+                    task.cap,
+                    "ancient checkpoints merged by shortening their summaries without the model",
+                    &mut calls,
+                    &mut fx,
+                );
                 let covers = merged_covers(&parts);
                 let (key_decisions, files, next_steps) = parse_details(&text);
                 let merged = Checkpoint {
@@ -996,6 +981,34 @@ impl Engine {
                 self.tok.count(&self.prompts.chat.checkpoints_header) + MESSAGE_OVERHEAD_TOKENS;
         }
         added < freed
+    }
+
+    /// The text of an aging or merge: the model's result, or — when the model failed — the
+    /// existing summaries shortened mechanically (marked), so checkpoints never pile up.
+    #[allow(clippy::too_many_arguments)]
+    fn result_or_shortened(
+        &self,
+        result: &Result<TaskResult, String>,
+        summaries: &[&str],
+        cap: u32,
+        failure: &str,
+        calls: &mut u32,
+        fx: &mut Vec<Effect>,
+    ) -> (String, u32, bool) {
+        match result {
+            Ok(r) => {
+                *calls += r.calls;
+                (r.text.clone(), r.tokens, r.mechanical)
+            }
+            Err(e) => {
+                fx.push(Effect::Event(EngineEvent::CompressionError {
+                    error: format!("{failure}: {e}"),
+                }));
+                let text = pipeline::shorten(summaries, cap, self.tok.as_ref());
+                let tokens = self.tok.count(&text);
+                (text, tokens, true)
+            }
+        }
     }
 
     /// Why automatic compression is paused right now, if it is.
