@@ -188,6 +188,20 @@ async fn three_hundred_turns_at_2k_compress_and_never_exceed_ctx() {
     // num_ctx identical everywhere, summaries included; num_predict on every summary.
     for (i, body) in server.chat_requests().iter().enumerate() {
         assert_eq!(body["options"]["num_ctx"], 2048, "request {i}");
+        // Chats and summaries alike are capped: a reply never runs past the window.
+        assert!(
+            body["options"]["num_predict"].as_u64().unwrap() > 0,
+            "request {i}"
+        );
+    }
+    for (o, body) in outcomes.iter().zip(server.chat_requests()) {
+        if !o.summary {
+            // A chat's cap leaves at least the reserve (1024 at ctx 2048).
+            assert!(
+                body["options"]["num_predict"].as_u64().unwrap() >= 1024,
+                "{body}"
+            );
+        }
     }
     for o in &summaries {
         let body = &server.chat_requests()[outcomes

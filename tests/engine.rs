@@ -1005,3 +1005,45 @@ fn long_chats_leave_several_turns_between_compressions() {
         assert!(worst >= min_gap, "ctx {ctx}: gaps {gaps:?}");
     }
 }
+
+#[test]
+fn a_runaway_reply_is_clipped_before_history_is_folded_harder() {
+    let mut h = Harness::new(4096, tok(), Extractive::new());
+    chat(&mut h, 40);
+    assert!(h.engine.checkpoints().len() >= 2);
+    let checkpoints_before = h.engine.checkpoints().to_vec();
+    // A model stuck in a loop: a reply three times the room.
+    h.turn("list the steps", |_| {
+        "1. Use a more efficient data structure.\n".repeat(400)
+    });
+    let r = h.turn("thanks", |_| "ok".into());
+    assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    let names: Vec<&str> = r.events.iter().map(|e| e.name()).collect();
+    assert!(names.contains(&"message-clipped"), "{names:?}");
+    assert!(
+        !names.contains(&"rollover-complete"),
+        "no emergency fold was needed: {names:?}"
+    );
+    assert!(!names.contains(&"checkpoints-merged"), "{names:?}");
+    // The checkpoints were left as they were (at most aged by a normal pass).
+    let after = h.engine.checkpoints();
+    for cp in &checkpoints_before {
+        assert!(
+            after.iter().any(|c| c.covers.first() == cp.covers.first()),
+            "a checkpoint was merged away"
+        );
+    }
+}
+
+#[test]
+fn the_prompt_states_the_room_left_for_the_reply() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    for i in 0..20 {
+        let r = h.turn(&format!("q{i}"), reply_of(i));
+        for p in &r.sent {
+            let b = h.engine.budget();
+            assert_eq!(p.max_reply, b.ctx - p.estimate);
+            assert!(p.max_reply >= b.reserve);
+        }
+    }
+}

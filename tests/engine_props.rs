@@ -736,6 +736,14 @@ impl Sim {
                     return;
                 }
                 Step::Compress(plan) => self.run_plan(*plan),
+                Step::Snapshot(snap) => {
+                    assert_eq!(snap.meta.purpose, SnapshotPurpose::Emergency);
+                    let fx = self
+                        .h
+                        .engine
+                        .snapshot_saved(&snap.meta, self.h.clock.tick());
+                    self.absorb(fx);
+                }
                 Step::Blocked(why) => {
                     assert!(why.contains("saved"), "{why}");
                     self.check_blocked();

@@ -772,6 +772,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         break;
                     }
                 }
+                Step::Snapshot(snap) => {
+                    let saved = match self.store() {
+                        Some(s) => s.save_snapshot(&snap).map_err(|e| e.to_string()),
+                        None => Err("no session file".into()),
+                    };
+                    match saved {
+                        Ok(meta) => {
+                            let fx = self.engine.snapshot_saved(&meta, Utc::now());
+                            self.execute(fx);
+                        }
+                        Err(error) => self.on_event(EngineEvent::SnapshotError { error }),
+                    }
+                }
                 Step::Blocked(why) => {
                     self.banner(NoticeLevel::Error, "Message not sent", Some(why));
                     break;
@@ -875,7 +888,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 .collect(),
             options: ChatOptions {
                 num_ctx: prompt.num_ctx,
-                num_predict: None,
+                num_predict: Some(prompt.max_reply.max(1)),
                 temperature: self.cfg.temperature,
                 seed: None,
             },

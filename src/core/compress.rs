@@ -139,7 +139,7 @@ impl CompressionPlan {
             parts.push(format!("age {} checkpoint(s)", self.aging.len()));
         }
         if let Some(TaskTarget::Merge { ids }) = self.merge.as_ref().map(|t| &t.target) {
-            parts.push(format!("merge {} ancient checkpoints", ids.len()));
+            parts.push(format!("merge {} checkpoints into one", ids.len()));
         }
         parts.join(", ")
     }
@@ -209,7 +209,7 @@ impl CompressionPlan {
             progress(Progress {
                 step,
                 of,
-                what: "merging ancient checkpoints".into(),
+                what: "merging checkpoints".into(),
             });
             let r = pipeline::run_task(&task, &prompts, tok.as_ref(), summarizer).await;
             out.merge = Some((task, r));
@@ -527,16 +527,9 @@ impl Engine {
             return Err("nothing left to fold".into());
         }
 
-        let snapshot = match intensity {
-            Intensity::Normal if self.cfg.auto_snapshots => {
-                Some(self.make_snapshot(SnapshotPurpose::Recovery, None, now))
-            }
-            Intensity::Normal => None,
-            _ if self.escalation < Some(Intensity::Hard) => {
-                Some(self.make_snapshot(SnapshotPurpose::Emergency, None, now))
-            }
-            _ => None,
-        };
+        // Emergency passes come after the emergency snapshot `next_step` asks for.
+        let snapshot = (intensity == Intensity::Normal && self.cfg.auto_snapshots)
+            .then(|| self.make_snapshot(SnapshotPurpose::Recovery, None, now));
         Ok(Box::new(CompressionPlan {
             reason,
             intensity,
@@ -1062,20 +1055,33 @@ impl Engine {
                 } else if !b.over_trigger() {
                     self.skip_noted = false;
                 }
-                self.escalation = None;
+                self.reset_escalation();
                 let prompt = self.prompt();
                 debug_assert!(prompt.estimate <= b.hard_limit());
                 return (Step::Send(prompt), fx);
             }
-            // Over the hard limit: go harder until it fits.
+            // Over the hard limit. First the normal pass, as at the trigger.
+            if self.escalation.is_none() {
+                match self.plan(CompressReason::Auto, Intensity::Normal, now) {
+                    Ok(plan) => return (Step::Compress(plan), fx),
+                    Err(_) => self.escalation = Some(Intensity::Normal),
+                }
+            }
+            // From here on it is an emergency: snapshot the state first, once.
+            if !self.emergency_snapshot_taken {
+                self.emergency_snapshot_taken = true;
+                let snapshot = self.make_snapshot(SnapshotPurpose::Emergency, None, now);
+                return (Step::Snapshot(Box::new(snapshot)), fx);
+            }
+            // A message larger than half the room can never be sent whole: showing it cut
+            // down loses less than folding all history harder.
+            if self.clip_oversized(now, &mut fx) {
+                continue;
+            }
+            // Go harder until it fits.
             let mut next = Intensity::after(self.escalation);
             while let Some(intensity) = next {
-                let reason = if intensity == Intensity::Normal {
-                    CompressReason::Auto
-                } else {
-                    CompressReason::Emergency
-                };
-                match self.plan(reason, intensity, now) {
+                match self.plan(CompressReason::Emergency, intensity, now) {
                     Ok(plan) => return (Step::Compress(plan), fx),
                     Err(_) => {
                         self.escalation = Some(intensity);
@@ -1084,7 +1090,7 @@ impl Engine {
                 }
             }
             if !self.clip_largest(now, &mut fx) {
-                self.escalation = None;
+                self.reset_escalation();
                 return (Step::Blocked(self.blocked_reason()), fx);
             }
         }
@@ -1130,22 +1136,12 @@ impl Engine {
         else {
             return false;
         };
-        let chars = text.chars().count();
         let mut keep_tokens = entry
             .tokens
             .saturating_sub(over_raw + marker)
             .clamp(CLIP_KEEP_MIN_TOKENS, full);
         loop {
-            let keep_chars = (chars as u64 * u64::from(keep_tokens) / u64::from(full)) as usize;
-            let clip = Clip {
-                id: entry.id,
-                head_chars: keep_chars * 2 / 3,
-                tail_chars: keep_chars / 3,
-                omitted_tokens: full.saturating_sub(keep_tokens),
-            };
-            let shown = self
-                .tok
-                .count(&crate::core::context::clipped_text(&text, Some(&clip)));
+            let (clip, shown) = self.clip_of(entry.id, &text, full, keep_tokens);
             let at_floor = keep_tokens <= CLIP_KEEP_MIN_TOKENS;
             if shown + CLIP_GAIN <= entry.tokens && (shown + over_raw <= entry.tokens || at_floor) {
                 self.commit(RecordBody::Clip { clip }, now, fx);
@@ -1160,6 +1156,60 @@ impl Engine {
             }
             keep_tokens = (keep_tokens * 3 / 4).max(CLIP_KEEP_MIN_TOKENS);
         }
+    }
+
+    /// A clip of message `id` (its `text` counts `full` tokens) keeping about
+    /// `keep_tokens`, two thirds from the start and one third from the end; with the
+    /// tokens it then shows.
+    fn clip_of(&self, id: MessageId, text: &str, full: u32, keep_tokens: u32) -> (Clip, u32) {
+        let chars = text.chars().count();
+        let keep_chars = (chars as u64 * u64::from(keep_tokens) / u64::from(full.max(1))) as usize;
+        let clip = Clip {
+            id,
+            head_chars: keep_chars * 2 / 3,
+            tail_chars: keep_chars / 3,
+            omitted_tokens: full.saturating_sub(keep_tokens),
+        };
+        let shown = self
+            .tok
+            .count(&crate::core::context::clipped_text(text, Some(&clip)));
+        (clip, shown)
+    }
+
+    /// Clip one unpinned, non-error message that alone takes more than half the room (a
+    /// runaway reply, a giant paste) down to a quarter of the room. Returns whether it did.
+    fn clip_oversized(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> bool {
+        let b = self.budget();
+        let factor = self.calibration().factor;
+        let half_room = (f64::from(b.room() / 2) / factor) as u32;
+        let Some(entry) = self
+            .active
+            .messages()
+            .iter()
+            .filter(|e| !e.pinned && !e.tool_error && e.tokens > half_room)
+            .max_by_key(|e| e.tokens)
+            .cloned()
+        else {
+            return false;
+        };
+        let Some((text, full)) = self
+            .history
+            .get(entry.id)
+            .map(|m| (m.text.clone(), m.tokens.max(1)))
+        else {
+            return false;
+        };
+        let keep = (half_room / 2).max(CLIP_KEEP_MIN_TOKENS).min(full);
+        let (clip, shown) = self.clip_of(entry.id, &text, full, keep);
+        if shown + CLIP_GAIN > entry.tokens {
+            return false;
+        }
+        self.commit(RecordBody::Clip { clip }, now, fx);
+        fx.push(Effect::Event(EngineEvent::MessageClipped {
+            id: entry.id,
+            omitted_tokens: clip.omitted_tokens,
+        }));
+        true
     }
 
     fn blocked_reason(&self) -> String {

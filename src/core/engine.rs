@@ -100,6 +100,10 @@ pub struct ChatPrompt {
     pub raw_estimate: u32,
     /// Calibrated estimate; never above `num_ctx − reserve`.
     pub estimate: u32,
+    /// What is left of the context for the reply (at least the reserve). Sent as
+    /// `num_predict`: a model stuck in a loop stops there even on a server that would
+    /// otherwise go on past the window.
+    pub max_reply: u32,
 }
 
 /// What the actor should do next in a turn.
@@ -107,6 +111,9 @@ pub struct ChatPrompt {
 pub enum Step {
     Send(ChatPrompt),
     Compress(Box<CompressionPlan>),
+    /// The request cannot fit even after a normal pass: save this emergency snapshot (then
+    /// report it with `snapshot_saved`) before harder measures, and ask again.
+    Snapshot(Box<Snapshot>),
     /// Nothing can make the request fit; the message stays saved, unsent.
     Blocked(String),
 }
@@ -213,6 +220,8 @@ pub struct Engine {
     pub(crate) skip_noted: bool,
     /// Replaying a log: prompt parts are rebuilt once at the end.
     pub(crate) replaying: bool,
+    /// This turn's emergency snapshot was asked for already.
+    pub(crate) emergency_snapshot_taken: bool,
     pub(crate) system: Part,
     pub(crate) goal_part: Part,
     pub(crate) checkpoint_part: Part,
@@ -259,6 +268,7 @@ impl Engine {
             force: None,
             skip_noted: false,
             replaying: false,
+            emergency_snapshot_taken: false,
             system: Part::default(),
             goal_part: Part::default(),
             checkpoint_part: Part::default(),
@@ -521,12 +531,14 @@ impl Engine {
             .saturating_add(self.goal_part.raw)
             .saturating_add(self.checkpoint_part.raw)
             .saturating_add(self.active.messages_raw());
+        let estimate = self.calibration().apply(raw_estimate);
         ChatPrompt {
             model: self.model.clone(),
             num_ctx: self.ctx(),
             messages,
             raw_estimate,
-            estimate: self.calibration().apply(raw_estimate),
+            estimate,
+            max_reply: self.budget().ctx.saturating_sub(estimate),
         }
     }
 
@@ -550,7 +562,7 @@ impl Engine {
             &mut fx,
         );
         fx.push(Effect::Sync);
-        self.escalation = None;
+        self.reset_escalation();
         (MessageId(id), fx)
     }
 
@@ -627,8 +639,13 @@ impl Engine {
 
     /// Forget the escalation state of a turn that was abandoned (cancelled, failed).
     pub fn abort_turn(&mut self) {
-        self.escalation = None;
+        self.reset_escalation();
         self.force = None;
+    }
+
+    pub(crate) fn reset_escalation(&mut self) {
+        self.escalation = None;
+        self.emergency_snapshot_taken = false;
     }
 
     pub(crate) fn apply_markers(&mut self, text: &str, now: DateTime<Utc>, fx: &mut Vec<Effect>) {

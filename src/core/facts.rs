@@ -98,6 +98,9 @@ fn scan(text: &str) -> Vec<(Fact, usize)> {
         (FactKind::Number, &*NUMBER),
     ] {
         for m in regex.find_iter(text) {
+            if kind == FactKind::Number && is_enumerator(text, m.start(), m.end()) {
+                continue;
+            }
             let s = trim_punct(m.as_str());
             let s = s.trim_matches('`');
             if s.len() < 2 || (kind == FactKind::Path && !looks_like_path(s)) {
@@ -113,6 +116,16 @@ fn scan(text: &str) -> Vec<(Fact, usize)> {
             (f, n)
         })
         .collect()
+}
+
+/// "10." or "10)" opening a line is list numbering, not a fact (a model stuck in a loop
+/// numbers dozens of items; measured with a 0.5B model).
+fn is_enumerator(text: &str, start: usize, end: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    text[start..end].chars().all(|c| c.is_ascii_digit())
+        && text[line_start..start].trim().is_empty()
+        && text[end..].starts_with(['.', ')'])
+        && text[end + 1..].starts_with(|c: char| c.is_whitespace())
 }
 
 fn looks_like_path(s: &str) -> bool {
@@ -227,6 +240,16 @@ mod tests {
     fn prose_is_not_mistaken_for_facts() {
         let facts = extract("Yes, and/or maybe. I think it is 5 or 6 things, ok?");
         assert!(facts.is_empty(), "{facts:?}");
+    }
+
+    #[test]
+    fn list_numbering_is_not_a_fact() {
+        let facts =
+            extract("Steps:\n10. Use a cache\n11) Add an index\n  12. Retry after 30 seconds");
+        let t = texts(&facts);
+        assert_eq!(t, vec!["30"], "{t:?}");
+        // A version at the start of a line is still a fact.
+        assert_eq!(texts(&extract("2.4.1. is out")), vec!["2.4.1"]);
     }
 
     #[test]

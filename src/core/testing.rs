@@ -149,6 +149,10 @@ impl<S: Summarizer> Harness<S> {
                     report.compressions += 1;
                     self.run_plan(*plan, report);
                 }
+                Step::Snapshot(snap) => {
+                    let fx = self.engine.snapshot_saved(&snap.meta, self.clock.tick());
+                    report.events.extend(self.absorb(fx));
+                }
                 Step::Blocked(why) => {
                     report.blocked = Some(why);
                     return;
