@@ -397,7 +397,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             ),
             EngineEvent::UserMessagesFolded { count, checkpoint } => self.inline(
                 NoticeLevel::Info,
-                format!("{count} of your oldest messages were folded into checkpoint {checkpoint}: your own text alone no longer fit. They are kept in full in the session history."),
+                if *count == 1 {
+                    format!("Your oldest message was folded into checkpoint {checkpoint}: your own text alone no longer fit. It is kept in full in the session history.")
+                } else {
+                    format!("{count} of your oldest messages were folded into checkpoint {checkpoint}: your own text alone no longer fit. They are kept in full in the session history.")
+                },
             ),
             EngineEvent::MessageClipped { id, omitted_tokens } => self.banner(
                 NoticeLevel::Warn,
