@@ -1,4 +1,4 @@
-//! Token counting throughput (`Tiktoken::count`, o200k_base) on English prose, code and
+//! Token counting throughput (`Tiktoken::count`, cl100k_base) on English prose, code and
 //! CJK text, in bytes/s and tokens/s, and the tokenizer's start-up time.
 //!
 //! Each input is about 64 KiB, built deterministically from varied sentences so the BPE
@@ -76,7 +76,7 @@ fn benches(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("tokens/init");
     group.sample_size(10);
-    group.bench_function("Tiktoken::new (o200k_base)", |b| {
+    group.bench_function("Tiktoken::new (cl100k_base)", |b| {
         b.iter(|| Tiktoken::new().unwrap())
     });
     group.finish();
