@@ -235,9 +235,11 @@ async fn three_hundred_turns_at_2k_compress_and_never_exceed_ctx() {
 #[tokio::test]
 async fn truncation_by_the_server_is_detected_and_compressed() {
     // A model trained on 1024 tokens: Ollama cuts num_ctx to that and, being an old
-    // version that ignores `truncate: false`, drops the oldest messages silently.
+    // version that ignores `truncate: false` and has no /api/ps to tell, drops the oldest
+    // messages silently.
     let server = FakeOllama::start_with(FakeConfig {
         ignore_truncate_flag: true,
+        no_ps: true,
         ..FakeConfig::default()
     })
     .await;
@@ -674,4 +676,60 @@ async fn a_write_error_is_surfaced_and_nothing_in_memory_is_lost() {
         "reported once: {b:?}"
     );
     assert_eq!(exit.engine.history().len(), 4);
+}
+
+#[tokio::test]
+async fn a_model_loaded_with_less_context_than_asked_is_followed() {
+    // Ollama cuts num_ctx to what the model was trained on and says so only in /api/ps.
+    let server = FakeOllama::start().await;
+    server.add_model(FakeModel::new(
+        "tiny:1b",
+        "llama",
+        "1.2B",
+        1_200_000_000,
+        1024,
+    ));
+    let s = start(&server, "tiny:1b", Some(8192));
+    for i in 0..20 {
+        s.say(&format!(
+            "Question {i}: {}",
+            "please explain this in detail ".repeat(8)
+        ))
+        .await;
+    }
+    let (exit, updates) = s.finish().await;
+    let b = banners(&updates);
+    assert!(
+        b.iter()
+            .any(|(t, _)| t.contains("with a 1024-token context, not the 8192")),
+        "{b:?}"
+    );
+    assert!(b.iter().all(|(t, _)| !t.contains("not sent")), "{b:?}");
+    let replies = exit
+        .engine
+        .history()
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .count();
+    assert_eq!(replies, 20, "every turn was answered");
+    // Asked once, not every turn.
+    let ps = server
+        .requests()
+        .iter()
+        .filter(|r| r.path == "/api/ps")
+        .count();
+    assert_eq!(ps, 1);
+    // From then on the budget followed the server: no 400, nothing cut by the server.
+    let chats = server
+        .requests()
+        .iter()
+        .filter(|r| r.path == "/api/chat")
+        .count();
+    let outcomes = server.chat_outcomes();
+    assert_eq!(chats, outcomes.len(), "a request was refused as too long");
+    for o in &outcomes {
+        assert_eq!(o.dropped_messages, 0);
+    }
+    assert!(exit.engine.compressions() >= 1);
+    assert_eq!(exit.engine.budget().ctx, 1024);
 }

@@ -1047,3 +1047,26 @@ fn the_prompt_states_the_room_left_for_the_reply() {
         }
     }
 }
+
+#[test]
+fn the_budget_follows_the_context_the_server_loaded() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    assert_eq!(h.engine.budget().ctx, 8192);
+    // A larger window than asked changes nothing.
+    assert!(!h.engine.set_loaded_ctx(Some(16384)));
+    assert!(h.engine.set_loaded_ctx(Some(2048)));
+    let b = h.engine.budget();
+    assert_eq!(
+        (b.ctx, b.reserve),
+        (2048, 1024),
+        "the reserve follows the real window"
+    );
+    // num_ctx stays what was asked (changing it would reload the model).
+    assert_eq!(h.engine.current_prompt().num_ctx, 8192);
+    let r = h.turn("hello", |_| "hi".into());
+    assert!(r.sent[0].estimate <= 1024 && r.sent[0].max_reply == 2048 - r.sent[0].estimate);
+    // A new ctx forgets it.
+    let fx = h.engine.set_ctx(Some(4096), h.clock.tick());
+    h.absorb(fx);
+    assert_eq!(h.engine.budget().ctx, 4096);
+}

@@ -938,3 +938,16 @@ async fn non_streaming_faults_have_their_equivalents() {
     let v: Value = post_chat(&server, body).await.json().await.unwrap();
     assert_eq!(v["done"], false);
 }
+
+#[tokio::test]
+async fn an_old_server_has_no_ps() {
+    let server = FakeOllama::start_with(FakeConfig {
+        no_ps: true,
+        ..FakeConfig::default()
+    })
+    .await;
+    let r = reqwest::get(format!("{}/api/ps", server.url()))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+}

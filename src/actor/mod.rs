@@ -116,6 +116,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             reconnect_delay: reconnect,
             checkpoints: Arc::default(),
             goals: Arc::default(),
+            loaded_checked: None,
         };
         actor.run(model).await
     });

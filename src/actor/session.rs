@@ -97,6 +97,8 @@ pub(crate) struct Actor<B, S> {
     pub reconnect_delay: Duration,
     pub checkpoints: Arc<Vec<Checkpoint>>,
     pub goals: Arc<crate::core::goals::GoalBoard>,
+    /// The (model, num_ctx) whose loaded context was already confirmed via `/api/ps`.
+    pub loaded_checked: Option<(String, u32)>,
 }
 
 /// The next command, or never once the channel is closed (so `select!` does not spin).
@@ -882,6 +884,36 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         true
     }
 
+    /// Ask the server what context the model is really loaded with (`/api/ps`, where the
+    /// server has it). Ollama cuts num_ctx to the model's trained length, or to a server
+    /// setting, without telling the client; the budget must follow.
+    async fn confirm_loaded_ctx(&mut self) {
+        let model = self.engine.model().to_string();
+        let sent = self.engine.ctx();
+        if self.loaded_checked.as_ref() == Some(&(model.clone(), sent)) {
+            return;
+        }
+        self.loaded_checked = Some((model.clone(), sent));
+        let Ok(loaded) = self.backend.loaded_models().await else {
+            return; // Older servers have no /api/ps: nothing to learn.
+        };
+        let Some(ctx) = loaded
+            .iter()
+            .find(|m| m.name == model)
+            .and_then(|m| m.context_length)
+        else {
+            return;
+        };
+        if self.engine.set_loaded_ctx(Some(ctx)) && ctx < sent {
+            self.banner(
+                NoticeLevel::Warn,
+                format!("Ollama loaded {model} with a {ctx}-token context, not the {sent} asked for."),
+                Some("The budget now follows what the server uses, so nothing is cut silently. A model's trained length, or OLLAMA_CONTEXT_LENGTH on the server, sets this limit; /ctx changes what is asked for.".into()),
+            );
+            self.publish();
+        }
+    }
+
     fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
         ChatRequest {
             model: prompt.model.clone(),
@@ -1056,6 +1088,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             done_reason = stats.done_reason.as_deref().unwrap_or(""),
                             "reply"
                         );
+                        self.confirm_loaded_ctx().await;
                         if stats.done_reason.as_deref() == Some("length") {
                             self.inline(NoticeLevel::Info, "The reply reached the context limit and was cut off by Ollama.");
                         }

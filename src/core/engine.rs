@@ -204,6 +204,9 @@ pub struct Engine {
     /// The window the server really used, learned when it truncated a prompt (it
     /// evaluated only this many tokens). Reset when the model or ctx changes.
     pub(crate) server_limit: Option<u32>,
+    /// The context the server says the model is loaded with (`/api/ps`), when smaller
+    /// than num_ctx. Runtime information, not persisted; reset with the model or ctx.
+    pub(crate) loaded_ctx: Option<u32>,
     pub(crate) mode: Mode,
     pub(crate) compressions: u32,
     pub(crate) calibrations: HashMap<String, Calibration>,
@@ -256,6 +259,7 @@ impl Engine {
             model_ctx: None,
             model_billions: None,
             server_limit: None,
+            loaded_ctx: None,
             mode,
             compressions: 0,
             calibrations: HashMap::new(),
@@ -423,11 +427,13 @@ impl Engine {
     /// The budget. When the server was seen truncating, it is measured against the window
     /// the server really used, not the num_ctx it was sent (which is still sent).
     pub fn budget(&self) -> Budget {
-        let ctx = self.ctx();
-        let reserve = reserve_for(ctx, self.cfg.budget.reserve_tokens);
+        // The window the server loaded (when it said it is smaller than asked) sets the
+        // reserve too; a window learned from truncation is what prompts may fill.
+        let window = self.ctx().min(self.loaded_ctx.unwrap_or(u32::MAX));
+        let reserve = reserve_for(window, self.cfg.budget.reserve_tokens);
         let budget_ctx = self
             .server_limit
-            .map_or(ctx, |limit| ctx.min(limit.saturating_add(reserve)));
+            .map_or(window, |limit| window.min(limit.saturating_add(reserve)));
         let cal = self.calibration();
         Budget::compute(
             budget_ctx,
@@ -766,6 +772,16 @@ impl Engine {
         fx
     }
 
+    /// The context the server reports the model loaded with (`/api/ps`). When it is
+    /// smaller than num_ctx the server will cut prompts to it, so the budget follows it.
+    /// Returns true when that changed the budget.
+    pub fn set_loaded_ctx(&mut self, loaded: Option<u32>) -> bool {
+        let limit = loaded.filter(|c| *c < self.ctx());
+        let changed = limit != self.loaded_ctx;
+        self.loaded_ctx = limit;
+        changed
+    }
+
     /// What the server told us about the model (from `/api/show`); not persisted.
     pub fn set_model_info(&mut self, context_length: Option<u32>, parameter_size: Option<&str>) {
         self.model_ctx = context_length;
@@ -1048,11 +1064,13 @@ impl Engine {
                     self.model = m.clone();
                     self.model_ctx = None;
                     self.server_limit = None;
+                    self.loaded_ctx = None;
                     self.model_billions = parse_parameter_billions(m);
                 }
                 if let Some(c) = ctx {
                     self.explicit_ctx = (*c > 0).then_some(*c);
                     self.server_limit = None;
+                    self.loaded_ctx = None;
                 }
                 if let Some(m) = mode {
                     self.mode = *m;

@@ -127,6 +127,8 @@ pub struct FakeConfig {
     /// Behave like an older Ollama that does not know `truncate`: truncate silently even
     /// when `"truncate": false` is sent.
     pub ignore_truncate_flag: bool,
+    /// Behave like an Ollama older than 0.1.38: no `/api/ps` (404).
+    pub no_ps: bool,
     pub models: Vec<FakeModel>,
 }
 
@@ -137,6 +139,7 @@ impl Default for FakeConfig {
             token_delay: Duration::ZERO,
             reply_words: 30,
             ignore_truncate_flag: false,
+            no_ps: false,
             models: default_models(),
         }
     }
@@ -215,6 +218,7 @@ struct Settings {
     token_delay: Duration,
     reply_words: usize,
     ignore_truncate_flag: bool,
+    no_ps: bool,
     models: Vec<FakeModel>,
 }
 
@@ -270,6 +274,7 @@ impl FakeOllama {
                 token_delay: config.token_delay,
                 reply_words: config.reply_words,
                 ignore_truncate_flag: config.ignore_truncate_flag,
+                no_ps: config.no_ps,
                 models: config.models,
             }),
             faults: Mutex::default(),
@@ -425,6 +430,9 @@ async fn dispatch(
             json_response(StatusCode::OK, &json!({ "version": FAKE_VERSION }))
         }
         (Method::GET, "/api/tags") => tags(&shared),
+        (Method::GET, "/api/ps") if lock(&shared.settings).no_ps => {
+            plain(StatusCode::NOT_FOUND, "404 page not found")
+        }
         (Method::GET, "/api/ps") => ps(&shared),
         (Method::POST, "/api/show") => show(&shared, parsed.as_ref()),
         (Method::POST, "/api/chat") => {
