@@ -17,6 +17,7 @@ use crate::core::events::{Effect, EngineEvent, Intensity};
 use crate::core::goals::Author;
 use crate::core::message::{Message, MessageId, ReplyStatus, Role};
 use crate::core::record::{Header, SnapshotPurpose};
+use crate::core::snapshot::Snapshot;
 use crate::llm::{
     ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, LlmError, StreamEvent,
 };
@@ -691,21 +692,26 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
 
     fn snapshot(&mut self, purpose: SnapshotPurpose, label: Option<String>) -> bool {
         let snap = self.engine.make_snapshot(purpose, label, Utc::now());
+        self.save_snapshot(&snap)
+    }
+
+    /// Write a snapshot the engine made, log it, and keep only the newest automatic ones;
+    /// a failure is reported, never fatal (history on disk is intact either way).
+    fn save_snapshot(&mut self, snap: &Snapshot) -> bool {
         let saved = match self.store() {
-            Some(s) => s.save_snapshot(&snap).map_err(|e| e.to_string()),
+            Some(s) => s.save_snapshot(snap).map_err(|e| e.to_string()),
             None => Err("the session has no file to attach it to".into()),
         };
         match saved {
             Ok(meta) => {
                 let fx = self.engine.snapshot_saved(&meta, Utc::now());
                 self.execute(fx);
-                if purpose == SnapshotPurpose::Recovery {
-                    let keep = self.cfg.keep_auto_snapshots;
-                    if let Some(s) = self.store()
-                        && let Err(e) = s.prune_automatic(keep)
-                    {
-                        tracing::warn!(%e, "pruning automatic snapshots failed");
-                    }
+                let keep = self.cfg.keep_auto_snapshots;
+                if meta.purpose == SnapshotPurpose::Recovery
+                    && let Some(s) = self.store()
+                    && let Err(e) = s.prune_automatic(keep)
+                {
+                    tracing::warn!(%e, "pruning automatic snapshots failed");
                 }
                 true
             }
@@ -779,17 +785,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     }
                 }
                 Step::Snapshot(snap) => {
-                    let saved = match self.store() {
-                        Some(s) => s.save_snapshot(&snap).map_err(|e| e.to_string()),
-                        None => Err("no session file".into()),
-                    };
-                    match saved {
-                        Ok(meta) => {
-                            let fx = self.engine.snapshot_saved(&meta, Utc::now());
-                            self.execute(fx);
-                        }
-                        Err(error) => self.on_event(EngineEvent::SnapshotError { error }),
-                    }
+                    self.save_snapshot(&snap);
                 }
                 Step::Blocked(why) => {
                     self.banner(NoticeLevel::Error, "Message not sent", Some(why));
@@ -804,24 +800,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// Run a compression plan; false if it was stopped.
     async fn compress(&mut self, mut plan: CompressionPlan) -> bool {
         if let Some(snap) = plan.snapshot.take() {
-            let saved = match self.store() {
-                Some(s) => s.save_snapshot(&snap).map_err(|e| e.to_string()),
-                None => Err("no session file".into()),
-            };
-            match saved {
-                Ok(meta) => {
-                    let fx = self.engine.snapshot_saved(&meta, Utc::now());
-                    self.execute(fx);
-                    let keep = self.cfg.keep_auto_snapshots;
-                    if meta.purpose == SnapshotPurpose::Recovery
-                        && let Some(s) = self.store()
-                        && let Err(e) = s.prune_automatic(keep)
-                    {
-                        tracing::warn!(%e, "pruning automatic snapshots failed");
-                    }
-                }
-                Err(error) => self.on_event(EngineEvent::SnapshotError { error }),
-            }
+            self.save_snapshot(&snap);
         }
         let started = Instant::now();
         let what = plan.describe();

@@ -1129,11 +1129,7 @@ impl Engine {
         let Some(entry) = candidates().max_by_key(|e| e.tokens).cloned() else {
             return false;
         };
-        let Some((text, full)) = self
-            .history
-            .get(entry.id)
-            .map(|m| (m.text.clone(), m.tokens.max(1)))
-        else {
+        let Some(full) = self.history.get(entry.id).map(|m| m.tokens.max(1)) else {
             return false;
         };
         let mut keep_tokens = entry
@@ -1141,7 +1137,9 @@ impl Engine {
             .saturating_sub(over_raw + marker)
             .clamp(CLIP_KEEP_MIN_TOKENS, full);
         loop {
-            let (clip, shown) = self.clip_of(entry.id, &text, full, keep_tokens);
+            let Some((clip, shown)) = self.clip_of(entry.id, keep_tokens) else {
+                return false;
+            };
             let at_floor = keep_tokens <= CLIP_KEEP_MIN_TOKENS;
             if shown + CLIP_GAIN <= entry.tokens && (shown + over_raw <= entry.tokens || at_floor) {
                 self.commit(RecordBody::Clip { clip }, now, fx);
@@ -1158,10 +1156,11 @@ impl Engine {
         }
     }
 
-    /// A clip of message `id` (its `text` counts `full` tokens) keeping about
-    /// `keep_tokens`, two thirds from the start and one third from the end; with the
-    /// tokens it then shows.
-    fn clip_of(&self, id: MessageId, text: &str, full: u32, keep_tokens: u32) -> (Clip, u32) {
+    /// A clip of message `id` keeping about `keep_tokens`, two thirds from the start and
+    /// one third from the end; with the tokens it then shows.
+    fn clip_of(&self, id: MessageId, keep_tokens: u32) -> Option<(Clip, u32)> {
+        let m = self.history.get(id)?;
+        let (text, full) = (m.text.as_str(), m.tokens.max(1));
         let chars = text.chars().count();
         let keep_chars = (chars as u64 * u64::from(keep_tokens) / u64::from(full.max(1))) as usize;
         let clip = Clip {
@@ -1173,7 +1172,7 @@ impl Engine {
         let shown = self
             .tok
             .count(&crate::core::context::clipped_text(text, Some(&clip)));
-        (clip, shown)
+        Some((clip, shown))
     }
 
     /// Clip one unpinned, non-error message that alone takes more than half the room (a
@@ -1192,15 +1191,13 @@ impl Engine {
         else {
             return false;
         };
-        let Some((text, full)) = self
-            .history
-            .get(entry.id)
-            .map(|m| (m.text.clone(), m.tokens.max(1)))
-        else {
+        let Some(full) = self.history.get(entry.id).map(|m| m.tokens.max(1)) else {
             return false;
         };
         let keep = (half_room / 2).max(CLIP_KEEP_MIN_TOKENS).min(full);
-        let (clip, shown) = self.clip_of(entry.id, &text, full, keep);
+        let Some((clip, shown)) = self.clip_of(entry.id, keep) else {
+            return false;
+        };
         if shown + CLIP_GAIN > entry.tokens {
             return false;
         }
