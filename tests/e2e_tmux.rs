@@ -528,3 +528,27 @@ async fn a_tiny_terminal_does_not_break_it() {
     assert_eq!(t.wait_exit().await, 0);
     assert_terminal_clean(&t);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_and_sighup_hand_the_terminal_back() {
+    let server = FakeOllama::start().await;
+    for signal in ["-TERM", "-HUP"] {
+        let home = tempfile::tempdir().unwrap();
+        let t = Tmux::start(
+            &args(&["--model", "llama3.2:3b"]),
+            &env(home.path(), &server.url()),
+            100,
+            30,
+        );
+        t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+            .await;
+        assert_eq!(t.format("#{alternate_on}"), "1", "the TUI is up");
+        let sent = Command::new("kill")
+            .args([signal, &t.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert_eq!(t.wait_exit().await, 0, "{signal}: a clean exit");
+        assert_terminal_clean(&t);
+    }
+}
