@@ -108,7 +108,10 @@ pub struct Checkpoint {
     pub summary: String,
     /// Raw token count of `summary`.
     pub tokens: u32,
-    /// Sorted ids of the messages this checkpoint replaces.
+    /// Sorted ids of the messages this checkpoint replaces. Aged and merged checkpoint
+    /// records leave it out (it is derived on apply), so a record's size never grows with
+    /// the conversation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub covers: Vec<MessageId>,
     /// Raw token count of the covered originals.
     pub original_tokens: u32,

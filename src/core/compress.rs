@@ -765,6 +765,8 @@ impl Engine {
             );
             let (key_decisions, files, next_steps) = parse_details(&text);
             let aged = Checkpoint {
+                // Derived on apply: the same messages as before.
+                covers: Vec::new(),
                 level: task.level,
                 summary: text,
                 tokens,
@@ -811,7 +813,6 @@ impl Engine {
                     &mut calls,
                     &mut fx,
                 );
-                let covers = merged_covers(&parts);
                 let (key_decisions, files, next_steps) = parse_details(&text);
                 let merged = Checkpoint {
                     id: CheckpointId(self.next_checkpoint_id),
@@ -819,7 +820,8 @@ impl Engine {
                     level: Level::Ancient,
                     summary: text,
                     tokens,
-                    covers,
+                    // Derived on apply: the union of the parts.
+                    covers: Vec::new(),
                     original_tokens: parts.iter().map(|c| c.original_tokens).sum(),
                     created_at: first.created_at,
                     aged_at: Some(now),

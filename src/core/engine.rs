@@ -1014,7 +1014,13 @@ impl Engine {
                     .active
                     .checkpoint_index(checkpoint.id)
                     .ok_or_else(|| format!("aged checkpoint {} does not exist", checkpoint.id))?;
-                self.active.checkpoints_mut()[i] = checkpoint.clone();
+                let cps = self.active.checkpoints_mut();
+                let mut aged = checkpoint.clone();
+                if aged.covers.is_empty() {
+                    // Aging re-summarizes the same messages.
+                    aged.covers = std::mem::take(&mut cps[i].covers);
+                }
+                cps[i] = aged;
                 self.checkpoints_changed();
             }
             RecordBody::CheckpointsMerged { merged, checkpoint } => {
@@ -1024,9 +1030,21 @@ impl Engine {
                     .min()
                     .ok_or_else(|| "merged checkpoints do not exist".to_string())?;
                 let cps = self.active.checkpoints_mut();
+                let mut joined = checkpoint.clone();
+                if joined.covers.is_empty() {
+                    // A merge covers what its parts covered.
+                    joined.covers = cps
+                        .iter()
+                        .filter(|c| merged.contains(&c.id))
+                        .flat_map(|c| c.covers.iter().copied())
+                        .collect();
+                    joined.covers.sort_unstable();
+                    joined.covers.dedup();
+                }
                 cps.retain(|c| !merged.contains(&c.id));
-                cps.insert(first.min(cps.len()), checkpoint.clone());
-                self.active.remove_sorted(&checkpoint.covers);
+                let covers = joined.covers.clone();
+                cps.insert(first.min(cps.len()), joined);
+                self.active.remove_sorted(&covers);
                 self.note_checkpoint_id(checkpoint.id);
                 self.checkpoints_changed();
             }
