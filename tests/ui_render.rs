@@ -748,6 +748,21 @@ fn status_line_keeps_the_budget_visible_as_it_narrows() {
 }
 
 #[test]
+fn no_model_leaves_no_empty_segment_in_the_status_line() {
+    let mut parts = Parts::new();
+    parts.status = status("");
+    parts.status.connection = Connection::Unreachable {
+        url: "http://127.0.0.1:11434".to_string(),
+    };
+    let mut t = Transcript::new();
+    let buf = parts.draw(&mut t, 160, 3, None, None);
+    let text = buffer_text(&buf);
+    let status = text.lines().last().unwrap();
+    assert!(status.contains("Ollama unreachable"), "{status:?}");
+    assert!(!status.contains("·  ·"), "{status:?}");
+}
+
+#[test]
 fn ascii_mode_draws_only_ascii_on_every_screen() {
     let mut parts = Parts::new();
     parts.ascii = true;

@@ -265,7 +265,8 @@ pub(crate) fn render_status(
         if let (Some(r), true) = (&rel, drop < 4) {
             add(&mut left, vec![r.clone()]);
         }
-        if drop < 3 {
+        // No model yet (server unreachable, nothing installed): no empty segment.
+        if drop < 3 && !status.model.is_empty() {
             add(&mut left, vec![model.clone()]);
         }
         if let Some(c) = &conn {
