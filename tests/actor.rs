@@ -232,6 +232,29 @@ async fn three_hundred_turns_at_2k_compress_and_never_exceed_ctx() {
     assert_eq!(users, 300);
 }
 
+/// A model trained on 1,024 tokens, asked for 8,192 and sent twenty questions: what
+/// Ollama does then (cut num_ctx, maybe silently) is what the caller's server decides.
+async fn twenty_questions_to_a_1k_model_asked_for_8k(
+    server: &FakeOllama,
+) -> (ActorExit<MemoryStore>, Vec<Update>) {
+    server.add_model(FakeModel::new(
+        "tiny:1b",
+        "llama",
+        "1.2B",
+        1_200_000_000,
+        1024,
+    ));
+    let s = start(server, "tiny:1b", Some(8192));
+    for i in 0..20 {
+        s.say(&format!(
+            "Question {i}: {}",
+            "please explain this in detail ".repeat(8)
+        ))
+        .await;
+    }
+    s.finish().await
+}
+
 #[tokio::test]
 async fn truncation_by_the_server_is_detected_and_compressed() {
     // A model trained on 1024 tokens: Ollama cuts num_ctx to that and, being an old
@@ -243,22 +266,7 @@ async fn truncation_by_the_server_is_detected_and_compressed() {
         ..FakeConfig::default()
     })
     .await;
-    server.add_model(FakeModel::new(
-        "tiny:1b",
-        "llama",
-        "1.2B",
-        1_200_000_000,
-        1024,
-    ));
-    let s = start(&server, "tiny:1b", Some(8192));
-    for i in 0..20 {
-        s.say(&format!(
-            "Question {i}: {}",
-            "please explain this in detail ".repeat(8)
-        ))
-        .await;
-    }
-    let (exit, updates) = s.finish().await;
+    let (exit, updates) = twenty_questions_to_a_1k_model_asked_for_8k(&server).await;
     let outcomes = server.chat_outcomes();
     let first_cut = outcomes
         .iter()
@@ -682,22 +690,7 @@ async fn a_write_error_is_surfaced_and_nothing_in_memory_is_lost() {
 async fn a_model_loaded_with_less_context_than_asked_is_followed() {
     // Ollama cuts num_ctx to what the model was trained on and says so only in /api/ps.
     let server = FakeOllama::start().await;
-    server.add_model(FakeModel::new(
-        "tiny:1b",
-        "llama",
-        "1.2B",
-        1_200_000_000,
-        1024,
-    ));
-    let s = start(&server, "tiny:1b", Some(8192));
-    for i in 0..20 {
-        s.say(&format!(
-            "Question {i}: {}",
-            "please explain this in detail ".repeat(8)
-        ))
-        .await;
-    }
-    let (exit, updates) = s.finish().await;
+    let (exit, updates) = twenty_questions_to_a_1k_model_asked_for_8k(&server).await;
     let b = banners(&updates);
     assert!(
         b.iter()
