@@ -154,6 +154,15 @@ impl Tmux {
     fn alive(&self) -> bool {
         self.exit_status().is_none()
     }
+
+    /// The app with `extra` arguments, data in `home`, talking to `server`, once it has
+    /// connected and is idle.
+    async fn connected(extra: &[&str], home: &Path, server: &str, width: u16, height: u16) -> Tmux {
+        let t = Tmux::start(&args(extra), &env(home, server), width, height);
+        t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+            .await;
+        t
+    }
 }
 
 impl Drop for Tmux {
@@ -268,14 +277,14 @@ async fn a_message_streams_back_and_quitting_leaves_the_terminal_clean() {
 async fn snapshot_then_restore_brings_back_the_earlier_state() {
     let server = FakeOllama::start().await;
     let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "llama3.2:3b"]),
-        &env(home.path(), &server.url()),
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
         100,
         40,
-    );
-    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-        .await;
+    )
+    .await;
     t.type_text("alpha question");
     t.keys(&["Enter"]);
     t.wait_for("first reply", |s| {
@@ -320,14 +329,14 @@ async fn the_gauge_grows_with_turns_and_drops_after_a_compression() {
     let server = FakeOllama::start().await;
     server.set_reply_words(70);
     let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "llama3.2:3b", "--ctx", "2048"]),
-        &env(home.path(), &server.url()),
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b", "--ctx", "2048"],
+        home.path(),
+        &server.url(),
         110,
         30,
-    );
-    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-        .await;
+    )
+    .await;
     let mut last = 0;
     let mut peak = 0;
     for i in 0..30 {
@@ -371,14 +380,14 @@ async fn esc_stops_a_slow_reply() {
     })
     .await;
     let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "llama3.2:3b"]),
-        &env(home.path(), &server.url()),
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
         100,
         30,
-    );
-    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-        .await;
+    )
+    .await;
     t.type_text("a very long answer please");
     t.keys(&["Enter"]);
     t.wait_for("generation", |s| {
@@ -447,9 +456,7 @@ async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
         } else {
             vec!["--resume"]
         };
-        let t = Tmux::start(&args(&extra), &env(home.path(), &server.url()), 100, 30);
-        t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-            .await;
+        let t = Tmux::connected(&extra, home.path(), &server.url(), 100, 30).await;
         if round > 0 {
             // The resumed session shows what was said before the kill.
             let prev: &String = sent.last().unwrap();
@@ -534,14 +541,14 @@ async fn sigterm_and_sighup_hand_the_terminal_back() {
     let server = FakeOllama::start().await;
     for signal in ["-TERM", "-HUP"] {
         let home = tempfile::tempdir().unwrap();
-        let t = Tmux::start(
-            &args(&["--model", "llama3.2:3b"]),
-            &env(home.path(), &server.url()),
+        let t = Tmux::connected(
+            &["--model", "llama3.2:3b"],
+            home.path(),
+            &server.url(),
             100,
             30,
-        );
-        t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-            .await;
+        )
+        .await;
         assert_eq!(t.format("#{alternate_on}"), "1", "the TUI is up");
         let sent = Command::new("kill")
             .args([signal, &t.pid().to_string()])
