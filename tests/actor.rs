@@ -18,6 +18,7 @@ use ollm_tui::core::record::RecordBody;
 use ollm_tui::core::tokens::Tiktoken;
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use ollm_tui::store::MemoryStore;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 use support::fake_ollama::{FakeConfig, FakeModel, FakeOllama, Fault};
@@ -59,6 +60,30 @@ fn start_with(server: &FakeOllama, engine: Engine, options: OllamaOptions) -> Se
         model: None,
     });
     Session { spawned }
+}
+
+/// A session whose store is created only when the actor first needs it; the flag says
+/// whether it was.
+fn start_lazy(server: &FakeOllama, model: &str) -> (Session, Arc<AtomicBool>) {
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let created = Arc::new(AtomicBool::new(false));
+    let flag = created.clone();
+    let engine = engine(model, None);
+    let spawned = actor::spawn(Parts {
+        backend,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Lazy(Box::new(move |header| {
+            flag.store(true, Ordering::SeqCst);
+            Ok(MemoryStore::new(header.clone()))
+        })),
+        config: ActorConfig {
+            host: server.url(),
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    (Session { spawned }, created)
 }
 
 fn start(server: &FakeOllama, model: &str, ctx: Option<u32>) -> Session {
@@ -725,4 +750,52 @@ async fn a_model_loaded_with_less_context_than_asked_is_followed() {
     }
     assert!(exit.engine.compressions() >= 1);
     assert_eq!(exit.engine.budget().ctx, 1024);
+}
+
+#[tokio::test]
+async fn opening_and_quitting_leaves_no_session_behind() {
+    // No model given: the actor picks one from /api/tags, a settings change, but nothing
+    // the person said or did: no session file.
+    let server = FakeOllama::start().await;
+    let (s, created) = start_lazy(&server, "");
+    s.cmd(Command::SetCtx { ctx: Some(4096) }).await;
+    let (exit, _) = s.finish().await;
+    assert!(!exit.engine.status().model.is_empty(), "a model was chosen");
+    assert!(
+        !created.load(Ordering::SeqCst),
+        "a session file was created"
+    );
+    assert!(exit.store.is_none());
+}
+
+#[tokio::test]
+async fn the_first_message_writes_the_settings_made_before_it() {
+    let server = FakeOllama::start().await;
+    let (s, created) = start_lazy(&server, "");
+    s.cmd(Command::SetCtx { ctx: Some(4096) }).await;
+    s.say("hello").await;
+    let (exit, _) = s.finish().await;
+    assert!(created.load(Ordering::SeqCst));
+    let bodies = records(&exit);
+    let first_user = bodies
+        .iter()
+        .position(|r| matches!(r, RecordBody::User { .. }))
+        .unwrap();
+    let settings = bodies
+        .iter()
+        .position(|r| matches!(r, RecordBody::Settings { .. }))
+        .unwrap();
+    assert!(settings < first_user, "{bodies:?}");
+    // Replaying what was written gives the live state.
+    let store = exit.store.as_ref().unwrap();
+    let (replayed, _) = Engine::replay(
+        &store.header(),
+        &store.records(),
+        EngineConfig::default(),
+        TOKENIZER.clone(),
+        Arc::new(Prompts::builtin()),
+    );
+    assert_eq!(replayed.ctx(), 4096);
+    assert_eq!(exit.engine.ctx(), 4096);
+    assert_eq!(replayed.status().model, exit.engine.status().model);
 }

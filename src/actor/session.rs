@@ -16,7 +16,7 @@ use crate::core::engine::{ChatPrompt, Engine, PromptRole, ReplyInput, Step};
 use crate::core::events::{Effect, EngineEvent, Intensity};
 use crate::core::goals::Author;
 use crate::core::message::{Message, MessageId, ReplyStatus, Role};
-use crate::core::record::{Header, SnapshotPurpose};
+use crate::core::record::{Header, Record, RecordBody, SnapshotPurpose};
 use crate::core::snapshot::Snapshot;
 use crate::llm::{
     ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, LlmError, StreamEvent,
@@ -94,6 +94,10 @@ pub(crate) struct Actor<B, S> {
     pub deferred: VecDeque<Command>,
     pub rx_closed: bool,
     pub write_failing: bool,
+    /// Settings records written before the session file exists: they alone do not make
+    /// a session worth keeping (opening the app and quitting leaves nothing behind), and
+    /// are written first once something that does arrives.
+    pub unwritten: Vec<Record>,
     pub reconnect_at: Option<tokio::time::Instant>,
     pub reconnect_delay: Duration,
     pub checkpoints: Arc<Vec<Checkpoint>>,
@@ -289,7 +293,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 return None;
             };
             match factory(&self.engine.header(&self.cfg.app_version)) {
-                Ok(s) => self.store = StoreSlot::Open(s),
+                Ok(s) => {
+                    self.store = StoreSlot::Open(s);
+                    for record in std::mem::take(&mut self.unwritten) {
+                        let r = match &mut self.store {
+                            StoreSlot::Open(s) => s.append(&record),
+                            _ => Ok(()),
+                        };
+                        self.write_result(r);
+                    }
+                }
                 Err(e) => self.banner(
                     NoticeLevel::Error,
                     format!("Cannot create the session file: {e}"),
@@ -334,6 +347,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         for e in fx {
             match e {
                 Effect::Persist(record) => {
+                    if matches!(self.store, StoreSlot::Lazy(_))
+                        && matches!(record.body, RecordBody::Settings { .. })
+                    {
+                        self.unwritten.push(record);
+                        continue;
+                    }
                     let r = match self.store() {
                         Some(s) => s.append(&record),
                         None => Ok(()),

@@ -64,6 +64,10 @@ impl MemoryStore {
         self.inner().fail_all = on;
     }
 
+    pub fn header(&self) -> Header {
+        self.inner().header.clone()
+    }
+
     pub fn records(&self) -> Vec<Record> {
         self.inner().records.clone()
     }
