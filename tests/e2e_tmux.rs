@@ -431,8 +431,13 @@ async fn without_a_server_it_says_where_it_looked_and_how_to_fix_it() {
     // Typing still works and the message is kept.
     t.type_text("are you there");
     t.keys(&["Enter"]);
-    t.wait_for("the message kept", |s| s.contains("are you there"))
+    let s = t
+        .wait_for("the message kept and the send refused", |s| {
+            s.contains("are you there") && s.contains("/retry") && idle(s)
+        })
         .await;
+    // A reply that never began leaves no empty "interrupted" entry behind.
+    assert!(!s.contains("interrupted"), "{s}");
     t.keys(&["C-q"]);
     assert_eq!(t.wait_exit().await, 0);
     assert_terminal_clean(&t);

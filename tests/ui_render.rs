@@ -525,6 +525,31 @@ fn a_streamed_reply_ends_identical_to_a_complete_one() {
     );
 }
 
+#[test]
+fn a_reply_that_never_began_leaves_no_empty_entry() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("q", t0()));
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    parts.draw(&mut t, 60, 10, None, None);
+    assert!(t.discard_empty_streaming());
+    assert_eq!(t.len(), 1);
+    assert_eq!(t.streaming_index(), None);
+    assert!(buffer_text(&parts.draw(&mut t, 60, 10, None, None)).contains("q"));
+
+    // Once text arrived it is kept, marked interrupted.
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    t.append_delta("partial");
+    assert!(!t.discard_empty_streaming());
+    assert_eq!(t.len(), 2);
+    assert_eq!(
+        t.get(1).unwrap().kind,
+        EntryKind::Assistant {
+            state: ReplyState::Interrupted
+        }
+    );
+}
+
 fn numbered(n: usize) -> Transcript {
     let mut t = Transcript::new();
     for i in 0..n {

@@ -498,6 +498,7 @@ impl App {
             Update::Delta(d) => {
                 self.transcript.append_delta(&d);
             }
+            Update::ReplyEnd { id: None, .. } if self.transcript.discard_empty_streaming() => {}
             Update::ReplyEnd { status, id } => {
                 if let Some(i) = self.transcript.streaming_index() {
                     self.transcript.finish_streaming(match status {

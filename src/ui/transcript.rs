@@ -226,6 +226,26 @@ impl Transcript {
         }
     }
 
+    /// Drop the streaming reply if it is the newest entry and nothing arrived: a request
+    /// that failed before any text should leave no empty "interrupted" reply behind.
+    /// Returns whether it was dropped (otherwise it is finished as interrupted).
+    pub fn discard_empty_streaming(&mut self) -> bool {
+        let Some(i) = self.streaming else {
+            return false;
+        };
+        if i + 1 != self.entries.len() || !self.entries[i].text.is_empty() {
+            self.finish_streaming(ReplyState::Interrupted);
+            return false;
+        }
+        self.streaming = None;
+        self.stream_cache = StreamCache::default();
+        self.entries.pop();
+        self.slots.pop();
+        self.queued.pop();
+        self.queue.retain(|&q| q != i);
+        true
+    }
+
     /// Replace everything (session load, restore). Scrolls to the bottom.
     pub fn replace_all(&mut self, entries: Vec<Entry>) {
         let n = entries.len();
