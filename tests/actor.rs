@@ -10,7 +10,7 @@ mod support;
 use ollm_tui::actor::{
     self, ActorConfig, ActorExit, Command, Connection, ItemKind, Parts, StoreSlot, Update,
 };
-use ollm_tui::core::engine::{Engine, EngineConfig, SessionSpec};
+use ollm_tui::core::engine::{Engine, EngineConfig, ReplyInput, SessionSpec};
 use ollm_tui::core::message::{ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
@@ -798,4 +798,48 @@ async fn the_first_message_writes_the_settings_made_before_it() {
     assert_eq!(replayed.ctx(), 4096);
     assert_eq!(exit.engine.ctx(), 4096);
     assert_eq!(replayed.status().model, exit.engine.status().model);
+}
+
+#[tokio::test]
+async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
+    let server = FakeOllama::start().await;
+    let notices = |updates: &[Update]| -> Vec<String> {
+        updates
+            .iter()
+            .filter_map(|u| match u {
+                Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => {
+                    Some(i.text.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let mut e = engine("llama3.2:3b", None);
+    e.add_user_message("sent before the crash".into(), chrono::Utc::now());
+    let (_, updates) = start_with(&server, e, OllamaOptions::default())
+        .finish()
+        .await;
+    assert!(
+        notices(&updates).iter().any(|n| n.contains("/retry")),
+        "{:?}",
+        notices(&updates)
+    );
+    // A resumed conversation whose last message was answered gets no such notice.
+    let mut e = engine("llama3.2:3b", None);
+    e.add_user_message("asked".into(), chrono::Utc::now());
+    e.record_reply(
+        ReplyInput {
+            text: "answered".into(),
+            status: ReplyStatus::Complete,
+            prompt_eval_count: None,
+            prompt_eval_cached: None,
+            eval_count: None,
+            prompt_raw: 0,
+        },
+        chrono::Utc::now(),
+    );
+    let (_, updates) = start_with(&server, e, OllamaOptions::default())
+        .finish()
+        .await;
+    assert!(!notices(&updates).iter().any(|n| n.contains("/retry")));
 }

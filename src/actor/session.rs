@@ -164,6 +164,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
         self.activity = Activity::Idle;
         self.send(Update::Transcript(self.transcript()));
+        if self.last_message_unanswered() {
+            // Resumed after a failed send or a crash before the reply: say how to go on.
+            self.inline(
+                NoticeLevel::Info,
+                "Your last message has no reply yet: /retry sends it.",
+            );
+        }
         self.publish();
         self.connect().await;
         loop {
@@ -283,6 +290,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             persisted: matches!(self.store, StoreSlot::Open(_)),
         };
         self.view.send_replace(Arc::new(view));
+    }
+
+    /// The newest message in context is the person's: it has had no reply.
+    fn last_message_unanswered(&self) -> bool {
+        self.engine
+            .active()
+            .messages()
+            .last()
+            .is_some_and(|e| e.role == Role::User)
     }
 
     /// The store, created on first use.
@@ -546,13 +562,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.turn().await;
             }
             Command::Retry => {
-                let unanswered = self
-                    .engine
-                    .active()
-                    .messages()
-                    .last()
-                    .is_some_and(|e| e.role == Role::User);
-                if unanswered {
+                if self.last_message_unanswered() {
                     if !matches!(self.connection, Connection::Connected { .. }) {
                         self.connect().await;
                     }
