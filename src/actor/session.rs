@@ -436,10 +436,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             EngineEvent::UserMessagesFolded { count, checkpoint } => self.inline(
                 NoticeLevel::Info,
                 if *count == 1 {
-                    format!("Your oldest message was folded into checkpoint {checkpoint}: your own text alone no longer fit. It is kept in full in the session history.")
+                    format!("Your oldest message was folded into checkpoint {checkpoint} too, to leave room for the next turns. It is kept in full in the session history.")
                 } else {
-                    format!("{count} of your oldest messages were folded into checkpoint {checkpoint}: your own text alone no longer fit. They are kept in full in the session history.")
+                    format!("{count} of your oldest messages were folded into checkpoint {checkpoint} too, to leave room for the next turns. They are kept in full in the session history.")
                 },
+            ),
+            // A pass that folded messages shows as a checkpoint divider; one that only
+            // condensed older checkpoints would otherwise leave no trace on screen.
+            EngineEvent::Compressed { messages: 0, tokens_before, tokens_after, .. } => self.inline(
+                NoticeLevel::Info,
+                format!("No messages were folded: a summary of what is left would not be smaller than the messages. Condensing older checkpoints took the context from {tokens_before} to {tokens_after} tokens."),
             ),
             EngineEvent::MessageClipped { id, omitted_tokens } => self.banner(
                 NoticeLevel::Warn,
