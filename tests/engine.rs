@@ -383,6 +383,14 @@ fn a_giant_paste_is_clipped_for_the_model_and_kept_whole_in_history() {
     assert!(r.blocked.is_none(), "{:?}", r.blocked);
     let names: Vec<&str> = r.events.iter().map(|e| e.name()).collect();
     assert!(names.contains(&"message-clipped"), "{names:?}");
+    // A message larger than the whole room is clipped first: folding history before
+    // that would cost a summary pass and free nothing that helps.
+    let clipped_at = names.iter().position(|n| *n == "message-clipped");
+    let compressed_at = names.iter().position(|n| *n == "compressed");
+    assert!(
+        compressed_at.is_none_or(|c| clipped_at < Some(c)),
+        "{names:?}"
+    );
     let sent = r.sent.last().unwrap();
     let last_user = sent
         .messages

@@ -19,10 +19,12 @@
 //!   budget, automatic compression backs off.
 //!
 //! [`Engine::next_step`] decides between sending and compressing, and escalates when a
-//! request would not fit: normal → hard (emergency snapshot, everything to ancient, only
-//! the last exchange kept) → marked truncation without the model (the last exchange still
-//! kept) → clipping unpinned messages, largest first → blocked with a reason. It never
-//! returns an over-budget request.
+//! request would not fit: normal → emergency snapshot → clip a message larger than half
+//! the room → hard (everything to ancient, only the last exchange kept) → marked
+//! truncation without the model (the last exchange still kept) → clipping unpinned
+//! messages, largest first → blocked with a reason. A message larger than the whole room
+//! is clipped before the normal pass, which could not make it fit. It never returns an
+//! over-budget request.
 
 use crate::core::budget::MAX_ANCIENT;
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
@@ -1062,7 +1064,19 @@ impl Engine {
                 debug_assert!(prompt.estimate <= b.hard_limit());
                 return (Step::Send(prompt), fx);
             }
-            // Over the hard limit. First the normal pass, as at the trigger.
+            // Over the hard limit. If one message alone is larger than the whole room, no
+            // folding can make it fit: snapshot and clip it first, then go on as usual.
+            if self.escalation.is_none() && self.unfittable_message() {
+                if !self.emergency_snapshot_taken {
+                    self.emergency_snapshot_taken = true;
+                    let snapshot = self.make_snapshot(SnapshotPurpose::Emergency, None, now);
+                    return (Step::Snapshot(Box::new(snapshot)), fx);
+                }
+                if self.clip_oversized(now, &mut fx) {
+                    continue;
+                }
+            }
+            // Then the normal pass, as at the trigger.
             if self.escalation.is_none() {
                 match self.plan(CompressReason::Auto, Intensity::Normal, now) {
                     Ok(plan) => return (Step::Compress(plan), fx),
@@ -1175,6 +1189,17 @@ impl Engine {
             .tok
             .count(&crate::core::context::clipped_text(text, Some(&clip)));
         Some((clip, shown))
+    }
+
+    /// Whether an unpinned, non-error message alone takes more than the room for
+    /// checkpoints and messages together (a giant paste).
+    fn unfittable_message(&self) -> bool {
+        let b = self.budget();
+        let room = (f64::from(b.room()) / self.calibration().factor) as u32;
+        self.active
+            .messages()
+            .iter()
+            .any(|e| !e.pinned && !e.tool_error && e.tokens > room)
     }
 
     /// Clip one unpinned, non-error message that alone takes more than half the room (a
