@@ -578,8 +578,10 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
     let snaps = rx.await.unwrap().unwrap();
     assert_eq!(snaps.len(), 1);
     assert_eq!(snaps[0].label.as_deref(), Some("after first"));
+    // An unknown id is refused with a pointer to the picker; the start of an id will do.
+    s.cmd(Command::Restore { id: "nope".into() }).await;
     s.cmd(Command::Restore {
-        id: snaps[0].id.clone(),
+        id: snaps[0].id[..4].to_string(),
     })
     .await;
     s.cmd(Command::Goal {
@@ -616,6 +618,22 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
     assert!(e.history().iter().nth(1).unwrap().pinned);
     assert_eq!(e.mode(), Mode::Developer);
     assert_eq!(e.ctx(), 4096);
+    let b = banners(&updates);
+    assert!(
+        b.iter().any(|(t, h)| t.contains("no snapshot \"nope\"")
+            && h.as_deref().is_some_and(|h| h.contains("Ctrl+R"))),
+        "{b:?}"
+    );
+    // The restore can be undone: the state it left ("first", "second") has a snapshot.
+    let store = exit.store.as_ref().unwrap();
+    let before = store
+        .snapshots()
+        .into_iter()
+        .find(|s| s.meta.label.as_deref() == Some(&format!("before restoring {}", snaps[0].id)))
+        .expect("a snapshot of the state before the restore");
+    let kept: Vec<&str> = before.messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(kept.len(), 4, "{kept:?}");
+    assert_eq!(kept[2], "second");
     assert!(
         server.chat_requests().last().unwrap()["messages"][0]["content"]
             .as_str()

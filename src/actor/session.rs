@@ -757,24 +757,72 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
-    fn restore(&mut self, id: &str) {
+    /// The snapshot named by `wanted`: its id, or the one id that starts with it.
+    fn resolve_snapshot(&mut self, wanted: &str) -> Result<String, String> {
+        let Some(store) = self.store() else {
+            return Err("this session has no snapshots yet".into());
+        };
+        let ids: Vec<String> = store
+            .list_snapshots()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|m| m.id)
+            .collect();
+        if ids.iter().any(|i| i == wanted) {
+            return Ok(wanted.to_string());
+        }
+        let matching: Vec<&String> = ids.iter().filter(|i| i.starts_with(wanted)).collect();
+        match matching.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(format!("no snapshot \"{wanted}\" in this session")),
+            many => Err(format!(
+                "\"{wanted}\" matches {} snapshots; give more of the id",
+                many.len()
+            )),
+        }
+    }
+
+    fn restore(&mut self, wanted: &str) {
+        let id = match self.resolve_snapshot(wanted) {
+            Ok(id) => id,
+            Err(why) => {
+                self.banner(
+                    NoticeLevel::Warn,
+                    format!("Cannot restore: {why}."),
+                    Some("Ctrl+R lists this session's snapshots (time, purpose, size); /restore takes an id or the start of one.".into()),
+                );
+                return;
+            }
+        };
+        let id = id.as_str();
         let loaded = match self.store() {
             Some(s) => s.load_snapshot(id).map_err(|e| e.to_string()),
             None => Err("no session file".into()),
         };
+        // The state being left gets a snapshot of its own, so a restore can be undone
+        // with another restore. Without it (it could not be saved) nothing is restored.
         let result = loaded.and_then(|snap| {
+            let before = self.engine.make_snapshot(
+                SnapshotPurpose::Recovery,
+                Some(format!("before restoring {id}")),
+                Utc::now(),
+            );
+            if !self.save_snapshot(&before) {
+                return Err("the current state could not be saved first".to_string());
+            }
             self.engine
                 .restore(&snap, Utc::now())
+                .map(|fx| (fx, before.meta.id))
                 .map_err(|e| e.to_string())
         });
         match result {
-            Ok(fx) => {
+            Ok((fx, before)) => {
                 self.execute(fx);
                 self.send(Update::Transcript(self.transcript()));
                 self.inline(
                     NoticeLevel::Info,
                     format!(
-                        "Restored snapshot {id}. Later messages stay in the session history (export shows them)."
+                        "Restored snapshot {id}. The state before it is snapshot {before} (Ctrl+R to go back); later messages also stay in the session history (export shows them)."
                     ),
                 );
             }
