@@ -317,6 +317,34 @@ fn json_export_has_the_seed_session_file_shape() {
 }
 
 #[test]
+fn exports_show_the_settings_the_log_ends_with() {
+    // Changed mid-session (/ctx, /mode, /model): the header keeps the first values.
+    let (_tmp, dir) = data_dir();
+    let records = vec![
+        user(1, "hello"),
+        rec(
+            2,
+            RecordBody::Settings {
+                model: Some("qwen2.5:7b".into()),
+                ctx: Some(16384),
+                mode: Some(ollm_tui::core::mode::Mode::Planning),
+            },
+        ),
+    ];
+    write_session(&dir, header("settings-demo"), &records);
+    let log = SessionLog::read(&dir, "settings-demo").unwrap();
+    let v = export::to_json(&log);
+    assert_eq!(v["model"], "qwen2.5:7b");
+    assert_eq!(v["metadata"]["ctx"], 16384);
+    assert_eq!(v["metadata"]["mode"], "planning");
+    let md = export::to_markdown(&log);
+    assert!(
+        md.contains("- **Model:** qwen2.5:7b · mode planning · ctx 16384"),
+        "{md}"
+    );
+}
+
+#[test]
 fn markdown_export_is_readable_and_terminal_safe() {
     let md = export::to_markdown(&sample_session());
     assert!(!md.contains('\u{1b}'), "escape sequence leaked");

@@ -12,6 +12,7 @@
 use crate::core::checkpoint::Checkpoint;
 use crate::core::goals::{Author, GoalBoard, GoalChange, StepStatus};
 use crate::core::message::ReplyStatus;
+use crate::core::mode::Mode;
 use crate::core::record::{Record, RecordBody};
 use crate::core::sanitize::sanitize;
 use crate::store::log::LoadedLog;
@@ -23,7 +24,10 @@ const TIME_FORMAT: &str = "%Y-%m-%d %H:%M:%S UTC";
 
 /// Facts both renderers need, gathered in one pass.
 struct Overview {
+    /// Model, context size (`None`: the model's own) and mode as the log leaves them.
     model: String,
+    ctx: Option<u32>,
+    mode: Mode,
     last_activity: DateTime<Utc>,
     messages: usize,
     compressions: usize,
@@ -36,6 +40,8 @@ struct Overview {
 fn overview(log: &LoadedLog) -> Overview {
     let mut o = Overview {
         model: log.header.model.clone(),
+        ctx: log.header.ctx,
+        mode: log.header.mode,
         last_activity: log.records.last().map_or(log.header.created, |r| r.ts),
         messages: 0,
         compressions: 0,
@@ -66,7 +72,17 @@ fn overview(log: &LoadedLog) -> Overview {
                 let _ = o.board.apply(change, *author, r.ts);
             }
             RecordBody::Restore { state, .. } => o.board = state.goals.clone(),
-            RecordBody::Settings { model: Some(m), .. } => o.model = m.clone(),
+            RecordBody::Settings { model, ctx, mode } => {
+                if let Some(m) = model {
+                    o.model = m.clone();
+                }
+                if let Some(c) = ctx {
+                    o.ctx = (*c > 0).then_some(*c);
+                }
+                if let Some(m) = mode {
+                    o.mode = *m;
+                }
+            }
             _ => {}
         }
     }
@@ -156,8 +172,8 @@ pub fn to_json(log: &LoadedLog) -> Value {
             "tokenCount": o.token_count,
             "compressionCount": o.compressions,
             "messageCount": o.messages,
-            "mode": log.header.mode,
-            "ctx": log.header.ctx,
+            "mode": o.mode,
+            "ctx": o.ctx,
             "appVersion": log.header.app_version,
             "formatVersion": log.header.format_version,
             "skippedRecords": log.report.skipped.len(),
@@ -197,8 +213,8 @@ pub fn to_markdown(log: &LoadedLog) -> String {
         .unwrap_or_else(|| format!("Session {}", h.session_id));
     let _ = writeln!(md, "# {}\n", one_line(&title));
     let _ = writeln!(md, "- **Session:** `{}`", h.session_id);
-    let _ = write!(md, "- **Model:** {} · mode {}", one_line(&o.model), h.mode);
-    if let Some(ctx) = h.ctx {
+    let _ = write!(md, "- **Model:** {} · mode {}", one_line(&o.model), o.mode);
+    if let Some(ctx) = o.ctx {
         let _ = write!(md, " · ctx {ctx}");
     }
     md.push('\n');
