@@ -861,3 +861,61 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
         .await;
     assert!(!notices(&updates).iter().any(|n| n.contains("/retry")));
 }
+
+/// Message ids and fold markers in the order a transcript shows them.
+fn order_of(items: &[ollm_tui::actor::Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|i| match (&i.kind, i.id) {
+            (ItemKind::Fold { checkpoint, .. }, _) => Some(format!("fold {checkpoint}")),
+            (_, Some(id)) => Some(format!("{id}")),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_resumed_transcript_shows_fold_markers_where_they_appeared_live() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(150);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    for i in 0..10 {
+        s.say(&format!("Tell me about topic_{i}")).await;
+    }
+    let (exit, updates) = s.finish().await;
+    assert!(exit.engine.compressions() >= 2);
+    let mut live: Vec<String> = Vec::new();
+    for u in &updates {
+        match u {
+            Update::Appended(i) => live.extend(order_of(std::slice::from_ref(i))),
+            Update::ReplyEnd { id: Some(id), .. } => live.push(format!("{id}")),
+            _ => {}
+        }
+    }
+    // Resume: a new actor on the same engine state sends the whole transcript first.
+    let (_, updates) = start_with(&server, exit.engine, OllamaOptions::default())
+        .finish()
+        .await;
+    let resumed = updates
+        .iter()
+        .find_map(|u| match u {
+            Update::Transcript(items) => Some(order_of(items)),
+            _ => None,
+        })
+        .unwrap();
+    // Aging may merge checkpoints away; those still there sit where they were shown.
+    let position = |list: &[String], what: &str| list.iter().position(|x| x == what);
+    let mut compared = 0;
+    for f in resumed.iter().filter(|x| x.starts_with("fold")) {
+        let (Some(r), Some(l)) = (position(&resumed, f), position(&live, f)) else {
+            continue;
+        };
+        compared += 1;
+        assert_eq!(
+            resumed.get(r.wrapping_sub(1)),
+            live.get(l.wrapping_sub(1)),
+            "{f}: live {live:?}\nresumed {resumed:?}"
+        );
+    }
+    assert!(compared >= 1, "live {live:?}\nresumed {resumed:?}");
+}

@@ -243,15 +243,21 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .filter_map(|id| self.engine.history().get(*id))
             .map(item_of)
             .collect();
-        // A fold marker after the last message each checkpoint covers.
+        // A fold marker where the compression happened, as it appeared live (after the
+        // messages that existed then), and never before the messages it covers.
         for cp in self.engine.checkpoints().iter().rev() {
             let Some(last) = cp.covers.last() else {
                 continue;
             };
-            let pos = items
+            let after_covered = items
                 .iter()
                 .position(|i| i.id.is_some_and(|id| id > *last))
                 .unwrap_or(items.len());
+            let when_made = items
+                .iter()
+                .position(|i| i.id.is_some() && i.ts > cp.created_at)
+                .unwrap_or(items.len());
+            let pos = after_covered.max(when_made);
             items.insert(
                 pos,
                 Item {
