@@ -55,6 +55,9 @@ fn data_dir(settings: &Settings) -> Result<DataDir> {
     })
 }
 
+/// Characters of a session's title shown by `ollm-tui sessions`.
+const TITLE_WIDTH: usize = 60;
+
 fn list_sessions(settings: &Settings) -> Result<()> {
     let dir = data_dir(settings)?;
     let sessions = store::sessions::list(&dir)?;
@@ -69,7 +72,7 @@ fn list_sessions(settings: &Settings) -> Result<()> {
         "ID", "LAST ACTIVITY", "MSGS", "COMP", "MODEL"
     )?;
     for s in sessions {
-        let title: String = s
+        let mut title: String = s
             .title
             .as_deref()
             .map(|t| ollm_tui::core::sanitize::sanitize(t).into_owned())
@@ -77,8 +80,13 @@ fn list_sessions(settings: &Settings) -> Result<()> {
             .unwrap_or_else(|| "(no messages)".into())
             .chars()
             .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-            .take(60)
             .collect();
+        if title.chars().count() > TITLE_WIDTH {
+            title = title.chars().take(TITLE_WIDTH - 1).collect::<String>() + "…";
+        }
+        if let Some(pid) = store::SessionLock::holder(&dir, &s.id) {
+            title = format!("[open, pid {pid}] {title}");
+        }
         writeln!(
             out,
             "{:<38} {:<19} {:>6} {:>5}  {:<20} {}",

@@ -30,6 +30,10 @@ fn text(o: &Output) -> (String, String) {
 
 /// A session on disk with one exchange, one of them interrupted.
 fn session(home: &Path, id: &str) {
+    session_titled(home, id, "How do I cache fetch_orders()?");
+}
+
+fn session_titled(home: &Path, id: &str, first_line: &str) {
     let dir = DataDir::new(home).unwrap();
     let t = |s| Utc.timestamp_opt(1_790_000_000 + s, 0).unwrap();
     let mut store = FileStore::create(
@@ -48,7 +52,7 @@ fn session(home: &Path, id: &str) {
     .unwrap();
     let records = [
         RecordBody::User {
-            text: "How do I cache fetch_orders()?".into(),
+            text: first_line.into(),
             pinned: false,
             tokens: None,
         },
@@ -117,6 +121,13 @@ fn sessions_lists_and_export_renders_markdown_and_json() {
         "{out}"
     );
 
+    // A long title is cut with an ellipsis.
+    let long = "01a20000-0000-7000-8000-00000000f00d";
+    session_titled(home.path(), long, &"word ".repeat(40));
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let row = out.lines().find(|l| l.starts_with(long)).unwrap();
+    assert!(row.ends_with('…'), "{row}");
+
     // A unique prefix is enough.
     let o = run(
         home.path(),
@@ -176,6 +187,13 @@ fn refusals_happen_before_the_terminal_is_touched() {
     assert!(
         err.contains(&std::process::id().to_string()),
         "names the holder's pid: {err}"
+    );
+    // The listing marks it as open there.
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let row = out.lines().find(|l| l.starts_with(id)).unwrap();
+    assert!(
+        row.contains(&format!("[open, pid {}]", std::process::id())),
+        "{out}"
     );
 
     // A bad config file names itself and the key.

@@ -81,6 +81,22 @@ impl SessionLock {
         })
     }
 
+    /// The pid of the process that has the session open, if one has; changes nothing
+    /// (a shared lock is tried and dropped at once, and a missing lock file stays
+    /// missing), so listing sessions never disturbs them.
+    pub fn holder(dir: &DataDir, session_id: &str) -> Option<u32> {
+        validate_id("session", session_id).ok()?;
+        let mut file = File::open(dir.lock_path(session_id)).ok()?;
+        match file.try_lock_shared() {
+            Ok(()) => {
+                let _ = file.unlock();
+                None
+            }
+            Err(TryLockError::WouldBlock) => Some(read_holder(&mut file).map_or(0, |h| h.pid)),
+            Err(TryLockError::Error(_)) => None,
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -134,9 +150,12 @@ mod tests {
             }
             other => panic!("expected Locked, got {other:?}"),
         }
+        assert_eq!(SessionLock::holder(&dir, "s1"), Some(std::process::id()));
+        assert_eq!(SessionLock::holder(&dir, "never-opened"), None);
         // Other sessions are independent.
         let _other = SessionLock::acquire(&dir, "s2").unwrap();
         drop(first);
+        assert_eq!(SessionLock::holder(&dir, "s1"), None);
         SessionLock::acquire(&dir, "s1").unwrap();
     }
 }
