@@ -8,6 +8,7 @@
 //! oneshots that are awaited by small tasks which wake the loop.
 
 use super::keymap::{Action, Keymap};
+use super::paste;
 use super::slash::{self, HELP, Slash};
 use crate::actor::{
     Activity as ActorActivity, Command, Connection as ActorConnection, Item, ItemKind, NoticeLevel,
@@ -558,7 +559,8 @@ impl App {
     }
 
     fn on_paste(&mut self, text: &str) {
-        let clean = sanitize(text);
+        let text = paste::normalize_newlines(text);
+        let clean = sanitize(&text);
         let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
         self.input.insert_str(kept);
         self.input_note = cut.then(|| {
