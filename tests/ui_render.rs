@@ -851,3 +851,25 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
         }
     }
 }
+
+#[test]
+fn a_focused_panel_says_which_keys_it_takes_and_how_to_leave() {
+    let parts = Parts::new();
+    let board = GoalBoard::default();
+    let cps = vec![checkpoint("we chose Postgres")];
+    let panel = |focused| PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: Some(0),
+        focused,
+        now: t0(),
+    };
+    let mut t = filled(2);
+    let focused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(true)), None));
+    assert!(
+        focused.contains("select · Enter inspect · Tab back"),
+        "{focused}"
+    );
+    let unfocused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(false)), None));
+    assert!(!unfocused.contains("Tab back"), "{unfocused}");
+}

@@ -215,6 +215,23 @@ fn model_entry(m: &ModelSummary) -> ModelEntry {
     }
 }
 
+/// A key that types a character (Shift allowed; Ctrl and Alt make it a command).
+fn is_text(k: &KeyEvent) -> bool {
+    matches!(k.code, KeyCode::Char(_))
+        && !k
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
+/// A key that edits or moves within the input text.
+fn edits_input(k: &KeyEvent) -> bool {
+    is_text(k)
+        || matches!(
+            k.code,
+            KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right
+        )
+}
+
 /// Cut a paste at `limit` bytes on a char boundary.
 fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
     if text.len() <= limit {
@@ -559,6 +576,9 @@ impl App {
     }
 
     fn on_paste(&mut self, text: &str) {
+        // Pasted text goes to the input; close what hides it so nothing lands unseen.
+        self.overlay = None;
+        self.panel_focus = false;
         let text = paste::normalize_newlines(text);
         let clean = sanitize(&text);
         let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
@@ -574,11 +594,24 @@ impl App {
 
     fn on_key(&mut self, k: KeyEvent) {
         if self.overlay.is_some() {
-            self.overlay_key(k);
-            return;
+            // No dialog takes text: a character it does not use closes it and is typed,
+            // rather than being silently dropped behind it.
+            if !is_text(&k) || self.overlay_uses(&k) {
+                self.overlay_key(k);
+                return;
+            }
+            self.overlay = None;
+            self.panel_focus = false;
         }
-        if self.panel_focus && self.panel_key(k) {
-            return;
+        if self.panel_focus {
+            if self.panel_key(k) {
+                return;
+            }
+            // The panel's focus is for navigation only: editing hands the keys back to
+            // the input, so the Enter that follows sends rather than opening a checkpoint.
+            if edits_input(&k) {
+                self.panel_focus = false;
+            }
         }
         let action = self.opts.keymap.action(&k);
         // `?` on an empty input opens help; otherwise it is a character.
@@ -692,6 +725,11 @@ impl App {
             _ => return false,
         }
         true
+    }
+
+    /// Characters the open dialog acts on itself (all dialogs: `q` closes).
+    fn overlay_uses(&self, k: &KeyEvent) -> bool {
+        k.code == KeyCode::Char('q') && k.modifiers.is_empty()
     }
 
     fn overlay_key(&mut self, k: KeyEvent) {
@@ -851,5 +889,200 @@ impl App {
                 ))
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    //! The app's state machine driven by key events, against a real actor whose server
+    //! is unreachable (commands queue; the tests look at the app's own state).
+    use super::*;
+    use crate::actor::{self, ActorConfig, Parts, StoreSlot};
+    use crate::core::checkpoint::{CheckpointId, Level};
+    use crate::core::engine::{Engine, EngineConfig, SessionSpec};
+    use crate::core::message::MessageId;
+    use crate::core::mode::Mode;
+    use crate::core::prompts::Prompts;
+    use crate::core::tokens::ByteEstimate;
+    use crate::llm::{OllamaBackend, OllamaOptions};
+    use crate::store::MemoryStore;
+    use crossterm::event::KeyEventState;
+    use std::collections::BTreeMap;
+
+    struct Harness {
+        app: App,
+        _spawned: actor::Spawned<MemoryStore>,
+    }
+
+    fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
+        let engine = Engine::new(
+            SessionSpec {
+                session_id: "app-test".into(),
+                model: "llama3.2:3b".into(),
+                mode: Mode::Assistant,
+                ctx: Some(4096),
+            },
+            EngineConfig::default(),
+            Arc::new(ByteEstimate),
+            Arc::new(Prompts::builtin()),
+            Utc::now(),
+        );
+        let header = engine.header("test");
+        // Port 9 (discard) refuses connections: the actor never gets a server.
+        let url = "http://127.0.0.1:9";
+        let spawned = actor::spawn(Parts {
+            backend: OllamaBackend::new(url, OllamaOptions::default()).unwrap(),
+            engine: Box::new(move || engine),
+            store: StoreSlot::Open(MemoryStore::new(header)),
+            config: ActorConfig {
+                host: url.into(),
+                reconnect_after: Duration::from_secs(3600),
+                ..ActorConfig::default()
+            },
+            model: None,
+        });
+        let app = App::new(
+            spawned.handle.clone(),
+            spawned.view.clone(),
+            AppOptions {
+                keymap: Keymap::new(keys).unwrap(),
+                theme: Theme::default(),
+                ascii: false,
+                paste_limit_bytes: 1 << 20,
+                data_dir: None,
+                startup_banner: None,
+            },
+        );
+        Harness {
+            app,
+            _spawned: spawned,
+        }
+    }
+
+    fn harness() -> Harness {
+        harness_with(&BTreeMap::new())
+    }
+
+    fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+        app.on_event(Event::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        }));
+    }
+
+    fn key(app: &mut App, code: KeyCode) {
+        press(app, code, KeyModifiers::NONE);
+    }
+
+    fn type_text(app: &mut App, text: &str) {
+        for c in text.chars() {
+            let mods = if c.is_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+            press(app, KeyCode::Char(c), mods);
+        }
+    }
+
+    fn input(app: &App) -> String {
+        app.input.lines().join("\n")
+    }
+
+    fn checkpoint() -> Checkpoint {
+        Checkpoint {
+            id: CheckpointId(1),
+            number: 1,
+            level: Level::Detailed,
+            summary: "We chose Postgres.".into(),
+            tokens: 10,
+            covers: vec![MessageId(1), MessageId(2)],
+            original_tokens: 100,
+            created_at: Utc::now(),
+            aged_at: None,
+            times_compressed: 0,
+            truncated: false,
+            key_decisions: vec![],
+            files: vec![],
+            next_steps: vec![],
+        }
+    }
+
+    fn open_inspector(app: &mut App) {
+        app.overlay = Some(OverlayState::Inspector {
+            checkpoint: checkpoint(),
+            originals: vec![],
+            scroll: 0,
+        });
+    }
+
+    /// Ctrl+G, then Tab: the panel is shown and focused.
+    fn focus_panel(app: &mut App) {
+        press(app, KeyCode::Char('g'), KeyModifiers::CONTROL);
+        key(app, KeyCode::Tab);
+        assert!(app.panel && app.panel_focus);
+    }
+
+    #[tokio::test]
+    async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
+        let mut h = harness();
+        let app = &mut h.app;
+        focus_panel(app);
+        type_text(app, "Question 9");
+        assert!(!app.panel_focus, "typing hands focus back to the input");
+        assert_eq!(input(app), "Question 9");
+        key(app, KeyCode::Enter);
+        assert!(app.overlay.is_none());
+        assert_eq!(input(app), "", "Enter sent the message");
+        // Backspace, too, edits the input rather than being swallowed by the panel.
+        type_text(app, "ab");
+        key(app, KeyCode::Tab);
+        assert!(app.panel_focus);
+        key(app, KeyCode::Backspace);
+        assert!(!app.panel_focus);
+        assert_eq!(input(app), "a");
+    }
+
+    #[tokio::test]
+    async fn a_key_typed_over_the_inspector_closes_it_and_reaches_the_input() {
+        let mut h = harness();
+        let app = &mut h.app;
+        focus_panel(app);
+        open_inspector(app);
+        // Its own keys still work.
+        key(app, KeyCode::Down);
+        assert!(matches!(
+            app.overlay,
+            Some(OverlayState::Inspector { scroll: 1, .. })
+        ));
+        type_text(app, "Question 9");
+        assert!(
+            app.overlay.is_none(),
+            "the first letter closed the inspector"
+        );
+        assert!(!app.panel_focus);
+        assert_eq!(input(app), "Question 9", "no letter was lost");
+        key(app, KeyCode::Enter);
+        assert_eq!(input(app), "", "Enter sent the message");
+        // `q` stays the inspector's close key.
+        open_inspector(app);
+        key(app, KeyCode::Char('q'));
+        assert!(app.overlay.is_none());
+        assert_eq!(input(app), "");
+    }
+
+    #[tokio::test]
+    async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
+        let mut h = harness();
+        let app = &mut h.app;
+        focus_panel(app);
+        open_inspector(app);
+        app.on_event(Event::Paste("one\rtwo".into()));
+        assert!(app.overlay.is_none());
+        assert!(!app.panel_focus);
+        assert_eq!(input(app), "one\ntwo");
     }
 }
