@@ -873,3 +873,21 @@ fn a_focused_panel_says_which_keys_it_takes_and_how_to_leave() {
     let unfocused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(false)), None));
     assert!(!unfocused.contains("Tab back"), "{unfocused}");
 }
+
+#[test]
+fn a_very_long_input_line_wraps_and_shows_its_end_where_typing_happens() {
+    let mut parts = Parts::new();
+    ollm_tui::ui::style_textarea(&mut parts.input, &parts.theme);
+    // Past the textarea's 65,535 columns a single unwrapped line showed its start
+    // forever; characters typed at its end never appeared.
+    let long = "lorem ipsum ".repeat(90_000);
+    parts.input.insert_str(&long);
+    parts.input.move_cursor(tui_textarea::CursorMove::End);
+    parts.input.insert_str("TYPED-HERE");
+    let mut t = filled(2);
+    let screen = buffer_text(&parts.draw(&mut t, 100, 30, None, None));
+    assert!(screen.contains("TYPED-HERE"), "{screen}");
+    // Wrapped, the input box shows several rows of the line, not one.
+    let rows = screen.lines().filter(|l| l.contains("lorem ipsum")).count();
+    assert!(rows >= 3, "{screen}");
+}
