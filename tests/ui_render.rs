@@ -891,3 +891,20 @@ fn a_very_long_input_line_wraps_and_shows_its_end_where_typing_happens() {
     let rows = screen.lines().filter(|l| l.contains("lorem ipsum")).count();
     assert!(rows >= 3, "{screen}");
 }
+
+#[test]
+fn message_headers_show_the_number_pin_and_unpin_take() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::from_message(&msg(12, Role::User, "which database?")));
+    t.push(Entry::from_message(&msg(13, Role::Assistant, "Postgres.")));
+    t.push(Entry::notice(
+        Severity::Info,
+        "a notice has no number",
+        t0(),
+    ));
+    let screen = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(screen.contains("You #12  "), "{screen}");
+    assert!(screen.contains("Assistant #13  "), "{screen}");
+    assert!(!screen.contains("#14"), "{screen}");
+}

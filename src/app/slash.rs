@@ -60,7 +60,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("/next TEXT", "record a next step"),
     (
         "/pin [N]  /unpin [N]",
-        "never fold message N (default: the last reply)",
+        "never fold message N, the #N in its header (default: the last reply)",
     ),
     (
         "/inspect [N]",
