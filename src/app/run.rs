@@ -254,7 +254,14 @@ impl App {
         ui::style_textarea(&mut input, &opts.theme);
         let mut help_lines = opts.keymap.help();
         help_lines.push(("? (empty input)".into(), "this help".into()));
-        help_lines.extend(HELP.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        help_lines.extend(HELP.iter().map(|(cmd, what, key)| {
+            let key = key.and_then(|a| opts.keymap.label(a));
+            let what = match key {
+                Some(k) => format!("{what} ({k})"),
+                None => what.to_string(),
+            };
+            (cmd.to_string(), what)
+        }));
         let (replies_tx, replies_rx) = mpsc::unbounded_channel();
         let session = view_rx.borrow().clone();
         App {
@@ -292,12 +299,23 @@ impl App {
 
     fn command(&mut self, c: Command) {
         if self.handle.try_send(c).is_err() {
+            let quit = self.key_or(Action::Quit, "/quit");
             self.banner = Some(Banner::new(
                 Severity::Error,
                 "The session is not responding",
-                "Your input is kept; try again in a moment, or quit with Ctrl+Q (everything sent so far is saved).",
+                format!(
+                    "Your input is kept; try again in a moment, or quit with {quit} (everything sent so far is saved)."
+                ),
             ));
         }
+    }
+
+    /// How a hint names `action`: the key bound to it, else `fallback` (a command).
+    fn key_or(&self, action: Action, fallback: &str) -> String {
+        self.opts
+            .keymap
+            .label(action)
+            .unwrap_or_else(|| fallback.to_string())
     }
 
     fn info(&mut self, text: impl Into<String>) {
@@ -455,7 +473,11 @@ impl App {
         match r {
             Reply::Snapshots(Ok(items)) if items.is_empty() => {
                 self.overlay = None;
-                self.info("No snapshots yet: Ctrl+S or /snapshot takes one.");
+                let hint = match self.opts.keymap.label(Action::Snapshot) {
+                    Some(k) => format!("No snapshots yet: {k} or /snapshot takes one."),
+                    None => "No snapshots yet: /snapshot takes one.".to_string(),
+                };
+                self.info(hint);
             }
             Reply::Snapshots(Ok(items)) => {
                 self.overlay = Some(OverlayState::Snapshots { items, selected: 0 });
@@ -858,7 +880,10 @@ impl App {
                 };
                 match index {
                     Some(i) => self.inspect(i),
-                    None => self.info("No such checkpoint (see the panel, Ctrl+G)."),
+                    None => {
+                        let panel = self.key_or(Action::Goals, "/goals");
+                        self.info(format!("No such checkpoint (see the panel, {panel})."));
+                    }
                 }
             }
             Slash::Panel => self.toggle_panel(),
@@ -1072,6 +1097,29 @@ mod tests {
         key(app, KeyCode::Char('q'));
         assert!(app.overlay.is_none());
         assert_eq!(input(app), "");
+    }
+
+    #[tokio::test]
+    async fn hints_name_the_keys_actually_bound() {
+        let mut keys = BTreeMap::new();
+        keys.insert("snapshot".to_string(), "f5".to_string());
+        keys.insert("restore".to_string(), "f6".to_string());
+        let mut h = harness_with(&keys);
+        let app = &mut h.app;
+        app.on_reply(Reply::Snapshots(Ok(Vec::new())));
+        let last = app.transcript.entries().last().unwrap().text.clone();
+        assert!(last.contains("F5") && !last.contains("Ctrl+S"), "{last}");
+        let help = |cmd: &str| {
+            app.help_lines
+                .iter()
+                .find(|(k, _)| k.starts_with(cmd))
+                .unwrap()
+                .1
+                .clone()
+        };
+        assert!(help("/snapshot").contains("(F5)"), "{}", help("/snapshot"));
+        assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
+        assert!(help("/compress").contains("(Ctrl+K)"));
     }
 
     #[tokio::test]
