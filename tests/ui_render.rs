@@ -229,6 +229,7 @@ fn every_size_renders_with_every_screen() {
             items: &snaps,
             selected: 4,
             now: t0(),
+            confirm_delete: false,
         }),
         Some(Overlay::Models {
             items: &models,
@@ -387,6 +388,7 @@ fn untrusted_text_never_reaches_the_buffer() {
             items: &snaps,
             selected: 0,
             now: t0(),
+            confirm_delete: false,
         },
         Overlay::Models {
             items: &models,
@@ -828,6 +830,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             items: &snaps,
             selected: 0,
             now: t0(),
+            confirm_delete: false,
         }),
         Some(Overlay::Models {
             items: &models,
@@ -907,4 +910,36 @@ fn message_headers_show_the_number_pin_and_unpin_take() {
     assert!(screen.contains("You #12  "), "{screen}");
     assert!(screen.contains("Assistant #13  "), "{screen}");
     assert!(!screen.contains("#14"), "{screen}");
+}
+
+#[test]
+fn the_restore_picker_names_del_and_asks_before_deleting() {
+    let parts = Parts::new();
+    let snaps = vec![SnapshotMeta {
+        id: "s1".to_string(),
+        session_id: "s".to_string(),
+        created: t0(),
+        purpose: SnapshotPurpose::Rollback,
+        label: Some("before refactor".to_string()),
+        model: "m".to_string(),
+        tier: Tier::T2,
+        mode: Mode::Assistant,
+        tokens: 100,
+        message_count: 2,
+        checkpoint_count: 0,
+    }];
+    let picker = |confirm_delete| Overlay::Snapshots {
+        items: &snaps,
+        selected: 0,
+        now: t0(),
+        confirm_delete,
+    };
+    let mut t = filled(2);
+    let normal = buffer_text(&parts.draw(&mut t, 100, 20, None, Some(picker(false))));
+    assert!(normal.contains("Del delete"), "{normal}");
+    let asking = buffer_text(&parts.draw(&mut t, 100, 20, None, Some(picker(true))));
+    assert!(
+        asking.contains("Delete this snapshot? Del or y"),
+        "{asking}"
+    );
 }

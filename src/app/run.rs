@@ -42,6 +42,8 @@ const FRAME: Duration = Duration::from_millis(1000 / FRAME_RATE_HZ);
 const SPINNER: Duration = Duration::from_millis(120);
 /// Lines per mouse-wheel step.
 const WHEEL_LINES: u16 = 3;
+/// Shown on the input when Enter is pressed mid-reply; cleared when the reply ends.
+const BUSY_NOTE: &str = "still replying: Esc stops it; your text stays here";
 
 /// What the app was started with.
 pub struct AppOptions {
@@ -68,6 +70,8 @@ enum OverlayState {
     Snapshots {
         items: Vec<SnapshotMeta>,
         selected: usize,
+        /// Del was pressed once; a second Del or `y` deletes. Any other key withdraws it.
+        confirm_delete: bool,
     },
     Models {
         items: Vec<ModelEntry>,
@@ -254,6 +258,27 @@ impl App {
         ui::style_textarea(&mut input, &opts.theme);
         let mut help_lines = opts.keymap.help();
         help_lines.push(("? (empty input)".into(), "this help".into()));
+        for (k, v) in [
+            (
+                "Tab",
+                "focus the goal panel (when shown); Tab or Esc gives focus back, typing too",
+            ),
+            (
+                "Enter (panel)",
+                "open the selected checkpoint beside its original messages",
+            ),
+            (
+                "Del (restore picker)",
+                "delete the selected snapshot (asks: Del again or y)",
+            ),
+            (
+                "mouse wheel",
+                "scroll the transcript, or the open help or inspector",
+            ),
+            ("//text", "send text that starts with / as a message"),
+        ] {
+            help_lines.push((k.into(), v.into()));
+        }
         help_lines.extend(HELP.iter().map(|(cmd, what, key)| {
             let key = key.and_then(|a| opts.keymap.label(a));
             let what = match key {
@@ -342,7 +367,7 @@ impl App {
     fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
         // The actor publishes the view before sending the updates that follow from it, so
         // the freshest view is never older than the transcript drawn with it.
-        self.session = self.view_rx.borrow_and_update().clone();
+        self.sync_session();
         let status = status_view(&self.session, self.spinner);
         let now = Utc::now();
         let session = self.session.clone();
@@ -352,10 +377,15 @@ impl App {
                 bindings: &self.help_lines,
                 scroll: *scroll,
             }),
-            Some(OverlayState::Snapshots { items, selected }) => Some(Overlay::Snapshots {
+            Some(OverlayState::Snapshots {
+                items,
+                selected,
+                confirm_delete,
+            }) => Some(Overlay::Snapshots {
                 items,
                 selected: *selected,
                 now,
+                confirm_delete: *confirm_delete,
             }),
             Some(OverlayState::Models {
                 items,
@@ -445,7 +475,7 @@ impl App {
                     if changed.is_err() {
                         break;
                     }
-                    self.session = self.view_rx.borrow_and_update().clone();
+                    self.sync_session();
                     dirty = true;
                 }
                 Some(r) = self.replies_rx.recv() => {
@@ -469,6 +499,15 @@ impl App {
         Ok(())
     }
 
+    /// Take the actor's latest view. A "still replying" note outlives its reason once
+    /// the reply (or compression) is over, so it goes then.
+    fn sync_session(&mut self) {
+        self.session = self.view_rx.borrow_and_update().clone();
+        if !self.generating() && self.input_note.as_deref() == Some(BUSY_NOTE) {
+            self.input_note = None;
+        }
+    }
+
     fn on_reply(&mut self, r: Reply) {
         match r {
             Reply::Snapshots(Ok(items)) if items.is_empty() => {
@@ -480,7 +519,11 @@ impl App {
                 self.info(hint);
             }
             Reply::Snapshots(Ok(items)) => {
-                self.overlay = Some(OverlayState::Snapshots { items, selected: 0 });
+                self.overlay = Some(OverlayState::Snapshots {
+                    items,
+                    selected: 0,
+                    confirm_delete: false,
+                });
             }
             Reply::Snapshots(Err(e)) => {
                 self.overlay = None;
@@ -705,6 +748,7 @@ impl App {
         self.overlay = Some(OverlayState::Snapshots {
             items: Vec::new(),
             selected: 0,
+            confirm_delete: false,
         });
         self.ask(|reply| Command::ListSnapshots { reply }, Reply::Snapshots);
     }
@@ -749,12 +793,31 @@ impl App {
         true
     }
 
-    /// Characters the open dialog acts on itself (all dialogs: `q` closes).
+    /// Characters the open dialog acts on itself (all dialogs: `q` closes; the restore
+    /// picker asking to confirm a deletion: `y`).
     fn overlay_uses(&self, k: &KeyEvent) -> bool {
-        k.code == KeyCode::Char('q') && k.modifiers.is_empty()
+        let confirming = matches!(
+            self.overlay,
+            Some(OverlayState::Snapshots {
+                confirm_delete: true,
+                ..
+            })
+        );
+        k.modifiers.is_empty()
+            && (k.code == KeyCode::Char('q') || confirming && k.code == KeyCode::Char('y'))
     }
 
     fn overlay_key(&mut self, k: KeyEvent) {
+        if let Some(OverlayState::Snapshots {
+            confirm_delete: confirm @ true,
+            ..
+        }) = &mut self.overlay
+            && k.code == KeyCode::Esc
+        {
+            // Esc answers the question ("keep it"), not the picker.
+            *confirm = false;
+            return;
+        }
         let close = matches!(k.code, KeyCode::Esc)
             || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
             || self.opts.keymap.action(&k) == Some(Action::Quit);
@@ -775,21 +838,33 @@ impl App {
                     _ => {}
                 }
             }
-            Some(OverlayState::Snapshots { items, selected }) => match k.code {
-                KeyCode::Up => *selected = selected.saturating_sub(1),
-                KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
-                KeyCode::Enter => {
-                    if let Some(s) = items.get(*selected) {
-                        chosen = Some(Command::Restore { id: s.id.clone() });
+            Some(OverlayState::Snapshots {
+                items,
+                selected,
+                confirm_delete,
+            }) => {
+                // Deleting cannot be undone: the first Del asks, the footer says how to
+                // confirm, and any other key withdraws the question.
+                let asked = std::mem::take(confirm_delete);
+                match k.code {
+                    KeyCode::Up => *selected = selected.saturating_sub(1),
+                    KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
+                    KeyCode::Enter => {
+                        if let Some(s) = items.get(*selected) {
+                            chosen = Some(Command::Restore { id: s.id.clone() });
+                        }
                     }
+                    KeyCode::Delete if !asked && *selected < items.len() => {
+                        *confirm_delete = true;
+                    }
+                    KeyCode::Delete | KeyCode::Char('y') if asked && *selected < items.len() => {
+                        let s = items.remove(*selected);
+                        *selected = (*selected).min(items.len().saturating_sub(1));
+                        chosen = Some(Command::DeleteSnapshot { id: s.id });
+                    }
+                    _ => {}
                 }
-                KeyCode::Delete if *selected < items.len() => {
-                    let s = items.remove(*selected);
-                    *selected = (*selected).min(items.len().saturating_sub(1));
-                    chosen = Some(Command::DeleteSnapshot { id: s.id });
-                }
-                _ => {}
-            },
+            }
             Some(OverlayState::Models {
                 items, selected, ..
             }) => match k.code {
@@ -839,7 +914,7 @@ impl App {
             return;
         }
         if self.generating() {
-            self.input_note = Some("still replying: Esc stops it; your text stays here".into());
+            self.input_note = Some(BUSY_NOTE.into());
             return;
         }
         let text = self.take_input();
@@ -1120,6 +1195,81 @@ mod tests {
         assert!(help("/snapshot").contains("(F5)"), "{}", help("/snapshot"));
         assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
         assert!(help("/compress").contains("(Ctrl+K)"));
+    }
+
+    fn meta(id: &str) -> SnapshotMeta {
+        SnapshotMeta {
+            id: id.into(),
+            session_id: "app-test".into(),
+            created: Utc::now(),
+            purpose: crate::core::record::SnapshotPurpose::Rollback,
+            label: None,
+            model: "m".into(),
+            tier: crate::core::mode::Tier::T2,
+            mode: Mode::Assistant,
+            tokens: 1,
+            message_count: 1,
+            checkpoint_count: 0,
+        }
+    }
+
+    fn picker_ids(app: &App) -> Vec<String> {
+        match &app.overlay {
+            Some(OverlayState::Snapshots { items, .. }) => {
+                items.iter().map(|m| m.id.clone()).collect()
+            }
+            _ => panic!("the picker is closed"),
+        }
+    }
+
+    #[tokio::test]
+    async fn del_in_the_restore_picker_asks_before_deleting() {
+        let mut h = harness();
+        let app = &mut h.app;
+        app.on_reply(Reply::Snapshots(Ok(vec![meta("a"), meta("b"), meta("c")])));
+        key(app, KeyCode::Delete);
+        assert_eq!(picker_ids(app), ["a", "b", "c"], "the first Del only asks");
+        // Moving on, or Esc, withdraws the question; Esc keeps the picker open.
+        key(app, KeyCode::Down);
+        key(app, KeyCode::Delete);
+        key(app, KeyCode::Esc);
+        assert_eq!(picker_ids(app), ["a", "b", "c"]);
+        key(app, KeyCode::Delete);
+        key(app, KeyCode::Delete);
+        assert_eq!(picker_ids(app), ["a", "c"], "Del again confirms");
+        key(app, KeyCode::Delete);
+        key(app, KeyCode::Char('y'));
+        assert_eq!(picker_ids(app), ["a"], "so does y");
+        assert_eq!(input(app), "", "that y was not typed");
+    }
+
+    #[tokio::test]
+    async fn the_help_lists_tab_del_escapes_and_the_wheel() {
+        let h = harness();
+        let keys: Vec<&str> = h.app.help_lines.iter().map(|(k, _)| k.as_str()).collect();
+        for want in [
+            "Tab",
+            "Enter (panel)",
+            "Del (restore picker)",
+            "//text",
+            "mouse wheel",
+        ] {
+            assert!(keys.iter().any(|k| k.starts_with(want)), "{want}: {keys:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_still_replying_note_goes_when_the_reply_ends() {
+        let mut h = harness();
+        let app = &mut h.app;
+        app.input_note = Some(BUSY_NOTE.to_string());
+        app.sync_session();
+        assert!(!app.generating());
+        assert_eq!(app.input_note, None);
+        // Other notes (a cut paste) stay until the input changes.
+        app.input_note = Some("paste cut".into());
+        app.sync_session();
+        assert_eq!(app.input_note.as_deref(), Some("paste cut"));
     }
 
     #[tokio::test]
