@@ -564,3 +564,38 @@ async fn sigterm_and_sighup_hand_the_terminal_back() {
         assert_terminal_clean(&t);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pasted_text_keeps_its_line_breaks() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    // `paste-buffer -p` sends a bracketed paste with each `\n` turned into a CR, as
+    // xterm and VTE do.
+    let file = home.path().join("paste.txt");
+    std::fs::write(&file, "alpha line\nbeta line\ngamma line").unwrap();
+    t.tmux(&["load-buffer", file.to_str().unwrap()]);
+    t.tmux(&["paste-buffer", "-p", "-t", "e2e"]);
+    t.wait_for("the paste in the input", |s| s.contains("gamma line"))
+        .await;
+    t.keys(&["Enter"]);
+    let s = t
+        .wait_for("the reply", |s| {
+            s.contains("You said: \"alpha line") && idle(s)
+        })
+        .await;
+    let rows: Vec<&str> = s.lines().map(str::trim).collect();
+    for line in ["alpha line", "beta line", "gamma line"] {
+        assert!(rows.contains(&line), "{line:?} on a row of its own:\n{s}");
+    }
+    assert!(!s.contains("alpha linebeta"), "{s}");
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+}

@@ -229,6 +229,7 @@ fn every_size_renders_with_every_screen() {
             items: &snaps,
             selected: 4,
             now: t0(),
+            confirm_delete: false,
         }),
         Some(Overlay::Models {
             items: &models,
@@ -387,6 +388,7 @@ fn untrusted_text_never_reaches_the_buffer() {
             items: &snaps,
             selected: 0,
             now: t0(),
+            confirm_delete: false,
         },
         Overlay::Models {
             items: &models,
@@ -853,6 +855,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             items: &snaps,
             selected: 0,
             now: t0(),
+            confirm_delete: false,
         }),
         Some(Overlay::Models {
             items: &models,
@@ -875,4 +878,93 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             }
         }
     }
+}
+
+#[test]
+fn a_focused_panel_says_which_keys_it_takes_and_how_to_leave() {
+    let parts = Parts::new();
+    let board = GoalBoard::default();
+    let cps = vec![checkpoint("we chose Postgres")];
+    let panel = |focused| PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: Some(0),
+        focused,
+        now: t0(),
+    };
+    let mut t = filled(2);
+    let focused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(true)), None));
+    assert!(
+        focused.contains("select · Enter inspect · Tab back"),
+        "{focused}"
+    );
+    let unfocused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(false)), None));
+    assert!(!unfocused.contains("Tab back"), "{unfocused}");
+}
+
+#[test]
+fn a_very_long_input_line_wraps_and_shows_its_end_where_typing_happens() {
+    let mut parts = Parts::new();
+    ollm_tui::ui::style_textarea(&mut parts.input, &parts.theme);
+    // Past the textarea's 65,535 columns a single unwrapped line showed its start
+    // forever; characters typed at its end never appeared.
+    let long = "lorem ipsum ".repeat(90_000);
+    parts.input.insert_str(&long);
+    parts.input.move_cursor(tui_textarea::CursorMove::End);
+    parts.input.insert_str("TYPED-HERE");
+    let mut t = filled(2);
+    let screen = buffer_text(&parts.draw(&mut t, 100, 30, None, None));
+    assert!(screen.contains("TYPED-HERE"), "{screen}");
+    // Wrapped, the input box shows several rows of the line, not one.
+    let rows = screen.lines().filter(|l| l.contains("lorem ipsum")).count();
+    assert!(rows >= 3, "{screen}");
+}
+
+#[test]
+fn message_headers_show_the_number_pin_and_unpin_take() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::from_message(&msg(12, Role::User, "which database?")));
+    t.push(Entry::from_message(&msg(13, Role::Assistant, "Postgres.")));
+    t.push(Entry::notice(
+        Severity::Info,
+        "a notice has no number",
+        t0(),
+    ));
+    let screen = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(screen.contains("You #12  "), "{screen}");
+    assert!(screen.contains("Assistant #13  "), "{screen}");
+    assert!(!screen.contains("#14"), "{screen}");
+}
+
+#[test]
+fn the_restore_picker_names_del_and_asks_before_deleting() {
+    let parts = Parts::new();
+    let snaps = vec![SnapshotMeta {
+        id: "s1".to_string(),
+        session_id: "s".to_string(),
+        created: t0(),
+        purpose: SnapshotPurpose::Rollback,
+        label: Some("before refactor".to_string()),
+        model: "m".to_string(),
+        tier: Tier::T2,
+        mode: Mode::Assistant,
+        tokens: 100,
+        message_count: 2,
+        checkpoint_count: 0,
+    }];
+    let picker = |confirm_delete| Overlay::Snapshots {
+        items: &snaps,
+        selected: 0,
+        now: t0(),
+        confirm_delete,
+    };
+    let mut t = filled(2);
+    let normal = buffer_text(&parts.draw(&mut t, 100, 20, None, Some(picker(false))));
+    assert!(normal.contains("Del delete"), "{normal}");
+    let asking = buffer_text(&parts.draw(&mut t, 100, 20, None, Some(picker(true))));
+    assert!(
+        asking.contains("Delete this snapshot? Del or y"),
+        "{asking}"
+    );
 }

@@ -475,6 +475,7 @@ fn restore_picker() {
         items: &items,
         selected: 1,
         now: t0(),
+        confirm_delete: false,
     };
     insta::assert_snapshot!(f.text(100, 20, None, Some(overlay)));
 }
@@ -486,6 +487,7 @@ fn restore_picker_empty() {
         items: &[],
         selected: 0,
         now: t0(),
+        confirm_delete: false,
     };
     insta::assert_snapshot!(f.text(80, 12, None, Some(overlay)));
 }

@@ -182,6 +182,15 @@ pub enum KeymapError {
         text: String,
         part: String,
     },
+    #[error(
+        "[keys] {key} is bound to both {first} and {second} (defaults count too); \
+         give one of them another key, e.g. {second} = \"f6\""
+    )]
+    Conflict {
+        key: String,
+        first: &'static str,
+        second: &'static str,
+    },
 }
 
 /// Parse `ctrl+s`, `alt+enter`, `f1`, `?`.
@@ -239,6 +248,9 @@ pub struct Keymap {
 
 impl Keymap {
     /// The defaults with `overrides` (action name → "key, key") applied.
+    ///
+    /// A key left bound to two actions is an error, not a silent winner: otherwise
+    /// `snapshot = "ctrl+r"` would leave Ctrl+R restoring and snapshot on no key at all.
     pub fn new(overrides: &BTreeMap<String, String>) -> Result<Keymap, KeymapError> {
         let mut per_action: BTreeMap<Action, String> = Action::ALL
             .into_iter()
@@ -259,9 +271,17 @@ impl Keymap {
                     text: text.clone(),
                     part: part.to_string(),
                 })?;
-                // A key overridden for another action leaves its old one.
-                bindings.retain(|(k, _)| *k != key);
-                bindings.push((key, *action));
+                match bindings.iter().find(|(k, _)| *k == key) {
+                    None => bindings.push((key, *action)),
+                    Some((_, a)) if a == action => {}
+                    Some((_, other)) => {
+                        return Err(KeymapError::Conflict {
+                            key: key.to_string(),
+                            first: other.name(),
+                            second: action.name(),
+                        });
+                    }
+                }
             }
         }
         Ok(Keymap { bindings })
@@ -281,6 +301,12 @@ impl Keymap {
             .filter(|(_, a)| *a == action)
             .map(|(k, _)| *k)
             .collect()
+    }
+
+    /// The first key bound to `action`, as hints should name it ("Ctrl+S"); `None` if
+    /// the config left it unbound.
+    pub fn label(&self, action: Action) -> Option<String> {
+        self.keys_for(action).first().map(Key::to_string)
     }
 
     /// Lines for the help overlay: (keys, what they do).
@@ -381,6 +407,25 @@ mod tests {
         o.insert("help".to_string(), "hyper+x".to_string());
         let e = Keymap::new(&o).unwrap_err().to_string();
         assert!(e.contains("hyper+x"), "{e}");
+    }
+
+    #[test]
+    fn a_key_bound_to_two_actions_is_refused_naming_both() {
+        let mut o = BTreeMap::new();
+        o.insert("snapshot".to_string(), "ctrl+r".to_string());
+        let e = Keymap::new(&o).unwrap_err().to_string();
+        assert!(
+            e.contains("Ctrl+R") && e.contains("snapshot") && e.contains("restore"),
+            "{e}"
+        );
+        // Moving the other action off the key resolves it; a key repeated within one
+        // action is no conflict.
+        o.insert("restore".to_string(), "f6, f6".to_string());
+        let k = Keymap::new(&o).unwrap();
+        assert_eq!(k.label(Action::Snapshot).as_deref(), Some("Ctrl+R"));
+        assert_eq!(k.label(Action::Restore).as_deref(), Some("F6"));
+        o.insert("restore".to_string(), String::new());
+        assert_eq!(Keymap::new(&o).unwrap().label(Action::Restore), None);
     }
 
     #[test]

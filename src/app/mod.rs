@@ -1,5 +1,6 @@
 //! The terminal application: events in, commands to the actor out, a view-model drawn.
 pub mod keymap;
+pub mod paste;
 pub mod run;
 pub mod slash;
 pub mod terminal;

@@ -8,6 +8,7 @@
 //! oneshots that are awaited by small tasks which wake the loop.
 
 use super::keymap::{Action, Keymap};
+use super::paste;
 use super::slash::{self, HELP, Slash};
 use crate::actor::{
     Activity as ActorActivity, Command, Connection as ActorConnection, Item, ItemKind, NoticeLevel,
@@ -41,6 +42,8 @@ const FRAME: Duration = Duration::from_millis(1000 / FRAME_RATE_HZ);
 const SPINNER: Duration = Duration::from_millis(120);
 /// Lines per mouse-wheel step.
 const WHEEL_LINES: u16 = 3;
+/// Shown on the input when Enter is pressed mid-reply; cleared when the reply ends.
+const BUSY_NOTE: &str = "still replying: Esc stops it; your text stays here";
 
 /// What the app was started with.
 pub struct AppOptions {
@@ -67,6 +70,8 @@ enum OverlayState {
     Snapshots {
         items: Vec<SnapshotMeta>,
         selected: usize,
+        /// Del was pressed once; a second Del or `y` deletes. Any other key withdraws it.
+        confirm_delete: bool,
     },
     Models {
         items: Vec<ModelEntry>,
@@ -214,6 +219,23 @@ fn model_entry(m: &ModelSummary) -> ModelEntry {
     }
 }
 
+/// A key that types a character (Shift allowed; Ctrl and Alt make it a command).
+fn is_text(k: &KeyEvent) -> bool {
+    matches!(k.code, KeyCode::Char(_))
+        && !k
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
+/// A key that edits or moves within the input text.
+fn edits_input(k: &KeyEvent) -> bool {
+    is_text(k)
+        || matches!(
+            k.code,
+            KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right
+        )
+}
+
 /// Cut a paste at `limit` bytes on a char boundary.
 fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
     if text.len() <= limit {
@@ -236,7 +258,35 @@ impl App {
         ui::style_textarea(&mut input, &opts.theme);
         let mut help_lines = opts.keymap.help();
         help_lines.push(("? (empty input)".into(), "this help".into()));
-        help_lines.extend(HELP.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        for (k, v) in [
+            (
+                "Tab",
+                "focus the goal panel (when shown); Tab or Esc gives focus back, typing too",
+            ),
+            (
+                "Enter (panel)",
+                "open the selected checkpoint beside its original messages",
+            ),
+            (
+                "Del (restore picker)",
+                "delete the selected snapshot (asks: Del again or y)",
+            ),
+            (
+                "mouse wheel",
+                "scroll the transcript, or the open help or inspector",
+            ),
+            ("//text", "send text that starts with / as a message"),
+        ] {
+            help_lines.push((k.into(), v.into()));
+        }
+        help_lines.extend(HELP.iter().map(|(cmd, what, key)| {
+            let key = key.and_then(|a| opts.keymap.label(a));
+            let what = match key {
+                Some(k) => format!("{what} ({k})"),
+                None => what.to_string(),
+            };
+            (cmd.to_string(), what)
+        }));
         let (replies_tx, replies_rx) = mpsc::unbounded_channel();
         let session = view_rx.borrow().clone();
         App {
@@ -274,12 +324,23 @@ impl App {
 
     fn command(&mut self, c: Command) {
         if self.handle.try_send(c).is_err() {
+            let quit = self.key_or(Action::Quit, "/quit");
             self.banner = Some(Banner::new(
                 Severity::Error,
                 "The session is not responding",
-                "Your input is kept; try again in a moment, or quit with Ctrl+Q (everything sent so far is saved).",
+                format!(
+                    "Your input is kept; try again in a moment, or quit with {quit} (everything sent so far is saved)."
+                ),
             ));
         }
+    }
+
+    /// How a hint names `action`: the key bound to it, else `fallback` (a command).
+    fn key_or(&self, action: Action, fallback: &str) -> String {
+        self.opts
+            .keymap
+            .label(action)
+            .unwrap_or_else(|| fallback.to_string())
     }
 
     fn info(&mut self, text: impl Into<String>) {
@@ -306,7 +367,7 @@ impl App {
     fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
         // The actor publishes the view before sending the updates that follow from it, so
         // the freshest view is never older than the transcript drawn with it.
-        self.session = self.view_rx.borrow_and_update().clone();
+        self.sync_session();
         let status = status_view(&self.session, self.spinner);
         let now = Utc::now();
         let session = self.session.clone();
@@ -316,10 +377,15 @@ impl App {
                 bindings: &self.help_lines,
                 scroll: *scroll,
             }),
-            Some(OverlayState::Snapshots { items, selected }) => Some(Overlay::Snapshots {
+            Some(OverlayState::Snapshots {
+                items,
+                selected,
+                confirm_delete,
+            }) => Some(Overlay::Snapshots {
                 items,
                 selected: *selected,
                 now,
+                confirm_delete: *confirm_delete,
             }),
             Some(OverlayState::Models {
                 items,
@@ -409,7 +475,7 @@ impl App {
                     if changed.is_err() {
                         break;
                     }
-                    self.session = self.view_rx.borrow_and_update().clone();
+                    self.sync_session();
                     dirty = true;
                 }
                 Some(r) = self.replies_rx.recv() => {
@@ -433,14 +499,31 @@ impl App {
         Ok(())
     }
 
+    /// Take the actor's latest view. A "still replying" note outlives its reason once
+    /// the reply (or compression) is over, so it goes then.
+    fn sync_session(&mut self) {
+        self.session = self.view_rx.borrow_and_update().clone();
+        if !self.generating() && self.input_note.as_deref() == Some(BUSY_NOTE) {
+            self.input_note = None;
+        }
+    }
+
     fn on_reply(&mut self, r: Reply) {
         match r {
             Reply::Snapshots(Ok(items)) if items.is_empty() => {
                 self.overlay = None;
-                self.info("No snapshots yet: Ctrl+S or /snapshot takes one.");
+                let hint = match self.opts.keymap.label(Action::Snapshot) {
+                    Some(k) => format!("No snapshots yet: {k} or /snapshot takes one."),
+                    None => "No snapshots yet: /snapshot takes one.".to_string(),
+                };
+                self.info(hint);
             }
             Reply::Snapshots(Ok(items)) => {
-                self.overlay = Some(OverlayState::Snapshots { items, selected: 0 });
+                self.overlay = Some(OverlayState::Snapshots {
+                    items,
+                    selected: 0,
+                    confirm_delete: false,
+                });
             }
             Reply::Snapshots(Err(e)) => {
                 self.overlay = None;
@@ -559,7 +642,11 @@ impl App {
     }
 
     fn on_paste(&mut self, text: &str) {
-        let clean = sanitize(text);
+        // Pasted text goes to the input; close what hides it so nothing lands unseen.
+        self.overlay = None;
+        self.panel_focus = false;
+        let text = paste::normalize_newlines(text);
+        let clean = sanitize(&text);
         let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
         self.input.insert_str(kept);
         self.input_note = cut.then(|| {
@@ -573,11 +660,24 @@ impl App {
 
     fn on_key(&mut self, k: KeyEvent) {
         if self.overlay.is_some() {
-            self.overlay_key(k);
-            return;
+            // No dialog takes text: a character it does not use closes it and is typed,
+            // rather than being silently dropped behind it.
+            if !is_text(&k) || self.overlay_uses(&k) {
+                self.overlay_key(k);
+                return;
+            }
+            self.overlay = None;
+            self.panel_focus = false;
         }
-        if self.panel_focus && self.panel_key(k) {
-            return;
+        if self.panel_focus {
+            if self.panel_key(k) {
+                return;
+            }
+            // The panel's focus is for navigation only: editing hands the keys back to
+            // the input, so the Enter that follows sends rather than opening a checkpoint.
+            if edits_input(&k) {
+                self.panel_focus = false;
+            }
         }
         let action = self.opts.keymap.action(&k);
         // `?` on an empty input opens help; otherwise it is a character.
@@ -649,6 +749,7 @@ impl App {
         self.overlay = Some(OverlayState::Snapshots {
             items: Vec::new(),
             selected: 0,
+            confirm_delete: false,
         });
         self.ask(|reply| Command::ListSnapshots { reply }, Reply::Snapshots);
     }
@@ -693,7 +794,31 @@ impl App {
         true
     }
 
+    /// Characters the open dialog acts on itself (all dialogs: `q` closes; the restore
+    /// picker asking to confirm a deletion: `y`).
+    fn overlay_uses(&self, k: &KeyEvent) -> bool {
+        let confirming = matches!(
+            self.overlay,
+            Some(OverlayState::Snapshots {
+                confirm_delete: true,
+                ..
+            })
+        );
+        k.modifiers.is_empty()
+            && (k.code == KeyCode::Char('q') || confirming && k.code == KeyCode::Char('y'))
+    }
+
     fn overlay_key(&mut self, k: KeyEvent) {
+        if let Some(OverlayState::Snapshots {
+            confirm_delete: confirm @ true,
+            ..
+        }) = &mut self.overlay
+            && k.code == KeyCode::Esc
+        {
+            // Esc answers the question ("keep it"), not the picker.
+            *confirm = false;
+            return;
+        }
         let close = matches!(k.code, KeyCode::Esc)
             || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
             || self.opts.keymap.action(&k) == Some(Action::Quit);
@@ -714,21 +839,33 @@ impl App {
                     _ => {}
                 }
             }
-            Some(OverlayState::Snapshots { items, selected }) => match k.code {
-                KeyCode::Up => *selected = selected.saturating_sub(1),
-                KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
-                KeyCode::Enter => {
-                    if let Some(s) = items.get(*selected) {
-                        chosen = Some(Command::Restore { id: s.id.clone() });
+            Some(OverlayState::Snapshots {
+                items,
+                selected,
+                confirm_delete,
+            }) => {
+                // Deleting cannot be undone: the first Del asks, the footer says how to
+                // confirm, and any other key withdraws the question.
+                let asked = std::mem::take(confirm_delete);
+                match k.code {
+                    KeyCode::Up => *selected = selected.saturating_sub(1),
+                    KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
+                    KeyCode::Enter => {
+                        if let Some(s) = items.get(*selected) {
+                            chosen = Some(Command::Restore { id: s.id.clone() });
+                        }
                     }
+                    KeyCode::Delete if !asked && *selected < items.len() => {
+                        *confirm_delete = true;
+                    }
+                    KeyCode::Delete | KeyCode::Char('y') if asked && *selected < items.len() => {
+                        let s = items.remove(*selected);
+                        *selected = (*selected).min(items.len().saturating_sub(1));
+                        chosen = Some(Command::DeleteSnapshot { id: s.id });
+                    }
+                    _ => {}
                 }
-                KeyCode::Delete if *selected < items.len() => {
-                    let s = items.remove(*selected);
-                    *selected = (*selected).min(items.len().saturating_sub(1));
-                    chosen = Some(Command::DeleteSnapshot { id: s.id });
-                }
-                _ => {}
-            },
+            }
             Some(OverlayState::Models {
                 items, selected, ..
             }) => match k.code {
@@ -778,7 +915,7 @@ impl App {
             return;
         }
         if self.generating() {
-            self.input_note = Some("still replying: Esc stops it; your text stays here".into());
+            self.input_note = Some(BUSY_NOTE.into());
             return;
         }
         let text = self.take_input();
@@ -819,7 +956,10 @@ impl App {
                 };
                 match index {
                     Some(i) => self.inspect(i),
-                    None => self.info("No such checkpoint (see the panel, Ctrl+G)."),
+                    None => {
+                        let panel = self.key_or(Action::Goals, "/goals");
+                        self.info(format!("No such checkpoint (see the panel, {panel})."));
+                    }
                 }
             }
             Slash::Panel => self.toggle_panel(),
@@ -850,5 +990,298 @@ impl App {
                 ))
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    //! The app's state machine driven by key events, against a real actor whose server
+    //! is unreachable (commands queue; the tests look at the app's own state).
+    use super::*;
+    use crate::actor::{self, ActorConfig, Parts, StoreSlot};
+    use crate::core::checkpoint::{CheckpointId, Level};
+    use crate::core::engine::{Engine, EngineConfig, SessionSpec};
+    use crate::core::message::MessageId;
+    use crate::core::mode::Mode;
+    use crate::core::prompts::Prompts;
+    use crate::core::tokens::ByteEstimate;
+    use crate::llm::{OllamaBackend, OllamaOptions};
+    use crate::store::MemoryStore;
+    use crossterm::event::KeyEventState;
+    use std::collections::BTreeMap;
+
+    struct Harness {
+        app: App,
+        _spawned: actor::Spawned<MemoryStore>,
+    }
+
+    fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
+        let engine = Engine::new(
+            SessionSpec {
+                session_id: "app-test".into(),
+                model: "llama3.2:3b".into(),
+                mode: Mode::Assistant,
+                ctx: Some(4096),
+            },
+            EngineConfig::default(),
+            Arc::new(ByteEstimate),
+            Arc::new(Prompts::builtin()),
+            Utc::now(),
+        );
+        let header = engine.header("test");
+        // Port 9 (discard) refuses connections: the actor never gets a server.
+        let url = "http://127.0.0.1:9";
+        let spawned = actor::spawn(Parts {
+            backend: OllamaBackend::new(url, OllamaOptions::default()).unwrap(),
+            engine: Box::new(move || engine),
+            store: StoreSlot::Open(MemoryStore::new(header)),
+            config: ActorConfig {
+                host: url.into(),
+                reconnect_after: Duration::from_secs(3600),
+                ..ActorConfig::default()
+            },
+            model: None,
+        });
+        let app = App::new(
+            spawned.handle.clone(),
+            spawned.view.clone(),
+            AppOptions {
+                keymap: Keymap::new(keys).unwrap(),
+                theme: Theme::default(),
+                ascii: false,
+                paste_limit_bytes: 1 << 20,
+                data_dir: None,
+                startup_banner: None,
+            },
+        );
+        Harness {
+            app,
+            _spawned: spawned,
+        }
+    }
+
+    fn harness() -> Harness {
+        harness_with(&BTreeMap::new())
+    }
+
+    fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+        app.on_event(Event::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        }));
+    }
+
+    fn key(app: &mut App, code: KeyCode) {
+        press(app, code, KeyModifiers::NONE);
+    }
+
+    fn type_text(app: &mut App, text: &str) {
+        for c in text.chars() {
+            let mods = if c.is_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+            press(app, KeyCode::Char(c), mods);
+        }
+    }
+
+    fn input(app: &App) -> String {
+        app.input.lines().join("\n")
+    }
+
+    fn checkpoint() -> Checkpoint {
+        Checkpoint {
+            id: CheckpointId(1),
+            number: 1,
+            level: Level::Detailed,
+            summary: "We chose Postgres.".into(),
+            tokens: 10,
+            covers: vec![MessageId(1), MessageId(2)],
+            original_tokens: 100,
+            created_at: Utc::now(),
+            aged_at: None,
+            times_compressed: 0,
+            truncated: false,
+            key_decisions: vec![],
+            files: vec![],
+            next_steps: vec![],
+        }
+    }
+
+    fn open_inspector(app: &mut App) {
+        app.overlay = Some(OverlayState::Inspector {
+            checkpoint: checkpoint(),
+            originals: vec![],
+            scroll: 0,
+        });
+    }
+
+    /// Ctrl+G, then Tab: the panel is shown and focused.
+    fn focus_panel(app: &mut App) {
+        press(app, KeyCode::Char('g'), KeyModifiers::CONTROL);
+        key(app, KeyCode::Tab);
+        assert!(app.panel && app.panel_focus);
+    }
+
+    #[tokio::test]
+    async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
+        let mut h = harness();
+        let app = &mut h.app;
+        focus_panel(app);
+        type_text(app, "Question 9");
+        assert!(!app.panel_focus, "typing hands focus back to the input");
+        assert_eq!(input(app), "Question 9");
+        key(app, KeyCode::Enter);
+        assert!(app.overlay.is_none());
+        assert_eq!(input(app), "", "Enter sent the message");
+        // Backspace, too, edits the input rather than being swallowed by the panel.
+        type_text(app, "ab");
+        key(app, KeyCode::Tab);
+        assert!(app.panel_focus);
+        key(app, KeyCode::Backspace);
+        assert!(!app.panel_focus);
+        assert_eq!(input(app), "a");
+    }
+
+    #[tokio::test]
+    async fn a_key_typed_over_the_inspector_closes_it_and_reaches_the_input() {
+        let mut h = harness();
+        let app = &mut h.app;
+        focus_panel(app);
+        open_inspector(app);
+        // Its own keys still work.
+        key(app, KeyCode::Down);
+        assert!(matches!(
+            app.overlay,
+            Some(OverlayState::Inspector { scroll: 1, .. })
+        ));
+        type_text(app, "Question 9");
+        assert!(
+            app.overlay.is_none(),
+            "the first letter closed the inspector"
+        );
+        assert!(!app.panel_focus);
+        assert_eq!(input(app), "Question 9", "no letter was lost");
+        key(app, KeyCode::Enter);
+        assert_eq!(input(app), "", "Enter sent the message");
+        // `q` stays the inspector's close key.
+        open_inspector(app);
+        key(app, KeyCode::Char('q'));
+        assert!(app.overlay.is_none());
+        assert_eq!(input(app), "");
+    }
+
+    #[tokio::test]
+    async fn hints_name_the_keys_actually_bound() {
+        let mut keys = BTreeMap::new();
+        keys.insert("snapshot".to_string(), "f5".to_string());
+        keys.insert("restore".to_string(), "f6".to_string());
+        let mut h = harness_with(&keys);
+        let app = &mut h.app;
+        app.on_reply(Reply::Snapshots(Ok(Vec::new())));
+        let last = app.transcript.entries().last().unwrap().text.clone();
+        assert!(last.contains("F5") && !last.contains("Ctrl+S"), "{last}");
+        let help = |cmd: &str| {
+            app.help_lines
+                .iter()
+                .find(|(k, _)| k.starts_with(cmd))
+                .unwrap()
+                .1
+                .clone()
+        };
+        assert!(help("/snapshot").contains("(F5)"), "{}", help("/snapshot"));
+        assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
+        assert!(help("/compress").contains("(Ctrl+K)"));
+    }
+
+    fn meta(id: &str) -> SnapshotMeta {
+        SnapshotMeta {
+            id: id.into(),
+            session_id: "app-test".into(),
+            created: Utc::now(),
+            purpose: crate::core::record::SnapshotPurpose::Rollback,
+            label: None,
+            model: "m".into(),
+            tier: crate::core::mode::Tier::T2,
+            mode: Mode::Assistant,
+            tokens: 1,
+            message_count: 1,
+            checkpoint_count: 0,
+        }
+    }
+
+    fn picker_ids(app: &App) -> Vec<String> {
+        match &app.overlay {
+            Some(OverlayState::Snapshots { items, .. }) => {
+                items.iter().map(|m| m.id.clone()).collect()
+            }
+            _ => panic!("the picker is closed"),
+        }
+    }
+
+    #[tokio::test]
+    async fn del_in_the_restore_picker_asks_before_deleting() {
+        let mut h = harness();
+        let app = &mut h.app;
+        app.on_reply(Reply::Snapshots(Ok(vec![meta("a"), meta("b"), meta("c")])));
+        key(app, KeyCode::Delete);
+        assert_eq!(picker_ids(app), ["a", "b", "c"], "the first Del only asks");
+        // Moving on, or Esc, withdraws the question; Esc keeps the picker open.
+        key(app, KeyCode::Down);
+        key(app, KeyCode::Delete);
+        key(app, KeyCode::Esc);
+        assert_eq!(picker_ids(app), ["a", "b", "c"]);
+        key(app, KeyCode::Delete);
+        key(app, KeyCode::Delete);
+        assert_eq!(picker_ids(app), ["a", "c"], "Del again confirms");
+        key(app, KeyCode::Delete);
+        key(app, KeyCode::Char('y'));
+        assert_eq!(picker_ids(app), ["a"], "so does y");
+        assert_eq!(input(app), "", "that y was not typed");
+    }
+
+    #[tokio::test]
+    async fn the_help_lists_tab_del_escapes_and_the_wheel() {
+        let h = harness();
+        let keys: Vec<&str> = h.app.help_lines.iter().map(|(k, _)| k.as_str()).collect();
+        for want in [
+            "Tab",
+            "Enter (panel)",
+            "Del (restore picker)",
+            "//text",
+            "mouse wheel",
+        ] {
+            assert!(keys.iter().any(|k| k.starts_with(want)), "{want}: {keys:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_still_replying_note_goes_when_the_reply_ends() {
+        let mut h = harness();
+        let app = &mut h.app;
+        app.input_note = Some(BUSY_NOTE.to_string());
+        app.sync_session();
+        assert!(!app.generating());
+        assert_eq!(app.input_note, None);
+        // Other notes (a cut paste) stay until the input changes.
+        app.input_note = Some("paste cut".into());
+        app.sync_session();
+        assert_eq!(app.input_note.as_deref(), Some("paste cut"));
+    }
+
+    #[tokio::test]
+    async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
+        let mut h = harness();
+        let app = &mut h.app;
+        focus_panel(app);
+        open_inspector(app);
+        app.on_event(Event::Paste("one\rtwo".into()));
+        assert!(app.overlay.is_none());
+        assert!(!app.panel_focus);
+        assert_eq!(input(app), "one\ntwo");
     }
 }

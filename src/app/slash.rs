@@ -3,6 +3,7 @@
 //! `//text` sends `/text` as a message. A command that cannot be read returns its usage,
 //! which the app shows instead of sending anything.
 
+use super::keymap::Action;
 use crate::core::goals::{ArtifactAction, GoalChange, GoalStatus, Priority, StepStatus};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
@@ -31,54 +32,80 @@ pub enum Slash {
     Quit,
 }
 
-/// The commands and what they do, for `/help` and the help overlay.
-pub const HELP: &[(&str, &str)] = &[
-    ("/snapshot [label]", "save a snapshot (Ctrl+S)"),
+/// The commands, what they do, and the key that does the same (named in the help as
+/// the key actually bound, which the config may have changed).
+pub const HELP: &[(&str, &str, Option<Action>)] = &[
+    (
+        "/snapshot [label]",
+        "save a snapshot",
+        Some(Action::Snapshot),
+    ),
     (
         "/restore [id]",
-        "restore a snapshot; without an id, pick one (Ctrl+R)",
+        "restore a snapshot; without an id, pick one",
+        Some(Action::Restore),
     ),
     (
         "/compress [focus]",
-        "compress now, optionally keeping a topic in focus (Ctrl+K)",
+        "compress now, optionally keeping a topic in focus",
+        Some(Action::Compress),
     ),
-    ("/goal TEXT", "set the goal (high priority: /goal! TEXT)"),
+    (
+        "/goal TEXT",
+        "set the goal (high priority: /goal! TEXT)",
+        None,
+    ),
     (
         "/goal done | pause | clear",
         "complete, pause or clear the goal",
+        None,
     ),
-    ("/step TEXT [done|doing]", "add or update a goal checkpoint"),
+    (
+        "/step TEXT [done|doing]",
+        "add or update a goal checkpoint",
+        None,
+    ),
     (
         "/decision TEXT [--lock]",
         "record a decision, optionally locked",
+        None,
     ),
     (
         "/lock N  /unlock N  /forget N",
         "lock, unlock or delete decision N",
+        None,
     ),
-    ("/artifact created|modified|deleted PATH", "record a file"),
-    ("/next TEXT", "record a next step"),
+    (
+        "/artifact created|modified|deleted PATH",
+        "record a file",
+        None,
+    ),
+    ("/next TEXT", "record a next step", None),
     (
         "/pin [N]  /unpin [N]",
-        "never fold message N (default: the last reply)",
+        "never fold message N, the #N in its header (default: the last reply)",
+        None,
     ),
     (
         "/inspect [N]",
         "show checkpoint N beside the messages it covers",
+        None,
     ),
     (
         "/model [NAME]",
-        "switch model; without a name, pick one (Ctrl+L)",
+        "switch model; without a name, pick one",
+        Some(Action::Models),
     ),
-    ("/ctx N | auto", "context size sent to Ollama"),
+    ("/ctx N | auto", "context size sent to Ollama", None),
     (
         "/mode assistant|developer|planning|debugger",
         "what summaries keep",
+        None,
     ),
-    ("/export [md|json]", "write the session to a file"),
-    ("/goals", "show/hide the goal panel (Ctrl+G)"),
-    ("/retry", "send the last message again after an error"),
-    ("/help  /quit", "help; quit"),
+    ("/export [md|json]", "write the session to a file", None),
+    ("/goals", "show/hide the goal panel", Some(Action::Goals)),
+    ("/retry", "send the last message again after an error", None),
+    ("/help  /quit", "help; quit", None),
 ];
 
 fn rest(arg: &str) -> Option<String> {

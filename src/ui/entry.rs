@@ -83,6 +83,11 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
         }
         EntryKind::Notice(_) | EntryKind::Fold { .. } => {}
     }
+    // The number `/pin N`, `/unpin N` and `/inspect`'s originals refer to; without it on
+    // screen those commands could only be used on the last reply.
+    if let Some(id) = entry.id {
+        spans.push(Span::styled(format!(" {id}"), s.dim));
+    }
     if entry.pinned {
         spans.push(sep.clone());
         spans.push(Span::styled(format!("{} pinned", ctx.g.pin), s.pinned));

@@ -100,7 +100,13 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
 
 /// Apply the theme to a textarea: text style, a visible cursor, no underlined cursor
 /// line, and a placeholder. Call once after creating it (and after a theme change).
+///
+/// It also turns on soft wrapping (at words, splitting words wider than the box): a
+/// long line is read whole, and the textarea's screen column, a `u16`, stays small —
+/// unwrapped, a line past 65,535 columns scrolled to the wrong place and text typed at
+/// its end never showed.
 pub fn style_textarea(textarea: &mut TextArea<'_>, theme: &Theme) {
+    textarea.set_wrap_mode(WrapMode::WordOrGlyph);
     let s = &theme.styles;
     textarea.set_style(s.text);
     textarea.set_cursor_line_style(Style::new());

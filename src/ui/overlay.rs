@@ -108,7 +108,8 @@ pub(crate) fn render_overlay(
             items,
             selected,
             now,
-        } => snapshots(items, *selected, *now, area, buf, cx),
+            confirm_delete,
+        } => snapshots(items, *selected, *now, *confirm_delete, area, buf, cx),
         Overlay::Models {
             items,
             selected,
@@ -234,6 +235,7 @@ fn snapshots(
     items: &[SnapshotMeta],
     selected: usize,
     now: DateTime<Utc>,
+    confirm_delete: bool,
     area: Rect,
     buf: &mut Buffer,
     cx: &OverlayCtx<'_>,
@@ -241,13 +243,15 @@ fn snapshots(
     let s = &cx.theme.styles;
     let want_h = u16::try_from(items.len() + 4).unwrap_or(u16::MAX).max(6);
     let rect = popup(area, 96, want_h);
-    let inner = frame(
-        rect,
-        buf,
-        "Restore a snapshot",
-        &format!("Enter restore{}Esc close", cx.g.sep),
-        cx,
-    );
+    let sep = cx.g.sep;
+    let footer = if confirm_delete {
+        format!("Delete this snapshot? Del or y: delete{sep}Esc: keep")
+    } else if items.is_empty() {
+        "Esc close".to_string()
+    } else {
+        format!("Enter restore{sep}Del delete{sep}Esc close")
+    };
+    let inner = frame(rect, buf, "Restore a snapshot", &footer, cx);
     if inner.width == 0 || inner.height == 0 {
         return;
     }

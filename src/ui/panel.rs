@@ -180,11 +180,28 @@ pub(crate) fn render_panel(
         s.border
     };
     let inner = if area.width >= 6 && area.height >= 3 {
-        let block = Block::default()
+        let mut block = Block::default()
             .borders(Borders::ALL)
             .border_set(g.border)
             .border_style(border)
             .title(Span::styled(" Goal ", s.title));
+        if view.focused {
+            // A border colour alone is easy to miss (and absent without colour): say
+            // that keys now go to the panel, and how to give them back.
+            // The longest that fits; the way back goes last.
+            let arrows = if ascii { "Up/Down" } else { "↑↓" };
+            let room = usize::from(area.width.saturating_sub(4));
+            let hint = [
+                format!("{arrows} select{0}Enter inspect{0}Tab back", g.sep),
+                format!("Enter inspect{}Tab back", g.sep),
+                "Tab back".to_string(),
+            ]
+            .into_iter()
+            .find(|h| str_width(h) <= room);
+            if let Some(hint) = hint {
+                block = block.title_bottom(Span::styled(format!(" {hint} "), s.accent));
+            }
+        }
         let inner = block.inner(area);
         block.render(area, buf);
         inner

@@ -148,6 +148,8 @@ pub enum Overlay<'a> {
         items: &'a [SnapshotMeta],
         selected: usize,
         now: DateTime<Utc>,
+        /// Del was pressed once: the footer asks to confirm the deletion.
+        confirm_delete: bool,
     },
     /// Model picker.
     Models {
