@@ -919,3 +919,53 @@ async fn a_resumed_transcript_shows_fold_markers_where_they_appeared_live() {
     }
     assert!(compared >= 1, "live {live:?}\nresumed {resumed:?}");
 }
+
+#[tokio::test]
+async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
+    let server = FakeOllama::start().await;
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let e = engine("llama3.2:3b", None);
+    let header = e.header("test");
+    let spawned = actor::spawn(Parts {
+        backend,
+        engine: Box::new(move || e),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            host: server.url(),
+            reconnect_after: Duration::from_secs(3600),
+            keys: ollm_tui::actor::KeyHints {
+                restore: "F6".into(),
+                ..Default::default()
+            },
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let s = Session { spawned };
+    s.say("hello").await;
+    s.cmd(Command::Snapshot { label: None }).await;
+    s.cmd(Command::Pin {
+        id: None,
+        pinned: false,
+    })
+    .await;
+    let (_, updates) = s.finish().await;
+    let notices: Vec<&str> = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => Some(i.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        notices.iter().any(|n| n.contains("(F6 to restore)")),
+        "{notices:?}"
+    );
+    assert!(!notices.iter().any(|n| n.contains("Ctrl+R")), "{notices:?}");
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.starts_with("Unpinned message") && n.contains("may be folded")),
+        "{notices:?}"
+    );
+}

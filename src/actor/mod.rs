@@ -14,7 +14,7 @@ pub mod summarizer;
 pub mod view;
 
 pub use command::Command;
-pub use session::{ActorConfig, ActorExit, StoreFactory, StoreSlot, item_of};
+pub use session::{ActorConfig, ActorExit, KeyHints, StoreFactory, StoreSlot, item_of};
 pub use view::{Activity, Connection, Item, ItemKind, NoticeLevel, SessionView, Update};
 
 use crate::core::engine::Engine;

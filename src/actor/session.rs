@@ -41,6 +41,27 @@ pub struct ActorConfig {
     /// First retry after the server was unreachable; doubles up to 30 s.
     pub reconnect_after: Duration,
     pub app_version: String,
+    /// How the person reaches restore, compress and the model picker, for hints.
+    pub keys: KeyHints,
+}
+
+/// The keys (or commands, where a key is unbound) named in messages, so a hint never
+/// names a key the person's keymap has moved.
+#[derive(Debug, Clone)]
+pub struct KeyHints {
+    pub restore: String,
+    pub compress: String,
+    pub models: String,
+}
+
+impl Default for KeyHints {
+    fn default() -> Self {
+        KeyHints {
+            restore: "Ctrl+R".into(),
+            compress: "Ctrl+K".into(),
+            models: "Ctrl+L".into(),
+        }
+    }
 }
 
 impl Default for ActorConfig {
@@ -51,6 +72,7 @@ impl Default for ActorConfig {
             keep_auto_snapshots: 5,
             reconnect_after: Duration::from_secs(2),
             app_version: env!("CARGO_PKG_VERSION").to_string(),
+            keys: KeyHints::default(),
         }
     }
 }
@@ -397,16 +419,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             EngineEvent::CompressionError { error } => self.banner(
                 NoticeLevel::Warn,
                 format!("Compression failed: {error}"),
-                Some("The conversation continues; ollm-tui retries when the context fills up, or press Ctrl+K.".into()),
+                Some(format!("The conversation continues; ollm-tui retries when the context fills up, or press {}.", self.cfg.keys.compress)),
             ),
             EngineEvent::RolloverComplete { intensity, tokens_after } => self.inline(
                 NoticeLevel::Warn,
                 format!(
-                    "Emergency rollover ({}): the context now holds {tokens_after} tokens. An emergency snapshot was saved first (Ctrl+R).",
+                    "Emergency rollover ({}): the context now holds {tokens_after} tokens. An emergency snapshot was saved first ({}).",
                     match intensity {
                         Intensity::Truncate => "marked truncation, the model was unavailable",
                         _ => "everything older folded hard",
-                    }
+                    },
+                    self.cfg.keys.restore
                 ),
             ),
             EngineEvent::CheckpointCreated { number, tokens, original_tokens, messages, .. } => {
@@ -425,7 +448,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             }
             EngineEvent::SnapshotCreated { id, purpose } => {
                 let what = if *purpose == SnapshotPurpose::Emergency { "Emergency snapshot" } else { "Snapshot" };
-                self.inline(NoticeLevel::Info, format!("{what} {id} saved (Ctrl+R to restore)."));
+                self.inline(NoticeLevel::Info, format!("{what} {id} saved ({} to restore).", self.cfg.keys.restore));
             }
             // Announced by `restore` after the transcript is replaced.
             EngineEvent::SnapshotRestored { .. } => {}
@@ -501,12 +524,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         Connection::ModelMissing { model } => self.banner(
                             NoticeLevel::Error,
                             format!("Model \"{model}\" is not installed on the Ollama server."),
-                            Some(format!("Download it with `ollama pull {model}`, or pick an installed one with Ctrl+L.")),
+                            Some(format!("Download it with `ollama pull {model}`, or pick an installed one with {}.", self.cfg.keys.models)),
                         ),
                         Connection::NoModels => self.banner(
                             NoticeLevel::Error,
                             "The Ollama server has no models installed.",
-                            Some("Download one, e.g. `ollama pull llama3.2`, then press Ctrl+L.".into()),
+                            Some(format!("Download one, e.g. `ollama pull llama3.2`, then press {}.", self.cfg.keys.models)),
                         ),
                         _ => {}
                     }
@@ -631,15 +654,28 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         Ok(fx) => {
                             self.execute(fx);
                             self.send(Update::Pinned { id, pinned });
-                            let what = if pinned { "Pinned" } else { "Unpinned" };
-                            self.inline(
-                                NoticeLevel::Info,
-                                format!("{what} message {id}: it is never folded into a summary."),
-                            );
+                            let text = if pinned {
+                                format!("Pinned message {id}: it is never folded into a summary.")
+                            } else {
+                                format!(
+                                    "Unpinned message {id}: it may be folded into a summary like any other."
+                                )
+                            };
+                            self.inline(NoticeLevel::Info, text);
                         }
-                        Err(e) => self.inline(NoticeLevel::Warn, format!("Cannot pin: {e}.")),
+                        Err(e) => self.inline(
+                            NoticeLevel::Warn,
+                            format!("Cannot {}: {e}.", if pinned { "pin" } else { "unpin" }),
+                        ),
                     },
-                    None => self.inline(NoticeLevel::Info, "No reply to pin yet."),
+                    None => self.inline(
+                        NoticeLevel::Info,
+                        if pinned {
+                            "No reply to pin yet."
+                        } else {
+                            "No reply to unpin yet."
+                        },
+                    ),
                 }
             }
             Command::SetModel { name } => match self.backend.show_model(&name).await {
@@ -795,7 +831,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.banner(
                     NoticeLevel::Warn,
                     format!("Cannot restore: {why}."),
-                    Some("Ctrl+R lists this session's snapshots (time, purpose, size); /restore takes an id or the start of one.".into()),
+                    Some(format!("{} lists this session's snapshots (time, purpose, size); /restore takes an id or the start of one.", self.cfg.keys.restore)),
                 );
                 return;
             }
@@ -828,7 +864,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.inline(
                     NoticeLevel::Info,
                     format!(
-                        "Restored snapshot {id}. The state before it is snapshot {before} (Ctrl+R to go back); later messages also stay in the session history (export shows them)."
+                        "Restored snapshot {id}. The state before it is snapshot {before} ({} to go back); later messages also stay in the session history (export shows them).",
+                        self.cfg.keys.restore
                     ),
                 );
             }
@@ -857,7 +894,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.banner(
                             NoticeLevel::Error,
                             format!("Ollama still refuses the conversation as too long: {message}"),
-                            Some("Your message is saved. Lower the context size (/ctx) or compress (Ctrl+K), then /retry.".into()),
+                            Some(format!("Your message is saved. Lower the context size (/ctx) or compress ({}), then /retry.", self.cfg.keys.compress)),
                         );
                         break;
                     }
@@ -1041,7 +1078,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.banner(
                     NoticeLevel::Error,
                     format!("Model \"{model}\" is not installed on the Ollama server."),
-                    Some(format!("Download it with `ollama pull {model}` (or pick another with Ctrl+L), then /retry. Your message is saved.")),
+                    Some(format!("Download it with `ollama pull {model}` (or pick another with {}), then /retry. Your message is saved.", self.cfg.keys.models)),
                 );
             }
             _ => self.banner(
