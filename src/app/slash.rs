@@ -265,16 +265,60 @@ fn parse_command(cmd: &str, arg: &str) -> Result<Slash, String> {
         "retry" => Ok(Slash::Retry),
         "help" | "?" => Ok(Slash::Help),
         "quit" | "exit" | "q" => Ok(Slash::Quit),
-        other => Err(format!(
-            "unknown command /{other}; /help lists them (type //{other} to send it as text)"
-        )),
+        other => Err(match suggestion(other) {
+            Some(name) => format!(
+                "unknown command /{other}: did you mean /{name}? (type //{other} to send it as text)"
+            ),
+            None => format!(
+                "unknown command /{other}; /help lists them (type //{other} to send it as text)"
+            ),
+        }),
     }
+}
+
+/// Every command name `parse` accepts, for suggestions.
+const NAMES: &[&str] = &[
+    "snapshot", "restore", "compress", "goal", "goals", "step", "decision", "lock", "unlock",
+    "forget", "artifact", "next", "pin", "unpin", "inspect", "model", "ctx", "mode", "export",
+    "retry", "help", "quit",
+];
+
+/// The closest command name to a mistyped one: at most two edits away (one for short
+/// names, so "/q" or "/x" are not taken for something else).
+fn suggestion(typed: &str) -> Option<&'static str> {
+    let limit = if typed.chars().count() <= 3 { 1 } else { 2 };
+    NAMES
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(typed, n), *n))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mistyped_command_gets_the_closest_name() {
+        let err = |s: &str| parse(s).unwrap().unwrap_err();
+        assert!(err("/snapshto").contains("did you mean /snapshot?"));
+        assert!(err("/resotre x").contains("did you mean /restore?"));
+        assert!(err("/unpni 3").contains("did you mean /unpin?"));
+        // Nothing close: the general pointer.
+        let far = err("/frobnicate");
+        assert!(far.contains("/help lists them") && !far.contains("did you mean"));
+        // Every suggested name is one `parse` accepts.
+        for name in NAMES {
+            assert!(
+                !parse(&format!("/{name} 1"))
+                    .unwrap()
+                    .is_err_and(|e| e.contains("unknown command")),
+                "/{name}"
+            );
+        }
+    }
 
     fn ok(s: &str) -> Slash {
         parse(s).unwrap().unwrap()
