@@ -336,6 +336,13 @@ impl App {
     }
 
     /// How a hint names `action`: the key bound to it, else `fallback` (a command).
+    fn quit_note(&self) -> String {
+        format!(
+            "unsent text: {} again quits and discards it",
+            self.key_or(Action::Quit, "/quit")
+        )
+    }
+
     fn key_or(&self, action: Action, fallback: &str) -> String {
         self.opts
             .keymap
@@ -721,6 +728,12 @@ impl App {
                     k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
                 if ctrl_c && self.generating() {
                     self.command(Command::Stop);
+                } else if self.input.lines().iter().any(|l| !l.trim().is_empty())
+                    && self.input_note.as_deref() != Some(&self.quit_note())
+                {
+                    // Unsent text is not in the session yet: quitting would lose it, so
+                    // the first press only says so (typing clears the question).
+                    self.input_note = Some(self.quit_note());
                 } else {
                     self.quit = true;
                 }
@@ -1257,6 +1270,27 @@ mod tests {
         ] {
             assert!(keys.iter().any(|k| k.starts_with(want)), "{want}: {keys:?}");
         }
+    }
+
+    #[tokio::test]
+    async fn quitting_over_unsent_text_asks_first() {
+        let mut h = harness();
+        let app = &mut h.app;
+        type_text(app, "half a thought");
+        press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert!(!app.quit, "the draft would be lost");
+        assert!(app.input_note.as_deref().unwrap().contains("Ctrl+Q again"));
+        // Typing on withdraws the question; the next Ctrl+Q asks again.
+        type_text(app, "!");
+        press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert!(!app.quit);
+        press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert!(app.quit, "asked twice: quit");
+        assert_eq!(input(app), "half a thought!");
+
+        let mut h = harness();
+        press(&mut h.app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert!(h.app.quit, "nothing to lose: quit at once");
     }
 
     #[tokio::test]
