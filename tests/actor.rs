@@ -969,3 +969,49 @@ async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
         "{notices:?}"
     );
 }
+
+#[tokio::test]
+async fn folded_messages_are_reported_live_and_on_resume() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(150);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    for i in 0..8 {
+        s.say(&format!("Tell me about topic_{i}")).await;
+    }
+    let (exit, updates) = s.finish().await;
+    let folded = |updates: &[Update]| -> std::collections::BTreeMap<u64, u32> {
+        let mut m = std::collections::BTreeMap::new();
+        for u in updates {
+            if let Update::Folded { checkpoint, ids } = u {
+                for id in ids {
+                    m.insert(id.0, *checkpoint);
+                }
+            }
+        }
+        m
+    };
+    // Every message a checkpoint covers was reported, with that checkpoint's number.
+    let expected: std::collections::BTreeMap<u64, u32> = exit
+        .engine
+        .checkpoints()
+        .iter()
+        .flat_map(|cp| cp.covers.iter().map(move |id| (id.0, cp.number)))
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(folded(&updates), expected);
+    // A resumed session reports the same, after its transcript.
+    let (_, resumed) = start_with(&server, exit.engine, OllamaOptions::default())
+        .finish()
+        .await;
+    let first_folded = resumed
+        .iter()
+        .position(|u| matches!(u, Update::Folded { .. }))
+        .unwrap();
+    assert!(matches!(
+        resumed
+            .iter()
+            .position(|u| matches!(u, Update::Transcript(_))),
+        Some(t) if t < first_folded
+    ));
+    assert_eq!(folded(&resumed), expected);
+}

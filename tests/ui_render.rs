@@ -528,6 +528,24 @@ fn a_streamed_reply_ends_identical_to_a_complete_one() {
 }
 
 #[test]
+fn a_folded_message_says_which_checkpoint_stands_for_it() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    let mut e = Entry::user("what about the cache?", t0());
+    e.id = Some(MessageId(7));
+    t.push(e);
+    let before = buffer_text(&parts.draw(&mut t, 60, 6, None, None));
+    assert!(!before.contains("checkpoint"), "{before}");
+    t.update(0, |e| e.folded = Some(3));
+    let after = buffer_text(&parts.draw(&mut t, 60, 6, None, None));
+    assert!(after.contains("in checkpoint 3"), "{after}");
+    assert!(
+        after.contains("what about the cache?"),
+        "the text stays: {after}"
+    );
+}
+
+#[test]
 fn a_reply_that_never_began_leaves_no_empty_entry() {
     let parts = Parts::new();
     let mut t = Transcript::new();

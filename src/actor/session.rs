@@ -185,7 +185,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             self.execute(fx);
         }
         self.activity = Activity::Idle;
-        self.send(Update::Transcript(self.transcript()));
+        self.send_transcript();
         if self.last_message_unanswered() {
             // Resumed after a failed send or a crash before the reply: say how to go on.
             self.inline(
@@ -320,6 +320,24 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         self.view.send_replace(Arc::new(view));
     }
 
+    /// Tell the UI which messages checkpoint `id` stands for.
+    fn send_folded(&self, id: CheckpointId) {
+        if let Some(cp) = self.engine.checkpoints().iter().find(|c| c.id == id) {
+            self.send(Update::Folded {
+                checkpoint: cp.number,
+                ids: cp.covers.clone(),
+            });
+        }
+    }
+
+    /// The whole transcript, then which messages each checkpoint covers.
+    fn send_transcript(&self) {
+        self.send(Update::Transcript(self.transcript()));
+        for cp in self.engine.checkpoints() {
+            self.send_folded(cp.id);
+        }
+    }
+
     /// The newest message in context is the person's: it has had no reply.
     fn last_message_unanswered(&self) -> bool {
         self.engine
@@ -432,7 +450,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     self.cfg.keys.restore
                 ),
             ),
-            EngineEvent::CheckpointCreated { number, tokens, original_tokens, messages, .. } => {
+            EngineEvent::CheckpointsMerged { into, .. } => self.send_folded(*into),
+            EngineEvent::CheckpointCreated { id, number, tokens, original_tokens, messages, .. } => {
                 self.send(Update::Appended(Item {
                     id: None,
                     kind: ItemKind::Fold {
@@ -445,6 +464,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     ts: Utc::now(),
                     pinned: false,
                 }));
+                self.send_folded(*id);
             }
             EngineEvent::SnapshotCreated { id, purpose } => {
                 let what = if *purpose == SnapshotPurpose::Emergency { "Emergency snapshot" } else { "Snapshot" };
@@ -860,7 +880,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         match result {
             Ok((fx, before)) => {
                 self.execute(fx);
-                self.send(Update::Transcript(self.transcript()));
+                self.send_transcript();
                 self.inline(
                     NoticeLevel::Info,
                     format!(

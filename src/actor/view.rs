@@ -103,6 +103,12 @@ pub enum Update {
         status: ReplyStatus,
         id: Option<MessageId>,
     },
+    /// These messages are now covered by checkpoint `checkpoint` (folded live, merged, or
+    /// already folded when the transcript was sent): the model sees its summary instead.
+    Folded {
+        checkpoint: u32,
+        ids: Vec<MessageId>,
+    },
     /// A message was pinned or unpinned.
     Pinned {
         id: MessageId,

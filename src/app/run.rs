@@ -149,6 +149,7 @@ pub fn entry_of(item: Item) -> Entry {
                 ),
                 ts: item.ts,
                 pinned: false,
+                folded: None,
             };
         }
     };
@@ -158,6 +159,7 @@ pub fn entry_of(item: Item) -> Entry {
         text: item.text,
         ts: item.ts,
         pinned: item.pinned,
+        folded: None,
     }
 }
 
@@ -606,6 +608,20 @@ impl App {
                 });
             }
             Update::ClearBanner => self.banner = None,
+            Update::Folded { checkpoint, ids } => {
+                let ids: std::collections::HashSet<_> = ids.into_iter().collect();
+                let at: Vec<usize> = (0..self.transcript.len())
+                    .filter(|&i| {
+                        self.transcript
+                            .get(i)
+                            .and_then(|e| e.id)
+                            .is_some_and(|id| ids.contains(&id))
+                    })
+                    .collect();
+                for i in at {
+                    self.transcript.update(i, |e| e.folded = Some(checkpoint));
+                }
+            }
             Update::Pinned { id, pinned } => {
                 if let Some(i) = self
                     .transcript
@@ -1270,6 +1286,30 @@ mod tests {
         ] {
             assert!(keys.iter().any(|k| k.starts_with(want)), "{want}: {keys:?}");
         }
+    }
+
+    #[tokio::test]
+    async fn folded_updates_mark_the_messages_they_name() {
+        let mut h = harness();
+        let app = &mut h.app;
+        let item = |id: u64, text: &str| Item {
+            id: Some(MessageId(id)),
+            kind: ItemKind::User,
+            text: text.into(),
+            ts: Utc::now(),
+            pinned: false,
+        };
+        app.on_update(Update::Transcript(vec![
+            item(1, "a"),
+            item(2, "b"),
+            item(3, "c"),
+        ]));
+        app.on_update(Update::Folded {
+            checkpoint: 4,
+            ids: vec![MessageId(1), MessageId(3)],
+        });
+        let folded: Vec<Option<u32>> = app.transcript.entries().iter().map(|e| e.folded).collect();
+        assert_eq!(folded, [Some(4), None, Some(4)]);
     }
 
     #[tokio::test]

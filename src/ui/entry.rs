@@ -92,6 +92,11 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
         spans.push(sep.clone());
         spans.push(Span::styled(format!("{} pinned", ctx.g.pin), s.pinned));
     }
+    // Shown here, the model now sees only the checkpoint's summary of it.
+    if let Some(n) = entry.folded {
+        spans.push(sep.clone());
+        spans.push(Span::styled(format!("in checkpoint {n}"), s.dim));
+    }
     spans.push(Span::styled(
         format!("  {}", time(entry.ts, ctx.offset)),
         s.dim,

@@ -68,6 +68,8 @@ pub struct Entry {
     pub text: String,
     pub ts: DateTime<Utc>,
     pub pinned: bool,
+    /// The checkpoint that now stands for this message in the model's context.
+    pub folded: Option<u32>,
 }
 
 impl Entry {
@@ -78,6 +80,7 @@ impl Entry {
             text: text.into(),
             ts,
             pinned: false,
+            folded: None,
         }
     }
 
@@ -114,6 +117,7 @@ impl Entry {
             text: m.text.clone(),
             ts: m.ts,
             pinned: m.pinned,
+            folded: None,
         }
     }
 
