@@ -8,6 +8,8 @@
 //! - `streaming_frame`: a reply grows by a delta per frame (stable prefix cached).
 //! - `streaming_code_frame`: the reply is one code block growing to 400 lines.
 //! - `terminal_draw_warm`: `Terminal::draw` on a TestBackend (adds ratatui's diff).
+//! - `input_1mib_lines` / `input_1mib_one_line`: a frame (as after each keystroke) while
+//!   the message box holds a 1 MiB paste (the paste cap), as 20,000 lines or one line.
 
 use chrono::{FixedOffset, TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -271,6 +273,32 @@ fn bench_render(c: &mut Criterion) {
             term.draw(|f| render(f, &mut view)).unwrap();
         });
     });
+    for (name, text) in [
+        (
+            "input_1mib_lines",
+            "a pasted log line with some words in it, fifty-two\n".repeat(20_000),
+        ),
+        ("input_1mib_one_line", "word ".repeat(210_000)),
+    ] {
+        let mut input = TextArea::from(text.lines());
+        ollm_tui::ui::style_textarea(&mut input, &fx.theme);
+        input.move_cursor(tui_textarea::CursorMove::Bottom);
+        input.move_cursor(tui_textarea::CursorMove::End);
+        let big = Fixed {
+            input,
+            theme: Theme::default(),
+            status: status(),
+        };
+        group.bench_function(name, |b| {
+            let mut t = Transcript::new();
+            t.replace_all(all.clone());
+            frame(&big, &mut t, &mut buf, 120);
+            b.iter(|| {
+                frame(&big, &mut t, &mut buf, 120);
+                black_box(&buf);
+            });
+        });
+    }
     group.finish();
 }
 
