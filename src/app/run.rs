@@ -337,7 +337,6 @@ impl App {
         }
     }
 
-    /// How a hint names `action`: the key bound to it, else `fallback` (a command).
     fn quit_note(&self) -> String {
         format!(
             "unsent text: {} again quits and discards it",
@@ -345,6 +344,7 @@ impl App {
         )
     }
 
+    /// How a hint names `action`: the key bound to it, else `fallback` (a command).
     fn key_or(&self, action: Action, fallback: &str) -> String {
         self.opts
             .keymap
@@ -610,13 +610,13 @@ impl App {
             Update::ClearBanner => self.banner = None,
             Update::Folded { checkpoint, ids } => {
                 let ids: std::collections::HashSet<_> = ids.into_iter().collect();
-                let at: Vec<usize> = (0..self.transcript.len())
-                    .filter(|&i| {
-                        self.transcript
-                            .get(i)
-                            .and_then(|e| e.id)
-                            .is_some_and(|id| ids.contains(&id))
-                    })
+                let at: Vec<usize> = self
+                    .transcript
+                    .entries()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.id.is_some_and(|id| ids.contains(&id)))
+                    .map(|(i, _)| i)
                     .collect();
                 for i in at {
                     self.transcript.update(i, |e| e.folded = Some(checkpoint));
