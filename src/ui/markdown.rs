@@ -227,9 +227,11 @@ impl Renderer<'_> {
                 let st = self.style().patch(self.theme.styles.dim);
                 self.push_text(t.trim_end_matches('\n'), st);
             }
+            // Chat models write line by line (verses, addresses, marker lines) and mean a
+            // single newline as one, as chat UIs show it; CommonMark would join the lines.
             Event::SoftBreak => {
                 let st = self.style();
-                self.push_text(" ", st);
+                self.push_text("\n", st);
             }
             Event::HardBreak => {
                 let st = self.style();
@@ -670,6 +672,16 @@ mod tests {
             md("one two three four five\n\nsix", 10),
             ["one two", "three four", "five", "", "six"]
         );
+    }
+
+    #[test]
+    fn single_newlines_stay_line_breaks() {
+        assert_eq!(
+            md("Roses are red,\nViolets are blue.\n\nAddress:\n1 Main St", 40),
+            ["Roses are red,", "Violets are blue.", "", "Address:", "1 Main St"]
+        );
+        // A wrapped continuation and a list item's second line keep their indent.
+        assert_eq!(md("- one\n  two", 40), ["• one", "  two"]);
     }
 
     #[test]
