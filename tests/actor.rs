@@ -1015,3 +1015,29 @@ async fn folded_messages_are_reported_live_and_on_resume() {
     ));
     assert_eq!(folded(&resumed), expected);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_reply_updates_the_token_count_as_it_goes() {
+    // 300 ms between tokens: the count must follow them, not wait for a batch.
+    let server = FakeOllama::start_with(FakeConfig {
+        token_delay: Duration::from_millis(300),
+        reply_words: 4,
+        ..FakeConfig::default()
+    })
+    .await;
+    let s = start(&server, "llama3.2:3b", None);
+    let mut view = s.spawned.view.clone();
+    let watcher = tokio::spawn(async move {
+        let mut seen = std::collections::BTreeSet::new();
+        while view.changed().await.is_ok() {
+            if let actor::Activity::Generating { chunks, .. } = view.borrow_and_update().activity {
+                seen.insert(chunks);
+            }
+        }
+        seen
+    });
+    s.say("hello").await;
+    let _ = s.finish().await;
+    let seen = watcher.await.unwrap();
+    assert!(seen.iter().any(|&c| c >= 2), "counts seen: {seen:?}");
+}

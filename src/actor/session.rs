@@ -103,6 +103,9 @@ enum ReplyEnd {
     Stopped,
 }
 
+/// How often the generated-token count is republished while a reply streams.
+const COUNT_EVERY: Duration = Duration::from_millis(100);
+
 pub(crate) struct Actor<B, S> {
     pub backend: B,
     pub engine: Engine,
@@ -1165,6 +1168,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         };
         let mut text = String::new();
         let mut chunks = 0u32;
+        let mut last_count = Instant::now();
         loop {
             tokio::select! {
                 biased;
@@ -1185,7 +1189,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         text.push_str(&d);
                         chunks += 1;
                         self.send(Update::Delta(d));
-                        if chunks % 16 == 1 {
+                        // The status line's count follows at up to 10 updates a second,
+                        // however fast or slow the tokens come.
+                        if chunks == 1 || last_count.elapsed() >= COUNT_EVERY {
+                            last_count = Instant::now();
                             self.activity = Activity::Generating { since, chunks };
                             self.publish();
                         }

@@ -44,6 +44,8 @@ const SPINNER: Duration = Duration::from_millis(120);
 const WHEEL_LINES: u16 = 3;
 /// Shown on the input when Enter is pressed mid-reply; cleared when the reply ends.
 const BUSY_NOTE: &str = "still replying: Esc stops it; your text stays here";
+/// The same while a compression runs.
+const COMPRESSING_NOTE: &str = "still compressing: Esc stops it; your text stays here";
 
 /// What the app was started with.
 pub struct AppOptions {
@@ -512,7 +514,12 @@ impl App {
     /// the reply (or compression) is over, so it goes then.
     fn sync_session(&mut self) {
         self.session = self.view_rx.borrow_and_update().clone();
-        if !self.generating() && self.input_note.as_deref() == Some(BUSY_NOTE) {
+        if !self.generating()
+            && matches!(
+                self.input_note.as_deref(),
+                Some(BUSY_NOTE | COMPRESSING_NOTE)
+            )
+        {
             self.input_note = None;
         }
     }
@@ -944,7 +951,12 @@ impl App {
             return;
         }
         if self.generating() {
-            self.input_note = Some(BUSY_NOTE.into());
+            let note = if matches!(self.session.activity, ActorActivity::Compressing { .. }) {
+                COMPRESSING_NOTE
+            } else {
+                BUSY_NOTE
+            };
+            self.input_note = Some(note.into());
             return;
         }
         let text = self.take_input();
@@ -1331,6 +1343,22 @@ mod tests {
         let mut h = harness();
         press(&mut h.app, KeyCode::Char('q'), KeyModifiers::CONTROL);
         assert!(h.app.quit, "nothing to lose: quit at once");
+    }
+
+    #[tokio::test]
+    async fn enter_during_a_compression_says_compressing() {
+        let mut h = harness();
+        let app = &mut h.app;
+        let mut v = (*app.session).clone();
+        v.activity = ActorActivity::Compressing {
+            since: std::time::Instant::now(),
+            what: "summarizing 2 messages".into(),
+        };
+        app.session = Arc::new(v);
+        type_text(app, "next question");
+        key(app, KeyCode::Enter);
+        assert_eq!(app.input_note.as_deref(), Some(COMPRESSING_NOTE));
+        assert_eq!(input(app), "next question", "kept for later");
     }
 
     #[tokio::test]

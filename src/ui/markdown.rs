@@ -677,8 +677,17 @@ mod tests {
     #[test]
     fn single_newlines_stay_line_breaks() {
         assert_eq!(
-            md("Roses are red,\nViolets are blue.\n\nAddress:\n1 Main St", 40),
-            ["Roses are red,", "Violets are blue.", "", "Address:", "1 Main St"]
+            md(
+                "Roses are red,\nViolets are blue.\n\nAddress:\n1 Main St",
+                40
+            ),
+            [
+                "Roses are red,",
+                "Violets are blue.",
+                "",
+                "Address:",
+                "1 Main St"
+            ]
         );
         // A wrapped continuation and a list item's second line keep their indent.
         assert_eq!(md("- one\n  two", 40), ["• one", "  two"]);
