@@ -631,6 +631,11 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
         .into_iter()
         .find(|s| s.meta.label.as_deref() == Some(&format!("before restoring {}", snaps[0].id)))
         .expect("a snapshot of the state before the restore");
+    assert_eq!(
+        before.meta.purpose,
+        ollm_tui::core::record::SnapshotPurpose::Rollback,
+        "not pruned with the automatic ones"
+    );
     let kept: Vec<&str> = before.messages.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(kept.len(), 4, "{kept:?}");
     assert_eq!(kept[2], "second");

@@ -866,9 +866,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         };
         // The state being left gets a snapshot of its own, so a restore can be undone
         // with another restore. Without it (it could not be saved) nothing is restored.
+        // It is a rollback point like Ctrl+S's, so pruning automatic snapshots keeps it.
         let result = loaded.and_then(|snap| {
             let before = self.engine.make_snapshot(
-                SnapshotPurpose::Recovery,
+                SnapshotPurpose::Rollback,
                 Some(format!("before restoring {id}")),
                 Utc::now(),
             );
