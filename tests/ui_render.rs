@@ -953,6 +953,13 @@ fn message_headers_show_the_number_pin_and_unpin_take() {
     assert!(screen.contains("You #12  "), "{screen}");
     assert!(screen.contains("Assistant #13  "), "{screen}");
     assert!(!screen.contains("#14"), "{screen}");
+    // The number comes right after the role, before a status.
+    let mut t = Transcript::new();
+    let mut cut = msg(15, Role::Assistant, "Post");
+    cut.status = ReplyStatus::Interrupted;
+    t.push(Entry::from_message(&cut));
+    let screen = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(screen.contains("Assistant #15 · interrupted"), "{screen}");
 }
 
 #[test]

@@ -85,8 +85,10 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
     }
     // The number `/pin N`, `/unpin N` and `/inspect`'s originals refer to; without it on
     // screen those commands could only be used on the last reply.
+    // Right after the role, before any status: "Assistant #3 · interrupted".
     if let Some(id) = entry.id {
-        spans.push(Span::styled(format!(" {id}"), s.dim));
+        let at = spans.len().min(1);
+        spans.insert(at, Span::styled(format!(" {id}"), s.dim));
     }
     if entry.pinned {
         spans.push(sep.clone());
