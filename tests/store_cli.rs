@@ -6,6 +6,7 @@
 mod fixtures;
 
 use fixtures::*;
+use ollm_tui::core::checkpoint::CheckpointId;
 use ollm_tui::core::goals::{Author, GoalChange, Priority, StepStatus};
 use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::record::{Header, Record, RecordBody};
@@ -331,17 +332,50 @@ fn exports_show_the_settings_the_log_ends_with() {
             },
         ),
     ];
+    let mut records = records;
+    // Two checkpoints merged: named by number, as on screen, not by internal id.
+    let mut first = checkpoint(7, &[1]);
+    first.number = 1;
+    let mut second = checkpoint(8, &[1]);
+    second.number = 2;
+    let mut merged = checkpoint(9, &[1]);
+    merged.number = 1;
+    records.push(rec(3, RecordBody::Checkpoint { checkpoint: first }));
+    records.push(rec(4, RecordBody::Checkpoint { checkpoint: second }));
+    records.push(rec(
+        5,
+        RecordBody::CheckpointsMerged {
+            merged: vec![CheckpointId(7), CheckpointId(8)],
+            checkpoint: merged,
+        },
+    ));
+    records.push(rec(
+        6,
+        RecordBody::Settings {
+            model: None,
+            ctx: Some(0),
+            mode: None,
+        },
+    ));
     write_session(&dir, header("settings-demo"), &records);
     let log = SessionLog::read(&dir, "settings-demo").unwrap();
     let v = export::to_json(&log);
     assert_eq!(v["model"], "qwen2.5:7b");
-    assert_eq!(v["metadata"]["ctx"], 16384);
+    // `/ctx auto` came last: the model's own size.
+    assert_eq!(v["metadata"]["ctx"], serde_json::Value::Null);
     assert_eq!(v["metadata"]["mode"], "planning");
     let md = export::to_markdown(&log);
     assert!(
-        md.contains("- **Model:** qwen2.5:7b · mode planning · ctx 16384"),
+        md.contains("- **Model:** qwen2.5:7b · mode planning\n"),
         "{md}"
     );
+    assert!(md.contains("ctx → 16384"), "{md}");
+    assert!(md.contains("ctx → the model's own"), "{md}");
+    assert!(
+        md.contains("Checkpoints 1, 2 merged into checkpoint 1"),
+        "{md}"
+    );
+    assert!(!md.contains("cp7"), "{md}");
 }
 
 #[test]
@@ -371,12 +405,12 @@ fn markdown_export_is_readable_and_terminal_safe() {
 
     ## Conversation
 
-    ### User · 2026-11-22 10:01:00 UTC
+    ### User #1 · 2026-11-22 10:01:00 UTC
 
     Plan the store module
     with details
 
-    ### Assistant · 2026-11-22 10:02:00 UTC · llama3.2:3b
+    ### Assistant #2 · 2026-11-22 10:02:00 UTC · llama3.2:3b
 
     Here is a plan:
 
@@ -389,7 +423,7 @@ fn markdown_export_is_readable_and_terminal_safe() {
 
     > 🎯 Decision (locked): JSONL log (by user) · 2026-11-22 10:05:00 UTC
 
-    ### Tool `read_file` · 2026-11-22 10:06:00 UTC
+    ### Tool `read_file` #6 · 2026-11-22 10:06:00 UTC
 
     **Arguments**
 
@@ -404,17 +438,17 @@ fn markdown_export_is_readable_and_terminal_safe() {
     ````
 
     <details>
-    <summary>📝 Compression 1: messages #1–#2 folded into checkpoint cp1 (1500 → 120 tokens, detailed) · 2026-11-22 10:07:00 UTC</summary>
+    <summary>📝 Checkpoint 1: messages #1–#2 folded (1500 → 120 tokens, detailed) · 2026-11-22 10:07:00 UTC</summary>
 
     Summary of part 1: decided to use `Vec<u8>` in src/lib.rs
 
     </details>
 
-    ### User · 2026-11-22 10:08:00 UTC
+    ### User #8 · 2026-11-22 10:08:00 UTC
 
     Paste: done evil
 
-    ### Assistant · 2026-11-22 10:09:00 UTC · llama3.2:3b
+    ### Assistant #9 · 2026-11-22 10:09:00 UTC · llama3.2:3b
 
     Partial ans
 

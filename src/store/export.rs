@@ -9,7 +9,7 @@
 //! [`sanitize`], because exports get pasted into terminals, and code fences are made
 //! longer than any backtick run inside them so content cannot break out.
 
-use crate::core::checkpoint::Checkpoint;
+use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::goals::{Author, GoalBoard, GoalChange, StepStatus};
 use crate::core::message::ReplyStatus;
 use crate::core::mode::Mode;
@@ -239,18 +239,30 @@ pub fn to_markdown(log: &LoadedLog) -> String {
     }
 
     md.push_str("## Conversation\n\n");
+    // Checkpoints are named by their number, as on screen; merge records name the
+    // merged ones by id, so remember each id's number.
+    let mut numbers = std::collections::HashMap::new();
     for r in &log.records {
-        render_record(&mut md, r);
+        if let RecordBody::Checkpoint { checkpoint: c } = &r.body {
+            numbers.insert(c.id, c.number);
+        }
+        render_record(&mut md, r, &numbers);
     }
     md
 }
 
-fn render_record(md: &mut String, r: &Record) {
+fn render_record(
+    md: &mut String,
+    r: &Record,
+    numbers: &std::collections::HashMap<CheckpointId, u32>,
+) {
     let time = r.ts.format(TIME_FORMAT);
+    // Messages carry the number `/pin N` and the screen use (the record's seq).
+    let n = r.seq;
     match &r.body {
         RecordBody::User { text, pinned, .. } => {
             let pin = if *pinned { " · 📌 pinned" } else { "" };
-            let _ = writeln!(md, "### User · {time}{pin}\n");
+            let _ = writeln!(md, "### User #{n} · {time}{pin}\n");
             let _ = writeln!(md, "{}\n", sanitize(text).trim_end());
         }
         RecordBody::Assistant {
@@ -259,7 +271,7 @@ fn render_record(md: &mut String, r: &Record) {
             model,
             ..
         } => {
-            let _ = writeln!(md, "### Assistant · {time} · {}\n", one_line(model));
+            let _ = writeln!(md, "### Assistant #{n} · {time} · {}\n", one_line(model));
             let body = sanitize(text);
             if !body.trim().is_empty() {
                 let _ = writeln!(md, "{}\n", body.trim_end());
@@ -279,7 +291,7 @@ fn render_record(md: &mut String, r: &Record) {
             ..
         } => {
             let err = if *is_error { " · ❌ error" } else { "" };
-            let _ = writeln!(md, "### Tool `{}` · {time}{err}\n", one_line(name));
+            let _ = writeln!(md, "### Tool `{}` #{n} · {time}{err}\n", one_line(name));
             md.push_str("**Arguments**\n\n");
             fenced(md, "json", &sanitize(args));
             md.push_str("**Result**\n\n");
@@ -291,10 +303,8 @@ fn render_record(md: &mut String, r: &Record) {
                 .map(|(a, b)| format!("messages {a}–{b}"))
                 .unwrap_or_else(|| "no messages".to_string());
             let summary = format!(
-                "📝 Compression {}: {range} folded into checkpoint {} \
-                 ({} → {} tokens, {}) · {time}",
+                "📝 Checkpoint {}: {range} folded ({} → {} tokens, {}) · {time}",
                 c.number,
-                c.id,
                 c.original_tokens,
                 c.tokens,
                 c.level.name()
@@ -304,7 +314,7 @@ fn render_record(md: &mut String, r: &Record) {
         RecordBody::CheckpointAged { checkpoint: c } => {
             let summary = format!(
                 "📝 Checkpoint {} aged to {} ({} tokens) · {time}",
-                c.id,
+                c.number,
                 c.level.name(),
                 c.tokens
             );
@@ -314,11 +324,14 @@ fn render_record(md: &mut String, r: &Record) {
             merged,
             checkpoint: c,
         } => {
-            let ids: Vec<String> = merged.iter().map(|m| m.to_string()).collect();
+            let names: Vec<String> = merged
+                .iter()
+                .map(|m| numbers.get(m).map_or_else(|| m.to_string(), u32::to_string))
+                .collect();
             let summary = format!(
-                "📝 Checkpoints {} merged into {} ({}, {} tokens) · {time}",
-                ids.join(", "),
-                c.id,
+                "📝 Checkpoints {} merged into checkpoint {} ({}, {} tokens) · {time}",
+                names.join(", "),
+                c.number,
                 c.level.name(),
                 c.tokens
             );
@@ -365,8 +378,10 @@ fn render_record(md: &mut String, r: &Record) {
             if let Some(m) = model {
                 parts.push(format!("model → {}", one_line(m)));
             }
-            if let Some(c) = ctx {
-                parts.push(format!("ctx → {c}"));
+            match ctx {
+                Some(0) => parts.push("ctx → the model's own".to_string()),
+                Some(c) => parts.push(format!("ctx → {c}")),
+                None => {}
             }
             if let Some(m) = mode {
                 parts.push(format!("mode → {m}"));
