@@ -25,6 +25,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // `ollm-tui sessions | head`: the reader had enough; not an error.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             // The terminal is already restored here (the TUI guard drops first).
             eprintln!("ollm-tui: {e:#}");
@@ -38,7 +47,9 @@ fn run(cli: Cli) -> Result<()> {
     let settings = config::resolve(&cli, &env)?;
     match &cli.command {
         Some(Command::DefaultConfig) => {
-            print!("{}", config::DEFAULT_CONFIG);
+            std::io::stdout()
+                .lock()
+                .write_all(config::DEFAULT_CONFIG.as_bytes())?;
             Ok(())
         }
         Some(Command::Sessions) => list_sessions(&settings),

@@ -212,3 +212,23 @@ fn refusals_happen_before_the_terminal_is_touched() {
     assert!(!o.status.success());
     assert!(text(&o).1.contains("https"), "{:?}", text(&o));
 }
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    // `ollm-tui default-config | head -1` and the like: the reader is gone.
+    let home = tempfile::tempdir().unwrap();
+    session(home.path(), "01a20000-0000-7000-8000-00000000abcd");
+    for args in [&["default-config"][..], &["sessions"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(BIN)
+            .args(args)
+            .env("OLLM_HOME", home.path())
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
