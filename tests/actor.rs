@@ -1046,3 +1046,39 @@ async fn a_slow_reply_updates_the_token_count_as_it_goes() {
     let seen = watcher.await.unwrap();
     assert!(seen.iter().any(|&c| c >= 2), "counts seen: {seen:?}");
 }
+
+#[tokio::test]
+async fn retry_after_a_broken_reply_asks_afresh_and_keeps_the_fragment() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(30);
+    let s = start(&server, "llama3.2:3b", None);
+    server.push_fault(Fault::DropAfter { tokens: 3 });
+    s.say("tell me a story").await;
+    s.cmd(Command::Retry).await;
+    let (exit, updates) = s.finish().await;
+    let b = banners(&updates);
+    assert!(
+        b.iter()
+            .any(|(t, h)| t.contains("broke off")
+                && h.as_deref().is_some_and(|h| h.contains("/retry"))),
+        "{b:?}"
+    );
+    // The retry's request ends with the question, without the fragment.
+    let requests = server.chat_requests();
+    let last = requests.last().unwrap()["messages"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(last.last().unwrap()["role"], "user");
+    assert_eq!(last.last().unwrap()["content"], "tell me a story");
+    assert!(!last.iter().any(|m| m["role"] == "assistant"), "{last:?}");
+    // Both replies are in the history: the fragment marked, the new one complete.
+    let statuses: Vec<ReplyStatus> = exit
+        .engine
+        .history()
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .map(|m| m.status)
+        .collect();
+    assert_eq!(statuses, [ReplyStatus::Interrupted, ReplyStatus::Complete]);
+}

@@ -651,6 +651,65 @@ fn interrupted_replies_are_kept_and_marked() {
     let m = h.engine.history().get(MessageId(2)).unwrap();
     assert_eq!(m.status, ReplyStatus::Interrupted);
     assert_eq!(m.text, "Once upon a");
+
+    // Retried (it is last): the request ends with the question, and its estimate does
+    // not count the fragment (else the server's count would look like a truncation).
+    let contents = |p: &ollm_tui::core::engine::ChatPrompt| -> Vec<String> {
+        p.messages
+            .iter()
+            .skip(1)
+            .map(|m| m.content.clone())
+            .collect()
+    };
+    let (step, _) = h.engine.next_step(h.clock.tick());
+    let Step::Send(retry) = step else {
+        panic!("expected send")
+    };
+    assert_eq!(contents(&retry), ["tell me a story"]);
+    assert_eq!(retry.raw_estimate, p.raw_estimate);
+    let fx = h.engine.record_reply(
+        ReplyInput {
+            text: "Once upon a time, the end.".into(),
+            status: ReplyStatus::Complete,
+            prompt_eval_count: None,
+            prompt_eval_cached: None,
+            eval_count: None,
+            prompt_raw: retry.raw_estimate,
+        },
+        h.clock.tick(),
+    );
+    h.absorb(fx);
+    // Answered afresh: the fragment stays in history, out of the requests.
+    let r = h.turn("and then?", |_| "They lived on.".into());
+    let sent = contents(r.sent.last().unwrap());
+    assert_eq!(
+        sent,
+        ["tell me a story", "Once upon a time, the end.", "and then?"]
+    );
+    assert_eq!(
+        h.engine.history().get(MessageId(2)).unwrap().text,
+        "Once upon a"
+    );
+
+    // Not retried: a broken-off reply is context for what the person says next.
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    h.turn("write a list", |_| "1. one".into());
+    let (_, fx) = h.engine.add_user_message("go on".into(), h.clock.tick());
+    h.absorb(fx);
+    let fx = h.engine.record_reply(
+        ReplyInput {
+            text: "2. tw".into(),
+            status: ReplyStatus::Interrupted,
+            prompt_eval_count: None,
+            prompt_eval_cached: None,
+            eval_count: None,
+            prompt_raw: 0,
+        },
+        h.clock.tick(),
+    );
+    h.absorb(fx);
+    let r = h.turn("continue from there", |_| "2. two".into());
+    assert!(contents(r.sent.last().unwrap()).contains(&"2. tw".to_string()));
 }
 
 #[test]

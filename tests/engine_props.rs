@@ -530,7 +530,24 @@ impl Sim {
             .filter(|m| m.role != PromptRole::System)
             .map(|m| m.content.as_str())
             .collect();
-        let active = e.active().messages();
+        // Except a broken-off reply being retried (last) or retried (a reply follows it),
+        // unless pinned: the model answers afresh instead of continuing the fragment.
+        let all = e.active().messages();
+        let superseded = |i: usize| {
+            let entry = &all[i];
+            entry.role == Role::Assistant
+                && !entry.pinned
+                && e.history().get(entry.id).unwrap().status == ReplyStatus::Interrupted
+                && all.get(i + 1).is_none_or(|n| n.role == Role::Assistant)
+        };
+        let skipped: Vec<MessageId> = (0..all.len())
+            .filter(|&i| superseded(i))
+            .map(|i| all[i].id)
+            .collect();
+        let active: Vec<_> = (0..all.len())
+            .filter(|&i| !superseded(i))
+            .map(|i| &all[i])
+            .collect();
         assert_eq!(
             bodies.len(),
             active.len(),
@@ -571,6 +588,9 @@ impl Sim {
             verbatim(*id, "tool error");
         }
         for id in self.recent_exchange() {
+            if skipped.contains(&id) {
+                continue;
+            }
             if self.model.clipped.contains(&id) && !bodies.contains(&self.text_of(id)) {
                 // The documented emergency exception; check_clip saw it above.
                 assert!(

@@ -193,7 +193,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             // Resumed after a failed send or a crash before the reply: say how to go on.
             self.inline(
                 NoticeLevel::Info,
-                "Your last message has no reply yet: /retry sends it.",
+                "Your last message has no complete reply: /retry asks for it again.",
             );
         }
         self.publish();
@@ -341,13 +341,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
-    /// The newest message in context is the person's: it has had no reply.
+    /// The newest message in context is the person's (it has had no reply), or a reply
+    /// that broke off: `/retry` asks for the reply again.
     fn last_message_unanswered(&self) -> bool {
-        self.engine
-            .active()
-            .messages()
-            .last()
-            .is_some_and(|e| e.role == Role::User)
+        self.engine.active().messages().last().is_some_and(|e| {
+            e.role == Role::User
+                || (e.role == Role::Assistant
+                    && self
+                        .engine
+                        .history()
+                        .get(e.id)
+                        .is_some_and(|m| m.status == ReplyStatus::Interrupted))
+        })
     }
 
     /// The store, created on first use.
@@ -628,7 +633,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 } else {
                     self.inline(
                         NoticeLevel::Info,
-                        "Nothing to retry: the last message has its reply.",
+                        "Nothing to retry: the last message has its complete reply.",
                     );
                 }
             }
@@ -1235,7 +1240,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             self.banner(
                                 NoticeLevel::Error,
                                 format!("The reply broke off: {e}. The partial reply is kept and marked."),
-                                e.hint(),
+                                Some(match e.hint() {
+                                    Some(h) if h.contains("/retry") => h,
+                                    Some(h) => format!("{h} /retry asks for a complete reply."),
+                                    None => "/retry asks for a complete reply.".to_string(),
+                                }),
                             );
                         } else {
                             self.request_failed(e);

@@ -518,10 +518,26 @@ impl Engine {
                 content: self.checkpoint_part.text.clone(),
             });
         }
-        for e in self.active.messages() {
+        let active = self.active.messages();
+        let mut skipped_raw = 0u32;
+        for (i, e) in active.iter().enumerate() {
             let Some(m) = self.history.get(e.id) else {
                 continue;
             };
+            // A reply that broke off is context for what the person says next, but not
+            // when it is being retried (it is last) or was retried (a reply follows it):
+            // then the model answers afresh rather than continuing the fragment. Pinned
+            // messages are always sent.
+            if m.role == Role::Assistant
+                && m.status == ReplyStatus::Interrupted
+                && !e.pinned
+                && active
+                    .get(i + 1)
+                    .is_none_or(|next| next.role == Role::Assistant)
+            {
+                skipped_raw = skipped_raw.saturating_add(e.cost());
+                continue;
+            }
             messages.push(PromptMessage {
                 role: match m.role {
                     Role::User => PromptRole::User,
@@ -536,7 +552,8 @@ impl Engine {
             .raw
             .saturating_add(self.goal_part.raw)
             .saturating_add(self.checkpoint_part.raw)
-            .saturating_add(self.active.messages_raw());
+            .saturating_add(self.active.messages_raw())
+            .saturating_sub(skipped_raw);
         let estimate = self.calibration().apply(raw_estimate);
         ChatPrompt {
             model: self.model.clone(),

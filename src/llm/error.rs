@@ -96,9 +96,7 @@ impl LlmError {
             LlmError::Malformed { url, .. } => format!(
                 "Check that {url} is an Ollama server (OLLAMA_HOST) and that no proxy rewrites its answers."
             ),
-            LlmError::Incomplete { .. } => {
-                "The partial reply is kept; send again for a complete one.".to_string()
-            }
+            LlmError::Incomplete { .. } => "/retry asks for a complete reply.".to_string(),
             LlmError::Timeout {
                 waiting: Waiting::FirstToken,
                 ..
