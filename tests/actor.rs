@@ -1082,3 +1082,41 @@ async fn retry_after_a_broken_reply_asks_afresh_and_keeps_the_fragment() {
         .collect();
     assert_eq!(statuses, [ReplyStatus::Interrupted, ReplyStatus::Complete]);
 }
+
+#[tokio::test]
+async fn merged_checkpoints_are_announced_by_number() {
+    // At 2K with long replies the oldest checkpoints age fast and merge.
+    let server = FakeOllama::start().await;
+    server.set_reply_words(150);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    for i in 0..30 {
+        s.say(&format!("Tell me about topic_{i}")).await;
+    }
+    let (exit, updates) = s.finish().await;
+    let mut shown = std::collections::BTreeSet::new();
+    let mut merges = 0;
+    for u in &updates {
+        match u {
+            Update::Appended(i) => {
+                if let ItemKind::Fold { checkpoint, .. } = i.kind {
+                    shown.insert(checkpoint);
+                }
+            }
+            Update::Merged { checkpoints, into } => {
+                merges += 1;
+                assert!(!checkpoints.is_empty());
+                // Every merged number is one the transcript showed a divider for.
+                for n in checkpoints {
+                    assert!(shown.contains(n), "{n} never shown: {shown:?}");
+                }
+                assert!(shown.contains(into) || checkpoints.contains(into));
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        merges >= 1,
+        "no merge in {} compressions",
+        exit.engine.compressions()
+    );
+}

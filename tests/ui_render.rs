@@ -826,6 +826,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             checkpoint: 2,
             messages: 10,
             tokens: 300,
+            merged_into: Some(1),
         },
         "",
         t0(),

@@ -122,6 +122,7 @@ fn conversation(t: &mut Transcript) {
             checkpoint: 1,
             messages: 24,
             tokens: 1_180,
+            merged_into: None,
         },
         "",
         t0(),

@@ -458,7 +458,23 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     self.cfg.keys.restore
                 ),
             ),
-            EngineEvent::CheckpointsMerged { into, .. } => self.send_folded(*into),
+            EngineEvent::CheckpointsMerged { merged, into, .. } => {
+                // The merged ones are gone from the engine; the list last published
+                // still names them.
+                let checkpoints: Vec<u32> = self
+                    .checkpoints
+                    .iter()
+                    .filter(|c| merged.contains(&c.id))
+                    .map(|c| c.number)
+                    .collect();
+                if let Some(cp) = self.engine.checkpoints().iter().find(|c| c.id == *into) {
+                    self.send(Update::Merged {
+                        checkpoints,
+                        into: cp.number,
+                    });
+                }
+                self.send_folded(*into);
+            }
             EngineEvent::CheckpointCreated { id, number, tokens, original_tokens, messages, .. } => {
                 self.send(Update::Appended(Item {
                     id: None,

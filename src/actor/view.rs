@@ -109,6 +109,11 @@ pub enum Update {
         checkpoint: u32,
         ids: Vec<MessageId>,
     },
+    /// Checkpoints `checkpoints` (by number) were merged into checkpoint `into`.
+    Merged {
+        checkpoints: Vec<u32>,
+        into: u32,
+    },
     /// A message was pinned or unpinned.
     Pinned {
         id: MessageId,

@@ -143,6 +143,7 @@ pub fn entry_of(item: Item) -> Entry {
                     checkpoint,
                     messages,
                     tokens: tokens_after,
+                    merged_into: None,
                 },
                 text: format!(
                     "{} → {} tokens",
@@ -629,6 +630,26 @@ impl App {
                     self.transcript.update(i, |e| e.folded = Some(checkpoint));
                 }
             }
+            Update::Merged { checkpoints, into } => {
+                let at: Vec<usize> = self
+                    .transcript
+                    .entries()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| {
+                        matches!(e.kind, EntryKind::Fold { checkpoint, .. }
+                            if checkpoint != into && checkpoints.contains(&checkpoint))
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                for i in at {
+                    self.transcript.update(i, |e| {
+                        if let EntryKind::Fold { merged_into, .. } = &mut e.kind {
+                            *merged_into = Some(into);
+                        }
+                    });
+                }
+            }
             Update::Pinned { id, pinned } => {
                 if let Some(i) = self
                     .transcript
@@ -995,9 +1016,35 @@ impl App {
                         .position(|c| c.number == number),
                     None => self.session.checkpoints.len().checked_sub(1),
                 };
-                match index {
-                    Some(i) => self.inspect(i),
-                    None => {
+                // A checkpoint merged away lives on in the one it was merged into.
+                let merged_into = n.and_then(|number| {
+                    self.transcript.entries().iter().find_map(|e| match e.kind {
+                        EntryKind::Fold {
+                            checkpoint,
+                            merged_into: Some(into),
+                            ..
+                        } if checkpoint == number => Some(into),
+                        _ => None,
+                    })
+                });
+                let index = index.or_else(|| {
+                    let into = merged_into?;
+                    self.session
+                        .checkpoints
+                        .iter()
+                        .position(|c| c.number == into)
+                });
+                match (index, n, merged_into) {
+                    (Some(i), Some(number), Some(into))
+                        if self.session.checkpoints[i].number == into =>
+                    {
+                        self.info(format!(
+                            "Checkpoint {number} was merged into checkpoint {into}; showing that."
+                        ));
+                        self.inspect(i);
+                    }
+                    (Some(i), ..) => self.inspect(i),
+                    (None, ..) => {
                         let panel = self.key_or(Action::Goals, "/goals");
                         self.info(format!("No such checkpoint (see the panel, {panel})."));
                     }
@@ -1322,6 +1369,60 @@ mod tests {
         });
         let folded: Vec<Option<u32>> = app.transcript.entries().iter().map(|e| e.folded).collect();
         assert_eq!(folded, [Some(4), None, Some(4)]);
+    }
+
+    #[tokio::test]
+    async fn a_merged_checkpoint_is_labelled_and_inspect_leads_to_its_successor() {
+        let mut h = harness();
+        let app = &mut h.app;
+        let fold = |n: u32| Item {
+            id: None,
+            kind: ItemKind::Fold {
+                checkpoint: n,
+                messages: 4,
+                tokens_before: 400,
+                tokens_after: 80,
+            },
+            text: String::new(),
+            ts: Utc::now(),
+            pinned: false,
+        };
+        app.on_update(Update::Transcript(vec![fold(1), fold(2), fold(3)]));
+        app.on_update(Update::Merged {
+            checkpoints: vec![1, 2],
+            into: 1,
+        });
+        let merged: Vec<Option<u32>> = app
+            .transcript
+            .entries()
+            .iter()
+            .map(|e| match e.kind {
+                EntryKind::Fold { merged_into, .. } => merged_into,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(merged, [None, Some(1), None]);
+        // Only checkpoint 1 (the merged one) is left in the session.
+        let mut v = (*app.session).clone();
+        v.checkpoints = Arc::new(vec![checkpoint()]);
+        app.session = Arc::new(v);
+        app.slash(Slash::Inspect(Some(2)));
+        let last = app.transcript.entries().last().unwrap();
+        assert!(
+            last.text
+                .contains("Checkpoint 2 was merged into checkpoint 1"),
+            "{}",
+            last.text
+        );
+        app.slash(Slash::Inspect(Some(7)));
+        assert!(
+            app.transcript
+                .entries()
+                .last()
+                .unwrap()
+                .text
+                .contains("No such checkpoint")
+        );
     }
 
     #[tokio::test]

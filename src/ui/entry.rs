@@ -288,9 +288,13 @@ fn render_with(
             checkpoint,
             messages,
             tokens,
+            merged_into,
         } => {
+            let merged = merged_into
+                .map(|m| format!(" (since merged into checkpoint {m})"))
+                .unwrap_or_default();
             let text = format!(
-                "{f}{f} checkpoint {checkpoint}: {messages} earlier messages folded ({tok} tokens) {f}{f}",
+                "{f}{f} checkpoint {checkpoint}{merged}: {messages} earlier messages folded ({tok} tokens) {f}{f}",
                 f = ctx.g.fold,
                 messages = thousands(*messages as u64),
                 tok = thousands(u64::from(*tokens)),

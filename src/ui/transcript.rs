@@ -57,6 +57,8 @@ pub enum EntryKind {
         checkpoint: u32,
         messages: usize,
         tokens: u32,
+        /// Set once the checkpoint was merged into an older one (aging).
+        merged_into: Option<u32>,
     },
 }
 
