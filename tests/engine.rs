@@ -1137,3 +1137,47 @@ fn the_budget_follows_the_context_the_server_loaded() {
     h.absorb(fx);
     assert_eq!(h.engine.budget().ctx, 4096);
 }
+
+/// Summarizes new checkpoints tersely, but answers every aging request with as much as
+/// its cap allows (a small model padding its notes).
+struct PaddedAging(Scripted);
+
+impl ollm_tui::core::summarizer::Summarizer for PaddedAging {
+    async fn summarize(
+        &self,
+        request: ollm_tui::core::summarizer::SummaryRequest,
+    ) -> Result<String, ollm_tui::core::summarizer::SummaryError> {
+        if request.user.contains("concise (main points") || request.user.contains("brief (only") {
+            // Within its cap and shorter than the originals, so it passes validation,
+            // but longer than a terse checkpoint it replaces.
+            let words: Vec<&str> = request.user.split_whitespace().collect();
+            let n = (request.num_predict as usize * 3 / 4).min(words.len());
+            return Ok(words[..n].join(" "));
+        }
+        self.0.summarize(request).await
+    }
+}
+
+#[test]
+fn aging_never_makes_a_checkpoint_larger() {
+    let terse = Scripted::new((0..400).map(|i| Ok(format!("- point {i}"))));
+    let mut h = Harness::new(2048, tok(), PaddedAging(terse));
+    for i in 0..30 {
+        let r = h.turn(&format!("Question {i} about src/mod_{i}.rs"), reply_of(i));
+        assert!(r.blocked.is_none(), "{:?}", r.blocked);
+    }
+    let aged: Vec<(u32, u32)> = h
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            EngineEvent::CheckpointAged {
+                tokens_before,
+                tokens_after,
+                ..
+            } => Some((*tokens_before, *tokens_after)),
+            _ => None,
+        })
+        .collect();
+    assert!(!aged.is_empty(), "no aging happened");
+    assert!(aged.iter().all(|(b, a)| a <= b), "{aged:?}");
+}

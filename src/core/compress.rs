@@ -765,6 +765,18 @@ impl Engine {
                 &mut calls,
                 &mut fx,
             );
+            // Aging never makes a checkpoint larger (a re-summary from the originals with
+            // its kept facts can be): then the old text stays, cut to the level's cap if
+            // it is above it.
+            let (text, tokens, mechanical) = if tokens < old.tokens {
+                (text, tokens, mechanical)
+            } else if old.tokens <= task.cap {
+                (old.summary.clone(), old.tokens, old.truncated)
+            } else {
+                let cut = pipeline::shorten(&[&old.summary], task.cap, self.tok.as_ref());
+                let n = self.tok.count(&cut);
+                (cut, n, true)
+            };
             let (key_decisions, files, next_steps) = parse_details(&text);
             let aged = Checkpoint {
                 // Derived on apply: the same messages as before.
