@@ -525,10 +525,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 format!("Message {id} is too large for the context: the model sees its beginning and end ({omitted_tokens} tokens cut)."),
                 Some("The full text is saved in the session. Raise the context with /ctx N to send it whole.".into()),
             ),
-            EngineEvent::ReliabilityWarning { compressions, percent, model } => self.banner(
+            // In the transcript, where it happened: a banner would stay up with a figure
+            // the status line's badge has long moved on from.
+            EngineEvent::ReliabilityWarning { compressions, percent, model } => self.inline(
                 NoticeLevel::Warn,
-                format!("{model} has compressed this conversation {compressions} times (reliability {percent}%)."),
-                Some("Small models lose detail over many compressions. Continue if it is going well; start a new session if answers drift; a larger model holds up longer.".into()),
+                format!("{model} has compressed this conversation {compressions} times (reliability {percent}%): each compression loses some detail, and small models lose more. Continue while the answers stay on track; if they drift, start a new session."),
             ),
             _ => {}
         }
