@@ -1181,3 +1181,19 @@ fn aging_never_makes_a_checkpoint_larger() {
     assert!(!aged.is_empty(), "no aging happened");
     assert!(aged.iter().all(|(b, a)| a <= b), "{aged:?}");
 }
+
+#[test]
+fn compress_now_on_a_short_conversation_says_why_without_a_zero() {
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    h.turn("hello", |_| "hi".into());
+    let why = h
+        .engine
+        .plan_compression(None, h.clock.tick())
+        .err()
+        .unwrap();
+    assert!(
+        why.contains("most recent messages are always kept"),
+        "{why}"
+    );
+    assert!(!why.contains("the 0 before"), "{why}");
+}

@@ -516,6 +516,10 @@ impl Engine {
             let recent = self.active.messages().len() - sel.boundary;
             return Err(if self.active.messages().is_empty() {
                 "nothing to compress yet".into()
+            } else if sel.boundary == 0 {
+                format!(
+                    "nothing worth folding yet: the {recent} most recent messages are always kept"
+                )
             } else {
                 format!(
                     "nothing worth folding yet: the {recent} most recent messages are always kept, and the {} before them are protected (your own, pinned, or tool errors)",
