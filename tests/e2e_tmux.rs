@@ -199,6 +199,7 @@ fn gauge_used(screen: &str) -> Option<u32> {
 
 fn idle(screen: &str) -> bool {
     !screen.contains("generating")
+        && !screen.contains("waiting for the model")
         && !screen.contains("compressing")
         && !screen.contains("connecting")
 }

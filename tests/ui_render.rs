@@ -546,6 +546,20 @@ fn a_folded_message_says_which_checkpoint_stands_for_it() {
 }
 
 #[test]
+fn before_the_first_token_the_status_says_waiting() {
+    let mut parts = Parts::new();
+    parts.status.activity = Activity::Generating {
+        tokens: 0,
+        elapsed_ms: 2_500,
+    };
+    let mut t = Transcript::new();
+    let text = buffer_text(&parts.draw(&mut t, 120, 3, None, None));
+    let status = text.lines().last().unwrap();
+    assert!(status.contains("waiting for the model 2.5s"), "{status:?}");
+    assert!(!status.contains("0 tok"), "{status:?}");
+}
+
+#[test]
 fn a_reply_that_never_began_leaves_no_empty_entry() {
     let parts = Parts::new();
     let mut t = Transcript::new();

@@ -146,7 +146,14 @@ fn activity(
         Activity::Idle => return None,
         Activity::Generating { tokens, elapsed_ms } => {
             let secs = *elapsed_ms as f64 / 1000.0;
-            if short {
+            // Before the first token the model is loading or reading the prompt.
+            if *tokens == 0 {
+                if short {
+                    "waiting".to_string()
+                } else {
+                    format!("waiting for the model {secs:.1}s")
+                }
+            } else if short {
                 format!("{} tok", thousands(u64::from(*tokens)))
             } else if *elapsed_ms >= 500 && *tokens > 0 {
                 format!(
