@@ -263,7 +263,7 @@ async fn a_dropped_connection_is_incomplete_and_keeps_the_deltas() {
     assert!(c.done.is_none());
     let err = c.error.unwrap();
     assert!(matches!(err, LlmError::Incomplete { .. }), "{err:?}");
-    assert!(err.hint().unwrap().contains("partial reply is kept"));
+    assert!(err.hint().unwrap().contains("/retry"));
 }
 
 #[tokio::test]

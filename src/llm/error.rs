@@ -101,13 +101,13 @@ impl LlmError {
                 waiting: Waiting::FirstToken,
                 ..
             } => "The model may still be loading (large models take minutes the first time); \
-                  retry, or allow a longer first-token timeout."
+                  /retry, or allow longer with first_token_timeout_secs in config.toml."
                 .to_string(),
             LlmError::Timeout {
                 waiting: Waiting::NextToken,
                 ..
-            } => "Ollama stopped sending mid-reply and may be overloaded; the partial reply is \
-                  kept."
+            } => "Ollama stopped sending mid-reply and may be overloaded (idle_timeout_secs in \
+                  config.toml sets how long to wait); /retry asks for a complete reply."
                 .to_string(),
             LlmError::Timeout {
                 waiting: Waiting::Response,
@@ -175,6 +175,20 @@ mod tests {
     fn cause_chain_of_a_leaf_is_its_own_text() {
         let err = std::io::Error::other("boom");
         assert_eq!(cause_chain(&err), "boom");
+    }
+
+    #[test]
+    fn timeouts_name_the_setting_to_change() {
+        let first = LlmError::Timeout {
+            waiting: Waiting::FirstToken,
+            after: std::time::Duration::from_secs(300),
+        };
+        assert!(first.hint().unwrap().contains("first_token_timeout_secs"));
+        let next = LlmError::Timeout {
+            waiting: Waiting::NextToken,
+            after: std::time::Duration::from_secs(60),
+        };
+        assert!(next.hint().unwrap().contains("idle_timeout_secs"));
     }
 
     #[test]
