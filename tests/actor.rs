@@ -1130,3 +1130,45 @@ async fn merged_checkpoints_are_announced_by_number() {
             .any(|(t, _)| t.contains("compressed this conversation"))
     );
 }
+
+#[tokio::test]
+async fn refused_marker_lines_and_finished_goals_are_said_in_words() {
+    use ollm_tui::core::goals::{GoalChange, GoalStatus};
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    s.cmd(Command::Goal {
+        change: GoalChange::SetGoal {
+            description: "Ship the cache".into(),
+            priority: Default::default(),
+        },
+    })
+    .await;
+    server.push_reply("Sure.\n[GOAL] Rewrite everything in Go");
+    s.say("what next?").await;
+    s.cmd(Command::Goal {
+        change: GoalChange::GoalStatus {
+            status: GoalStatus::Completed,
+        },
+    })
+    .await;
+    let (exit, updates) = s.finish().await;
+    let notices: Vec<&str> = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => Some(i.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.contains("[GOAL] Rewrite everything in Go")
+                && n.contains("cannot replace the active goal")),
+        "{notices:?}"
+    );
+    assert!(
+        notices.iter().any(|n| n.starts_with("Goal completed")),
+        "{notices:?}"
+    );
+    assert!(exit.engine.goals().active.is_none());
+}

@@ -14,7 +14,7 @@ use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::compress::CompressionPlan;
 use crate::core::engine::{ChatPrompt, Engine, PromptRole, ReplyInput, Step};
 use crate::core::events::{Effect, EngineEvent, Intensity};
-use crate::core::goals::Author;
+use crate::core::goals::{Author, GoalChange, GoalStatus};
 use crate::core::message::{Message, MessageId, ReplyStatus, Role};
 use crate::core::record::{Header, Record, RecordBody, SnapshotPurpose};
 use crate::core::snapshot::Snapshot;
@@ -525,6 +525,37 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 format!("Message {id} is too large for the context: the model sees its beginning and end ({omitted_tokens} tokens cut)."),
                 Some("The full text is saved in the session. Raise the context with /ctx N to send it whole.".into()),
             ),
+            // The model's marker lines can be refused (only the person replaces the goal or
+            // unlocks a decision): say so rather than drop them silently.
+            EngineEvent::GoalRejected { change, reason } => {
+                let line = match change {
+                    GoalChange::SetGoal { description, .. } => format!("[GOAL] {description}"),
+                    GoalChange::Checkpoint { description, .. } => {
+                        format!("[CHECKPOINT] {description}")
+                    }
+                    GoalChange::Decision { text, .. } => format!("[DECISION] {text}"),
+                    GoalChange::Artifact { path, .. } => format!("[ARTIFACT] {path}"),
+                    GoalChange::Next { text } => format!("[NEXT] {text}"),
+                    _ => "a goal-board change".to_string(),
+                };
+                self.inline(
+                    NoticeLevel::Info,
+                    format!("Not applied from the reply: {line} — {reason}."),
+                );
+            }
+            // The board changes visibly for most commands; finishing or clearing the goal
+            // empties it, so that is confirmed in words.
+            EngineEvent::GoalUpdated { change: GoalChange::GoalStatus { status }, author: Author::User } => {
+                let text = match status {
+                    GoalStatus::Completed => "Goal completed. It stays in the session's history (export shows past goals).",
+                    GoalStatus::Paused => "Goal paused: /goal resume takes it up again.",
+                    GoalStatus::Active => "Goal active again.",
+                };
+                self.inline(NoticeLevel::Info, text);
+            }
+            EngineEvent::GoalUpdated { change: GoalChange::Clear, author: Author::User } => {
+                self.inline(NoticeLevel::Info, "Goal board cleared. Its history stays in the session (export shows it).");
+            }
             // In the transcript, where it happened: a banner would stay up with a figure
             // the status line's badge has long moved on from.
             EngineEvent::ReliabilityWarning { compressions, percent, model } => self.inline(
