@@ -1172,3 +1172,28 @@ async fn refused_marker_lines_and_finished_goals_are_said_in_words() {
     );
     assert!(exit.engine.goals().active.is_none());
 }
+
+#[tokio::test]
+async fn asking_for_more_context_than_the_model_was_trained_on_is_warned() {
+    let server = FakeOllama::start().await;
+    server.add_model(FakeModel::new(
+        "tiny:1b",
+        "llama",
+        "1.2B",
+        1_200_000_000,
+        1024,
+    ));
+    let s = start(&server, "tiny:1b", None);
+    s.cmd(Command::SetCtx { ctx: Some(8192) }).await;
+    s.cmd(Command::SetCtx { ctx: Some(1024) }).await;
+    let (_, updates) = s.finish().await;
+    let warned: Vec<&str> = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Appended(i) if i.text.contains("was trained on") => Some(i.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(warned.len(), 1, "only for 8192: {warned:?}");
+    assert!(warned[0].contains("trained on 1024 tokens"), "{warned:?}");
+}

@@ -789,6 +789,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.engine.ctx()
                     ),
                 );
+                if let Some(trained) = self.engine.model_ctx()
+                    && self.engine.ctx() > trained
+                {
+                    self.inline(
+                        NoticeLevel::Warn,
+                        format!(
+                            "{} was trained on {trained} tokens: Ollama may load it with less than {}. The budget follows what the server reports after the next reply.",
+                            self.engine.model(),
+                            self.engine.ctx()
+                        ),
+                    );
+                }
             }
             Command::SetMode { mode } => {
                 let fx = self.engine.set_mode(mode, now);

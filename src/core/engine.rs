@@ -409,6 +409,11 @@ impl Engine {
     }
 
     /// The context size sent as `num_ctx` on every request.
+    /// The context length the model was trained on (from `/api/show`), once known.
+    pub fn model_ctx(&self) -> Option<u32> {
+        self.model_ctx
+    }
+
     pub fn ctx(&self) -> u32 {
         effective_ctx(self.explicit_ctx, self.model_ctx)
     }
