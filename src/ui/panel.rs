@@ -241,7 +241,7 @@ pub(crate) fn render_panel(
     if goal_h > 0 && y + 1 < h {
         y += 1; // breathing room
     }
-    let title = format!("Compressions ({})", cps.len());
+    let title = format!("Checkpoints ({})", cps.len());
     buf.set_line(
         inner.x,
         inner.y + u16::try_from(y).unwrap_or(0),
