@@ -241,7 +241,13 @@ pub(crate) fn render_panel(
     if goal_h > 0 && y + 1 < h {
         y += 1; // breathing room
     }
-    let title = format!("Checkpoints ({})", cps.len());
+    // Say when the list is longer than the room left (a notice above takes rows too).
+    let room = h.saturating_sub(y + 1);
+    let title = if cps.len() > room && room > 0 {
+        format!("Checkpoints ({}, {room} shown)", cps.len())
+    } else {
+        format!("Checkpoints ({})", cps.len())
+    };
     buf.set_line(
         inner.x,
         inner.y + u16::try_from(y).unwrap_or(0),
