@@ -314,6 +314,13 @@ fn json_export_has_the_seed_session_file_shape() {
         serde_json::json!([1, 2])
     );
     assert_eq!(v["goals"]["active"]["description"], "Ship the store");
+    // camelCase like the rest of the file.
+    assert!(
+        v["goals"]["active"]["createdAt"].is_string(),
+        "{}",
+        v["goals"]
+    );
+    assert!(v["goals"]["active"].get("created_at").is_none());
     assert_eq!(v["goals"]["decisions"][0]["locked"], true);
 }
 

@@ -167,7 +167,7 @@ pub fn to_json(log: &LoadedLog) -> Value {
         "messages": messages,
         "toolCalls": tool_calls,
         "checkpoints": checkpoints,
-        "goals": o.board,
+        "goals": camel_keys(serde_json::to_value(&o.board).unwrap_or(Value::Null)),
         "metadata": {
             "tokenCount": o.token_count,
             "compressionCount": o.compressions,
@@ -478,6 +478,34 @@ fn describe_change(change: &GoalChange) -> String {
         }
         GoalChange::Next { text } => format!("Next step: {}", one_line(text)),
         GoalChange::Clear => "Goal board cleared".to_string(),
+    }
+}
+
+/// The session file's keys are camelCase; the goal board serializes its own fields in
+/// snake_case (its log-record form), so they are renamed on the way out.
+fn camel_keys(v: Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let mut out = String::with_capacity(k.len());
+                    let mut upper = false;
+                    for c in k.chars() {
+                        if c == '_' {
+                            upper = true;
+                        } else if upper {
+                            out.extend(c.to_uppercase());
+                            upper = false;
+                        } else {
+                            out.push(c);
+                        }
+                    }
+                    (out, camel_keys(v))
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
+        other => other,
     }
 }
 
