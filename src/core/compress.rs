@@ -1083,10 +1083,8 @@ impl Engine {
             // Over the hard limit. If one message alone is larger than the whole room, no
             // folding can make it fit: snapshot and clip it first, then go on as usual.
             if self.escalation.is_none() && self.unfittable_message() {
-                if !self.emergency_snapshot_taken {
-                    self.emergency_snapshot_taken = true;
-                    let snapshot = self.make_snapshot(SnapshotPurpose::Emergency, None, now);
-                    return (Step::Snapshot(Box::new(snapshot)), fx);
+                if let Some(step) = self.emergency_snapshot(now) {
+                    return (step, fx);
                 }
                 if self.clip_oversized(now, &mut fx) {
                     continue;
@@ -1100,10 +1098,8 @@ impl Engine {
                 }
             }
             // From here on it is an emergency: snapshot the state first, once.
-            if !self.emergency_snapshot_taken {
-                self.emergency_snapshot_taken = true;
-                let snapshot = self.make_snapshot(SnapshotPurpose::Emergency, None, now);
-                return (Step::Snapshot(Box::new(snapshot)), fx);
+            if let Some(step) = self.emergency_snapshot(now) {
+                return (step, fx);
             }
             // A message larger than half the room can never be sent whole: showing it cut
             // down loses less than folding all history harder.
@@ -1205,6 +1201,16 @@ impl Engine {
             .tok
             .count(&crate::core::context::clipped_text(text, Some(&clip)));
         Some((clip, shown))
+    }
+
+    /// The emergency snapshot of this turn, unless it was taken already.
+    fn emergency_snapshot(&mut self, now: DateTime<Utc>) -> Option<Step> {
+        if self.emergency_snapshot_taken {
+            return None;
+        }
+        self.emergency_snapshot_taken = true;
+        let snapshot = self.make_snapshot(SnapshotPurpose::Emergency, None, now);
+        Some(Step::Snapshot(Box::new(snapshot)))
     }
 
     /// Whether an unpinned, non-error message alone takes more than the room for
