@@ -130,6 +130,17 @@ fn banners(updates: &[Update]) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// The notices (ℹ/⚠ lines) the actor put in the transcript, in order.
+fn notices(updates: &[Update]) -> Vec<String> {
+    updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => Some(i.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn records(exit: &ActorExit<MemoryStore>) -> Vec<RecordBody> {
     exit.store
         .as_ref()
@@ -826,17 +837,6 @@ async fn the_first_message_writes_the_settings_made_before_it() {
 #[tokio::test]
 async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
     let server = FakeOllama::start().await;
-    let notices = |updates: &[Update]| -> Vec<String> {
-        updates
-            .iter()
-            .filter_map(|u| match u {
-                Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => {
-                    Some(i.text.clone())
-                }
-                _ => None,
-            })
-            .collect()
-    };
     let mut e = engine("llama3.2:3b", None);
     e.add_user_message("sent before the crash".into(), chrono::Utc::now());
     let (_, updates) = start_with(&server, e, OllamaOptions::default())
@@ -955,13 +955,7 @@ async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
     })
     .await;
     let (_, updates) = s.finish().await;
-    let notices: Vec<&str> = updates
-        .iter()
-        .filter_map(|u| match u {
-            Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => Some(i.text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let notices = notices(&updates);
     assert!(
         notices.iter().any(|n| n.contains("(F6 to restore)")),
         "{notices:?}"
@@ -1152,13 +1146,7 @@ async fn refused_marker_lines_and_finished_goals_are_said_in_words() {
     })
     .await;
     let (exit, updates) = s.finish().await;
-    let notices: Vec<&str> = updates
-        .iter()
-        .filter_map(|u| match u {
-            Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => Some(i.text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let notices = notices(&updates);
     assert!(
         notices
             .iter()
