@@ -1,5 +1,9 @@
 //! The fake Ollama server as a program, for trying the TUI without a model:
 //! `cargo run --example fake-ollama -- --port 11434 --token-delay-ms 30`.
+//!
+//! Faults and scripted replies can be queued for the next chat requests, on the command
+//! line (`--fault drop:3 --reply "[GOAL] Ship it"`) or while it runs, one per line on its
+//! standard input (`drop:3`, `500`, `reply [DECISION] Use Postgres - LOCKED`, ...).
 
 #[allow(dead_code)]
 #[path = "../tests/support/fake_ollama.rs"]
@@ -8,10 +12,18 @@ mod fake_ollama;
 use std::time::Duration;
 
 use clap::Parser;
-use fake_ollama::{FakeConfig, FakeOllama};
+use fake_ollama::{FakeConfig, FakeOllama, Fault};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+const FAULTS: &str = "drop:N (connection cut after N chunks), error:N (an error line after N \
+chunks), 500, garbage, split (lines split mid UTF-8), nodone (no done line), stall:N (silence \
+after N chunks), overflow (HTTP 400 context overflow), slow:MS (token delay for one reply)";
 
 #[derive(Parser, Debug)]
-#[command(about = "A fake Ollama server (real wire format, deterministic replies)")]
+#[command(
+    about = "A fake Ollama server (real wire format, deterministic replies)",
+    after_help = format!("Faults: {FAULTS}.\nOn standard input: a fault, or `reply TEXT`, one per line.")
+)]
 struct Args {
     /// Port on 127.0.0.1 (0 picks a free one).
     #[arg(long, default_value_t = 11434)]
@@ -25,6 +37,38 @@ struct Args {
     /// Truncate silently even when a request says `"truncate": false` (older Ollama).
     #[arg(long)]
     ignore_truncate: bool,
+    /// A fault for the next chat request (repeat for the ones after); see below.
+    #[arg(long, value_parser = parse_fault)]
+    fault: Vec<Fault>,
+    /// The text of the next reply, verbatim (repeat for the ones after).
+    #[arg(long)]
+    reply: Vec<String>,
+}
+
+fn parse_fault(s: &str) -> Result<Fault, String> {
+    let (kind, n) = s.split_once(':').unwrap_or((s, "3"));
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a number in {s:?}"))?;
+    let tokens = usize::try_from(n).unwrap_or(usize::MAX);
+    Ok(match kind.trim() {
+        "drop" => Fault::DropAfter { tokens },
+        "error" => Fault::ErrorAfter {
+            tokens,
+            message: "fake failure inside the stream".into(),
+        },
+        "500" => Fault::Http500 {
+            message: "fake internal error".into(),
+        },
+        "garbage" => Fault::Garbage,
+        "split" => Fault::SplitLines,
+        "nodone" => Fault::NoDone,
+        "stall" => Fault::StallAfter { tokens },
+        "overflow" => Fault::ContextOverflow,
+        "slow" => Fault::TokenDelay(Duration::from_millis(n)),
+        other => return Err(format!("unknown fault {other:?}; one of: {FAULTS}")),
+    })
 }
 
 #[tokio::main]
@@ -38,8 +82,59 @@ async fn main() -> anyhow::Result<()> {
         ..FakeConfig::default()
     })
     .await?;
+    for f in args.fault {
+        server.push_fault(f);
+    }
+    for r in args.reply {
+        server.push_reply(r);
+    }
     println!("fake ollama listening on {}", server.url());
-    tokio::signal::ctrl_c().await?;
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => break,
+            line = lines.next_line() => match line {
+                Ok(Some(line)) => {
+                    let line = line.trim();
+                    if let Some(text) = line.strip_prefix("reply ") {
+                        server.push_reply(text.replace("\\n", "\n"));
+                        println!("queued a reply");
+                    } else if !line.is_empty() {
+                        match parse_fault(line) {
+                            Ok(f) => {
+                                println!("queued {f:?}");
+                                server.push_fault(f);
+                            }
+                            Err(e) => println!("{e}"),
+                        }
+                    }
+                }
+                // Standard input closed (e.g. started in the background): serve on.
+                Ok(None) | Err(_) => {
+                    tokio::signal::ctrl_c().await?;
+                    break;
+                }
+            },
+        }
+    }
     server.shutdown();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_parse_with_and_without_a_count() {
+        assert_eq!(parse_fault("drop:5"), Ok(Fault::DropAfter { tokens: 5 }));
+        assert_eq!(parse_fault("stall"), Ok(Fault::StallAfter { tokens: 3 }));
+        assert_eq!(
+            parse_fault("slow:400"),
+            Ok(Fault::TokenDelay(Duration::from_millis(400)))
+        );
+        assert_eq!(parse_fault("overflow"), Ok(Fault::ContextOverflow));
+        assert!(parse_fault("explode").unwrap_err().contains("one of"));
+        assert!(parse_fault("drop:x").is_err());
+    }
 }
