@@ -1051,22 +1051,22 @@ impl Engine {
                     .filter_map(|id| self.active.checkpoint_index(*id))
                     .min()
                     .ok_or_else(|| "merged checkpoints do not exist".to_string())?;
-                let cps = self.active.checkpoints_mut();
                 let mut joined = checkpoint.clone();
                 if joined.covers.is_empty() {
-                    // A merge covers what its parts covered.
-                    joined.covers = cps
+                    // A merge covers what its parts covered. Each part's list is sorted, so
+                    // they are merged in linear time (sorting the union on every merge
+                    // record was a third of the time to load a long session).
+                    joined.covers = self
+                        .active
+                        .checkpoints()
                         .iter()
                         .filter(|c| merged.contains(&c.id))
-                        .flat_map(|c| c.covers.iter().copied())
-                        .collect();
-                    joined.covers.sort_unstable();
-                    joined.covers.dedup();
+                        .fold(Vec::new(), |acc, c| merge_sorted(&acc, &c.covers));
                 }
+                self.active.remove_sorted(&joined.covers);
+                let cps = self.active.checkpoints_mut();
                 cps.retain(|c| !merged.contains(&c.id));
-                let covers = joined.covers.clone();
                 cps.insert(first.min(cps.len()), joined);
-                self.active.remove_sorted(&covers);
                 self.note_checkpoint_id(checkpoint.id);
                 self.checkpoints_changed();
             }
@@ -1290,5 +1290,46 @@ impl Engine {
             ],
         );
         format!("\n\n{label}\n{}", cp.summary)
+    }
+}
+/// The union of two sorted id lists, sorted and without duplicates.
+fn merge_sorted(a: &[MessageId], b: &[MessageId]) -> Vec<MessageId> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_sorted_is_the_sorted_union() {
+        let ids = |v: &[u64]| v.iter().copied().map(MessageId).collect::<Vec<_>>();
+        assert_eq!(
+            merge_sorted(&ids(&[1, 3, 5, 9]), &ids(&[2, 3, 4, 10, 11])),
+            ids(&[1, 2, 3, 4, 5, 9, 10, 11])
+        );
+        assert_eq!(merge_sorted(&[], &ids(&[7])), ids(&[7]));
+        assert_eq!(merge_sorted(&ids(&[7]), &[]), ids(&[7]));
     }
 }
