@@ -356,8 +356,21 @@ fn exports_show_the_settings_the_log_ends_with() {
             checkpoint: merged,
         },
     ));
+    // A merge that takes in an earlier merge's result names it by number too.
+    let mut third = checkpoint(10, &[1]);
+    third.number = 3;
+    let mut merged_again = checkpoint(11, &[1]);
+    merged_again.number = 1;
+    records.push(rec(7, RecordBody::Checkpoint { checkpoint: third }));
     records.push(rec(
-        6,
+        8,
+        RecordBody::CheckpointsMerged {
+            merged: vec![CheckpointId(9), CheckpointId(10)],
+            checkpoint: merged_again,
+        },
+    ));
+    records.push(rec(
+        9,
         RecordBody::Settings {
             model: None,
             ctx: Some(0),
@@ -383,6 +396,11 @@ fn exports_show_the_settings_the_log_ends_with() {
         "{md}"
     );
     assert!(!md.contains("cp7"), "{md}");
+    assert!(
+        md.contains("Checkpoints 1, 3 merged into checkpoint 1"),
+        "{md}"
+    );
+    assert!(!md.contains("cp9"), "{md}");
 }
 
 #[test]

@@ -243,7 +243,9 @@ pub fn to_markdown(log: &LoadedLog) -> String {
     // merged ones by id, so remember each id's number.
     let mut numbers = std::collections::HashMap::new();
     for r in &log.records {
-        if let RecordBody::Checkpoint { checkpoint: c } = &r.body {
+        if let RecordBody::Checkpoint { checkpoint: c }
+        | RecordBody::CheckpointsMerged { checkpoint: c, .. } = &r.body
+        {
             numbers.insert(c.id, c.number);
         }
         render_record(&mut md, r, &numbers);
