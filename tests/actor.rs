@@ -1057,6 +1057,17 @@ async fn retry_after_a_broken_reply_asks_afresh_and_keeps_the_fragment() {
                 && h.as_deref().is_some_and(|h| h.contains("/retry"))),
         "{b:?}"
     );
+    // The retry's success takes the banner about the broken reply down.
+    let banner_at = updates
+        .iter()
+        .position(|u| matches!(u, Update::Banner { title, .. } if title.contains("broke off")))
+        .unwrap();
+    assert!(
+        updates[banner_at..]
+            .iter()
+            .any(|u| matches!(u, Update::ClearBanner)),
+        "the banner stays up after the retry succeeded"
+    );
     // The retry's request ends with the question, without the fragment.
     let requests = server.chat_requests();
     let last = requests.last().unwrap()["messages"]

@@ -112,6 +112,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             deferred: VecDeque::new(),
             rx_closed: false,
             write_failing: false,
+            transient_banner: false,
             unwritten: Vec::new(),
             reconnect_at: None,
             reconnect_delay: reconnect,

@@ -119,6 +119,8 @@ pub(crate) struct Actor<B, S> {
     pub deferred: VecDeque<Command>,
     pub rx_closed: bool,
     pub write_failing: bool,
+    /// The banner up is about a failed attempt (see `transient_banner`).
+    pub transient_banner: bool,
     /// Settings records written before the session file exists: they alone do not make
     /// a session worth keeping (opening the app and quitting leaves nothing behind), and
     /// are written first once something that does arrives.
@@ -244,7 +246,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let _ = self.updates.send(u);
     }
 
-    fn banner(&self, level: NoticeLevel, title: impl Into<String>, hint: Option<String>) {
+    fn banner(&mut self, level: NoticeLevel, title: impl Into<String>, hint: Option<String>) {
+        // A new banner replaces whatever was up, transient or not.
+        self.transient_banner = false;
         let title = title.into();
         match level {
             NoticeLevel::Error => tracing::error!(%title, ?hint, "banner"),
@@ -252,6 +256,25 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             NoticeLevel::Info => tracing::info!(%title, ?hint, "banner"),
         }
         self.send(Update::Banner { level, title, hint });
+    }
+
+    /// A banner about one failed attempt (a request, a restore): the next success of
+    /// that kind takes it down, rather than leaving it up for the rest of the session.
+    fn transient_banner(
+        &mut self,
+        level: NoticeLevel,
+        title: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        self.banner(level, title, hint);
+        self.transient_banner = true;
+    }
+
+    /// A success: take down a banner about an earlier failed attempt.
+    fn clear_transient_banner(&mut self) {
+        if std::mem::take(&mut self.transient_banner) {
+            self.send(Update::ClearBanner);
+        }
     }
 
     fn inline(&self, level: NoticeLevel, text: impl Into<String>) {
@@ -916,7 +939,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let id = match self.resolve_snapshot(wanted) {
             Ok(id) => id,
             Err(why) => {
-                self.banner(
+                self.transient_banner(
                     NoticeLevel::Warn,
                     format!("Cannot restore: {why}."),
                     Some(format!("{} lists this session's snapshots (time, purpose, size); /restore takes an id or the start of one.", self.cfg.keys.restore)),
@@ -948,6 +971,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         });
         match result {
             Ok((fx, before)) => {
+                self.clear_transient_banner();
                 self.execute(fx);
                 self.send_transcript();
                 self.inline(
@@ -980,7 +1004,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.engine.overflowed();
                     }
                     ReplyEnd::Overflow(message) => {
-                        self.banner(
+                        self.transient_banner(
                             NoticeLevel::Error,
                             format!("Ollama still refuses the conversation as too long: {message}"),
                             Some(format!("Your message is saved. Lower the context size (/ctx) or compress ({}), then /retry.", self.cfg.keys.compress)),
@@ -1154,7 +1178,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     error: cause.clone(),
                 };
                 self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
-                self.banner(
+                self.transient_banner(
                     NoticeLevel::Error,
                     format!("Cannot reach Ollama at {url}: {cause}"),
                     Some("Start it with `ollama serve`. Your message is saved; /retry sends it once Ollama is up.".into()),
@@ -1164,13 +1188,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.connection = Connection::ModelMissing {
                     model: model.clone(),
                 };
-                self.banner(
+                self.transient_banner(
                     NoticeLevel::Error,
                     format!("Model \"{model}\" is not installed on the Ollama server."),
                     Some(format!("Download it with `ollama pull {model}` (or pick another with {}), then /retry. Your message is saved.", self.cfg.keys.models)),
                 );
             }
-            _ => self.banner(
+            _ => self.transient_banner(
                 NoticeLevel::Error,
                 format!("The request failed: {e}"),
                 Some(match e.hint() {
@@ -1278,6 +1302,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.execute(fx);
                         let id = self.engine.history().last().map(|m| m.id);
                         self.send(Update::ReplyEnd { status: ReplyStatus::Complete, id });
+                        self.clear_transient_banner();
                         tracing::info!(
                             elapsed_ms = since.elapsed().as_millis() as u64,
                             prompt_eval_count = stats.prompt_eval_count,
@@ -1297,7 +1322,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.send(Update::ReplyEnd { status: ReplyStatus::Interrupted, id });
                         if id.is_some() {
                             // Output was shown: no automatic retry.
-                            self.banner(
+                            self.transient_banner(
                                 NoticeLevel::Error,
                                 format!("The reply broke off: {e}. The partial reply is kept and marked."),
                                 Some(match e.hint() {
