@@ -1046,7 +1046,7 @@ impl App {
                     (Some(i), ..) => self.inspect(i),
                     (None, ..) => {
                         let panel = self.key_or(Action::Goals, "/goals");
-                        self.info(format!("No such checkpoint (see the panel, {panel})."));
+                        self.info(format!("No such checkpoint now: older ones merge as they age; the panel ({panel}) lists the current ones."));
                     }
                 }
             }
