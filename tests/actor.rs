@@ -14,7 +14,7 @@ use ollm_tui::core::engine::{Engine, EngineConfig, ReplyInput, SessionSpec};
 use ollm_tui::core::message::{ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
-use ollm_tui::core::record::RecordBody;
+use ollm_tui::core::record::{Header, RecordBody};
 use ollm_tui::core::tokens::Tiktoken;
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use ollm_tui::store::MemoryStore;
@@ -45,45 +45,60 @@ struct Session {
     spawned: actor::Spawned<MemoryStore>,
 }
 
-fn start_with(server: &FakeOllama, engine: Engine, options: OllamaOptions) -> Session {
-    let backend = OllamaBackend::new(&server.url(), options).unwrap();
-    let header = engine.header("test");
+/// A session on `url` whose store `store` makes from the engine's header; `config` may
+/// change the actor's settings (reconnecting is off: tests say when to connect).
+fn spawn_session(
+    url: &str,
+    engine: Engine,
+    options: OllamaOptions,
+    store: impl FnOnce(Header) -> StoreSlot<MemoryStore>,
+    config: impl FnOnce(&mut ActorConfig),
+) -> Session {
+    let backend = OllamaBackend::new(url, options).unwrap();
+    let store = store(engine.header("test"));
+    let mut cfg = ActorConfig {
+        host: url.to_string(),
+        reconnect_after: Duration::from_secs(3600),
+        ..ActorConfig::default()
+    };
+    config(&mut cfg);
     let spawned = actor::spawn(Parts {
         backend,
         engine: Box::new(move || engine),
-        store: StoreSlot::Open(MemoryStore::new(header)),
-        config: ActorConfig {
-            host: server.url(),
-            reconnect_after: Duration::from_secs(3600),
-            ..ActorConfig::default()
-        },
+        store,
+        config: cfg,
         model: None,
     });
     Session { spawned }
 }
 
+fn open_store(header: Header) -> StoreSlot<MemoryStore> {
+    StoreSlot::Open(MemoryStore::new(header))
+}
+
+fn start_with(server: &FakeOllama, engine: Engine, options: OllamaOptions) -> Session {
+    spawn_session(&server.url(), engine, options, open_store, |_| {})
+}
+
 /// A session whose store is created only when the actor first needs it; the flag says
 /// whether it was.
 fn start_lazy(server: &FakeOllama, model: &str) -> (Session, Arc<AtomicBool>) {
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
     let created = Arc::new(AtomicBool::new(false));
     let flag = created.clone();
-    let engine = engine(model, None);
-    let spawned = actor::spawn(Parts {
-        backend,
-        engine: Box::new(move || engine),
-        store: StoreSlot::Lazy(Box::new(move |header| {
+    let lazy = move |_| {
+        StoreSlot::Lazy(Box::new(move |header: &Header| {
             flag.store(true, Ordering::SeqCst);
             Ok(MemoryStore::new(header.clone()))
-        })),
-        config: ActorConfig {
-            host: server.url(),
-            reconnect_after: Duration::from_secs(3600),
-            ..ActorConfig::default()
-        },
-        model: None,
-    });
-    (Session { spawned }, created)
+        }))
+    };
+    let s = spawn_session(
+        &server.url(),
+        engine(model, None),
+        OllamaOptions::default(),
+        lazy,
+        |_| {},
+    );
+    (s, created)
 }
 
 fn start(server: &FakeOllama, model: &str, ctx: Option<u32>) -> Session {
@@ -519,21 +534,13 @@ async fn unreachable_server_names_the_url_and_keeps_the_message() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
-    let backend = OllamaBackend::new(&url, OllamaOptions::default()).unwrap();
-    let e = engine("llama3.2:3b", None);
-    let header = e.header("t");
-    let spawned = actor::spawn(Parts {
-        backend,
-        engine: Box::new(move || e),
-        store: StoreSlot::Open(MemoryStore::new(header)),
-        config: ActorConfig {
-            host: url.clone(),
-            reconnect_after: Duration::from_secs(3600),
-            ..ActorConfig::default()
-        },
-        model: None,
-    });
-    let s = Session { spawned };
+    let s = spawn_session(
+        &url,
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        open_store,
+        |_| {},
+    );
     s.say("are you there?").await;
     let view = s.spawned.view.clone();
     let (exit, updates) = s.finish().await;
@@ -715,22 +722,18 @@ async fn compress_now_and_inspect_a_checkpoint() {
 #[tokio::test]
 async fn a_write_error_is_surfaced_and_nothing_in_memory_is_lost() {
     let server = FakeOllama::start().await;
-    let e = engine("llama3.2:3b", None);
-    let header = e.header("t");
-    let store = MemoryStore::new(header);
-    store.fail_all_writes(true);
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let spawned = actor::spawn(Parts {
-        backend,
-        engine: Box::new(move || e),
-        store: StoreSlot::Open(store),
-        config: ActorConfig {
-            host: server.url(),
-            ..ActorConfig::default()
-        },
-        model: None,
-    });
-    let s = Session { spawned };
+    let failing = |header| {
+        let store = MemoryStore::new(header);
+        store.fail_all_writes(true);
+        StoreSlot::Open(store)
+    };
+    let s = spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        failing,
+        |_| {},
+    );
     s.say("hello").await;
     s.say("again").await;
     let (exit, updates) = s.finish().await;
@@ -928,25 +931,18 @@ async fn a_resumed_transcript_shows_fold_markers_where_they_appeared_live() {
 #[tokio::test]
 async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
     let server = FakeOllama::start().await;
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let e = engine("llama3.2:3b", None);
-    let header = e.header("test");
-    let spawned = actor::spawn(Parts {
-        backend,
-        engine: Box::new(move || e),
-        store: StoreSlot::Open(MemoryStore::new(header)),
-        config: ActorConfig {
-            host: server.url(),
-            reconnect_after: Duration::from_secs(3600),
-            keys: ollm_tui::actor::KeyHints {
+    let s = spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        open_store,
+        |c| {
+            c.keys = ollm_tui::actor::KeyHints {
                 restore: "F6".into(),
                 ..Default::default()
-            },
-            ..ActorConfig::default()
+            }
         },
-        model: None,
-    });
-    let s = Session { spawned };
+    );
     s.say("hello").await;
     s.cmd(Command::Snapshot { label: None }).await;
     s.cmd(Command::Pin {
