@@ -882,15 +882,23 @@ fn order_of(items: &[ollm_tui::actor::Item]) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn a_resumed_transcript_shows_fold_markers_where_they_appeared_live() {
+/// `turns` questions with 150-word replies at a 2,048-token context: every turn or two
+/// compresses, and after ~25 turns the oldest checkpoints merge. The server stays up so
+/// a test can resume against it.
+async fn long_replies_at_2k(turns: usize) -> (FakeOllama, ActorExit<MemoryStore>, Vec<Update>) {
     let server = FakeOllama::start().await;
     server.set_reply_words(150);
     let s = start(&server, "llama3.2:3b", Some(2048));
-    for i in 0..10 {
+    for i in 0..turns {
         s.say(&format!("Tell me about topic_{i}")).await;
     }
     let (exit, updates) = s.finish().await;
+    (server, exit, updates)
+}
+
+#[tokio::test]
+async fn a_resumed_transcript_shows_fold_markers_where_they_appeared_live() {
+    let (server, exit, updates) = long_replies_at_2k(10).await;
     assert!(exit.engine.compressions() >= 2);
     let mut live: Vec<String> = Vec::new();
     for u in &updates {
@@ -967,13 +975,7 @@ async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
 
 #[tokio::test]
 async fn folded_messages_are_reported_live_and_on_resume() {
-    let server = FakeOllama::start().await;
-    server.set_reply_words(150);
-    let s = start(&server, "llama3.2:3b", Some(2048));
-    for i in 0..8 {
-        s.say(&format!("Tell me about topic_{i}")).await;
-    }
-    let (exit, updates) = s.finish().await;
+    let (server, exit, updates) = long_replies_at_2k(8).await;
     let folded = |updates: &[Update]| -> std::collections::BTreeMap<u64, u32> {
         let mut m = std::collections::BTreeMap::new();
         for u in updates {
@@ -1086,14 +1088,7 @@ async fn retry_after_a_broken_reply_asks_afresh_and_keeps_the_fragment() {
 
 #[tokio::test]
 async fn merged_checkpoints_are_announced_by_number() {
-    // At 2K with long replies the oldest checkpoints age fast and merge.
-    let server = FakeOllama::start().await;
-    server.set_reply_words(150);
-    let s = start(&server, "llama3.2:3b", Some(2048));
-    for i in 0..30 {
-        s.say(&format!("Tell me about topic_{i}")).await;
-    }
-    let (exit, updates) = s.finish().await;
+    let (_server, exit, updates) = long_replies_at_2k(30).await;
     let mut shown = std::collections::BTreeSet::new();
     let mut merges = 0;
     for u in &updates {
