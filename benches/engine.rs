@@ -1,4 +1,4 @@
-//! Engine work on a 10,000-message session (DESIGN §5: per-turn overhead, goal < 1 ms).
+//! Engine work on a 10,000-message session (per-turn overhead; the goal is under 1 ms).
 //!
 //! Setup, not measured: a session of 10,000 messages at ctx 8192 is built by driving the
 //! real engine (tiktoken counts, `Extractive` summaries, so it holds aged and merged
@@ -6,19 +6,20 @@
 //! a turn that needs a compression, and the state right after that compression.
 //!
 //! Measured:
-//! - `turn`: `add_user_message` + `next_step` (the Send path: budget, trigger, prompt
-//!   building) + `record_reply`, on the post-compression state. A turn appends to the
+//! - `turn`: the `UserMessage` input (record it, then the Send path: budget, trigger,
+//!   prompt building) + the `Reply` input, on the post-compression state. A turn appends to the
 //!   engine, so each run of turns starts from a fresh clone (cloned outside the timer)
 //!   and stays well below the next compression: steady state, never a compression.
 //! - `replay`: `Engine::replay` of the whole log (session load).
-//! - `compression`: one pass's engine overhead — plan (identify, prepare, the recovery
-//!   snapshot), the pipeline's checks, apply — with a summarizer that answers at once.
+//! - `compression`: one pass's engine overhead — the user message that triggers it, plan
+//!   (identify, prepare, the recovery snapshot), the pipeline's checks, apply — with a
+//!   summarizer that answers at once.
 //! - `budget`: the figures the status line reads after every change.
 #![allow(clippy::unwrap_used)]
 
 use chrono::{TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use ollm_tui::core::engine::{Engine, ReplyInput, Step};
+use ollm_tui::core::engine::{ChatPrompt, Effect, Engine, Input, ReplyInput};
 use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::summarizer::doubles::Extractive;
 use ollm_tui::core::summarizer::{Summarizer, SummaryError, SummaryRequest};
@@ -108,8 +109,10 @@ fn answer(i: u64) -> String {
 struct Prepared {
     header: ollm_tui::core::record::Header,
     records: Vec<ollm_tui::core::record::Record>,
-    /// A user message is pending and the next step is a compression.
+    /// The next user message makes a compression due.
     ready_to_compress: Engine,
+    /// That message.
+    compress_question: String,
     /// Right after that compression and its turn.
     steady: Engine,
     next_turn: u64,
@@ -127,16 +130,14 @@ fn prepare() -> Prepared {
         i += 1;
     }
     // Go on until a turn compresses: keep the state just before it, and the one after.
-    let (ready_to_compress, steady) = loop {
+    let (ready_to_compress, compress_question, steady) = loop {
         let before = h.engine.clone();
         let a = answer(i);
         let q = question(i);
         let r = h.turn(&q, move |_| a.clone());
         i += 1;
         if r.compressions > 0 {
-            let mut ready = before;
-            let (_, _) = ready.add_user_message(q, Utc::now());
-            break (ready, h.engine.clone());
+            break (before, q, h.engine.clone());
         }
     };
     eprintln!(
@@ -153,6 +154,7 @@ fn prepare() -> Prepared {
         header: h.header(),
         records: h.records.clone(),
         ready_to_compress,
+        compress_question,
         steady,
         next_turn: i,
     }
@@ -170,19 +172,19 @@ fn benches(c: &mut Criterion) {
     let mut probe = p.steady.clone();
     let mut headroom = 0u64;
     for (q, a) in inputs.iter().cycle() {
-        probe.add_user_message(q.clone(), now);
+        probe.handle(Input::UserMessage { text: q.clone() }, now);
         if probe.budget().over_trigger() || !probe.budget().fits() {
             break;
         }
-        probe.record_reply(
-            ReplyInput {
+        probe.handle(
+            Input::Reply(ReplyInput {
                 text: a.clone(),
                 status: ReplyStatus::Complete,
                 prompt_eval_count: None,
                 prompt_eval_cached: None,
                 eval_count: None,
                 prompt_raw: 0,
-            },
+            }),
             now,
         );
         headroom += 1;
@@ -205,25 +207,23 @@ fn benches(c: &mut Criterion) {
                 }
                 let (q, a) = inputs[(n % inputs.len() as u64) as usize].clone();
                 let start = Instant::now();
-                let (_, fx) = e.add_user_message(q, now);
-                black_box(fx);
-                let (step, fx) = e.next_step(now);
-                black_box(fx);
-                let Step::Send(prompt) = step else {
+                let mut fx = e.handle(Input::UserMessage { text: q }, now);
+                let Some(Effect::Chat(prompt)) = fx.pop() else {
                     panic!("the turn bench left steady state (a compression was due)")
                 };
-                let fx = e.record_reply(
-                    ReplyInput {
+                black_box(fx);
+                let fx = e.handle(
+                    Input::Reply(ReplyInput {
                         text: a,
                         status: ReplyStatus::Complete,
                         prompt_eval_count: Some(prompt.estimate),
                         prompt_eval_cached: None,
                         eval_count: Some(120),
                         prompt_raw: prompt.raw_estimate,
-                    },
+                    }),
                     now,
                 );
-                black_box((fx, prompt));
+                black_box::<(Vec<Effect>, ChatPrompt)>((fx, prompt));
                 total += start.elapsed();
             }
             total
@@ -262,13 +262,14 @@ fn benches(c: &mut Criterion) {
         b.iter_batched(
             || p.ready_to_compress.clone(),
             |mut e| {
-                let (step, fx) = e.next_step(now);
-                black_box(fx);
-                let Step::Compress(plan) = step else {
+                let text = p.compress_question.clone();
+                let mut fx = e.handle(Input::UserMessage { text }, now);
+                let Some(Effect::Compress(plan)) = fx.pop() else {
                     panic!("expected a compression")
                 };
+                black_box(fx);
                 let outcome = futures_lite_block_on(plan.run(&Immediate));
-                black_box(e.apply_compression(outcome, now));
+                black_box(e.handle(Input::Compressed(Box::new(outcome)), now));
                 e
             },
             BatchSize::PerIteration,

@@ -8,8 +8,8 @@
 //! pass `--prompts FILE`) and run again. Nothing is written to disk.
 
 use ollm_tui::actor::summarizer::BackendSummarizer;
-use ollm_tui::core::engine::{Engine, EngineConfig, ReplyInput, SessionSpec, Step};
-use ollm_tui::core::events::{Effect, EngineEvent};
+use ollm_tui::core::engine::{Effect, Engine, EngineConfig, Input, ReplyInput, SessionSpec};
+use ollm_tui::core::events::EngineEvent;
 use ollm_tui::core::facts;
 use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::mode::Mode;
@@ -88,33 +88,41 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Arc::new(prompts),
         chrono::Utc::now(),
     );
-    engine.set_model_info(info.context_length, info.parameter_size.as_deref());
     let now = chrono::Utc::now;
+    engine.handle(
+        Input::ModelInfo {
+            context_length: info.context_length,
+            parameter_size: info.parameter_size,
+        },
+        now(),
+    );
+    let backend = Arc::new(backend);
     for pass in 0..passes {
         // Replay the conversation (again) so there is something to fold each pass.
         for (user, assistant) in TURNS {
-            let _ = engine.add_user_message(format!("{user} (pass {pass})"), now());
-            let (step, _) = engine.next_step(now());
-            let raw = match step {
-                Step::Send(p) => p.raw_estimate,
+            // Compressions are run by hand below: a pass the turn asks for is skipped.
+            let text = format!("{user} (pass {pass})");
+            let raw = match engine.handle(Input::UserMessage { text }, now()).pop() {
+                Some(Effect::Chat(p)) => p.raw_estimate,
                 _ => 0,
             };
-            let _ = engine.record_reply(
-                ReplyInput {
+            engine.handle(
+                Input::Reply(ReplyInput {
                     text: assistant.to_string(),
                     status: ReplyStatus::Complete,
                     prompt_eval_count: None,
                     prompt_eval_cached: None,
                     eval_count: None,
                     prompt_raw: raw,
-                },
+                }),
                 now(),
             );
         }
-        let plan = match engine.plan_compression(None, now()) {
-            Ok(p) => p,
-            Err(why) => {
-                println!("pass {pass}: nothing to compress ({why})");
+        let mut fx = engine.handle(Input::Compress { focus: None }, now());
+        let plan = match fx.pop() {
+            Some(Effect::Compress(p)) => p,
+            _ => {
+                println!("pass {pass}: nothing to compress ({fx:?})");
                 continue;
             }
         };
@@ -125,14 +133,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             plan.tokens_before
         );
         let summarizer = BackendSummarizer {
-            backend: &backend,
+            backend: backend.clone(),
             model: model.clone(),
             num_ctx: engine.ctx(),
         };
         let started = Instant::now();
         let outcome = plan.run(&summarizer).await;
         let elapsed = started.elapsed();
-        let fx = engine.apply_compression(outcome, now());
+        let fx = engine.handle(Input::Compressed(Box::new(outcome)), now());
         for e in &fx {
             if let Effect::Event(ev) = e {
                 match ev {
@@ -169,7 +177,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     EngineEvent::FactsKept { count, .. } => {
                         println!("kept facts appended: {count}")
                     }
-                    EngineEvent::CompressionError { error } => println!("ERROR: {error}"),
+                    EngineEvent::CompressionFailed { error, .. } => println!("ERROR: {error}"),
                     _ => {}
                 }
             }

@@ -4,11 +4,8 @@
 use anyhow::{Context, Result, bail};
 
 use clap::Parser;
-use ollm_tui::actor::{self, ActorConfig, KeyHints, Parts, StoreSlot};
-use ollm_tui::app::{
-    App, AppOptions,
-    keymap::{Action, Keymap},
-};
+use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
+use ollm_tui::app::{App, AppOptions, keymap::Keymap};
 use ollm_tui::config::{self, Cli, Command, Env, ExportFormat, Settings};
 use ollm_tui::core::engine::{Engine, SessionSpec};
 use ollm_tui::core::prompts::Prompts;
@@ -291,17 +288,6 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
                 host: settings.host.clone(),
                 temperature: settings.temperature,
                 keep_auto_snapshots: settings.keep_auto_snapshots,
-                keys: KeyHints {
-                    restore: keymap
-                        .label(Action::Restore)
-                        .unwrap_or_else(|| "/restore".into()),
-                    compress: keymap
-                        .label(Action::Compress)
-                        .unwrap_or_else(|| "/compress".into()),
-                    models: keymap
-                        .label(Action::Models)
-                        .unwrap_or_else(|| "/model".into()),
-                },
                 ..ActorConfig::default()
             },
             model: settings.model.clone(),
@@ -314,7 +300,6 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
                 theme,
                 ascii: settings.ascii,
                 paste_limit_bytes: settings.paste_limit_bytes,
-                data_dir: Some(dir.clone()),
                 startup_banner,
             },
         );

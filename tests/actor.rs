@@ -10,7 +10,8 @@ mod support;
 use ollm_tui::actor::{
     self, ActorConfig, ActorExit, Command, Connection, ItemKind, Parts, StoreSlot, Update,
 };
-use ollm_tui::core::engine::{Engine, EngineConfig, ReplyInput, SessionSpec};
+use ollm_tui::app::words::{self, KeyNames};
+use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, SessionSpec};
 use ollm_tui::core::message::{ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
@@ -109,6 +110,21 @@ impl Session {
     async fn cmd(&self, c: Command) {
         self.spawned.handle.send(c).await.unwrap();
     }
+    /// Wait until the session holds `n` messages and is idle (read-only commands are
+    /// answered at once, ahead of queued ones: a test that asks about the state after
+    /// some turns waits for them first).
+    async fn wait_for_messages(&self, n: usize) {
+        let mut view = self.spawned.view.clone();
+        tokio::time::timeout(
+            Duration::from_secs(30),
+            view.wait_for(|v| {
+                v.status.history_messages >= n && v.activity == actor::Activity::Idle
+            }),
+        )
+        .await
+        .expect("the turns did not finish")
+        .unwrap();
+    }
     async fn say(&self, text: &str) {
         self.cmd(Command::Send { text: text.into() }).await;
     }
@@ -135,25 +151,42 @@ fn drain(rx: &mut mpsc::UnboundedReceiver<Update>) -> Vec<Update> {
     out
 }
 
+/// The banners the actor raised, in the words the app shows (default keys).
 fn banners(updates: &[Update]) -> Vec<(String, Option<String>)> {
     updates
         .iter()
         .filter_map(|u| match u {
-            Update::Banner { title, hint, .. } => Some((title.clone(), hint.clone())),
+            Update::Banner(n) => {
+                let w = words::notice(n, &KeyNames::default());
+                Some((w.title, w.hint))
+            }
             _ => None,
         })
         .collect()
 }
 
-/// The notices (ℹ/⚠ lines) the actor put in the transcript, in order.
-fn notices(updates: &[Update]) -> Vec<String> {
+/// The notices (ℹ/⚠ lines) the actor put in the transcript, in order, in the words the
+/// app shows with `keys`.
+fn notices_with(updates: &[Update], keys: &KeyNames) -> Vec<String> {
     updates
         .iter()
         .filter_map(|u| match u {
-            Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_)) => Some(i.text.clone()),
+            Update::Notice(n) => Some(words::notice(n, keys).text()),
             _ => None,
         })
         .collect()
+}
+
+fn notices(updates: &[Update]) -> Vec<String> {
+    notices_with(updates, &KeyNames::default())
+}
+
+/// An engine state as a crash would leave it: the inputs applied, their effects dropped.
+fn with_inputs(mut e: Engine, inputs: Vec<Input>) -> Engine {
+    for input in inputs {
+        e.handle(input, chrono::Utc::now());
+    }
+    e
 }
 
 fn records(exit: &ActorExit<MemoryStore>) -> Vec<RecordBody> {
@@ -591,10 +624,11 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
     })
     .await;
     s.say("second").await;
+    s.wait_for_messages(4).await;
     let (tx, rx) = tokio::sync::oneshot::channel();
     s.cmd(Command::ListSnapshots { reply: tx }).await;
     let snaps = rx.await.unwrap().unwrap();
-    assert_eq!(snaps.len(), 1);
+    assert_eq!(snaps.len(), 1, "{snaps:?}");
     assert_eq!(snaps[0].label.as_deref(), Some("after first"));
     // An unknown id is refused with a pointer to the picker; the start of an id will do.
     s.cmd(Command::Restore { id: "nope".into() }).await;
@@ -840,8 +874,12 @@ async fn the_first_message_writes_the_settings_made_before_it() {
 #[tokio::test]
 async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
     let server = FakeOllama::start().await;
-    let mut e = engine("llama3.2:3b", None);
-    e.add_user_message("sent before the crash".into(), chrono::Utc::now());
+    let e = with_inputs(
+        engine("llama3.2:3b", None),
+        vec![Input::UserMessage {
+            text: "sent before the crash".into(),
+        }],
+    );
     let (_, updates) = start_with(&server, e, OllamaOptions::default())
         .finish()
         .await;
@@ -851,18 +889,21 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
         notices(&updates)
     );
     // A resumed conversation whose last message was answered gets no such notice.
-    let mut e = engine("llama3.2:3b", None);
-    e.add_user_message("asked".into(), chrono::Utc::now());
-    e.record_reply(
-        ReplyInput {
-            text: "answered".into(),
-            status: ReplyStatus::Complete,
-            prompt_eval_count: None,
-            prompt_eval_cached: None,
-            eval_count: None,
-            prompt_raw: 0,
-        },
-        chrono::Utc::now(),
+    let e = with_inputs(
+        engine("llama3.2:3b", None),
+        vec![
+            Input::UserMessage {
+                text: "asked".into(),
+            },
+            Input::Reply(ReplyInput {
+                text: "answered".into(),
+                status: ReplyStatus::Complete,
+                prompt_eval_count: None,
+                prompt_eval_cached: None,
+                eval_count: None,
+                prompt_raw: 0,
+            }),
+        ],
     );
     let (_, updates) = start_with(&server, e, OllamaOptions::default())
         .finish()
@@ -939,18 +980,7 @@ async fn a_resumed_transcript_shows_fold_markers_where_they_appeared_live() {
 #[tokio::test]
 async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
     let server = FakeOllama::start().await;
-    let s = spawn_session(
-        &server.url(),
-        engine("llama3.2:3b", None),
-        OllamaOptions::default(),
-        open_store,
-        |c| {
-            c.keys = ollm_tui::actor::KeyHints {
-                restore: "F6".into(),
-                ..Default::default()
-            }
-        },
-    );
+    let s = start(&server, "llama3.2:3b", None);
     s.say("hello").await;
     s.cmd(Command::Snapshot { label: None }).await;
     s.cmd(Command::Pin {
@@ -959,7 +989,11 @@ async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
     })
     .await;
     let (_, updates) = s.finish().await;
-    let notices = notices(&updates);
+    let keys = KeyNames {
+        restore: "F6".into(),
+        ..KeyNames::default()
+    };
+    let notices = notices_with(&updates, &keys);
     assert!(
         notices.iter().any(|n| n.contains("(F6 to restore)")),
         "{notices:?}"
@@ -1058,7 +1092,10 @@ async fn retry_after_a_broken_reply_asks_afresh_and_keeps_the_fragment() {
     // The retry's success takes the banner about the broken reply down.
     let banner_at = updates
         .iter()
-        .position(|u| matches!(u, Update::Banner { title, .. } if title.contains("broke off")))
+        .position(|u| {
+            matches!(u, Update::Banner(n)
+                if words::notice(n, &KeyNames::default()).title.contains("broke off"))
+        })
         .unwrap();
     assert!(
         updates[banner_at..]
@@ -1117,9 +1154,11 @@ async fn merged_checkpoints_are_announced_by_number() {
     );
     // The reliability warning (3.2B: after 5 compressions) is a dated transcript notice,
     // not a banner that would go stale.
-    assert!(updates.iter().any(|u| matches!(u,
-        Update::Appended(i) if matches!(i.kind, ItemKind::Notice(_))
-            && i.text.contains("has compressed this conversation"))));
+    assert!(
+        notices(&updates)
+            .iter()
+            .any(|n| n.contains("has compressed this conversation"))
+    );
     assert!(
         !banners(&updates)
             .iter()
@@ -1177,13 +1216,124 @@ async fn asking_for_more_context_than_the_model_was_trained_on_is_warned() {
     s.cmd(Command::SetCtx { ctx: Some(8192) }).await;
     s.cmd(Command::SetCtx { ctx: Some(1024) }).await;
     let (_, updates) = s.finish().await;
-    let warned: Vec<&str> = updates
+    let notices = notices(&updates);
+    let warned: Vec<&String> = notices
         .iter()
-        .filter_map(|u| match u {
-            Update::Appended(i) if i.text.contains("was trained on") => Some(i.text.as_str()),
-            _ => None,
-        })
+        .filter(|n| n.contains("was trained on"))
         .collect();
     assert_eq!(warned.len(), 1, "only for 8192: {warned:?}");
     assert!(warned[0].contains("trained on 1024 tokens"), "{warned:?}");
+}
+
+/// Ask for the snapshot list; how long the answer took.
+async fn list_snapshots_timed(
+    s: &Session,
+) -> (Vec<ollm_tui::core::snapshot::SnapshotMeta>, Duration) {
+    let started = std::time::Instant::now();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Command::ListSnapshots { reply: tx }).await;
+    let list = tokio::time::timeout(Duration::from_secs(10), rx)
+        .await
+        .expect("no answer while busy")
+        .unwrap()
+        .unwrap();
+    (list, started.elapsed())
+}
+
+/// Wait until the actor's activity matches.
+async fn wait_for_activity(s: &Session, what: impl Fn(&actor::Activity) -> bool) {
+    let mut view = s.spawned.view.clone();
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        view.wait_for(|v| what(&v.activity)),
+    )
+    .await
+    .expect("the activity never came")
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression_runs() {
+    // While a reply streams: the server stalls after two tokens and keeps the stream open.
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    s.cmd(Command::Snapshot {
+        label: Some("mark".into()),
+    })
+    .await;
+    server.push_fault(Fault::StallAfter { tokens: 2 });
+    s.say("tell me a story").await;
+    wait_for_activity(
+        &s,
+        |a| matches!(a, actor::Activity::Generating { chunks, .. } if *chunks >= 1),
+    )
+    .await;
+    let (list, took) = list_snapshots_timed(&s).await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert!(took < Duration::from_millis(100), "answered after {took:?}");
+    assert!(
+        matches!(
+            s.spawned.view.borrow().activity,
+            actor::Activity::Generating { .. }
+        ),
+        "the reply was still streaming"
+    );
+    s.cmd(Command::Stop).await;
+    let (exit, _) = s.finish().await;
+    assert_eq!(exit.engine.history().len(), 2, "the partial reply is kept");
+
+    // While a compression runs: its summary request never gets an answer.
+    let server = FakeOllama::start().await;
+    let long = "a long answer about the module layout and its tests ".repeat(30);
+    let mut inputs = Vec::new();
+    for i in 0..6 {
+        inputs.push(Input::UserMessage {
+            text: format!("question {i}"),
+        });
+        inputs.push(Input::Reply(ReplyInput {
+            text: long.clone(),
+            status: ReplyStatus::Complete,
+            prompt_eval_count: None,
+            prompt_eval_cached: None,
+            eval_count: None,
+            prompt_raw: 0,
+        }));
+    }
+    let e = with_inputs(engine("llama3.2:3b", Some(2048)), inputs);
+    let s = start_with(&server, e, OllamaOptions::default());
+    s.wait_for_messages(12).await;
+    server.push_fault(Fault::StallAfter { tokens: 0 });
+    s.cmd(Command::Compress { focus: None }).await;
+    wait_for_activity(&s, |a| matches!(a, actor::Activity::Compressing { .. })).await;
+    let (list, took) = list_snapshots_timed(&s).await;
+    assert!(took < Duration::from_millis(100), "answered after {took:?}");
+    // The recovery snapshot taken before the compression is listed.
+    assert_eq!(list.len(), 1, "{list:?}");
+    // The model list is fetched apart: it cannot hold up the actor either.
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Command::ListModels { reply: tx }).await;
+    let models = tokio::time::timeout(Duration::from_secs(10), rx)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(!models.is_empty());
+    assert!(matches!(
+        s.spawned.view.borrow().activity,
+        actor::Activity::Compressing { .. }
+    ));
+    s.cmd(Command::Stop).await;
+    let (exit, updates) = s.finish().await;
+    assert_eq!(
+        exit.engine.compressions(),
+        0,
+        "a stopped compression changes nothing"
+    );
+    assert!(
+        notices(&updates)
+            .iter()
+            .any(|n| n.contains("Compression stopped; nothing was changed")),
+        "{:?}",
+        notices(&updates)
+    );
 }

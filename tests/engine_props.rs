@@ -1,4 +1,4 @@
-//! Property tests of the context engine (issue #3 "Done when").
+//! Property tests of the context engine: its invariants over random conversations.
 //!
 //! Strategy: proptest generates whole conversations — user messages of 1..20,000 chars
 //! (prose, code, unicode, marker-laden lines), replies of random length with goal markers,
@@ -24,10 +24,9 @@
 
 use ollm_tui::core::budget::{Budget, MAX_ANCIENT, reserve_for};
 use ollm_tui::core::checkpoint::Level;
-use ollm_tui::core::compress::CompressionPlan;
-use ollm_tui::core::engine::{ChatPrompt, PromptRole, ReplyInput, Step};
-use ollm_tui::core::events::{Effect, EngineEvent};
-use ollm_tui::core::goals::{ArtifactAction, Author, GoalChange, GoalStatus, Priority, StepStatus};
+use ollm_tui::core::engine::{ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput};
+use ollm_tui::core::events::EngineEvent;
+use ollm_tui::core::goals::{ArtifactAction, GoalChange, GoalStatus, Priority, StepStatus};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
 use ollm_tui::core::mode::{Mode, Tier};
 use ollm_tui::core::pipeline::limit_for;
@@ -391,6 +390,22 @@ struct Sim {
     blocked: usize,
 }
 
+/// How the simulated server answers the turn in progress.
+struct Answer {
+    reply: String,
+    server: Server,
+    /// Refuse the next request as too long (once).
+    overflow: bool,
+}
+
+/// The refusal among effects, if an input was refused.
+fn refusal(fx: &[Effect]) -> Option<&EngineError> {
+    fx.iter().find_map(|e| match e {
+        Effect::Event(EngineEvent::Refused { error }) => Some(error),
+        _ => None,
+    })
+}
+
 impl Sim {
     fn new(ctx: u32, tok: Arc<dyn Tokenizer>, summ: Summ, server_ratio: f64) -> Sim {
         let h = Harness::new(ctx, tok, summ);
@@ -654,25 +669,86 @@ impl Sim {
         );
         assert_eq!(re.active_state(), e.active_state(), "replayed active state");
         assert_eq!(re.budget(), e.budget(), "replayed budget");
-        assert_eq!(re.current_prompt(), e.current_prompt(), "replayed prompt");
+        assert_eq!(re.prompt(), e.prompt(), "replayed prompt");
         assert_eq!(re.history(), e.history(), "replayed history");
     }
 
-    fn run_plan(&mut self, mut plan: CompressionPlan) {
-        if let Some(snap) = plan.snapshot.take() {
-            let fx = self
-                .h
-                .engine
-                .snapshot_saved(&snap.meta, self.h.clock.tick());
-            self.absorb(fx);
-            self.save_snapshot(snap);
+    /// Feed an input and carry out everything it leads to; `answer` says how the
+    /// server answers a chat request (there is none outside a turn).
+    fn feed(&mut self, input: Input, answer: &mut Option<Answer>) {
+        let fx = self.h.engine.handle(input, self.h.clock.tick());
+        self.drive(fx, answer);
+    }
+
+    /// Carry out effects as the actor does, answering every request.
+    fn drive(&mut self, fx: Vec<Effect>, answer: &mut Option<Answer>) {
+        for e in fx {
+            match e {
+                Effect::SaveSnapshot(snap) => {
+                    let meta = snap.meta.clone();
+                    if meta.purpose != SnapshotPurpose::Emergency {
+                        self.save_snapshot(*snap);
+                    }
+                    self.feed(Input::SnapshotSaved { meta }, answer);
+                }
+                Effect::Compress(plan) => {
+                    let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
+                    self.feed(Input::Compressed(Box::new(outcome)), answer);
+                }
+                Effect::Chat(p) => {
+                    let a = answer.as_mut().expect("a chat request outside a turn");
+                    self.check_request(&p);
+                    self.sent += 1;
+                    if a.overflow {
+                        // The server refuses once; the engine compresses and retries.
+                        a.overflow = false;
+                        let message = "the input length exceeds the context length".into();
+                        self.feed(Input::Overflow { message }, answer);
+                        continue;
+                    }
+                    if a.server == Server::Fails {
+                        self.feed(Input::NoReply, answer);
+                        continue;
+                    }
+                    let seen = if a.server == Server::Truncates {
+                        p.raw_estimate / 3
+                    } else {
+                        (f64::from(p.raw_estimate) * self.server_ratio).round() as u32
+                    };
+                    let status = if a.server == Server::Interrupted {
+                        ReplyStatus::Interrupted
+                    } else {
+                        ReplyStatus::Complete
+                    };
+                    let reply = a.reply.clone();
+                    let before = self.h.engine.history().len();
+                    let input = Input::Reply(ReplyInput {
+                        text: reply.clone(),
+                        status,
+                        prompt_eval_count: Some(seen),
+                        prompt_eval_cached: None,
+                        eval_count: Some(7),
+                        prompt_raw: p.raw_estimate,
+                    });
+                    self.feed(input, answer);
+                    if status == ReplyStatus::Interrupted && reply.trim().is_empty() {
+                        // Nothing was said: nothing to keep.
+                        assert_eq!(self.h.engine.history().len(), before);
+                    } else {
+                        let last = self.h.engine.history().last().unwrap();
+                        assert_eq!(last.role, Role::Assistant);
+                        assert_eq!(last.status, status);
+                        assert_eq!(last.text, reply);
+                    }
+                }
+                Effect::Event(EngineEvent::Blocked(_)) => {
+                    self.check_blocked();
+                    self.blocked += 1;
+                    self.absorb(vec![e]);
+                }
+                other => self.absorb(vec![other]),
+            }
         }
-        let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
-        let fx = self
-            .h
-            .engine
-            .apply_compression(outcome, self.h.clock.tick());
-        self.absorb(fx);
     }
 
     fn save_snapshot(&mut self, snapshot: Snapshot) {
@@ -698,81 +774,26 @@ impl Sim {
     }
 
     fn turn(&mut self, user: String, reply: String, server: Server) {
-        let now = self.h.clock.tick();
-        let (id, fx) = self.h.engine.add_user_message(user.clone(), now);
-        self.absorb(fx);
-        assert_eq!(self.text_of(id), user);
-        let mut overflow = server == Server::Overflows;
-        for _ in 0..16 {
-            let now = self.h.clock.tick();
-            let (step, fx) = self.h.engine.next_step(now);
-            self.absorb(fx);
-            match step {
-                Step::Send(p) => {
-                    self.check_request(&p);
-                    self.sent += 1;
-                    if overflow {
-                        // The actor compresses and retries once.
-                        overflow = false;
-                        self.h.engine.overflowed();
-                        continue;
-                    }
-                    if server == Server::Fails {
-                        self.h.engine.abort_turn();
-                        return;
-                    }
-                    let seen = if server == Server::Truncates {
-                        p.raw_estimate / 3
-                    } else {
-                        (f64::from(p.raw_estimate) * self.server_ratio).round() as u32
-                    };
-                    let status = if server == Server::Interrupted {
-                        ReplyStatus::Interrupted
-                    } else {
-                        ReplyStatus::Complete
-                    };
-                    let before = self.h.engine.history().len();
-                    let fx = self.h.engine.record_reply(
-                        ReplyInput {
-                            text: reply.clone(),
-                            status,
-                            prompt_eval_count: Some(seen),
-                            prompt_eval_cached: None,
-                            eval_count: Some(7),
-                            prompt_raw: p.raw_estimate,
-                        },
-                        self.h.clock.tick(),
-                    );
-                    self.absorb(fx);
-                    if status == ReplyStatus::Interrupted && reply.trim().is_empty() {
-                        // Nothing was said: nothing to keep.
-                        assert_eq!(self.h.engine.history().len(), before);
-                    } else {
-                        let last = self.h.engine.history().last().unwrap();
-                        assert_eq!(last.role, Role::Assistant);
-                        assert_eq!(last.status, status);
-                        assert_eq!(last.text, reply);
-                    }
-                    return;
-                }
-                Step::Compress(plan) => self.run_plan(*plan),
-                Step::Snapshot(snap) => {
-                    assert_eq!(snap.meta.purpose, SnapshotPurpose::Emergency);
-                    let fx = self
-                        .h
-                        .engine
-                        .snapshot_saved(&snap.meta, self.h.clock.tick());
-                    self.absorb(fx);
-                }
-                Step::Blocked(why) => {
-                    assert!(why.contains("saved"), "{why}");
-                    self.check_blocked();
-                    self.blocked += 1;
-                    return;
-                }
-            }
+        let fx = self.h.engine.handle(
+            Input::UserMessage { text: user.clone() },
+            self.h.clock.tick(),
+        );
+        let id = fx
+            .iter()
+            .filter_map(|e| e.record())
+            .find(|r| matches!(r.body, RecordBody::User { .. }))
+            .map(|r| MessageId(r.seq));
+        let mut answer = Some(Answer {
+            reply,
+            server,
+            overflow: server == Server::Overflows,
+        });
+        self.drive(fx, &mut answer);
+        match id {
+            Some(id) => assert_eq!(self.text_of(id), user),
+            None => assert!(user.trim().is_empty(), "a message was not recorded"),
         }
-        panic!("next_step did not settle in 16 steps");
+        assert!(!self.h.engine.in_turn(), "the turn did not settle");
     }
 
     /// Blocked only if nothing allowed could make the request fit: everything left is
@@ -819,13 +840,16 @@ impl Sim {
             }
             Op::Tool { result, is_error } => {
                 let text = render(result);
-                let (id, fx) = self.h.engine.add_tool_result(
-                    "run_command".into(),
-                    "{\"cmd\":\"cargo test\"}".into(),
-                    text.clone(),
-                    *is_error,
+                let fx = self.h.engine.handle(
+                    Input::ToolResult {
+                        name: "run_command".into(),
+                        args: "{\"cmd\":\"cargo test\"}".into(),
+                        result: text.clone(),
+                        is_error: *is_error,
+                    },
                     self.h.clock.tick(),
                 );
+                let id = MessageId(fx[0].record().unwrap().seq);
                 self.absorb(fx);
                 assert_eq!(self.text_of(id), text);
             }
@@ -835,11 +859,12 @@ impl Sim {
                     return;
                 }
                 let id = active[pick % active.len()].id;
-                let fx = self
-                    .h
-                    .engine
-                    .set_pinned(id, *pinned, self.h.clock.tick())
-                    .unwrap();
+                let input = Input::Pin {
+                    id: Some(id),
+                    pinned: *pinned,
+                };
+                let fx = self.h.engine.handle(input, self.h.clock.tick());
+                assert!(refusal(&fx).is_none(), "pin of an active message refused");
                 self.absorb(fx);
                 if *pinned {
                     self.model.pinned.insert(id);
@@ -849,33 +874,20 @@ impl Sim {
             }
             Op::Goal(g) => {
                 let board = self.h.engine.goals().clone();
-                match self
-                    .h
-                    .engine
-                    .apply_goal(g.change(), Author::User, self.h.clock.tick())
-                {
-                    Ok(fx) => self.absorb(fx),
-                    Err(_) => assert_eq!(self.h.engine.goals(), &board, "refused but changed"),
+                let input = Input::Goal { change: g.change() };
+                let fx = self.h.engine.handle(input, self.h.clock.tick());
+                if refusal(&fx).is_some() {
+                    assert_eq!(self.h.engine.goals(), &board, "refused but changed");
                 }
+                self.absorb(fx);
             }
             Op::Compress { focus } => {
                 let focus = focus.map(|n| format!("topic {n} and src/feature_{n}.rs"));
-                if let Ok(plan) = self.h.engine.plan_compression(focus, self.h.clock.tick()) {
-                    self.run_plan(*plan);
-                }
+                self.feed(Input::Compress { focus }, &mut None);
             }
             Op::Snapshot => {
-                let snap = self.h.engine.make_snapshot(
-                    SnapshotPurpose::Rollback,
-                    Some("prop".into()),
-                    self.h.clock.tick(),
-                );
-                let fx = self
-                    .h
-                    .engine
-                    .snapshot_saved(&snap.meta, self.h.clock.tick());
-                self.absorb(fx);
-                self.save_snapshot(snap);
+                let label = Some("prop".into());
+                self.feed(Input::Snapshot { label }, &mut None);
             }
             Op::Restore(pick) => {
                 if self.snapshots.is_empty() {
@@ -883,9 +895,10 @@ impl Sim {
                 }
                 let i = pick % self.snapshots.len();
                 let snap = self.snapshots[i].snapshot.clone();
-                let fx = self.h.engine.restore(&snap, self.h.clock.tick()).unwrap();
-                self.absorb(fx);
-                self.model.conversation = self.snapshots[i].conversation.clone();
+                let conversation = self.snapshots[i].conversation.clone();
+                let snapshot = Box::new(snap.clone());
+                self.feed(Input::Restore { snapshot }, &mut None);
+                self.model.conversation = conversation;
                 self.model.mode = snap.state.mode;
                 // Messages folded in that state were not pinned then; pins go with the state.
                 for cp in &snap.state.checkpoints {
@@ -897,12 +910,16 @@ impl Sim {
                 assert_eq!(self.h.engine.checkpoints(), &snap.state.checkpoints[..]);
             }
             Op::Mode(m) => {
-                let fx = self.h.engine.set_mode(*m, self.h.clock.tick());
+                let fx = self
+                    .h
+                    .engine
+                    .handle(Input::SetMode { mode: *m }, self.h.clock.tick());
                 self.absorb(fx);
                 self.model.mode = *m;
             }
             Op::Ctx(c) => {
-                let fx = self.h.engine.set_ctx(Some(*c), self.h.clock.tick());
+                let input = Input::SetCtx { ctx: Some(*c) };
+                let fx = self.h.engine.handle(input, self.h.clock.tick());
                 self.absorb(fx);
                 self.model.ctx = *c;
             }
@@ -1018,10 +1035,8 @@ proptest! {
             prop_assert!(n < 5_000, "no progress: {} compressions", sim.h.engine.compressions());
             let reply = render(&TextSpec { flavor: Flavor::Prose, len: reply_len, seed: n });
             sim.turn(format!("Question {n}: what about case {n}?"), reply, Server::Answers);
-            if n.is_multiple_of(2)
-                && let Ok(plan) = sim.h.engine.plan_compression(None, sim.h.clock.tick())
-            {
-                sim.run_plan(*plan);
+            if n.is_multiple_of(2) {
+                sim.feed(Input::Compress { focus: None }, &mut None);
             }
             let b = sim.h.engine.budget();
             prop_assert_eq!(b.room(), room, "the room changed; the bound would not hold");

@@ -61,7 +61,7 @@ fn a_hundred_checkpoints_replay_exactly_from_a_file_that_grows_linearly() {
     assert_eq!(re.active_state(), h.engine.active_state());
     assert_eq!(re.history(), h.engine.history());
     assert_eq!(re.budget(), h.engine.budget());
-    assert_eq!(re.current_prompt(), h.engine.current_prompt());
+    assert_eq!(re.prompt(), h.engine.prompt());
     assert_eq!(re.checkpoints().len(), h.engine.checkpoints().len());
 
     // Linear: each record adds its own line, nothing is rewritten, and no record grows with

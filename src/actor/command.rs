@@ -63,6 +63,11 @@ pub enum Command {
         id: CheckpointId,
         reply: oneshot::Sender<Option<(Checkpoint, Vec<Message>)>>,
     },
+    /// Write the session to a file under the data directory (`/export`); the outcome
+    /// arrives as a notice.
+    Export {
+        json: bool,
+    },
     /// Check the server again now.
     Reconnect,
     /// Finish what is under way, sync, and stop.
@@ -70,11 +75,15 @@ pub enum Command {
 }
 
 impl Command {
-    /// Commands that only read state: served even while a reply streams.
+    /// Commands that only read the session: answered at once, even while a reply
+    /// streams or a compression runs.
     pub(crate) fn is_read_only(&self) -> bool {
         matches!(
             self,
-            Command::ListSnapshots { .. } | Command::ListModels { .. } | Command::Inspect { .. }
+            Command::ListSnapshots { .. }
+                | Command::ListModels { .. }
+                | Command::Inspect { .. }
+                | Command::Export { .. }
         )
     }
 }

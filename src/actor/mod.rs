@@ -2,19 +2,40 @@
 //! [`SessionHandle`] sends [`Command`]s over a bounded channel to one task that owns all
 //! conversation state — the engine, the store, the connection to the model server.
 //!
+//! The actor is the engine's driver: commands become engine inputs, and it carries out
+//! the effects that come back (append, sync, save a snapshot, stream a reply, run a
+//! compression), owning all the I/O. Read-only commands (snapshot and model lists, the
+//! inspector, export) are answered at once, also while a reply streams or a compression
+//! runs; other commands wait until the turn is over. Stop ends a reply or compression at
+//! once.
+//!
 //! The UI never touches that state. It renders what the actor publishes: a
 //! `watch<Arc<SessionView>>` with the latest status and a stream of [`Update`]s
-//! (transcript changes, reply deltas, notices). Publishing never blocks the actor.
-//! Dropping every handle lets the actor finish what is queued, sync, and return its state
-//! (which is how tests observe it, deterministically).
+//! (transcript changes, reply deltas, typed [`Notice`]s — the app words them). Publishing
+//! never blocks the actor. Dropping every handle lets the actor finish what is queued,
+//! sync, and return its state (which is how tests observe it, deterministically).
+//!
+//! Files: `driver` (the loop, effects, listening while busy), `reply` and `compress` (the
+//! long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
+//! server), `store` (the session file, created on first use), `transcript`, `notice`,
+//! `view` (what the UI gets), `command`, `summarizer`.
 
+mod answers;
 pub mod command;
-pub mod session;
+mod compress;
+mod connect;
+mod driver;
+pub mod notice;
+mod reply;
+pub mod store;
 pub mod summarizer;
+mod transcript;
 pub mod view;
 
 pub use command::Command;
-pub use session::{ActorConfig, ActorExit, KeyHints, StoreFactory, StoreSlot, item_of};
+pub use notice::{Found, Notice, RestoreLookup};
+pub use store::{LazyStore, StoreFactory, StoreSlot};
+pub use transcript::item_of;
 pub use view::{Activity, Connection, Item, ItemKind, NoticeLevel, SessionView, Update};
 
 use crate::core::engine::Engine;
@@ -50,6 +71,39 @@ impl SessionHandle {
     pub fn try_send(&self, cmd: Command) -> Result<(), Closed> {
         self.tx.try_send(cmd).map_err(|_| Closed)
     }
+}
+
+/// Settings of the actor that are not the engine's.
+#[derive(Debug, Clone)]
+pub struct ActorConfig {
+    /// Server address, for messages.
+    pub host: String,
+    /// Sampling temperature for chat; `None` = the model's default.
+    pub temperature: Option<f32>,
+    /// Automatic (recovery) snapshots kept per session.
+    pub keep_auto_snapshots: usize,
+    /// First retry after the server was unreachable; doubles up to 30 s.
+    pub reconnect_after: std::time::Duration,
+    pub app_version: String,
+}
+
+impl Default for ActorConfig {
+    fn default() -> Self {
+        ActorConfig {
+            host: crate::llm::DEFAULT_HOST.to_string(),
+            temperature: None,
+            keep_auto_snapshots: 5,
+            reconnect_after: std::time::Duration::from_secs(2),
+            app_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+}
+
+/// What the actor hands back when it stops (tests inspect it).
+pub struct ActorExit<S> {
+    pub engine: Engine,
+    /// The session's store, if it was created.
+    pub store: Option<S>,
 }
 
 /// Everything the UI side gets from [`spawn`].
@@ -99,8 +153,9 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         };
         let reconnect = config.reconnect_after;
-        let actor = session::Actor {
-            backend,
+        let store = LazyStore::new(store, engine.header(&config.app_version));
+        let actor = driver::Actor {
+            backend: Arc::new(backend),
             engine,
             store,
             cfg: config,
@@ -113,7 +168,6 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             rx_closed: false,
             write_failing: false,
             transient_banner: false,
-            unwritten: Vec::new(),
             reconnect_at: None,
             reconnect_delay: reconnect,
             checkpoints: Arc::default(),

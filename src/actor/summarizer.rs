@@ -4,17 +4,20 @@
 
 use crate::core::summarizer::{Summarizer, SummaryError, SummaryRequest};
 use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest};
+use std::sync::Arc;
 
 /// Low temperature: a summary should be faithful, not creative.
 const SUMMARY_TEMPERATURE: f32 = 0.2;
 
-pub struct BackendSummarizer<'a, B> {
-    pub backend: &'a B,
+/// Owns a handle on the backend, so a running compression borrows nothing from the actor
+/// (which keeps answering commands meanwhile).
+pub struct BackendSummarizer<B> {
+    pub backend: Arc<B>,
     pub model: String,
     pub num_ctx: u32,
 }
 
-impl<B: ChatBackend> Summarizer for BackendSummarizer<'_, B> {
+impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
     async fn summarize(&self, request: SummaryRequest) -> Result<String, SummaryError> {
         let chat = ChatRequest {
             model: self.model.clone(),

@@ -2,6 +2,7 @@
 //! status line and panels) and a stream of [`Update`]s (transcript changes, notices).
 //! Neither ever blocks the actor: the view is a `watch`, updates an unbounded channel.
 
+use super::notice::Notice;
 use crate::core::checkpoint::Checkpoint;
 use crate::core::engine::EngineStatus;
 use crate::core::events::EngineEvent;
@@ -70,7 +71,6 @@ pub enum ItemKind {
         name: String,
         is_error: bool,
     },
-    Notice(NoticeLevel),
     /// Messages were folded into a checkpoint here.
     Fold {
         checkpoint: u32,
@@ -119,12 +119,11 @@ pub enum Update {
         id: MessageId,
         pinned: bool,
     },
-    /// Something the user must see, with what to do about it.
-    Banner {
-        level: NoticeLevel,
-        title: String,
-        hint: Option<String>,
-    },
+    /// A line in the transcript: something happened.
+    Notice(Notice),
+    /// Something the person must see until it is dealt with (or the next success of the
+    /// same kind takes it down).
+    Banner(Notice),
     /// A banner's problem is gone (e.g. the server is reachable again).
     ClearBanner,
     /// The engine's own event, for the log and for panels that care.

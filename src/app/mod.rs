@@ -4,5 +4,6 @@ pub mod paste;
 pub mod run;
 pub mod slash;
 pub mod terminal;
+pub mod words;
 
 pub use run::{App, AppOptions, FRAME_RATE_HZ, entry_of, status_view};

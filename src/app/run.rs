@@ -10,6 +10,7 @@
 use super::keymap::{Action, Keymap};
 use super::paste;
 use super::slash::{self, HELP, Slash};
+use super::words;
 use crate::actor::{
     Activity as ActorActivity, Command, Connection as ActorConnection, Item, ItemKind, NoticeLevel,
     SessionHandle, SessionView, Update,
@@ -19,7 +20,6 @@ use crate::core::message::{Message, ReplyStatus};
 use crate::core::sanitize::sanitize;
 use crate::core::snapshot::SnapshotMeta;
 use crate::llm::ModelSummary;
-use crate::store::DataDir;
 use crate::ui::{
     self, Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay,
     PanelView, ReplyState, Severity, StatusView, Theme, Transcript, UiView,
@@ -53,7 +53,6 @@ pub struct AppOptions {
     pub theme: Theme,
     pub ascii: bool,
     pub paste_limit_bytes: usize,
-    pub data_dir: Option<DataDir>,
     /// Shown once at start (e.g. records skipped while loading).
     pub startup_banner: Option<Banner>,
 }
@@ -105,6 +104,8 @@ pub struct App {
     quit: bool,
     replies_tx: mpsc::UnboundedSender<Reply>,
     replies_rx: mpsc::UnboundedReceiver<Reply>,
+    /// How notices name keys: the ones the keymap binds.
+    keys: words::KeyNames,
 }
 
 fn severity(l: NoticeLevel) -> Severity {
@@ -130,7 +131,6 @@ pub fn entry_of(item: Item) -> Entry {
             },
         },
         ItemKind::Tool { name, is_error } => EntryKind::Tool { name, is_error },
-        ItemKind::Notice(l) => EntryKind::Notice(severity(l)),
         ItemKind::Fold {
             checkpoint,
             messages,
@@ -294,7 +294,9 @@ impl App {
         }));
         let (replies_tx, replies_rx) = mpsc::unbounded_channel();
         let session = view_rx.borrow().clone();
+        let keys = words::KeyNames::from_keymap(&opts.keymap);
         App {
+            keys,
             handle,
             view_rx,
             session,
@@ -608,12 +610,15 @@ impl App {
                     self.transcript.update(i, |e| e.id = id);
                 }
             }
-            Update::Banner { level, title, hint } => {
-                self.banner = Some(Banner {
-                    level: severity(level),
-                    title,
-                    hint,
-                });
+            Update::Notice(n) => {
+                let level = severity(n.level());
+                let text = words::notice(&n, &self.keys).text();
+                self.transcript.push(Entry::notice(level, text, Utc::now()));
+            }
+            Update::Banner(n) => {
+                let level = severity(n.level());
+                let words::Words { title, hint } = words::notice(&n, &self.keys);
+                self.banner = Some(Banner { level, title, hint });
             }
             Update::ClearBanner => self.banner = None,
             Update::Folded { checkpoint, ids } => {
@@ -1006,7 +1011,7 @@ impl App {
             Slash::Model(Some(name)) => self.command(Command::SetModel { name }),
             Slash::Ctx(ctx) => self.command(Command::SetCtx { ctx }),
             Slash::Mode(mode) => self.command(Command::SetMode { mode }),
-            Slash::Export { json } => self.export(json),
+            Slash::Export { json } => self.command(Command::Export { json }),
             Slash::Inspect(n) => {
                 let index = match n {
                     Some(number) => self
@@ -1054,29 +1059,6 @@ impl App {
             Slash::Retry => self.command(Command::Retry),
             Slash::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
             Slash::Quit => self.quit = true,
-        }
-    }
-
-    fn export(&mut self, json: bool) {
-        let Some(dir) = &self.opts.data_dir else {
-            self.info("Export needs a data directory.");
-            return;
-        };
-        if !self.session.persisted {
-            self.info("Nothing to export yet: the session has no messages.");
-            return;
-        }
-        let id = self.session.session_id.clone();
-        let result = crate::store::export::write_export(dir, &id, json);
-        match result {
-            Ok(path) => self.info(format!("Exported to {}", path.display())),
-            Err(e) => {
-                self.banner = Some(Banner::new(
-                    Severity::Warn,
-                    format!("Export failed: {e}"),
-                    "Check the permissions and free space of the data directory.",
-                ))
-            }
         }
     }
 }
@@ -1139,7 +1121,6 @@ mod tests {
                 theme: Theme::default(),
                 ascii: false,
                 paste_limit_bytes: 1 << 20,
-                data_dir: None,
                 startup_banner: None,
             },
         );

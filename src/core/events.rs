@@ -1,23 +1,14 @@
-//! What the engine asks the outside world to do ([`Effect`]) and tells it
-//! ([`EngineEvent`], the seed's compression and snapshot events plus a few of ours).
+//! What the engine tells the outside world: [`EngineEvent`]s, typed — what happened,
+//! with its data, never English. The words a person reads are made from them at the
+//! edge (the app's presentation), so wording changes in one place and tests can assert
+//! on facts rather than sentences. Refused inputs are [`EngineError`]s.
 
 use crate::core::checkpoint::{CheckpointId, Level};
-use crate::core::goals::{Author, GoalChange};
+use crate::core::goals::{Author, GoalChange, GoalError};
 use crate::core::message::MessageId;
-use crate::core::record::{Record, SnapshotPurpose};
+use crate::core::mode::Mode;
+use crate::core::record::SnapshotPurpose;
 use serde::Serialize;
-
-/// Something the actor must carry out, in order. (Short-lived, so not boxed.)
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Effect {
-    /// Append this record to the session log.
-    Persist(Record),
-    /// A turn boundary: make the log durable (fdatasync).
-    Sync,
-    /// Tell the UI and the log.
-    Event(EngineEvent),
-}
 
 /// Why a compression runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,7 +24,8 @@ pub enum CompressReason {
     Emergency,
 }
 
-/// How hard a compression folds (DESIGN §3.4 validate, issue #3 emergency rollover).
+/// How hard a compression folds: the validate stage escalates when a request still does
+/// not fit after a normal pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Intensity {
@@ -58,7 +50,79 @@ impl Intensity {
     }
 }
 
-/// Events for the UI and the log (seed 002 §Events and ours).
+/// Why a compression did not run, or ran without folding anything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum SkipReason {
+    /// The conversation is empty.
+    NothingYet,
+    /// Everything is inside the recent window, which is always kept.
+    RecentKept { recent: usize },
+    /// The rest is the recent window plus protected messages (the person's own, pinned,
+    /// tool errors).
+    RecentAndProtected { recent: usize, protected: usize },
+    /// No messages to fold and no checkpoints to age or merge.
+    NothingLeft,
+    /// A message arrived (or a restore happened) while the summary was being written.
+    ConversationChanged,
+    /// The last pass freed under the minimum share of the budget; automatic compression
+    /// waits until the conversation grows.
+    BackedOff { freed: u32, percent: u32 },
+    /// A merged checkpoint would cost as much as its parts.
+    MergeFreesNothing,
+    /// The summary of these messages would cost as much as the messages.
+    FoldFreesNothing {
+        messages: usize,
+        first: MessageId,
+        last: MessageId,
+    },
+}
+
+/// The part of a compression that failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "part")]
+pub enum FailedPart {
+    /// The new checkpoint: nothing was folded and nothing is lost.
+    Fold,
+    /// Aging a checkpoint: it was shortened without the model instead.
+    Aging { id: CheckpointId, to: Level },
+    /// Merging ancient checkpoints: they were shortened without the model instead.
+    Merge,
+}
+
+/// A request that cannot fit even after every measure: what takes the room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Blocked {
+    /// Tokens the request needs.
+    pub needed: u32,
+    pub ctx: u32,
+    /// Kept free for the reply.
+    pub reserve: u32,
+    pub system: u32,
+    pub goals: u32,
+    pub summaries: u32,
+    pub pinned: u32,
+}
+
+/// Refused inputs. State is unchanged when one is reported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// `pin`: the command was a pin (else an unpin).
+    #[error("message {id} does not exist")]
+    NoSuchMessage { id: MessageId, pin: bool },
+    #[error("message {id} is already folded into a checkpoint; restore a snapshot to get it back")]
+    AlreadyFolded { id: MessageId, pin: bool },
+    /// A pin or unpin of "the latest reply" before there is one.
+    #[error("no reply to {} yet", if *.pin { "pin" } else { "unpin" })]
+    NoReplyToPin { pin: bool },
+    #[error("snapshot {snapshot} belongs to session {other}, not this one")]
+    WrongSession { snapshot: String, other: String },
+    #[error(transparent)]
+    Goal(#[from] GoalError),
+}
+
+/// Events for the UI and the log: the seed's compression and snapshot events, and what
+/// else the engine has to say.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
 pub enum EngineEvent {
@@ -71,11 +135,23 @@ pub enum EngineEvent {
         tokens_after: u32,
         calls: u32,
     },
+    /// An automatic compression was due but did not run (said once per situation).
     CompressionSkipped {
-        reason: String,
+        reason: SkipReason,
     },
-    CompressionError {
+    /// A compression the person asked for did not run.
+    NotCompressed {
+        reason: SkipReason,
+    },
+    CompressionFailed {
+        part: FailedPart,
+        /// The summarizer's error, as the server or client reported it.
         error: String,
+    },
+    /// The person stopped a compression; nothing changed. `unsent`: it ran for a turn,
+    /// whose message is saved but was not sent.
+    CompressionStopped {
+        unsent: bool,
     },
     RolloverComplete {
         intensity: Intensity,
@@ -108,11 +184,17 @@ pub enum EngineEvent {
     AutoSnapshotCreated {
         id: String,
     },
+    /// `before` is the snapshot of the state the restore left.
     SnapshotRestored {
         id: String,
+        before: String,
     },
     SnapshotError {
         error: String,
+    },
+    /// A restore was not made: the state it would leave could not be saved first.
+    RestoreNotSaved {
+        id: String,
     },
     /// The server evaluated clearly fewer prompt tokens than we sent: it truncated.
     TruncationSuspected {
@@ -134,6 +216,12 @@ pub enum EngineEvent {
         id: MessageId,
         omitted_tokens: u32,
     },
+    /// Nothing can make the request fit; the message stays saved, unsent.
+    Blocked(Blocked),
+    /// The server refused the request as too long again after a compression.
+    OverflowPersists {
+        message: String,
+    },
     ReliabilityWarning {
         compressions: u32,
         percent: u32,
@@ -143,9 +231,38 @@ pub enum EngineEvent {
         change: GoalChange,
         author: Author,
     },
+    /// A marker line from the model was not applied.
     GoalRejected {
         change: GoalChange,
-        reason: String,
+        #[serde(skip)]
+        reason: GoalError,
+    },
+    Pinned {
+        id: MessageId,
+        pinned: bool,
+    },
+    /// `Retry` with nothing to retry: the last message has its complete reply.
+    NothingToRetry,
+    ModeChanged {
+        mode: Mode,
+    },
+    /// The context size changed; `trained` is the model's trained length when `ctx`
+    /// exceeds it (the server may load less).
+    CtxChanged {
+        ctx: u32,
+        trained: Option<u32>,
+    },
+    /// The server loaded the model with a smaller context than asked for; the budget
+    /// follows it now.
+    LoadedCtxSmaller {
+        model: String,
+        loaded: u32,
+        asked: u32,
+    },
+    /// An input was refused; nothing changed.
+    Refused {
+        #[serde(skip)]
+        error: EngineError,
     },
 }
 
@@ -155,7 +272,9 @@ impl EngineEvent {
         match self {
             EngineEvent::Compressed { .. } => "compressed",
             EngineEvent::CompressionSkipped { .. } => "compression-skipped",
-            EngineEvent::CompressionError { .. } => "compression-error",
+            EngineEvent::NotCompressed { .. } => "not-compressed",
+            EngineEvent::CompressionFailed { .. } => "compression-error",
+            EngineEvent::CompressionStopped { .. } => "compression-stopped",
             EngineEvent::RolloverComplete { .. } => "rollover-complete",
             EngineEvent::CheckpointCreated { .. } => "checkpoint-created",
             EngineEvent::CheckpointAged { .. } => "checkpoint-aged",
@@ -164,13 +283,22 @@ impl EngineEvent {
             EngineEvent::AutoSnapshotCreated { .. } => "auto-snapshot-created",
             EngineEvent::SnapshotRestored { .. } => "snapshot-restored",
             EngineEvent::SnapshotError { .. } => "snapshot-error",
+            EngineEvent::RestoreNotSaved { .. } => "restore-not-saved",
             EngineEvent::TruncationSuspected { .. } => "truncation-suspected",
             EngineEvent::UserMessagesFolded { .. } => "user-messages-folded",
             EngineEvent::FactsKept { .. } => "facts-kept",
             EngineEvent::MessageClipped { .. } => "message-clipped",
+            EngineEvent::Blocked(_) => "blocked",
+            EngineEvent::OverflowPersists { .. } => "overflow-persists",
             EngineEvent::ReliabilityWarning { .. } => "reliability-warning",
             EngineEvent::GoalUpdated { .. } => "goal-updated",
             EngineEvent::GoalRejected { .. } => "goal-rejected",
+            EngineEvent::Pinned { .. } => "pinned",
+            EngineEvent::NothingToRetry => "nothing-to-retry",
+            EngineEvent::ModeChanged { .. } => "mode-changed",
+            EngineEvent::CtxChanged { .. } => "ctx-changed",
+            EngineEvent::LoadedCtxSmaller { .. } => "loaded-ctx-smaller",
+            EngineEvent::Refused { .. } => "refused",
         }
     }
 }

@@ -1,14 +1,15 @@
 //! The context engine: pure, synchronous, free of I/O, tokio and the terminal.
 //!
 //! Everything here is plain data and functions over it. The engine never calls the model
-//! or the disk: it returns effects (summarize these messages, persist this record, warn)
-//! that the session actor carries out, and it takes `now` as an input.
+//! or the disk: inputs go in through one door (`Engine::handle`) and effects come out
+//! (persist this record, stream this request, run this compression, tell the person this)
+//! for the session actor to carry out; it takes `now` as an input.
 
 pub mod budget;
 pub mod checkpoint;
-pub mod compress;
 pub mod context;
 pub mod engine;
+pub use engine::compress;
 pub mod events;
 pub mod facts;
 pub mod goals;

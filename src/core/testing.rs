@@ -1,15 +1,19 @@
 //! A synchronous driver for the engine, for tests, property tests and benchmarks.
 //!
-//! It plays the actor's part without I/O: runs turns, executes compression plans with a
-//! given summarizer (blocking on the future), and keeps every persisted record so tests
-//! can replay them. It checks the hard guard on every request it "sends".
+//! It plays the actor's part without I/O: feeds inputs, carries out the effects (running
+//! compression plans with a given summarizer, blocking on the future; answering chat
+//! requests with a closure), and keeps every persisted record so tests can replay them.
+//! It checks the hard guard on every request it "sends".
 
-use crate::core::engine::{ChatPrompt, Engine, EngineConfig, ReplyInput, SessionSpec, Step};
-use crate::core::events::{Effect, EngineEvent};
+use crate::core::engine::{
+    ChatPrompt, Effect, Engine, EngineConfig, Input, ReplyInput, SessionSpec,
+};
+use crate::core::events::{Blocked, EngineEvent};
 use crate::core::message::ReplyStatus;
 use crate::core::mode::Mode;
 use crate::core::prompts::Prompts;
 use crate::core::record::{Header, Record};
+use crate::core::snapshot::Snapshot;
 use crate::core::summarizer::Summarizer;
 use crate::core::tokens::Tokenizer;
 use chrono::{DateTime, TimeZone, Utc};
@@ -33,7 +37,7 @@ impl Clock {
 pub struct TurnReport {
     pub sent: Vec<ChatPrompt>,
     pub compressions: usize,
-    pub blocked: Option<String>,
+    pub blocked: Option<Blocked>,
     pub events: Vec<EngineEvent>,
 }
 
@@ -46,6 +50,10 @@ pub struct Harness<S> {
     pub clock: Clock,
     pub app_version: String,
 }
+
+/// How the harness's "server" answers a request: the reply text, and the prompt tokens
+/// it reports having evaluated.
+pub type Server<'a> = &'a dyn Fn(&ChatPrompt) -> (String, Option<u32>);
 
 impl<S: Summarizer> Harness<S> {
     pub fn new(ctx: u32, tok: Arc<dyn Tokenizer>, summarizer: S) -> Self {
@@ -85,7 +93,8 @@ impl<S: Summarizer> Harness<S> {
         self.engine.header(&self.app_version)
     }
 
-    /// Carry out effects: keep records and events.
+    /// Keep the records and events of effects that ask for nothing back. Panics on a
+    /// request (snapshot, chat, compression): use [`Self::execute`] for those.
     pub fn absorb(&mut self, fx: Vec<Effect>) -> Vec<EngineEvent> {
         let mut events = Vec::new();
         for e in fx {
@@ -93,35 +102,110 @@ impl<S: Summarizer> Harness<S> {
                 Effect::Persist(r) => self.records.push(r),
                 Effect::Sync => {}
                 Effect::Event(ev) => events.push(ev),
+                other => panic!("absorb cannot answer {other:?}"),
             }
         }
         self.events.extend(events.iter().cloned());
         events
     }
 
-    /// Drive `next_step` until it sends or blocks. `reply` makes the reply text from the
-    /// prompt; the server is assumed to see exactly our calibrated estimate.
-    pub fn turn(&mut self, user: &str, reply: impl Fn(&ChatPrompt) -> String) -> TurnReport {
-        let now = self.clock.tick();
-        let (_, fx) = self.engine.add_user_message(user.to_string(), now);
+    /// Keep the records and events of `fx`; the requests among them are returned,
+    /// unanswered (a test answers them by hand).
+    pub fn take(&mut self, fx: Vec<Effect>) -> Vec<Effect> {
+        let (requests, rest): (Vec<Effect>, Vec<Effect>) = fx.into_iter().partition(|e| {
+            matches!(
+                e,
+                Effect::SaveSnapshot(_) | Effect::Chat(_) | Effect::Compress(_)
+            )
+        });
+        self.absorb(rest);
+        requests
+    }
+
+    /// Feed an input that asks for nothing back; its events.
+    pub fn apply(&mut self, input: Input) -> Vec<EngineEvent> {
+        let fx = self.engine.handle(input, self.clock.tick());
+        self.absorb(fx)
+    }
+
+    /// A snapshot for the person (Ctrl+S), "saved".
+    pub fn snapshot(&mut self) -> Snapshot {
+        let fx = self
+            .engine
+            .handle(Input::Snapshot { label: None }, self.clock.tick());
+        let mut snap = None;
+        for e in self.take(fx) {
+            if let Effect::SaveSnapshot(s) = e {
+                snap = Some(*s);
+            }
+        }
+        let snap = snap.expect("a snapshot was asked to be saved");
+        self.apply(Input::SnapshotSaved {
+            meta: snap.meta.clone(),
+        });
+        snap
+    }
+
+    /// Restore `snapshot` (the state it leaves is "saved" first); the events.
+    pub fn restore(&mut self, snapshot: &Snapshot) -> Vec<EngineEvent> {
         let mut report = TurnReport::default();
-        report.events.extend(self.absorb(fx));
-        self.finish_turn(&mut report, |p| (reply(p), Some(p.estimate)));
-        report
+        let input = Input::Restore {
+            snapshot: Box::new(snapshot.clone()),
+        };
+        self.run(input, &mut report, &|_| {
+            panic!("a restore sends no chat request")
+        });
+        report.events
+    }
+
+    /// One turn: the person says `user`; `reply` makes the answer from the request, and
+    /// the server is assumed to see exactly our calibrated estimate.
+    pub fn turn(&mut self, user: &str, reply: impl Fn(&ChatPrompt) -> String) -> TurnReport {
+        self.turn_with(user, &|p| (reply(p), Some(p.estimate)))
     }
 
     /// Like [`Self::turn`] with control over what the server reports seeing.
-    pub fn finish_turn(
-        &mut self,
-        report: &mut TurnReport,
-        server: impl Fn(&ChatPrompt) -> (String, Option<u32>),
-    ) {
-        for _ in 0..16 {
-            let now = self.clock.tick();
-            let (step, fx) = self.engine.next_step(now);
-            report.events.extend(self.absorb(fx));
-            match step {
-                Step::Send(prompt) => {
+    pub fn turn_with(&mut self, user: &str, server: Server<'_>) -> TurnReport {
+        let mut report = TurnReport::default();
+        self.run(
+            Input::UserMessage {
+                text: user.to_string(),
+            },
+            &mut report,
+            server,
+        );
+        assert!(
+            report.sent.len() == 1 || report.blocked.is_some(),
+            "the turn ended neither sent nor blocked: {report:?}"
+        );
+        report
+    }
+
+    /// Feed `input` and carry out everything it leads to.
+    pub fn run(&mut self, input: Input, report: &mut TurnReport, server: Server<'_>) {
+        let fx = self.engine.handle(input, self.clock.tick());
+        self.execute(fx, report, server);
+    }
+
+    /// Carry out effects as the actor does, answering every request: snapshots are
+    /// "saved", compressions run with the summarizer, chat requests are answered by
+    /// `server`. Checks the hard guard on every request.
+    pub fn execute(&mut self, fx: Vec<Effect>, report: &mut TurnReport, server: Server<'_>) {
+        for e in fx {
+            match e {
+                Effect::Persist(r) => self.records.push(r),
+                Effect::Sync => {}
+                Effect::Event(ev) => {
+                    if let EngineEvent::Blocked(b) = &ev {
+                        report.blocked = Some(*b);
+                    }
+                    report.events.push(ev.clone());
+                    self.events.push(ev);
+                }
+                Effect::SaveSnapshot(snap) => {
+                    self.run(Input::SnapshotSaved { meta: snap.meta }, report, server)
+                }
+                Effect::Chat(prompt) => {
                     let b = self.engine.budget();
                     assert!(
                         prompt.estimate <= b.hard_limit(),
@@ -130,52 +214,33 @@ impl<S: Summarizer> Harness<S> {
                         b.hard_limit()
                     );
                     let (text, seen) = server(&prompt);
-                    let fx = self.engine.record_reply(
-                        ReplyInput {
-                            text,
-                            status: ReplyStatus::Complete,
-                            prompt_eval_count: seen,
-                            prompt_eval_cached: None,
-                            eval_count: Some(10),
-                            prompt_raw: prompt.raw_estimate,
-                        },
-                        self.clock.tick(),
-                    );
-                    report.events.extend(self.absorb(fx));
+                    let reply = ReplyInput {
+                        text,
+                        status: ReplyStatus::Complete,
+                        prompt_eval_count: seen,
+                        prompt_eval_cached: None,
+                        eval_count: Some(10),
+                        prompt_raw: prompt.raw_estimate,
+                    };
                     report.sent.push(prompt);
-                    return;
+                    self.run(Input::Reply(reply), report, server);
                 }
-                Step::Compress(plan) => {
+                Effect::Compress(plan) => {
                     report.compressions += 1;
-                    self.run_plan(*plan, report);
-                }
-                Step::Snapshot(snap) => {
-                    let fx = self.engine.snapshot_saved(&snap.meta, self.clock.tick());
-                    report.events.extend(self.absorb(fx));
-                }
-                Step::Blocked(why) => {
-                    report.blocked = Some(why);
-                    return;
+                    let outcome = futures_lite_block_on(plan.run(&self.summarizer));
+                    self.run(Input::Compressed(Box::new(outcome)), report, server);
                 }
             }
         }
-        panic!("next_step did not settle in 16 steps");
     }
 
-    /// Run a plan to completion (snapshot "saved" first) and apply it.
-    pub fn run_plan(
-        &mut self,
-        plan: crate::core::compress::CompressionPlan,
-        report: &mut TurnReport,
-    ) {
-        let mut plan = plan;
-        if let Some(snap) = plan.snapshot.take() {
-            let fx = self.engine.snapshot_saved(&snap.meta, self.clock.tick());
-            report.events.extend(self.absorb(fx));
-        }
-        let outcome = futures_lite_block_on(plan.run(&self.summarizer));
-        let fx = self.engine.apply_compression(outcome, self.clock.tick());
-        report.events.extend(self.absorb(fx));
+    /// A manual compression (Ctrl+K) carried out to the end.
+    pub fn compress_now(&mut self, focus: Option<String>) -> TurnReport {
+        let mut report = TurnReport::default();
+        self.run(Input::Compress { focus }, &mut report, &|_| {
+            panic!("a compression sends no chat request")
+        });
+        report
     }
 
     /// Rebuild an engine from the records written so far.

@@ -17,6 +17,9 @@ pub const MESSAGE_OVERHEAD_TOKENS: u32 = 4;
 /// Tokens a chat template adds once per request (BOS, the assistant header that primes
 /// the reply).
 pub const REQUEST_OVERHEAD_TOKENS: u32 = 3;
+/// Smallest window we believe a server truncates to; a smaller prompt count than this is
+/// a misreport, not a truncation.
+pub const MIN_SERVER_WINDOW: u32 = 256;
 
 /// Counts tokens in text. Implementations must be deterministic.
 pub trait Tokenizer: Send + Sync + fmt::Debug {

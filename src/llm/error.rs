@@ -30,7 +30,7 @@ impl fmt::Display for Waiting {
     }
 }
 
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LlmError {
     /// Nothing accepted the connection (refused, DNS, no route, connect timeout).
     #[error("cannot reach Ollama at {url}: {cause}")]

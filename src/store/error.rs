@@ -86,6 +86,15 @@ pub enum StoreError {
         reason: &'static str,
     },
 
+    /// The session has no file yet: it is created with the first message, so there is
+    /// nothing to attach a snapshot to, list, or export.
+    #[error("the session has no file yet (it is created with the first message)")]
+    NoSessionFile,
+
+    /// This store cannot do that (an in-memory store has nothing to export).
+    #[error("{0} is not supported by this store")]
+    Unsupported(&'static str),
+
     /// Serialising one of our own values failed (should not happen; reported, not hidden).
     #[error("cannot encode {what}: {source}")]
     Encode {

@@ -12,9 +12,12 @@ use crate::store::lock::SessionLock;
 use crate::store::log::{LoadedLog, SessionLog};
 use crate::store::paths::DataDir;
 use crate::store::snapshot::SnapshotStore;
+use std::path::PathBuf;
 
 #[derive(Debug)]
 pub struct FileStore {
+    /// Where exports are written.
+    dir: DataDir,
     log: SessionLog,
     snapshots: SnapshotStore,
     lock: SessionLock,
@@ -27,6 +30,7 @@ impl FileStore {
         let snapshots = SnapshotStore::new(dir, &header.session_id)?;
         let log = SessionLog::create(dir, header)?;
         Ok(FileStore {
+            dir: dir.clone(),
             log,
             snapshots,
             lock,
@@ -48,6 +52,7 @@ impl FileStore {
         }
         Ok((
             FileStore {
+                dir: dir.clone(),
                 log,
                 snapshots,
                 lock,
@@ -96,5 +101,9 @@ impl SessionStore for FileStore {
 
     fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError> {
         self.snapshots.prune_automatic(keep)
+    }
+
+    fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
+        crate::store::export::write_export(&self.dir, self.session_id(), json)
     }
 }

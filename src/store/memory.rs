@@ -222,6 +222,10 @@ impl SessionStore for MemoryStore {
         inner.snapshots.retain(|s| !doomed.contains(&s.meta.id));
         Ok(doomed)
     }
+
+    fn export(&self, _json: bool) -> Result<std::path::PathBuf, StoreError> {
+        Err(StoreError::Unsupported("export"))
+    }
 }
 
 #[cfg(test)]

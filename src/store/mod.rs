@@ -43,6 +43,7 @@ pub use snapshot::{DEFAULT_KEEP_AUTOMATIC, SnapshotStore, new_snapshot_id};
 
 use crate::core::record::Record;
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
+use std::path::PathBuf;
 
 /// What the session actor needs from persistence. Calls are synchronous and small.
 pub trait SessionStore: Send + 'static {
@@ -58,6 +59,9 @@ pub trait SessionStore: Send + 'static {
     fn delete_snapshot(&mut self, id: &str) -> Result<(), StoreError>;
     /// Keep the newest `keep` recovery snapshots, delete older ones; returns deleted ids.
     fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError>;
+    /// Write the session as Markdown (or JSON) under the data directory's `exports/`;
+    /// returns the file written.
+    fn export(&self, json: bool) -> Result<PathBuf, StoreError>;
 }
 
 impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
@@ -81,5 +85,8 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     }
     fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError> {
         (**self).prune_automatic(keep)
+    }
+    fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
+        (**self).export(json)
     }
 }

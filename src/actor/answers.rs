@@ -1,0 +1,131 @@
+//! Commands that read the session without changing it — answered at once, even while a
+//! reply streams or a compression runs — and the snapshot commands that work on the store
+//! before the engine sees them (finding the snapshot to restore, deleting one).
+
+use super::command::Command;
+use super::driver::Actor;
+use super::notice::{Notice, RestoreLookup};
+use crate::core::checkpoint::{Checkpoint, CheckpointId};
+use crate::core::engine::Input;
+use crate::core::message::Message;
+use crate::llm::ChatBackend;
+use crate::store::SessionStore;
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// Answer a read-only command. Nothing here waits on the network: listing models runs
+    /// as a task of its own, so a slow server cannot hold up a streaming reply or Stop.
+    pub(super) fn answer(&mut self, cmd: Command) {
+        match cmd {
+            Command::ListSnapshots { reply } => {
+                let _ = reply.send(self.store.list_snapshots().map_err(|e| e.to_string()));
+            }
+            Command::ListModels { reply } => {
+                let backend = self.backend.clone();
+                tokio::spawn(async move {
+                    let models = backend.list_models().await.map_err(|e| match e.hint() {
+                        Some(h) => format!("{e}. {h}"),
+                        None => e.to_string(),
+                    });
+                    let _ = reply.send(models);
+                });
+            }
+            Command::Inspect { id, reply } => {
+                let _ = reply.send(self.inspect(id));
+            }
+            Command::Export { json } => self.export(json),
+            other => tracing::error!(?other, "not a read-only command"),
+        }
+    }
+
+    fn inspect(&self, id: CheckpointId) -> Option<(Checkpoint, Vec<Message>)> {
+        let cp = self
+            .engine
+            .checkpoints()
+            .iter()
+            .find(|c| c.id == id)?
+            .clone();
+        let originals = cp
+            .covers
+            .iter()
+            .filter_map(|m| self.engine.history().get(*m).cloned())
+            .collect();
+        Some((cp, originals))
+    }
+
+    fn export(&mut self, json: bool) {
+        if !self.store.is_open() {
+            self.notice(Notice::NothingToExport);
+            return;
+        }
+        match self.store.export(json) {
+            Ok(path) => self.notice(Notice::Exported { path }),
+            Err(e) => self.banner(Notice::ExportFailed {
+                error: e.to_string(),
+            }),
+        }
+    }
+
+    /// The snapshot named by `wanted`: its id, or the one id that starts with it.
+    fn resolve_snapshot(&self, wanted: &str) -> Result<String, RestoreLookup> {
+        if !self.store.is_open() {
+            return Err(RestoreLookup::NoSnapshots);
+        }
+        let ids: Vec<String> = self
+            .store
+            .list_snapshots()
+            .map_err(|e| RestoreLookup::Unreadable {
+                error: e.to_string(),
+            })?
+            .into_iter()
+            .map(|m| m.id)
+            .collect();
+        if ids.iter().any(|i| i == wanted) {
+            return Ok(wanted.to_string());
+        }
+        let matching: Vec<&String> = ids.iter().filter(|i| i.starts_with(wanted)).collect();
+        match matching.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(RestoreLookup::NoSuch {
+                wanted: wanted.to_string(),
+            }),
+            many => Err(RestoreLookup::Ambiguous {
+                wanted: wanted.to_string(),
+                matches: many.len(),
+            }),
+        }
+    }
+
+    /// Find and load the snapshot, then let the engine restore it (it first saves the
+    /// state being left, so a restore can be undone by another).
+    pub(super) async fn restore(&mut self, wanted: &str) {
+        let id = match self.resolve_snapshot(wanted) {
+            Ok(id) => id,
+            Err(lookup) => {
+                self.transient_banner(Notice::RestoreNotFound { lookup });
+                return;
+            }
+        };
+        match self.store.load_snapshot(&id) {
+            Ok(snapshot) => {
+                self.feed(Input::Restore {
+                    snapshot: Box::new(snapshot),
+                })
+                .await
+            }
+            Err(e) => self.banner(Notice::RestoreLoadFailed {
+                id,
+                error: e.to_string(),
+            }),
+        }
+    }
+
+    pub(super) fn delete_snapshot(&mut self, id: String) {
+        match self.store.delete_snapshot(&id) {
+            Ok(()) => self.notice(Notice::SnapshotDeleted { id }),
+            Err(e) => self.notice(Notice::SnapshotDeleteFailed {
+                id,
+                error: e.to_string(),
+            }),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The connection to the model server: check it, learn the model (the newest installed
+//! one when none is set), and say plainly what is wrong when something is. An unreachable
+//! server is retried with a doubling delay (up to 30 s); a missing model waits for the
+//! person (pull it, or pick another).
+
+use super::driver::Actor;
+use super::notice::{Found, Notice};
+use super::view::{Connection, Update};
+use crate::core::engine::Input;
+use crate::llm::{ChatBackend, LlmError};
+use crate::store::SessionStore;
+use std::time::Duration;
+
+/// Longest wait between reconnect attempts.
+const RECONNECT_MAX: Duration = Duration::from_secs(30);
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    pub(super) async fn connect(&mut self) {
+        let was = self.connection.clone();
+        self.connection = Connection::Connecting;
+        self.publish();
+        let result = self.try_connect().await;
+        self.reconnect_at = None;
+        match result {
+            Ok(version) => {
+                self.connection = Connection::Connected {
+                    version: version.clone(),
+                };
+                self.reconnect_delay = self.cfg.reconnect_after;
+                if !matches!(was, Connection::Connecting | Connection::Connected { .. }) {
+                    self.send(Update::ClearBanner);
+                    self.notice(Notice::Connected {
+                        version,
+                        host: self.cfg.host.clone(),
+                    });
+                }
+            }
+            Err(conn) => {
+                if conn != was {
+                    match &conn {
+                        Connection::Unreachable { url, error } => {
+                            self.banner(Notice::Unreachable {
+                                url: url.clone(),
+                                error: error.clone(),
+                            })
+                        }
+                        Connection::ModelMissing { model } => self.banner(Notice::ModelMissing {
+                            model: model.clone(),
+                            found: Found::Connecting,
+                        }),
+                        Connection::NoModels => self.banner(Notice::NoModels),
+                        _ => {}
+                    }
+                }
+                if matches!(conn, Connection::Unreachable { .. }) {
+                    self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
+                    self.reconnect_delay = (self.reconnect_delay * 2).min(RECONNECT_MAX);
+                }
+                self.connection = conn;
+            }
+        }
+        self.publish();
+    }
+
+    async fn try_connect(&mut self) -> Result<String, Connection> {
+        let unreachable = |e: LlmError| Connection::Unreachable {
+            url: self.cfg.host.clone(),
+            error: match &e {
+                LlmError::Unreachable { cause, .. } => cause.clone(),
+                other => other.to_string(),
+            },
+        };
+        let version = self.backend.version().await.map_err(unreachable)?;
+        if self.engine.model().is_empty() {
+            let models = self.backend.list_models().await.map_err(unreachable)?;
+            let newest = models
+                .iter()
+                .max_by_key(|m| m.modified_at)
+                .map(|m| m.name.clone());
+            let Some(name) = newest else {
+                return Err(Connection::NoModels);
+            };
+            self.apply(Input::SetModel { name });
+        }
+        let model = self.engine.model().to_string();
+        match self.backend.show_model(&model).await {
+            Ok(info) => {
+                self.apply(Input::ModelInfo {
+                    context_length: info.context_length,
+                    parameter_size: info.parameter_size,
+                });
+                Ok(version)
+            }
+            Err(LlmError::ModelNotFound { model }) => Err(Connection::ModelMissing { model }),
+            Err(e) => Err(Connection::Unreachable {
+                url: self.cfg.host.clone(),
+                error: e.to_string(),
+            }),
+        }
+    }
+
+    /// `/model NAME`: check it exists, switch, and reconnect if the old one was missing.
+    pub(super) async fn set_model(&mut self, name: String) {
+        match self.backend.show_model(&name).await {
+            Ok(info) => {
+                self.apply(Input::SetModel { name: name.clone() });
+                self.apply(Input::ModelInfo {
+                    context_length: info.context_length,
+                    parameter_size: info.parameter_size,
+                });
+                if matches!(
+                    self.connection,
+                    Connection::ModelMissing { .. } | Connection::NoModels
+                ) {
+                    self.connection = Connection::Connecting;
+                    self.send(Update::ClearBanner);
+                    self.connect().await;
+                }
+                self.notice(Notice::ModelSwitched {
+                    name,
+                    ctx: self.engine.ctx(),
+                });
+            }
+            Err(error) => self.banner(Notice::ModelSwitchFailed { name, error }),
+        }
+    }
+}

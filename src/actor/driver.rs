@@ -1,0 +1,425 @@
+//! The actor's loop and the driver of the engine: commands in, engine inputs out, the
+//! engine's effects carried out.
+//!
+//! Strategy: one task, one `select!` over commands and the reconnect timer. A command
+//! becomes an engine [`Input`]; the effects that come back are executed in order
+//! ([`Actor::execute`]): records appended, the log synced, events shown, snapshots saved —
+//! each answered at once — and the long-running requests (stream a reply, run a
+//! compression) run last, under [`Actor::listen`], whose answers go back in as inputs until
+//! the turn is over. State changes only through the engine.
+//!
+//! Executors of effects live beside this file: `reply.rs` (a chat request), `compress.rs`
+//! (a compression), `answers.rs` (what is answered without changing the session),
+//! `connect.rs` (the server). A new kind of effect gets its executor there and one arm in
+//! `execute`.
+
+use super::command::Command;
+use super::notice::Notice;
+use super::store::LazyStore;
+use super::view::{Activity, Connection, SessionView, Update};
+use super::{ActorConfig, ActorExit};
+use crate::core::checkpoint::Checkpoint;
+use crate::core::compress::CompressionPlan;
+use crate::core::engine::{ChatPrompt, Effect, Engine, EngineError, Input};
+use crate::core::events::EngineEvent;
+use crate::core::goals::{Author, GoalBoard, GoalChange};
+use crate::core::message::MessageId;
+use crate::core::record::{Record, RecordBody, SnapshotPurpose};
+use crate::core::snapshot::Snapshot;
+use crate::llm::ChatBackend;
+use crate::store::{SessionStore, StoreError};
+use chrono::Utc;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// A long-running request of the engine, run after the effects before it.
+pub(super) enum Job {
+    Chat(ChatPrompt),
+    Compress(Box<CompressionPlan>),
+}
+
+pub(crate) struct Actor<B, S> {
+    pub backend: Arc<B>,
+    pub engine: Engine,
+    pub store: LazyStore<S>,
+    pub cfg: ActorConfig,
+    pub rx: mpsc::Receiver<Command>,
+    pub updates: mpsc::UnboundedSender<Update>,
+    pub view: watch::Sender<Arc<SessionView>>,
+    pub connection: Connection,
+    pub activity: Activity,
+    pub deferred: VecDeque<Command>,
+    pub rx_closed: bool,
+    pub write_failing: bool,
+    /// The banner up is about a failed attempt (see `transient_banner`).
+    pub transient_banner: bool,
+    pub reconnect_at: Option<tokio::time::Instant>,
+    pub reconnect_delay: Duration,
+    pub checkpoints: Arc<Vec<Checkpoint>>,
+    pub goals: Arc<GoalBoard>,
+    /// The (model, num_ctx) whose loaded context was already confirmed via `/api/ps`.
+    pub loaded_checked: Option<(String, u32)>,
+}
+
+/// The next command, or never once the channel is closed (so `select!` does not spin).
+async fn next_command(rx: &mut mpsc::Receiver<Command>, closed: &mut bool) -> Option<Command> {
+    if *closed {
+        return std::future::pending().await;
+    }
+    let c = rx.recv().await;
+    if c.is_none() {
+        *closed = true;
+    }
+    c
+}
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    pub async fn run(mut self, model: Option<String>) -> ActorExit<S> {
+        if let Some(name) = model.filter(|m| !m.is_empty() && m != self.engine.model()) {
+            // A resumed session continues with another model: recorded like /model.
+            self.apply(Input::SetModel { name });
+        }
+        self.activity = Activity::Idle;
+        self.send_transcript();
+        if self.engine.last_message_unanswered() {
+            // Resumed after a failed send or a crash before the reply: say how to go on.
+            self.notice(Notice::Unanswered);
+        }
+        self.publish();
+        self.connect().await;
+        loop {
+            let cmd = match self.deferred.pop_front() {
+                Some(c) => c,
+                None if self.rx_closed => break,
+                None => {
+                    let reconnect_at = self.reconnect_at;
+                    tokio::select! {
+                        c = next_command(&mut self.rx, &mut self.rx_closed) => match c {
+                            Some(c) => c,
+                            None => continue,
+                        },
+                        _ = async {
+                            match reconnect_at {
+                                Some(t) => tokio::time::sleep_until(t).await,
+                                None => std::future::pending().await,
+                            }
+                        } => {
+                            self.connect().await;
+                            continue;
+                        }
+                    }
+                }
+            };
+            if matches!(cmd, Command::Shutdown) {
+                break;
+            }
+            self.handle(cmd).await;
+        }
+        self.sync();
+        self.send(Update::Closed);
+        ActorExit {
+            engine: self.engine,
+            store: self.store.into_inner(),
+        }
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Send { text } => self.feed(Input::UserMessage { text }).await,
+            Command::Retry => {
+                if self.engine.last_message_unanswered()
+                    && !matches!(self.connection, Connection::Connected { .. })
+                {
+                    self.connect().await;
+                }
+                self.feed(Input::Retry).await;
+            }
+            Command::Stop | Command::Shutdown => {}
+            Command::Compress { focus } => self.feed(Input::Compress { focus }).await,
+            Command::Snapshot { label } => self.feed(Input::Snapshot { label }).await,
+            c if c.is_read_only() => self.answer(c),
+            Command::Restore { id } => self.restore(&id).await,
+            Command::DeleteSnapshot { id } => self.delete_snapshot(id),
+            Command::Goal { change } => self.feed(Input::Goal { change }).await,
+            Command::Pin { id, pinned } => self.feed(Input::Pin { id, pinned }).await,
+            Command::SetModel { name } => self.set_model(name).await,
+            Command::SetCtx { ctx } => self.feed(Input::SetCtx { ctx }).await,
+            Command::SetMode { mode } => self.feed(Input::SetMode { mode }).await,
+            Command::Reconnect => self.connect().await,
+            // Matched above; the compiler cannot see through the guard.
+            Command::ListSnapshots { .. }
+            | Command::ListModels { .. }
+            | Command::Inspect { .. }
+            | Command::Export { .. } => {}
+        }
+        self.publish();
+    }
+
+    // ----- driving the engine -----
+
+    /// Give the engine an input and carry out everything that follows, long-running
+    /// requests included, until the engine asks for nothing more.
+    pub(super) async fn feed(&mut self, input: Input) {
+        let fx = self.engine.handle(input, Utc::now());
+        let mut job = self.execute(fx);
+        while let Some(next) = job.take() {
+            job = match next {
+                Job::Chat(prompt) => self.chat(prompt).await,
+                Job::Compress(plan) => self.compress(*plan).await,
+            };
+        }
+        if self.activity != Activity::Idle {
+            self.activity = Activity::Idle;
+            self.publish();
+        }
+    }
+
+    /// An input that never leads to a long-running request (settings, what the server
+    /// says): handled and its effects carried out at once.
+    pub(super) fn apply(&mut self, input: Input) {
+        let fx = self.engine.handle(input, Utc::now());
+        if self.execute(fx).is_some() {
+            tracing::error!("an input expected to finish at once asked for a long request");
+        }
+    }
+
+    /// Carry out the engine's effects, in order. A snapshot is saved and its answer handled
+    /// before the effects after it; a long-running request (always last) is returned.
+    pub(super) fn execute(&mut self, fx: Vec<Effect>) -> Option<Job> {
+        let mut job = None;
+        for e in fx {
+            match e {
+                Effect::Persist(record) => self.persist(record),
+                Effect::Sync => self.sync(),
+                Effect::Event(ev) => self.on_event(ev),
+                Effect::SaveSnapshot(snap) => {
+                    let answer = self.save_snapshot(&snap);
+                    let more = self.engine.handle(answer, Utc::now());
+                    if let Some(j) = self.execute(more) {
+                        job = Some(j);
+                    }
+                }
+                Effect::Chat(prompt) => job = Some(Job::Chat(prompt)),
+                Effect::Compress(plan) => job = Some(Job::Compress(plan)),
+            }
+        }
+        self.publish();
+        job
+    }
+
+    /// Run `fut` while listening to the person: Stop ends it (dropping the future cancels
+    /// what it was doing: an HTTP stream closes at once), read-only commands are answered
+    /// at once, other commands wait their turn. `None` when stopped. The future must not
+    /// borrow the actor, so that answering can.
+    pub(super) async fn listen<T>(&mut self, fut: impl Future<Output = T>) -> Option<T> {
+        tokio::pin!(fut);
+        loop {
+            tokio::select! {
+                biased;
+                cmd = next_command(&mut self.rx, &mut self.rx_closed) => match cmd {
+                    Some(Command::Stop) => return None,
+                    Some(c) if c.is_read_only() => self.answer(c),
+                    Some(c) => self.deferred.push_back(c),
+                    None => {}
+                },
+                out = &mut fut => return Some(out),
+            }
+        }
+    }
+
+    // ----- the store -----
+
+    /// Append a record; a message also joins the transcript.
+    fn persist(&mut self, record: Record) {
+        let r = self.store.append(&record);
+        self.write_result(r);
+        if matches!(
+            record.body,
+            RecordBody::User { .. } | RecordBody::Tool { .. }
+        ) && let Some(m) = self.engine.history().get(MessageId(record.seq))
+        {
+            self.send(Update::Appended(super::transcript::item_of(m)));
+        }
+    }
+
+    pub(super) fn sync(&mut self) {
+        let r = self.store.sync();
+        self.write_result(r);
+    }
+
+    fn write_result(&mut self, r: Result<(), StoreError>) {
+        match r {
+            Ok(()) if self.write_failing => {
+                self.write_failing = false;
+                self.notice(Notice::WriteRecovered);
+            }
+            Ok(()) => {}
+            Err(e) if self.store.failed() => self.banner(Notice::StoreCreateFailed {
+                error: e.to_string(),
+            }),
+            Err(e) if !self.write_failing => {
+                self.write_failing = true;
+                self.banner(Notice::WriteFailed {
+                    error: e.to_string(),
+                });
+            }
+            Err(e) => tracing::error!(%e, "session log write failed again"),
+        }
+    }
+
+    /// Write a snapshot the engine made and keep only the newest automatic ones; the
+    /// answer for the engine.
+    fn save_snapshot(&mut self, snap: &Snapshot) -> Input {
+        match self.store.save_snapshot(snap) {
+            Ok(meta) => {
+                if meta.purpose == SnapshotPurpose::Recovery
+                    && let Err(e) = self.store.prune_automatic(self.cfg.keep_auto_snapshots)
+                {
+                    tracing::warn!(%e, "pruning automatic snapshots failed");
+                }
+                Input::SnapshotSaved { meta }
+            }
+            Err(e) => Input::SnapshotFailed {
+                id: snap.meta.id.clone(),
+                error: e.to_string(),
+            },
+        }
+    }
+
+    // ----- telling the UI -----
+
+    pub(super) fn send(&self, u: Update) {
+        // The UI may be gone (shutting down); nothing to do then.
+        let _ = self.updates.send(u);
+    }
+
+    /// Something the person must see until it is dealt with.
+    pub(super) fn banner(&mut self, notice: Notice) {
+        // A new banner replaces whatever was up, transient or not.
+        self.transient_banner = false;
+        tracing::info!(?notice, "banner");
+        self.send(Update::Banner(notice));
+    }
+
+    /// A banner about one failed attempt (a request, a restore): the next success of
+    /// that kind takes it down, rather than leaving it up for the rest of the session.
+    pub(super) fn transient_banner(&mut self, notice: Notice) {
+        self.banner(notice);
+        self.transient_banner = true;
+    }
+
+    /// A success: take down a banner about an earlier failed attempt.
+    pub(super) fn clear_transient_banner(&mut self) {
+        if std::mem::take(&mut self.transient_banner) {
+            self.send(Update::ClearBanner);
+        }
+    }
+
+    /// A line in the transcript.
+    pub(super) fn notice(&self, notice: Notice) {
+        tracing::info!(?notice, "notice");
+        self.send(Update::Notice(notice));
+    }
+
+    pub(super) fn publish(&mut self) {
+        let cps = self.engine.checkpoints();
+        if *self.checkpoints != cps {
+            self.checkpoints = Arc::new(cps.to_vec());
+        }
+        if *self.goals != *self.engine.goals() {
+            self.goals = Arc::new(self.engine.goals().clone());
+        }
+        let view = SessionView {
+            session_id: self.engine.session_id().to_string(),
+            host: self.cfg.host.clone(),
+            status: self.engine.status(),
+            connection: self.connection.clone(),
+            activity: self.activity.clone(),
+            checkpoints: self.checkpoints.clone(),
+            goals: self.goals.clone(),
+            persisted: self.store.is_open(),
+        };
+        self.view.send_replace(Arc::new(view));
+    }
+
+    /// Where an engine event shows: a transcript line, a banner, a change to entries
+    /// already shown — or only the log.
+    fn on_event(&mut self, ev: EngineEvent) {
+        tracing::info!(event = ev.name(), detail = ?ev, "engine");
+        match &ev {
+            EngineEvent::CheckpointsMerged { merged, into, .. } => {
+                self.merged(merged, *into);
+            }
+            EngineEvent::CheckpointCreated { id, .. } => {
+                if let Some(item) = super::transcript::fold_item(&ev, Utc::now()) {
+                    self.send(Update::Appended(item));
+                }
+                self.send_folded(*id);
+            }
+            EngineEvent::SnapshotRestored { .. } => {
+                self.clear_transient_banner();
+                self.send_transcript();
+                self.notice(Notice::Engine(ev.clone()));
+            }
+            EngineEvent::Pinned { id, pinned } => {
+                self.send(Update::Pinned {
+                    id: *id,
+                    pinned: *pinned,
+                });
+                self.notice(Notice::Engine(ev.clone()));
+            }
+            EngineEvent::CtxChanged { ctx, trained } => {
+                self.notice(Notice::Engine(ev.clone()));
+                if let Some(trained) = trained {
+                    self.notice(Notice::CtxAboveTrained {
+                        model: self.engine.model().to_string(),
+                        trained: *trained,
+                        ctx: *ctx,
+                    });
+                }
+            }
+            EngineEvent::OverflowPersists { .. } => {
+                self.transient_banner(Notice::Engine(ev.clone()));
+            }
+            EngineEvent::CompressionFailed { .. }
+            | EngineEvent::SnapshotError { .. }
+            | EngineEvent::RestoreNotSaved { .. }
+            | EngineEvent::TruncationSuspected { .. }
+            | EngineEvent::MessageClipped { .. }
+            | EngineEvent::Blocked(_)
+            | EngineEvent::LoadedCtxSmaller { .. }
+            | EngineEvent::Refused {
+                error: EngineError::WrongSession { .. },
+            } => self.banner(Notice::Engine(ev.clone())),
+            EngineEvent::CompressionSkipped { .. }
+            | EngineEvent::NotCompressed { .. }
+            | EngineEvent::CompressionStopped { .. }
+            | EngineEvent::RolloverComplete { .. }
+            | EngineEvent::SnapshotCreated { .. }
+            | EngineEvent::UserMessagesFolded { .. }
+            // A pass that folded messages shows as a checkpoint divider; one that only
+            // condensed older checkpoints would otherwise leave no trace on screen.
+            | EngineEvent::Compressed { messages: 0, .. }
+            // The model's marker lines can be refused (only the person replaces the goal
+            // or unlocks a decision): said rather than dropped silently.
+            | EngineEvent::GoalRejected { .. }
+            // The board changes visibly for most commands; finishing or clearing the goal
+            // empties it, so that is confirmed in words.
+            | EngineEvent::GoalUpdated {
+                change: GoalChange::GoalStatus { .. } | GoalChange::Clear,
+                author: Author::User,
+            }
+            // In the transcript, where it happened: a banner would stay up with a figure
+            // the status line's badge has long moved on from.
+            | EngineEvent::ReliabilityWarning { .. }
+            | EngineEvent::NothingToRetry
+            | EngineEvent::ModeChanged { .. }
+            | EngineEvent::Refused { .. } => self.notice(Notice::Engine(ev.clone())),
+            _ => {}
+        }
+        self.send(Update::Engine(ev));
+    }
+}

@@ -1,0 +1,161 @@
+//! What the actor tells the person, typed: what happened, with its data — never English.
+//! The app turns a [`Notice`] into words (naming the keys the person's keymap binds) in
+//! one place; the actor decides only where it goes (a transcript line or a banner) and
+//! how urgent it is.
+
+use super::view::NoticeLevel;
+use crate::core::engine::EngineError;
+use crate::core::events::EngineEvent;
+use crate::llm::LlmError;
+use std::path::PathBuf;
+
+/// When a missing model was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// While connecting: pick another model or pull it.
+    Connecting,
+    /// When a request failed: the message is saved for `/retry`.
+    Request,
+}
+
+/// Why `/restore ID` found no snapshot to restore.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RestoreLookup {
+    /// The session has no file (nothing was said yet), so no snapshots.
+    NoSnapshots,
+    NoSuch {
+        wanted: String,
+    },
+    Ambiguous {
+        wanted: String,
+        matches: usize,
+    },
+    /// Listing the snapshots failed.
+    Unreadable {
+        error: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// The engine's own events (compression, snapshots, goals, settings, refusals).
+    Engine(EngineEvent),
+    /// A resumed session whose last message has no complete reply.
+    Unanswered,
+    Connected {
+        version: String,
+        host: String,
+    },
+    Unreachable {
+        url: String,
+        error: String,
+    },
+    ModelMissing {
+        model: String,
+        found: Found,
+    },
+    NoModels,
+    /// A request failed before any reply; the message is saved.
+    RequestFailed {
+        error: LlmError,
+    },
+    /// The reply broke off after some text arrived; the partial reply is kept.
+    ReplyBrokeOff {
+        error: LlmError,
+    },
+    /// Stop before the first token: nothing to keep, the message is saved.
+    StoppedBeforeReply,
+    /// Ollama ended the reply at the context limit (`done_reason: length`).
+    ReplyCutAtLimit,
+    /// The session file could not be created: the conversation continues in memory.
+    StoreCreateFailed {
+        error: String,
+    },
+    WriteFailed {
+        error: String,
+    },
+    WriteRecovered,
+    ModelSwitched {
+        name: String,
+        ctx: u32,
+    },
+    ModelSwitchFailed {
+        name: String,
+        error: LlmError,
+    },
+    /// `/ctx` above the model's trained length: the server may load less.
+    CtxAboveTrained {
+        model: String,
+        trained: u32,
+        ctx: u32,
+    },
+    RestoreNotFound {
+        lookup: RestoreLookup,
+    },
+    RestoreLoadFailed {
+        id: String,
+        error: String,
+    },
+    SnapshotDeleted {
+        id: String,
+    },
+    SnapshotDeleteFailed {
+        id: String,
+        error: String,
+    },
+    Exported {
+        path: PathBuf,
+    },
+    ExportFailed {
+        error: String,
+    },
+    /// `/export` before the first message: there is no session file yet.
+    NothingToExport,
+}
+
+impl Notice {
+    /// How urgent it is (the colour and icon it gets, and what the log records).
+    pub fn level(&self) -> NoticeLevel {
+        use NoticeLevel::{Error, Info, Warn};
+        match self {
+            Notice::Engine(ev) => match ev {
+                EngineEvent::CompressionFailed { .. }
+                | EngineEvent::RolloverComplete { .. }
+                | EngineEvent::SnapshotError { .. }
+                | EngineEvent::RestoreNotSaved { .. }
+                | EngineEvent::TruncationSuspected { .. }
+                | EngineEvent::MessageClipped { .. }
+                | EngineEvent::ReliabilityWarning { .. }
+                | EngineEvent::LoadedCtxSmaller { .. } => Warn,
+                EngineEvent::Refused {
+                    error: EngineError::NoReplyToPin { .. },
+                } => Info,
+                EngineEvent::Refused { .. } => Warn,
+                EngineEvent::Blocked(_) | EngineEvent::OverflowPersists { .. } => Error,
+                _ => Info,
+            },
+            Notice::Unreachable { .. }
+            | Notice::ModelMissing { .. }
+            | Notice::NoModels
+            | Notice::RequestFailed { .. }
+            | Notice::ReplyBrokeOff { .. }
+            | Notice::StoreCreateFailed { .. }
+            | Notice::WriteFailed { .. } => Error,
+            Notice::ModelSwitchFailed { .. }
+            | Notice::CtxAboveTrained { .. }
+            | Notice::RestoreNotFound { .. }
+            | Notice::RestoreLoadFailed { .. }
+            | Notice::SnapshotDeleteFailed { .. }
+            | Notice::ExportFailed { .. } => Warn,
+            Notice::Unanswered
+            | Notice::Connected { .. }
+            | Notice::StoppedBeforeReply
+            | Notice::ReplyCutAtLimit
+            | Notice::WriteRecovered
+            | Notice::ModelSwitched { .. }
+            | Notice::SnapshotDeleted { .. }
+            | Notice::Exported { .. }
+            | Notice::NothingToExport => Info,
+        }
+    }
+}

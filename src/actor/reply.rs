@@ -1,0 +1,231 @@
+//! Executor of the engine's `Chat` effect: stream the reply, show it as it comes, and
+//! hand the engine what arrived (a complete reply, the part before a break or a Stop, or
+//! no reply). While it streams, the actor still listens: Stop ends it at once (dropping
+//! the stream closes the HTTP connection) and read-only commands are answered.
+
+use super::driver::{Actor, Job};
+use super::notice::{Found, Notice};
+use super::view::{Activity, Connection, Update};
+use crate::core::engine::{ChatPrompt, Input, PromptRole, ReplyInput};
+use crate::core::message::{MessageId, ReplyStatus};
+use crate::core::record::RecordBody;
+use crate::llm::{
+    ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, ChatStats, LlmError, StreamEvent,
+};
+use crate::store::SessionStore;
+use chrono::Utc;
+use futures_util::StreamExt;
+use std::time::{Duration, Instant};
+
+/// How often the generated-token count is republished while a reply streams.
+const COUNT_EVERY: Duration = Duration::from_millis(100);
+
+/// How a streamed reply ended, beyond what the engine is told.
+enum Ended {
+    Done(ChatStats, Instant),
+    /// Stop before the first token: nothing arrived.
+    StoppedBeforeReply,
+    /// Stop mid-reply: the part that arrived is kept.
+    Stopped,
+    /// The server refused the prompt as too long: the engine compresses and retries once.
+    Overflow,
+    Failed(LlmError),
+    /// The stream ended without `done` (and without an error).
+    Cut,
+}
+
+fn chat_role(r: PromptRole) -> ChatRole {
+    match r {
+        PromptRole::System => ChatRole::System,
+        PromptRole::User => ChatRole::User,
+        PromptRole::Assistant => ChatRole::Assistant,
+        PromptRole::Tool => ChatRole::Tool,
+    }
+}
+
+/// What arrived of a reply that did not finish.
+fn partial(text: String, prompt_raw: u32) -> Input {
+    Input::Reply(ReplyInput {
+        text,
+        status: ReplyStatus::Interrupted,
+        prompt_eval_count: None,
+        prompt_eval_cached: None,
+        eval_count: None,
+        prompt_raw,
+    })
+}
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// Run a `Chat` request to its end and give the engine the answer; returns what the
+    /// engine asks for next.
+    pub(super) async fn chat(&mut self, prompt: ChatPrompt) -> Option<Job> {
+        let (answer, ended) = self.stream_reply(&prompt).await;
+        let status = match ended {
+            Ended::Done(..) => ReplyStatus::Complete,
+            _ => ReplyStatus::Interrupted,
+        };
+        let fx = self.engine.handle(answer, Utc::now());
+        let id = fx
+            .iter()
+            .filter_map(|e| e.record())
+            .find(|r| matches!(r.body, RecordBody::Assistant { .. }))
+            .map(|r| MessageId(r.seq));
+        // A recorded reply ends its streaming entry once its effects are shown; one that
+        // left nothing is taken off the screen before whatever comes next.
+        let job = if id.is_some() {
+            let job = self.execute(fx);
+            self.send(Update::ReplyEnd { status, id });
+            job
+        } else {
+            self.send(Update::ReplyEnd { status, id });
+            self.execute(fx)
+        };
+        match ended {
+            Ended::Done(stats, since) => {
+                self.clear_transient_banner();
+                tracing::info!(
+                    elapsed_ms = since.elapsed().as_millis() as u64,
+                    prompt_eval_count = stats.prompt_eval_count,
+                    estimate = prompt.estimate,
+                    eval_count = stats.eval_count,
+                    done_reason = stats.done_reason.as_deref().unwrap_or(""),
+                    "reply"
+                );
+                self.confirm_loaded_ctx().await;
+                if stats.done_reason.as_deref() == Some("length") {
+                    self.notice(Notice::ReplyCutAtLimit);
+                }
+            }
+            Ended::StoppedBeforeReply => self.notice(Notice::StoppedBeforeReply),
+            // Output was shown: no automatic retry.
+            Ended::Failed(error) if id.is_some() => {
+                self.transient_banner(Notice::ReplyBrokeOff { error })
+            }
+            Ended::Failed(error) => self.request_failed(error),
+            Ended::Stopped | Ended::Overflow | Ended::Cut => {}
+        }
+        job
+    }
+
+    async fn stream_reply(&mut self, prompt: &ChatPrompt) -> (Input, Ended) {
+        let req = self.chat_request(prompt);
+        let raw = prompt.raw_estimate;
+        let since = Instant::now();
+        self.activity = Activity::Generating { since, chunks: 0 };
+        self.publish();
+        self.send(Update::ReplyStart);
+        let backend = self.backend.clone();
+        let opened = self
+            .listen(async move { backend.chat_stream(req).await })
+            .await;
+        let mut stream = match opened {
+            None => return (Input::NoReply, Ended::StoppedBeforeReply),
+            Some(Err(LlmError::ContextOverflow { message })) => {
+                return (Input::Overflow { message }, Ended::Overflow);
+            }
+            Some(Err(e)) => return (Input::NoReply, Ended::Failed(e)),
+            Some(Ok(s)) => s,
+        };
+        let mut text = String::new();
+        let mut chunks = 0u32;
+        let mut last_count = Instant::now();
+        loop {
+            match self.listen(stream.next()).await {
+                // Stop: dropping the stream closes the HTTP connection now.
+                None => return (partial(text, raw), Ended::Stopped),
+                Some(Some(Ok(StreamEvent::Delta(d)))) => {
+                    text.push_str(&d);
+                    chunks += 1;
+                    self.send(Update::Delta(d));
+                    // The status line's count follows at up to 10 updates a second,
+                    // however fast or slow the tokens come.
+                    if chunks == 1 || last_count.elapsed() >= COUNT_EVERY {
+                        last_count = Instant::now();
+                        self.activity = Activity::Generating { since, chunks };
+                        self.publish();
+                    }
+                }
+                Some(Some(Ok(StreamEvent::Done(stats)))) => {
+                    let reply = ReplyInput {
+                        text,
+                        status: ReplyStatus::Complete,
+                        prompt_eval_count: stats.prompt_eval_count,
+                        prompt_eval_cached: stats.prompt_eval_cached_count,
+                        eval_count: stats.eval_count,
+                        prompt_raw: raw,
+                    };
+                    return (Input::Reply(reply), Ended::Done(stats, since));
+                }
+                Some(Some(Err(e))) => return (partial(text, raw), Ended::Failed(e)),
+                Some(None) => return (partial(text, raw), Ended::Cut),
+            }
+        }
+    }
+
+    fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
+        ChatRequest {
+            model: prompt.model.clone(),
+            messages: prompt
+                .messages
+                .iter()
+                .map(|m| ChatMessage::new(chat_role(m.role), m.content.clone()))
+                .collect(),
+            options: ChatOptions {
+                num_ctx: prompt.num_ctx,
+                num_predict: Some(prompt.max_reply.max(1)),
+                temperature: self.cfg.temperature,
+                seed: None,
+            },
+            keep_alive: None,
+        }
+    }
+
+    /// A request failed before any reply: what the connection now is, and what to do.
+    fn request_failed(&mut self, error: LlmError) {
+        match &error {
+            LlmError::Unreachable { url, cause } => {
+                self.connection = Connection::Unreachable {
+                    url: url.clone(),
+                    error: cause.clone(),
+                };
+                self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
+            }
+            LlmError::ModelNotFound { model } => {
+                self.connection = Connection::ModelMissing {
+                    model: model.clone(),
+                };
+                self.transient_banner(Notice::ModelMissing {
+                    model: model.clone(),
+                    found: Found::Request,
+                });
+                self.publish();
+                return;
+            }
+            _ => {}
+        }
+        self.transient_banner(Notice::RequestFailed { error });
+        self.publish();
+    }
+
+    /// Ask the server what context the model is really loaded with (`/api/ps`, where the
+    /// server has it). Ollama cuts num_ctx to the model's trained length, or to a server
+    /// setting, without telling the client; the budget must follow.
+    async fn confirm_loaded_ctx(&mut self) {
+        let model = self.engine.model().to_string();
+        let sent = self.engine.ctx();
+        if self.loaded_checked.as_ref() == Some(&(model.clone(), sent)) {
+            return;
+        }
+        self.loaded_checked = Some((model.clone(), sent));
+        let Ok(loaded) = self.backend.loaded_models().await else {
+            return; // Older servers have no /api/ps: nothing to learn.
+        };
+        if let Some(ctx) = loaded
+            .iter()
+            .find(|m| m.name == model)
+            .and_then(|m| m.context_length)
+        {
+            self.apply(Input::LoadedCtx { ctx: Some(ctx) });
+        }
+    }
+}

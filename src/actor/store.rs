@@ -1,0 +1,174 @@
+//! The session's store as the actor holds it: created on first use, behind the
+//! [`SessionStore`] trait like any other store.
+//!
+//! Policy: opening the app and quitting leaves no empty session behind, so a new session
+//! has no file until a record worth keeping arrives. Settings records (the model chosen
+//! at connect, `/ctx`, `/mode`) alone are not: they are held, folded into the header the
+//! file is created with, and written right after it. If the file cannot be created, the
+//! conversation goes on in memory only; that failure is reported once
+//! ([`LazyStore::failed`]) and later records are dropped silently, since there is nowhere
+//! to retry.
+
+use crate::core::record::{Header, Record, RecordBody};
+use crate::core::snapshot::{Snapshot, SnapshotMeta};
+use crate::store::{SessionStore, StoreError};
+use std::path::PathBuf;
+
+/// Creates the session's store from its header when the first record is written.
+pub type StoreFactory<S> = Box<dyn FnOnce(&Header) -> Result<S, StoreError> + Send>;
+
+/// How a session's store starts: open already (resumed, tests), or made on first use.
+pub enum StoreSlot<S> {
+    Open(S),
+    Lazy(StoreFactory<S>),
+}
+
+enum State<S> {
+    Open(S),
+    Waiting(StoreFactory<S>),
+    /// Creating it failed (reported); records stay in memory.
+    Failed,
+}
+
+/// A store created when the first record worth keeping is appended. See the module docs.
+pub struct LazyStore<S> {
+    state: State<S>,
+    /// The header the file will be created with, kept current with held settings.
+    header: Header,
+    held: Vec<Record>,
+}
+
+impl<S: SessionStore> LazyStore<S> {
+    pub fn new(slot: StoreSlot<S>, header: Header) -> Self {
+        LazyStore {
+            state: match slot {
+                StoreSlot::Open(s) => State::Open(s),
+                StoreSlot::Lazy(f) => State::Waiting(f),
+            },
+            header,
+            held: Vec::new(),
+        }
+    }
+
+    /// The session has a file (it is created with the first message).
+    pub fn is_open(&self) -> bool {
+        matches!(self.state, State::Open(_))
+    }
+
+    /// Creating the file failed; the conversation is kept in memory only.
+    pub fn failed(&self) -> bool {
+        matches!(self.state, State::Failed)
+    }
+
+    /// The store, if it was created.
+    pub fn into_inner(self) -> Option<S> {
+        match self.state {
+            State::Open(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The open store, creating it if it is still waiting.
+    fn open(&mut self) -> Result<Option<&mut S>, StoreError> {
+        if matches!(self.state, State::Waiting(_)) {
+            let State::Waiting(factory) = std::mem::replace(&mut self.state, State::Failed) else {
+                return Ok(None);
+            };
+            self.state = State::Open(factory(&self.header)?);
+            // The held settings follow the header; a failure is reported like any write.
+            let mut first_error = None;
+            if let State::Open(store) = &mut self.state {
+                for record in std::mem::take(&mut self.held) {
+                    if let Err(e) = store.append(&record) {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+            if let Some(e) = first_error {
+                return Err(e);
+            }
+        }
+        Ok(match &mut self.state {
+            State::Open(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    fn open_existing(&self) -> Option<&S> {
+        match &self.state {
+            State::Open(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl<S: SessionStore> SessionStore for LazyStore<S> {
+    fn append(&mut self, record: &Record) -> Result<(), StoreError> {
+        match (&self.state, &record.body) {
+            (State::Waiting(_), RecordBody::Settings { model, ctx, mode }) => {
+                if let Some(m) = model {
+                    self.header.model = m.clone();
+                }
+                if let Some(c) = ctx {
+                    self.header.ctx = (*c > 0).then_some(*c);
+                }
+                if let Some(m) = mode {
+                    self.header.mode = *m;
+                }
+                self.held.push(record.clone());
+                Ok(())
+            }
+            (State::Failed, _) => Ok(()),
+            _ => match self.open()? {
+                Some(s) => s.append(record),
+                None => Ok(()),
+            },
+        }
+    }
+
+    fn sync(&mut self) -> Result<(), StoreError> {
+        match &mut self.state {
+            State::Open(s) => s.sync(),
+            _ => Ok(()),
+        }
+    }
+
+    /// A snapshot is worth keeping: it creates the file if there is none yet.
+    fn save_snapshot(&mut self, snapshot: &Snapshot) -> Result<SnapshotMeta, StoreError> {
+        match self.open()? {
+            Some(s) => s.save_snapshot(snapshot),
+            None => Err(StoreError::NoSessionFile),
+        }
+    }
+
+    fn list_snapshots(&self) -> Result<Vec<SnapshotMeta>, StoreError> {
+        self.open_existing()
+            .map_or(Ok(Vec::new()), |s| s.list_snapshots())
+    }
+
+    fn load_snapshot(&self, id: &str) -> Result<Snapshot, StoreError> {
+        self.open_existing()
+            .ok_or(StoreError::NoSessionFile)
+            .and_then(|s| s.load_snapshot(id))
+    }
+
+    fn delete_snapshot(&mut self, id: &str) -> Result<(), StoreError> {
+        match &mut self.state {
+            State::Open(s) => s.delete_snapshot(id),
+            _ => Err(StoreError::NoSessionFile),
+        }
+    }
+
+    fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError> {
+        match &mut self.state {
+            State::Open(s) => s.prune_automatic(keep),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
+        self.open_existing()
+            .ok_or(StoreError::NoSessionFile)
+            .and_then(|s| s.export(json))
+    }
+}

@@ -1,0 +1,433 @@
+//! The words a person reads about what happened: typed notices from the actor (and the
+//! engine events inside them) become a title and, for banners, the fix.
+//!
+//! This is the one place those sentences are written, so wording changes here and only
+//! here. Hints name the keys the person's keymap binds ([`KeyNames`]), or the command
+//! where a key is unbound, so a hint never names a key that was moved.
+
+use super::keymap::{Action, Keymap};
+use crate::actor::{Found, Notice, RestoreLookup};
+use crate::core::engine::EngineError;
+use crate::core::events::{Blocked, EngineEvent, FailedPart, Intensity, SkipReason};
+use crate::core::goals::{Author, GoalChange, GoalStatus};
+use crate::core::message::MessageId;
+use crate::core::record::SnapshotPurpose;
+use crate::llm::LlmError;
+
+/// How hints name restore, compress and the model picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyNames {
+    pub restore: String,
+    pub compress: String,
+    pub models: String,
+}
+
+impl Default for KeyNames {
+    fn default() -> Self {
+        KeyNames {
+            restore: "Ctrl+R".into(),
+            compress: "Ctrl+K".into(),
+            models: "Ctrl+L".into(),
+        }
+    }
+}
+
+impl KeyNames {
+    /// The keys `keymap` binds, or the commands where nothing is bound.
+    pub fn from_keymap(keymap: &Keymap) -> Self {
+        let name = |a: Action, command: &str| keymap.label(a).unwrap_or_else(|| command.into());
+        KeyNames {
+            restore: name(Action::Restore, "/restore"),
+            compress: name(Action::Compress, "/compress"),
+            models: name(Action::Models, "/model"),
+        }
+    }
+}
+
+/// A notice in words: what happened, and (for banners) what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    pub title: String,
+    pub hint: Option<String>,
+}
+
+impl Words {
+    fn line(title: impl Into<String>) -> Words {
+        Words {
+            title: title.into(),
+            hint: None,
+        }
+    }
+
+    fn with_hint(title: impl Into<String>, hint: impl Into<String>) -> Words {
+        Words {
+            title: title.into(),
+            hint: Some(hint.into()),
+        }
+    }
+
+    /// As one transcript line: the title, then the hint if there is one.
+    pub fn text(self) -> String {
+        match self.hint {
+            Some(h) => format!("{} {h}", self.title),
+            None => self.title,
+        }
+    }
+}
+
+const SNAPSHOT_FIX: &str = "Check disk space and permissions of the data directory.";
+
+/// The words for `notice`.
+pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
+    match notice {
+        Notice::Engine(ev) => event(ev, keys),
+        Notice::Unanswered => {
+            Words::line("Your last message has no complete reply: /retry asks for it again.")
+        }
+        Notice::Connected { version, host } => {
+            Words::line(format!("Connected to Ollama {version} at {host}."))
+        }
+        Notice::Unreachable { url, error } => Words::with_hint(
+            format!("Cannot reach Ollama at {url}: {error}"),
+            "Start it with `ollama serve` (or set OLLAMA_HOST / --host). Retrying every few seconds; your messages are kept.",
+        ),
+        Notice::ModelMissing { model, found } => Words::with_hint(
+            format!("Model \"{model}\" is not installed on the Ollama server."),
+            match found {
+                Found::Connecting => format!(
+                    "Download it with `ollama pull {model}`, or pick an installed one with {}.",
+                    keys.models
+                ),
+                Found::Request => format!(
+                    "Download it with `ollama pull {model}` (or pick another with {}), then /retry. Your message is saved.",
+                    keys.models
+                ),
+            },
+        ),
+        Notice::NoModels => Words::with_hint(
+            "The Ollama server has no models installed.",
+            format!(
+                "Download one, e.g. `ollama pull llama3.2`, then press {}.",
+                keys.models
+            ),
+        ),
+        Notice::RequestFailed {
+            error: LlmError::Unreachable { url, cause },
+        } => Words::with_hint(
+            format!("Cannot reach Ollama at {url}: {cause}"),
+            "Start it with `ollama serve`. Your message is saved; /retry sends it once Ollama is up.",
+        ),
+        Notice::RequestFailed { error } => Words::with_hint(
+            format!("The request failed: {error}"),
+            match error.hint() {
+                Some(h) => format!("{h} Your message is saved; /retry sends it again."),
+                None => "Your message is saved; /retry sends it again.".into(),
+            },
+        ),
+        Notice::ReplyBrokeOff { error } => Words::with_hint(
+            format!("The reply broke off: {error}. The partial reply is kept and marked."),
+            match error.hint() {
+                Some(h) if h.contains("/retry") => h,
+                Some(h) => format!("{h} /retry asks for a complete reply."),
+                None => "/retry asks for a complete reply.".to_string(),
+            },
+        ),
+        Notice::StoppedBeforeReply => {
+            Words::line("Stopped before the reply began; your message is saved (/retry).")
+        }
+        Notice::ReplyCutAtLimit => {
+            Words::line("The reply reached the context limit and was cut off by Ollama.")
+        }
+        Notice::StoreCreateFailed { error } => Words::with_hint(
+            format!("Cannot create the session file: {error}"),
+            "The conversation continues in memory only; check permissions and disk space of the data directory (OLLM_HOME).",
+        ),
+        Notice::WriteFailed { error } => Words::with_hint(
+            format!("Cannot write the session log: {error}"),
+            "Nothing is lost from this screen, but it is not on disk: free disk space or fix permissions; writing is retried with every message.",
+        ),
+        Notice::WriteRecovered => Words::line("Writing the session log works again."),
+        Notice::ModelSwitched { name, ctx } => {
+            Words::line(format!("Model: {name} (context {ctx} tokens)."))
+        }
+        Notice::ModelSwitchFailed { name, error } => Words {
+            title: format!("Cannot switch to {name}: {error}"),
+            hint: error.hint(),
+        },
+        Notice::CtxAboveTrained {
+            model,
+            trained,
+            ctx,
+        } => Words::line(format!(
+            "{model} was trained on {trained} tokens: Ollama may load it with less than {ctx}. The budget follows what the server reports after the next reply."
+        )),
+        Notice::RestoreNotFound { lookup } => Words::with_hint(
+            format!(
+                "Cannot restore: {}.",
+                match lookup {
+                    RestoreLookup::NoSnapshots => "this session has no snapshots yet".to_string(),
+                    RestoreLookup::NoSuch { wanted } =>
+                        format!("no snapshot \"{wanted}\" in this session"),
+                    RestoreLookup::Ambiguous { wanted, matches } =>
+                        format!("\"{wanted}\" matches {matches} snapshots; give more of the id"),
+                    RestoreLookup::Unreadable { error } => error.clone(),
+                }
+            ),
+            format!(
+                "{} lists this session's snapshots (time, purpose, size); /restore takes an id or the start of one.",
+                keys.restore
+            ),
+        ),
+        Notice::RestoreLoadFailed { id, error } => Words::with_hint(
+            format!("Snapshot failed: cannot restore {id}: {error}"),
+            SNAPSHOT_FIX,
+        ),
+        Notice::SnapshotDeleted { id } => Words::line(format!("Deleted snapshot {id}.")),
+        Notice::SnapshotDeleteFailed { id, error } => {
+            Words::line(format!("Cannot delete snapshot {id}: {error}"))
+        }
+        Notice::Exported { path } => Words::line(format!("Exported to {}", path.display())),
+        Notice::ExportFailed { error } => Words::with_hint(
+            format!("Export failed: {error}"),
+            "Check the permissions and free space of the data directory.",
+        ),
+        Notice::NothingToExport => {
+            Words::line("Nothing to export yet: the session has no messages.")
+        }
+    }
+}
+
+/// "message #4", "3 messages, #4–#9".
+fn range(messages: usize, first: MessageId, last: MessageId) -> String {
+    if messages <= 1 {
+        format!("message {first}")
+    } else {
+        format!("{messages} messages, {first}–{last}")
+    }
+}
+
+/// Why a compression did not run, as the end of a sentence.
+pub fn skip_reason(reason: &SkipReason) -> String {
+    match reason {
+        SkipReason::NothingYet => "nothing to compress yet".into(),
+        SkipReason::RecentKept { recent } => {
+            format!("nothing worth folding yet: the {recent} most recent messages are always kept")
+        }
+        SkipReason::RecentAndProtected { recent, protected } => format!(
+            "nothing worth folding yet: the {recent} most recent messages are always kept, and the {protected} before them are protected (your own, pinned, or tool errors)"
+        ),
+        SkipReason::NothingLeft => "nothing left to fold".into(),
+        SkipReason::ConversationChanged => {
+            "the conversation changed while compressing; nothing was folded".into()
+        }
+        SkipReason::BackedOff { freed, percent } => format!(
+            "the last compression freed only {freed} tokens ({percent}% of the budget); automatic compression waits until the conversation grows"
+        ),
+        SkipReason::MergeFreesNothing => {
+            "merging the checkpoints would not free any room; they stay apart".into()
+        }
+        SkipReason::FoldFreesNothing {
+            messages,
+            first,
+            last,
+        } => format!(
+            "folding {} would not free any room (the summary costs as much as the messages); they stay as they are",
+            range(*messages, *first, *last)
+        ),
+    }
+}
+
+fn blocked(b: &Blocked) -> String {
+    format!(
+        "this request needs about {} tokens but the context holds {} ({} kept free for the reply); what is left is protected: system prompt {}, goal board {}, summaries {}, pinned messages {}. Unpin messages, shorten the goal board, or raise the context with /ctx N. Your message is saved.",
+        b.needed, b.ctx, b.reserve, b.system, b.goals, b.summaries, b.pinned
+    )
+}
+
+/// A refused marker line, as the model wrote it.
+fn marker_line(change: &GoalChange) -> String {
+    match change {
+        GoalChange::SetGoal { description, .. } => format!("[GOAL] {description}"),
+        GoalChange::Checkpoint { description, .. } => format!("[CHECKPOINT] {description}"),
+        GoalChange::Decision { text, .. } => format!("[DECISION] {text}"),
+        GoalChange::Artifact { path, .. } => format!("[ARTIFACT] {path}"),
+        GoalChange::Next { text } => format!("[NEXT] {text}"),
+        _ => "a goal-board change".to_string(),
+    }
+}
+
+fn refused(error: &EngineError) -> Words {
+    match error {
+        EngineError::NoReplyToPin { pin: true } => Words::line("No reply to pin yet."),
+        EngineError::NoReplyToPin { pin: false } => Words::line("No reply to unpin yet."),
+        EngineError::NoSuchMessage { pin, .. } | EngineError::AlreadyFolded { pin, .. } => {
+            Words::line(format!(
+                "Cannot {}: {error}.",
+                if *pin { "pin" } else { "unpin" }
+            ))
+        }
+        EngineError::WrongSession { snapshot, .. } => Words::with_hint(
+            format!("Snapshot failed: cannot restore {snapshot}: {error}"),
+            SNAPSHOT_FIX,
+        ),
+        EngineError::Goal(e) => Words::line(format!("Goal board: {e}.")),
+    }
+}
+
+fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
+    match ev {
+        EngineEvent::CompressionSkipped { reason } => {
+            Words::line(format!("Compression skipped: {}.", skip_reason(reason)))
+        }
+        EngineEvent::NotCompressed { reason } => {
+            Words::line(format!("Not compressed: {}.", skip_reason(reason)))
+        }
+        EngineEvent::CompressionFailed { part, error } => Words::with_hint(
+            format!(
+                "Compression failed: {}",
+                match part {
+                    FailedPart::Fold => format!("{error}; nothing was folded and nothing is lost"),
+                    FailedPart::Aging { id, to } => format!(
+                        "checkpoint {id} aged to {} by shortening its summary without the model: {error}",
+                        to.name()
+                    ),
+                    FailedPart::Merge => format!(
+                        "ancient checkpoints merged by shortening their summaries without the model: {error}"
+                    ),
+                }
+            ),
+            format!(
+                "The conversation continues; ollm-tui retries when the context fills up, or press {}.",
+                keys.compress
+            ),
+        ),
+        EngineEvent::CompressionStopped { unsent: true } => Words::line(
+            "Compression stopped. Your message is saved but was not sent: /retry sends it.",
+        ),
+        EngineEvent::CompressionStopped { unsent: false } => {
+            Words::line("Compression stopped; nothing was changed.")
+        }
+        EngineEvent::RolloverComplete {
+            intensity,
+            tokens_after,
+        } => Words::line(format!(
+            "Emergency rollover ({}): the context now holds {tokens_after} tokens. An emergency snapshot was saved first ({}).",
+            match intensity {
+                Intensity::Truncate => "marked truncation, the model was unavailable",
+                _ => "everything older folded hard",
+            },
+            keys.restore
+        )),
+        EngineEvent::SnapshotCreated { id, purpose } => Words::line(format!(
+            "{} {id} saved ({} to restore).",
+            if *purpose == SnapshotPurpose::Emergency {
+                "Emergency snapshot"
+            } else {
+                "Snapshot"
+            },
+            keys.restore
+        )),
+        EngineEvent::SnapshotRestored { id, before } => Words::line(format!(
+            "Restored snapshot {id}. The state before it is snapshot {before} ({} to go back); later messages also stay in the session history (export shows them).",
+            keys.restore
+        )),
+        EngineEvent::SnapshotError { error } => {
+            Words::with_hint(format!("Snapshot failed: {error}"), SNAPSHOT_FIX)
+        }
+        EngineEvent::RestoreNotSaved { id } => Words::with_hint(
+            format!(
+                "Snapshot failed: cannot restore {id}: the current state could not be saved first"
+            ),
+            SNAPSHOT_FIX,
+        ),
+        EngineEvent::TruncationSuspected { sent, seen } => Words::with_hint(
+            format!(
+                "Ollama evaluated only {seen} of about {sent} prompt tokens: it cut the start of the conversation."
+            ),
+            "ollm-tui compresses before the next request. If this repeats, the server may ignore num_ctx (check OLLAMA_CONTEXT_LENGTH) — or set a smaller /ctx.",
+        ),
+        EngineEvent::UserMessagesFolded { count, checkpoint } => Words::line(if *count == 1 {
+            format!(
+                "Your oldest message was folded into checkpoint {checkpoint} too, to leave room for the next turns. It is kept in full in the session history."
+            )
+        } else {
+            format!(
+                "{count} of your oldest messages were folded into checkpoint {checkpoint} too, to leave room for the next turns. They are kept in full in the session history."
+            )
+        }),
+        EngineEvent::Compressed {
+            messages: 0,
+            tokens_before,
+            tokens_after,
+            ..
+        } => Words::line(format!(
+            "No messages were folded: a summary of what is left would not be smaller than the messages. Condensing older checkpoints took the context from {tokens_before} to {tokens_after} tokens."
+        )),
+        EngineEvent::MessageClipped { id, omitted_tokens } => Words::with_hint(
+            format!(
+                "Message {id} is too large for the context: the model sees its beginning and end ({omitted_tokens} tokens cut)."
+            ),
+            "The full text is saved in the session. Raise the context with /ctx N to send it whole.",
+        ),
+        EngineEvent::Blocked(b) => Words::with_hint("Message not sent", blocked(b)),
+        EngineEvent::OverflowPersists { message } => Words::with_hint(
+            format!("Ollama still refuses the conversation as too long: {message}"),
+            format!(
+                "Your message is saved. Lower the context size (/ctx) or compress ({}), then /retry.",
+                keys.compress
+            ),
+        ),
+        EngineEvent::GoalRejected { change, reason } => Words::line(format!(
+            "Not applied from the reply: {} — {reason}.",
+            marker_line(change)
+        )),
+        EngineEvent::GoalUpdated {
+            change: GoalChange::GoalStatus { status },
+            author: Author::User,
+        } => Words::line(match status {
+            GoalStatus::Completed => {
+                "Goal completed. It stays in the session's history (export shows past goals)."
+            }
+            GoalStatus::Paused => "Goal paused: /goal resume takes it up again.",
+            GoalStatus::Active => "Goal active again.",
+        }),
+        EngineEvent::GoalUpdated {
+            change: GoalChange::Clear,
+            author: Author::User,
+        } => Words::line("Goal board cleared. Its history stays in the session (export shows it)."),
+        EngineEvent::ReliabilityWarning {
+            compressions,
+            percent,
+            model,
+        } => Words::line(format!(
+            "{model} has compressed this conversation {compressions} times (reliability {percent}%): each compression loses some detail, and small models lose more. Continue while the answers stay on track; if they drift, start a new session."
+        )),
+        EngineEvent::Pinned { id, pinned: true } => Words::line(format!(
+            "Pinned message {id}: it is never folded into a summary."
+        )),
+        EngineEvent::Pinned { id, pinned: false } => Words::line(format!(
+            "Unpinned message {id}: it may be folded into a summary like any other."
+        )),
+        EngineEvent::NothingToRetry => {
+            Words::line("Nothing to retry: the last message has its complete reply.")
+        }
+        EngineEvent::ModeChanged { mode } => Words::line(format!("Mode: {mode}.")),
+        EngineEvent::CtxChanged { ctx, .. } => Words::line(format!(
+            "Context size {ctx} tokens (the model reloads once with it)."
+        )),
+        EngineEvent::LoadedCtxSmaller {
+            model,
+            loaded,
+            asked,
+        } => Words::with_hint(
+            format!(
+                "Ollama loaded {model} with a {loaded}-token context, not the {asked} asked for."
+            ),
+            "The budget now follows what the server uses, so nothing is cut silently. A model's trained length, or OLLAMA_CONTEXT_LENGTH on the server, sets this limit; /ctx changes what is asked for.",
+        ),
+        EngineEvent::Refused { error } => refused(error),
+        // The rest shows on screen in other ways (dividers, the panel, the status line);
+        // in words it is the event's name.
+        other => Words::line(other.name().replace('-', " ")),
+    }
+}

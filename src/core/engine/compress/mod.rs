@@ -1,0 +1,250 @@
+//! One compression = six stages, and the types that carry it from plan to outcome.
+//!
+//! - **identify** (`identify.rs`, [`Engine::identify`]): the oldest unprotected messages
+//!   outside the recent window. Protected: pinned messages, tool errors, the recent window
+//!   (at least the last exchange), and user messages — unless keeping user text would
+//!   leave the context at the trigger after compression, then the oldest user messages go
+//!   too (reported).
+//! - **prepare** (`plan.rs`): tasks with mode- and goal-aware prompts and token caps — the
+//!   new checkpoint, aging every older checkpoint one level (from its original messages),
+//!   merging the oldest ancient ones.
+//! - **summarize** ([`CompressionPlan::run`], via `pipeline::run_task`): the only async
+//!   stage, run by the driver; it never touches engine state, so cancelling is dropping the
+//!   future.
+//! - **checkpoint**, **update** and **validate** (`apply.rs`): results become records
+//!   (applied like every record, so replay matches); a failed aging or merge shortens the
+//!   existing summaries without the model (marked `truncated`), so every pass keeps one
+//!   checkpoint per level and at most `MAX_ANCIENT` ancient ones whatever the summarizer
+//!   does; then the budget is checked and, if a pass freed under the minimum share of the
+//!   budget, automatic compression backs off.
+//!
+//! The emergency measures a turn escalates to when a request does not fit (snapshot,
+//! clipping, the blocked report) are in `emergency.rs`; when to use them is the turn's
+//! decision (`turn.rs`).
+
+mod apply;
+mod emergency;
+mod identify;
+mod plan;
+
+pub use identify::Selection;
+
+use crate::core::checkpoint::Checkpoint;
+use crate::core::events::{CompressReason, Intensity};
+use crate::core::facts::{self, FactKind};
+use crate::core::goals::GoalChange;
+use crate::core::markers;
+use crate::core::message::{Message, MessageId, ReplyStatus, Role};
+use crate::core::pipeline::{self, Task, TaskResult, TaskTarget};
+use crate::core::prompts::Prompts;
+use crate::core::snapshot::Snapshot;
+use crate::core::summarizer::Summarizer;
+use crate::core::tokens::Tokenizer;
+use std::sync::Arc;
+
+/// Progress of a running compression, for the spinner text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub step: usize,
+    pub of: usize,
+    pub what: String,
+}
+
+/// A prepared compression: run it (async, through a `Summarizer`), then hand the outcome
+/// to [`Engine::apply_compression`].
+#[derive(Debug)]
+pub struct CompressionPlan {
+    pub reason: CompressReason,
+    pub intensity: Intensity,
+    /// To be saved before running (recovery, or emergency).
+    pub snapshot: Option<Snapshot>,
+    /// Compression number this pass will get.
+    pub number: u32,
+    pub tokens_before: u32,
+    pub(super) version: u64,
+    pub(super) new: Option<Task>,
+    pub(super) aging: Vec<Task>,
+    pub(super) merge: Option<Task>,
+    tok: Arc<dyn Tokenizer>,
+    prompts: Arc<Prompts>,
+}
+
+/// The result of running a plan.
+#[derive(Debug)]
+pub struct CompressionOutcome {
+    pub reason: CompressReason,
+    pub intensity: Intensity,
+    pub number: u32,
+    pub tokens_before: u32,
+    pub(super) version: u64,
+    pub(super) new: Option<(Task, Result<TaskResult, String>)>,
+    pub(super) aging: Vec<(Task, Result<TaskResult, String>)>,
+    pub(super) merge: Option<(Task, Result<TaskResult, String>)>,
+}
+
+impl CompressionPlan {
+    /// Messages the new checkpoint will fold.
+    pub fn messages(&self) -> usize {
+        match &self.new {
+            Some(Task {
+                target: TaskTarget::New { covers, .. },
+                ..
+            }) => covers.len(),
+            _ => 0,
+        }
+    }
+
+    /// Tasks (model calls at least) this plan will run.
+    pub fn tasks(&self) -> usize {
+        usize::from(self.new.is_some()) + self.aging.len() + usize::from(self.merge.is_some())
+    }
+
+    /// One line for the spinner and the log.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(t) = &self.new {
+            parts.push(format!(
+                "fold {} messages ({} tokens)",
+                self.messages(),
+                t.input_raw
+            ));
+        }
+        if !self.aging.is_empty() {
+            parts.push(format!("age {} checkpoint(s)", self.aging.len()));
+        }
+        if let Some(TaskTarget::Merge { ids }) = self.merge.as_ref().map(|t| &t.target) {
+            parts.push(format!("merge {} checkpoints into one", ids.len()));
+        }
+        parts.join(", ")
+    }
+
+    pub async fn run<S: Summarizer>(self, summarizer: &S) -> CompressionOutcome {
+        self.run_with_progress(summarizer, |_| {}).await
+    }
+
+    /// Run every task; stops early if the new checkpoint cannot be made (then nothing is
+    /// applied and nothing lost).
+    pub async fn run_with_progress<S: Summarizer, F: FnMut(Progress) + Send>(
+        self,
+        summarizer: &S,
+        mut progress: F,
+    ) -> CompressionOutcome {
+        let CompressionPlan {
+            reason,
+            intensity,
+            number,
+            tokens_before,
+            version,
+            new,
+            aging,
+            merge,
+            tok,
+            prompts,
+            ..
+        } = self;
+        let of = usize::from(new.is_some()) + aging.len() + usize::from(merge.is_some());
+        let mut step = 0;
+        let mut out = CompressionOutcome {
+            reason,
+            intensity,
+            number,
+            tokens_before,
+            version,
+            new: None,
+            aging: Vec::new(),
+            merge: None,
+        };
+        if let Some(task) = new {
+            step += 1;
+            progress(Progress {
+                step,
+                of,
+                what: format!("summarizing {}", task.range_label),
+            });
+            let r = pipeline::run_task(&task, &prompts, tok.as_ref(), summarizer).await;
+            let failed = r.is_err();
+            out.new = Some((task, r));
+            if failed {
+                return out;
+            }
+        }
+        for task in aging {
+            step += 1;
+            progress(Progress {
+                step,
+                of,
+                what: format!("aging checkpoint to {}", task.level.name()),
+            });
+            let r = pipeline::run_task(&task, &prompts, tok.as_ref(), summarizer).await;
+            out.aging.push((task, r));
+        }
+        if let Some(task) = merge {
+            step += 1;
+            progress(Progress {
+                step,
+                of,
+                what: "merging checkpoints".into(),
+            });
+            let r = pipeline::run_task(&task, &prompts, tok.as_ref(), summarizer).await;
+            out.merge = Some((task, r));
+        }
+        out
+    }
+}
+
+pub(super) fn format_message(m: &Message) -> String {
+    let who = match m.role {
+        Role::User => "User".to_string(),
+        Role::Assistant => "Assistant".to_string(),
+        Role::Tool => format!(
+            "Tool {}",
+            m.tool.as_ref().map_or("result", |t| t.name.as_str())
+        ),
+    };
+    // Plain "User: …" lines: with message ids and annotations a small model copies the
+    // transcript instead of taking notes (measured with a 0.5B model).
+    let who = if m.status == ReplyStatus::Interrupted {
+        format!("{who} (cut off)")
+    } else {
+        who
+    };
+    format!("{who}: {}", m.text)
+}
+
+pub(super) fn range_label(ids: &[MessageId]) -> String {
+    match (ids.first(), ids.last()) {
+        (Some(a), Some(b)) if a == b => format!("message {a}"),
+        (Some(a), Some(b)) => format!("{} messages, {a}–{b}", ids.len()),
+        _ => "no messages".into(),
+    }
+}
+
+pub(super) fn merged_covers(parts: &[&Checkpoint]) -> Vec<MessageId> {
+    let mut covers: Vec<MessageId> = parts
+        .iter()
+        .flat_map(|c| c.covers.iter().copied())
+        .collect();
+    covers.sort_unstable();
+    covers.dedup();
+    covers
+}
+
+/// Decisions, files and next steps mentioned in a summary.
+pub(super) fn parse_details(text: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let mut decisions = Vec::new();
+    let mut next = Vec::new();
+    for change in markers::parse(text) {
+        match change {
+            GoalChange::Decision { text, .. } => decisions.push(text),
+            GoalChange::Next { text } => next.push(text),
+            _ => {}
+        }
+    }
+    let files = facts::extract(text)
+        .into_iter()
+        .filter(|f| f.kind == FactKind::Path)
+        .map(|f| f.text)
+        .take(20)
+        .collect();
+    (decisions, files, next)
+}

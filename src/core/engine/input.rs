@@ -1,0 +1,169 @@
+//! The engine's one door: [`Input`]s in, [`Effect`]s out.
+//!
+//! Requests to the outside world (`SaveSnapshot`, `Chat`, `Compress`) are answered with
+//! inputs. Order matters, and the driver keeps it:
+//! - `SaveSnapshot` is answered (`SnapshotSaved` / `SnapshotFailed`) and the effects of
+//!   that answer carried out before the effects after it;
+//! - `Chat` and `Compress` are long-running and always the last effect of a batch: the
+//!   driver runs them and answers when they end.
+
+use super::{CompressionOutcome, CompressionPlan, Engine, ReplyInput};
+use crate::core::engine::prompt::ChatPrompt;
+use crate::core::events::EngineEvent;
+use crate::core::goals::GoalChange;
+use crate::core::message::MessageId;
+use crate::core::mode::Mode;
+use crate::core::record::{Record, SnapshotPurpose};
+use crate::core::snapshot::{Snapshot, SnapshotMeta};
+use chrono::{DateTime, Utc};
+
+/// Something that happened: the person's commands, what the server said, and the answers
+/// to the engine's requests.
+#[derive(Debug)]
+pub enum Input {
+    /// The person's message: recorded before anything is sent; starts a turn.
+    UserMessage {
+        text: String,
+    },
+    /// Ask again for the reply to the last message (after an error, or a reply that broke
+    /// off); starts a turn.
+    Retry,
+    /// Compress now (Ctrl+K, `/compress [focus]`): ignores the trigger and the back-off.
+    Compress {
+        focus: Option<String>,
+    },
+    /// A goal-board change by the person.
+    Goal {
+        change: GoalChange,
+    },
+    /// Pin or unpin a message; `None` means the latest reply.
+    Pin {
+        id: Option<MessageId>,
+        pinned: bool,
+    },
+    SetModel {
+        name: String,
+    },
+    /// `None` returns to the model's own (capped) context size.
+    SetCtx {
+        ctx: Option<u32>,
+    },
+    SetMode {
+        mode: Mode,
+    },
+    /// Take a snapshot for the person (Ctrl+S, `/snapshot`).
+    Snapshot {
+        label: Option<String>,
+    },
+    /// Make a snapshot's state the active state (after saving the state it leaves).
+    Restore {
+        snapshot: Box<Snapshot>,
+    },
+    /// What the server says about the model (`/api/show`); not persisted.
+    ModelInfo {
+        context_length: Option<u32>,
+        parameter_size: Option<String>,
+    },
+    /// The context the server loaded the model with (`/api/ps`); not persisted.
+    LoadedCtx {
+        ctx: Option<u32>,
+    },
+    /// A tool call and its result.
+    ToolResult {
+        name: String,
+        args: String,
+        result: String,
+        is_error: bool,
+    },
+    /// Answer to `Chat`: the reply ended (complete, or interrupted with what arrived).
+    Reply(ReplyInput),
+    /// Answer to `Chat`: the server refused the request as longer than its context.
+    Overflow {
+        message: String,
+    },
+    /// Answer to `Chat`: no reply (the request failed, or was stopped before it began).
+    NoReply,
+    /// Answer to `Compress`.
+    Compressed(Box<CompressionOutcome>),
+    /// Answer to `Compress`: the person stopped it.
+    CompressionStopped,
+    /// Answer to `SaveSnapshot`.
+    SnapshotSaved {
+        meta: SnapshotMeta,
+    },
+    /// Answer to `SaveSnapshot`: it could not be written.
+    SnapshotFailed {
+        id: String,
+        error: String,
+    },
+}
+
+/// Something the driver must carry out, in order. See the module docs. (Short-lived and
+/// moved, not copied, so the record is not boxed.)
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Effect {
+    /// Append this record to the session log.
+    Persist(Record),
+    /// A turn boundary: make the log durable (fdatasync).
+    Sync,
+    /// Tell the person (and the log).
+    Event(EngineEvent),
+    /// Write this snapshot; answer `SnapshotSaved` or `SnapshotFailed`.
+    SaveSnapshot(Box<Snapshot>),
+    /// Stream a reply to this request; answer `Reply`, `Overflow` or `NoReply`.
+    Chat(ChatPrompt),
+    /// Run this compression; answer `Compressed` or `CompressionStopped`.
+    Compress(Box<CompressionPlan>),
+}
+
+impl Effect {
+    /// The record this effect persists, if it does.
+    pub fn record(&self) -> Option<&Record> {
+        match self {
+            Effect::Persist(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+impl Engine {
+    /// The one way to change the engine. See the module docs for what answers what.
+    pub fn handle(&mut self, input: Input, now: DateTime<Utc>) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match input {
+            Input::UserMessage { text } => self.user_message(text, now, &mut fx),
+            Input::Retry => self.retry(now, &mut fx),
+            Input::Compress { focus } => self.compress_now(focus, now, &mut fx),
+            Input::Goal { change } => self.user_goal(change, now, &mut fx),
+            Input::Pin { id, pinned } => self.pin(id, pinned, now, &mut fx),
+            Input::SetModel { name } => self.set_model(name, now, &mut fx),
+            Input::SetCtx { ctx } => self.set_ctx(ctx, now, &mut fx),
+            Input::SetMode { mode } => self.set_mode(mode, now, &mut fx),
+            Input::Snapshot { label } => {
+                let snap = self.make_snapshot(SnapshotPurpose::Rollback, label, now);
+                fx.push(Effect::SaveSnapshot(Box::new(snap)));
+            }
+            Input::Restore { snapshot } => self.restore(snapshot, now, &mut fx),
+            Input::ModelInfo {
+                context_length,
+                parameter_size,
+            } => self.model_info(context_length, parameter_size.as_deref()),
+            Input::LoadedCtx { ctx } => self.loaded_ctx(ctx, &mut fx),
+            Input::ToolResult {
+                name,
+                args,
+                result,
+                is_error,
+            } => self.tool_result(name, args, result, is_error, now, &mut fx),
+            Input::Reply(reply) => self.reply(reply, now, &mut fx),
+            Input::Overflow { message } => self.overflow(message, now, &mut fx),
+            Input::NoReply => self.end_turn(),
+            Input::Compressed(outcome) => self.compressed(*outcome, now, &mut fx),
+            Input::CompressionStopped => self.compression_stopped(&mut fx),
+            Input::SnapshotSaved { meta } => self.snapshot_saved(&meta, now, &mut fx),
+            Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
+        }
+        fx
+    }
+}

@@ -1,0 +1,397 @@
+//! The engine: one session's conversation state and every rule that changes it.
+//!
+//! **One door.** Everything that changes the state comes in as an [`Input`] through
+//! [`Engine::handle`]; everything the outside world must do comes back as [`Effect`]s, in
+//! order: append a record, sync the log, show a typed event, save a snapshot, stream a
+//! chat reply, run a compression. The actor carries them out and answers the requests
+//! with further inputs (`Reply`, `Compressed`, `SnapshotSaved`, …). Reading is free: the
+//! accessors never change anything. The engine does no I/O and never reads the clock:
+//! `now` comes with every input.
+//!
+//! **One function for state.** Every change of the conversation is a [`Record`] applied by
+//! `apply_record` (in `apply.rs`): live operation commits a record and applies it, replay
+//! applies the stored ones, so replaying a log rebuilds exactly the state that produced
+//! it. Runtime facts that are not part of the conversation (what the server says about
+//! the model, the turn in progress) are not logged.
+//!
+//! A turn: `UserMessage` → the record is persisted and synced, then the next step: `Chat`
+//! when the request fits — possibly after compressions (`Compress` → `Compressed`) and an
+//! emergency snapshot (`SaveSnapshot` → `SnapshotSaved`) — and `Reply` records the answer
+//! and ends the turn. `Overflow` (the server refused the request as too long) compresses
+//! and retries once.
+//!
+//! Invariants (tested by property tests):
+//! - a `Chat` request never exceeds the hard limit (ctx − reserve);
+//! - every message id of the conversation is either in the active context or covered by
+//!   exactly one checkpoint;
+//! - protected content (system prompt, goal board, pinned messages, tool errors, the recent
+//!   window) reaches the model verbatim, except for the documented, reported emergency
+//!   clip of a message too large for the context.
+//!
+//! Files: `input` (the door), `turn` (a turn's steps), `commands` (goal board, pins,
+//! settings), `snapshots` (save and restore), `apply` (records → state), `replay`,
+//! `prompt` (what is sent, and the budget), `compress/` (identify, plan, apply, and the
+//! emergency measures).
+
+mod apply;
+mod commands;
+pub mod compress;
+mod input;
+mod prompt;
+mod replay;
+mod snapshots;
+mod turn;
+
+pub use crate::core::events::EngineError;
+pub use compress::{CompressionOutcome, CompressionPlan};
+pub use input::{Effect, Input};
+pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
+pub use replay::ReplayReport;
+
+use crate::core::budget::{BudgetConfig, effective_ctx};
+use crate::core::checkpoint::Checkpoint;
+use crate::core::context::{ActiveContext, History};
+use crate::core::events::{CompressReason, Intensity};
+use crate::core::goals::GoalBoard;
+use crate::core::message::{MessageId, ReplyStatus, Role};
+use crate::core::mode::{Mode, Tier};
+use crate::core::prompts::Prompts;
+use crate::core::record::ActiveState;
+use crate::core::reliability::{Reliability, parse_parameter_billions};
+use crate::core::tokens::{Calibration, Tokenizer};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Engine settings that are not part of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineConfig {
+    pub budget: BudgetConfig,
+    /// Take a `recovery` snapshot before each compression.
+    pub auto_snapshots: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            budget: BudgetConfig::default(),
+            auto_snapshots: true,
+        }
+    }
+}
+
+/// Who a new session is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionSpec {
+    pub session_id: String,
+    pub model: String,
+    pub mode: Mode,
+    /// Explicit context size (config, `--ctx`); `None` = the model's own, capped.
+    pub ctx: Option<u32>,
+}
+
+/// A reply as the actor received it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplyInput {
+    pub text: String,
+    pub status: ReplyStatus,
+    pub prompt_eval_count: Option<u32>,
+    /// Ollama's `prompt_eval_cached_count`, where reported.
+    pub prompt_eval_cached: Option<u32>,
+    pub eval_count: Option<u32>,
+    /// `ChatPrompt::raw_estimate` of the request that produced it.
+    pub prompt_raw: u32,
+}
+
+/// Everything the status line and panels need, computed in O(1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineStatus {
+    pub model: String,
+    pub budget: crate::core::budget::Budget,
+    pub tier: Tier,
+    pub mode: Mode,
+    pub compressions: u32,
+    pub reliability: Reliability,
+    pub calibration: Calibration,
+    /// Why automatic compression is paused, when it is.
+    pub backoff: Option<crate::core::events::SkipReason>,
+    /// The window the server really uses, when it was seen truncating.
+    pub server_limit: Option<u32>,
+    pub checkpoints: usize,
+    pub active_messages: usize,
+    pub history_messages: usize,
+}
+
+/// Automatic compression is paused after a pass that freed too little.
+#[derive(Debug, Clone, PartialEq)]
+struct Backoff {
+    /// Raw tokens of the active messages right after that pass.
+    messages_raw: u32,
+    freed: u32,
+    percent: u32,
+}
+
+/// A piece of the request with its cached raw token count.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Part {
+    text: String,
+    raw: u32,
+}
+
+/// One session's conversation state. See the module docs.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    cfg: EngineConfig,
+    tok: Arc<dyn Tokenizer>,
+    prompts: Arc<Prompts>,
+    session_id: String,
+    created: DateTime<Utc>,
+    history: History,
+    active: ActiveContext,
+    goals: GoalBoard,
+    model: String,
+    explicit_ctx: Option<u32>,
+    model_ctx: Option<u32>,
+    model_billions: Option<f64>,
+    /// The window the server really used, learned when it truncated a prompt (it
+    /// evaluated only this many tokens). Reset when the model or ctx changes.
+    server_limit: Option<u32>,
+    /// The context the server says the model is loaded with (`/api/ps`), when smaller
+    /// than num_ctx. Runtime information, not persisted; reset with the model or ctx.
+    loaded_ctx: Option<u32>,
+    mode: Mode,
+    compressions: u32,
+    calibrations: HashMap<String, Calibration>,
+    next_seq: u64,
+    next_checkpoint_id: u64,
+    snapshot_counter: u32,
+    /// Bumped whenever active messages or checkpoints change; a compression planned
+    /// against an older version is discarded.
+    version: u64,
+    backoff: Option<Backoff>,
+    escalation: Option<Intensity>,
+    force: Option<CompressReason>,
+    /// A "compression skipped" notice was already given for the current situation.
+    skip_noted: bool,
+    /// Replaying a log: prompt parts are rebuilt once at the end.
+    replaying: bool,
+    /// This turn's emergency snapshot was asked for already.
+    emergency_snapshot_taken: bool,
+    /// The turn in progress, if any (runtime only).
+    turn: Option<turn::Turn>,
+    /// A restore waiting for the snapshot of the state it leaves.
+    pending_restore: Option<snapshots::PendingRestore>,
+    system: Part,
+    goal_part: Part,
+    checkpoint_part: Part,
+}
+
+impl Engine {
+    /// A new, empty session.
+    pub fn new(
+        spec: SessionSpec,
+        cfg: EngineConfig,
+        tok: Arc<dyn Tokenizer>,
+        prompts: Arc<Prompts>,
+        now: DateTime<Utc>,
+    ) -> Engine {
+        let SessionSpec {
+            session_id,
+            model,
+            mode,
+            ctx: explicit_ctx,
+        } = spec;
+        let mut e = Engine {
+            cfg,
+            tok,
+            prompts,
+            session_id,
+            created: now,
+            history: History::default(),
+            active: ActiveContext::default(),
+            goals: GoalBoard::default(),
+            model_billions: parse_parameter_billions(&model),
+            model,
+            explicit_ctx,
+            model_ctx: None,
+            server_limit: None,
+            loaded_ctx: None,
+            mode,
+            compressions: 0,
+            calibrations: HashMap::new(),
+            next_seq: 1,
+            next_checkpoint_id: 1,
+            snapshot_counter: 0,
+            version: 0,
+            backoff: None,
+            escalation: None,
+            force: None,
+            skip_noted: false,
+            replaying: false,
+            emergency_snapshot_taken: false,
+            turn: None,
+            pending_restore: None,
+            system: Part::default(),
+            goal_part: Part::default(),
+            checkpoint_part: Part::default(),
+        };
+        e.rebuild_system();
+        e.rebuild_goals();
+        e.rebuild_checkpoints();
+        e
+    }
+
+    // ----- reading -----
+
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+    pub fn active(&self) -> &ActiveContext {
+        &self.active
+    }
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        self.active.checkpoints()
+    }
+    pub fn goals(&self) -> &GoalBoard {
+        &self.goals
+    }
+    pub fn compressions(&self) -> u32 {
+        self.compressions
+    }
+    pub fn config(&self) -> &EngineConfig {
+        &self.cfg
+    }
+    pub fn tokenizer(&self) -> &Arc<dyn Tokenizer> {
+        &self.tok
+    }
+    pub fn prompts(&self) -> &Arc<Prompts> {
+        &self.prompts
+    }
+    /// Sequence number the next record will get.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// The context length the model was trained on (from `/api/show`), once known.
+    pub fn model_ctx(&self) -> Option<u32> {
+        self.model_ctx
+    }
+
+    /// The context size sent as `num_ctx` on every request.
+    pub fn ctx(&self) -> u32 {
+        effective_ctx(self.explicit_ctx, self.model_ctx)
+    }
+
+    pub fn tier(&self) -> Tier {
+        Tier::for_ctx(self.ctx())
+    }
+
+    pub fn calibration(&self) -> Calibration {
+        self.calibrations
+            .get(&self.model)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    pub fn reliability(&self) -> Reliability {
+        Reliability::compute(self.model_billions, self.compressions)
+    }
+
+    /// Whether a turn is in progress (a reply, compression or snapshot is awaited).
+    pub fn in_turn(&self) -> bool {
+        self.turn.is_some()
+    }
+
+    pub fn status(&self) -> EngineStatus {
+        EngineStatus {
+            model: self.model.clone(),
+            budget: self.budget(),
+            tier: self.tier(),
+            mode: self.mode,
+            compressions: self.compressions,
+            reliability: self.reliability(),
+            calibration: self.calibration(),
+            backoff: self.backoff.as_ref().map(Backoff::reason),
+            server_limit: self.server_limit,
+            checkpoints: self.active.checkpoints().len(),
+            active_messages: self.active.messages().len(),
+            history_messages: self.history.len(),
+        }
+    }
+
+    /// The state of the active context, by reference to history.
+    pub fn active_state(&self) -> ActiveState {
+        ActiveState {
+            checkpoints: self.active.checkpoints().to_vec(),
+            messages: self.active.messages().iter().map(|e| e.id).collect(),
+            goals: self.goals.clone(),
+            model: self.model.clone(),
+            ctx: self.explicit_ctx,
+            mode: self.mode,
+            compressions: self.compressions,
+            clips: self
+                .active
+                .messages()
+                .iter()
+                .filter_map(|e| e.clip)
+                .collect(),
+        }
+    }
+
+    /// Ids of the conversation as it stands: folded (covered) and active, in order. After
+    /// a restore, messages of the abandoned branch are in history but not here.
+    pub fn conversation_ids(&self) -> Vec<MessageId> {
+        let mut ids: Vec<MessageId> = self
+            .active
+            .checkpoints()
+            .iter()
+            .flat_map(|c| c.covers.iter().copied())
+            .chain(self.active.messages().iter().map(|e| e.id))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The newest message of a role in the active context (for `/pin` without an id).
+    pub fn last_active(&self, role: Role) -> Option<MessageId> {
+        self.active
+            .messages()
+            .iter()
+            .rev()
+            .find(|e| e.role == role)
+            .map(|e| e.id)
+    }
+
+    /// The newest message in context is the person's (it has had no reply), or a reply
+    /// that broke off: `Retry` asks for the reply again.
+    pub fn last_message_unanswered(&self) -> bool {
+        self.active.messages().last().is_some_and(|e| {
+            e.role == Role::User
+                || (e.role == Role::Assistant
+                    && self
+                        .history
+                        .get(e.id)
+                        .is_some_and(|m| m.status == ReplyStatus::Interrupted))
+        })
+    }
+}
+
+impl Backoff {
+    fn reason(&self) -> crate::core::events::SkipReason {
+        crate::core::events::SkipReason::BackedOff {
+            freed: self.freed,
+            percent: self.percent,
+        }
+    }
+}

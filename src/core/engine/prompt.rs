@@ -1,0 +1,208 @@
+//! What is sent: the request built from the active context, and the budget it is measured
+//! against. The system prompt, goal board and checkpoint list are rendered and counted
+//! once when they change (cached [`Part`]s), so building a request or reading the budget
+//! never re-counts history.
+
+use super::{Engine, Part};
+use crate::core::budget::{Budget, reserve_for};
+use crate::core::checkpoint::Checkpoint;
+use crate::core::context::clipped_text;
+use crate::core::message::{ReplyStatus, Role};
+use crate::core::mode::Tier;
+use crate::core::prompts::fill;
+use crate::core::tokens::{MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS};
+use serde::Serialize;
+
+/// A message role as the chat API knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PromptRole {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptMessage {
+    pub role: PromptRole,
+    pub content: String,
+}
+
+/// A request ready to send: built only from the active context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatPrompt {
+    pub model: String,
+    pub num_ctx: u32,
+    pub messages: Vec<PromptMessage>,
+    /// Our uncalibrated estimate (kept with the reply for calibration).
+    pub raw_estimate: u32,
+    /// Calibrated estimate; never above `num_ctx − reserve`.
+    pub estimate: u32,
+    /// What is left of the context for the reply (at least the reserve). Sent as
+    /// `num_predict`: a model stuck in a loop stops there even on a server that would
+    /// otherwise go on past the window.
+    pub max_reply: u32,
+}
+
+impl Engine {
+    /// The budget. When the server was seen truncating, it is measured against the window
+    /// the server really used, not the num_ctx it was sent (which is still sent).
+    pub fn budget(&self) -> Budget {
+        // The window the server loaded (when it said it is smaller than asked) sets the
+        // reserve too; a window learned from truncation is what prompts may fill.
+        let window = self.ctx().min(self.loaded_ctx.unwrap_or(u32::MAX));
+        let reserve = reserve_for(window, self.cfg.budget.reserve_tokens);
+        let budget_ctx = self
+            .server_limit
+            .map_or(window, |limit| window.min(limit.saturating_add(reserve)));
+        let cal = self.calibration();
+        Budget::compute(
+            budget_ctx,
+            reserve,
+            cal.apply(self.system.raw),
+            cal.apply(self.goal_part.raw),
+            cal.apply(self.checkpoint_part.raw),
+            cal.apply(self.active.messages_raw()),
+            self.cfg.budget.compress_at,
+        )
+    }
+
+    /// The request for the current state (what the next `Chat` would carry).
+    pub fn prompt(&self) -> ChatPrompt {
+        let mut messages = Vec::with_capacity(self.active.messages().len() + 2);
+        let system = if self.goal_part.text.is_empty() {
+            self.system.text.clone()
+        } else {
+            format!("{}\n\n{}", self.system.text, self.goal_part.text)
+        };
+        messages.push(PromptMessage {
+            role: PromptRole::System,
+            content: system,
+        });
+        if !self.checkpoint_part.text.is_empty() {
+            messages.push(PromptMessage {
+                role: PromptRole::System,
+                content: self.checkpoint_part.text.clone(),
+            });
+        }
+        let active = self.active.messages();
+        let mut skipped_raw = 0u32;
+        for (i, e) in active.iter().enumerate() {
+            let Some(m) = self.history.get(e.id) else {
+                continue;
+            };
+            // A reply that broke off is context for what the person says next, but not
+            // when it is being retried (it is last) or was retried (a reply follows it):
+            // then the model answers afresh rather than continuing the fragment. Pinned
+            // messages are always sent.
+            if m.role == Role::Assistant
+                && m.status == ReplyStatus::Interrupted
+                && !e.pinned
+                && active
+                    .get(i + 1)
+                    .is_none_or(|next| next.role == Role::Assistant)
+            {
+                skipped_raw = skipped_raw.saturating_add(e.cost());
+                continue;
+            }
+            messages.push(PromptMessage {
+                role: match m.role {
+                    Role::User => PromptRole::User,
+                    Role::Assistant => PromptRole::Assistant,
+                    Role::Tool => PromptRole::Tool,
+                },
+                content: clipped_text(&m.text, e.clip.as_ref()),
+            });
+        }
+        let raw_estimate = self
+            .system
+            .raw
+            .saturating_add(self.goal_part.raw)
+            .saturating_add(self.checkpoint_part.raw)
+            .saturating_add(self.active.messages_raw())
+            .saturating_sub(skipped_raw);
+        let estimate = self.calibration().apply(raw_estimate);
+        ChatPrompt {
+            model: self.model.clone(),
+            num_ctx: self.ctx(),
+            messages,
+            raw_estimate,
+            estimate,
+            max_reply: self.budget().ctx.saturating_sub(estimate),
+        }
+    }
+
+    // ----- cached prompt parts -----
+
+    pub(super) fn rebuild_system(&mut self) {
+        if self.replaying {
+            return;
+        }
+        let chat = &self.prompts.chat;
+        let text = if self.tier() == Tier::T1 {
+            format!("{}\n{}", chat.base_short.trim(), chat.modes.get(self.mode))
+        } else {
+            format!(
+                "{}\n{}\n\n{}",
+                chat.base.trim(),
+                chat.modes.get(self.mode),
+                chat.markers.trim()
+            )
+        };
+        let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
+        self.system = Part { text, raw };
+    }
+
+    pub(super) fn rebuild_goals(&mut self) {
+        if self.replaying {
+            return;
+        }
+        self.goal_part = if self.goals.is_empty() {
+            Part::default()
+        } else {
+            let text = format!(
+                "{}\n{}",
+                self.prompts.chat.goal_header,
+                self.goals.render_for_prompt().trim_end()
+            );
+            let raw = self.tok.count(&text) + 2;
+            Part { text, raw }
+        };
+    }
+
+    pub(super) fn rebuild_checkpoints(&mut self) {
+        if self.replaying {
+            return;
+        }
+        let cps = self.active.checkpoints();
+        self.checkpoint_part = if cps.is_empty() {
+            Part::default()
+        } else {
+            let mut text = self.prompts.chat.checkpoints_header.clone();
+            for cp in cps {
+                text.push_str(&self.checkpoint_entry(cp));
+            }
+            let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS;
+            Part { text, raw }
+        };
+    }
+
+    /// One checkpoint as it appears in the request, after the header.
+    pub(super) fn checkpoint_entry(&self, cp: &Checkpoint) -> String {
+        let range = match cp.range() {
+            Some((a, b)) if a == b => format!("{a}"),
+            Some((a, b)) => format!("{a}–{b}"),
+            None => String::new(),
+        };
+        let label = fill(
+            &self.prompts.chat.checkpoint_label,
+            &[
+                ("number", &cp.number.to_string()),
+                ("level", cp.level.name()),
+                ("range", &range),
+            ],
+        );
+        format!("\n\n{label}\n{}", cp.summary)
+    }
+}

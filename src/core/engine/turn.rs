@@ -1,0 +1,366 @@
+//! A turn: the person's message, the steps until its request fits, the reply.
+//!
+//! Strategy: after each answer the turn takes its next step ([`Engine::next_step`]):
+//! send when the request fits (compressing first when the recent messages reached the
+//! trigger), and when it does not fit, escalate: normal pass → emergency snapshot → clip a
+//! message larger than half the room → hard (everything to ancient, only the last
+//! exchange kept) → marked truncation without the model → clipping unpinned messages,
+//! largest first → blocked with a reason. A message larger than the whole room is clipped
+//! before the normal pass, which could not make it fit. Each step makes progress or
+//! escalates, and a turn takes at most [`MAX_TURN_STEPS`], so a turn always ends.
+//! Invariant: a `Chat` effect never carries a request above the hard limit.
+
+use super::input::Effect;
+use super::{Engine, ReplyInput};
+use crate::core::compress::CompressionPlan;
+use crate::core::engine::prompt::ChatPrompt;
+use crate::core::events::{Blocked, CompressReason, EngineEvent, Intensity};
+use crate::core::goals::{Author, GoalError};
+use crate::core::markers;
+use crate::core::message::ReplyStatus;
+use crate::core::record::RecordBody;
+use crate::core::snapshot::Snapshot;
+use crate::core::tokens::MIN_SERVER_WINDOW;
+use chrono::{DateTime, Utc};
+
+/// Steps (compressions, snapshots, the request) one turn may take. Each makes progress
+/// or escalates, so a handful always settles; the cap guards against a bug looping.
+const MAX_TURN_STEPS: u32 = 12;
+
+/// The turn in progress.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Turn {
+    steps: u32,
+    overflow_retried: bool,
+    awaiting: Awaiting,
+}
+
+/// What the turn waits for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) enum Awaiting {
+    #[default]
+    Nothing,
+    Reply,
+    Compression,
+    /// The emergency snapshot with this id.
+    Snapshot(String),
+}
+
+/// What a turn does next.
+#[derive(Debug)]
+pub(super) enum Step {
+    Send(ChatPrompt),
+    Compress(Box<CompressionPlan>),
+    /// Save this emergency snapshot before harder measures, then ask again.
+    Snapshot(Box<Snapshot>),
+    Blocked(Blocked),
+}
+
+impl Engine {
+    pub(super) fn user_message(&mut self, text: String, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        if text.trim().is_empty() {
+            return;
+        }
+        let tokens = self.tok.count(&text);
+        self.commit(
+            RecordBody::User {
+                text,
+                pinned: false,
+                tokens: Some(tokens),
+            },
+            now,
+            fx,
+        );
+        fx.push(Effect::Sync);
+        self.reset_escalation();
+        self.start_turn(now, fx);
+    }
+
+    pub(super) fn retry(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        if self.last_message_unanswered() {
+            self.start_turn(now, fx);
+        } else {
+            fx.push(Effect::Event(EngineEvent::NothingToRetry));
+        }
+    }
+
+    fn start_turn(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        self.turn = Some(Turn::default());
+        self.advance(now, fx);
+    }
+
+    /// The turn's next step, as effects.
+    fn advance(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        let Some(turn) = &mut self.turn else {
+            return;
+        };
+        if turn.steps >= MAX_TURN_STEPS {
+            tracing::warn!("a turn did not settle in {MAX_TURN_STEPS} steps");
+            self.end_turn();
+            return;
+        }
+        turn.steps += 1;
+        let step = self.next_step(now, fx);
+        let awaiting = match step {
+            Step::Send(prompt) => {
+                fx.push(Effect::Chat(prompt));
+                Awaiting::Reply
+            }
+            Step::Compress(plan) => {
+                self.request_compression(plan, fx);
+                Awaiting::Compression
+            }
+            Step::Snapshot(snap) => {
+                let id = snap.meta.id.clone();
+                fx.push(Effect::SaveSnapshot(snap));
+                Awaiting::Snapshot(id)
+            }
+            Step::Blocked(blocked) => {
+                fx.push(Effect::Event(EngineEvent::Blocked(blocked)));
+                self.end_turn();
+                return;
+            }
+        };
+        if let Some(turn) = &mut self.turn {
+            turn.awaiting = awaiting;
+        }
+    }
+
+    /// Ask for a compression: its recovery snapshot first, then the run.
+    pub(super) fn request_compression(
+        &mut self,
+        mut plan: Box<CompressionPlan>,
+        fx: &mut Vec<Effect>,
+    ) {
+        if let Some(snap) = plan.snapshot.take() {
+            fx.push(Effect::SaveSnapshot(Box::new(snap)));
+        }
+        fx.push(Effect::Compress(plan));
+    }
+
+    /// The turn waits for `what`: take the next step.
+    pub(super) fn resume_turn_after(
+        &mut self,
+        what: &Awaiting,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        if self.turn.as_ref().is_some_and(|t| t.awaiting == *what) {
+            self.advance(now, fx);
+        }
+    }
+
+    pub(super) fn end_turn(&mut self) {
+        self.turn = None;
+    }
+
+    /// Record a reply (complete or interrupted), learn from the server's token count, and
+    /// pick up goal markers. An interrupted reply with no text leaves no record.
+    pub(super) fn reply(&mut self, reply: ReplyInput, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        self.end_turn();
+        if reply.status == ReplyStatus::Interrupted && reply.text.trim().is_empty() {
+            fx.push(Effect::Sync);
+            return;
+        }
+        let cal = self.calibration();
+        if let Some(seen) = reply.prompt_eval_count
+            && cal.looks_truncated(reply.prompt_raw, seen, reply.prompt_eval_cached)
+            && seen >= MIN_SERVER_WINDOW
+        {
+            fx.push(Effect::Event(EngineEvent::TruncationSuspected {
+                sent: cal.apply(reply.prompt_raw),
+                seen,
+            }));
+            self.force = Some(CompressReason::Overflow);
+        }
+        let tokens = self.tok.count(&reply.text);
+        let text = reply.text.clone();
+        self.commit(
+            RecordBody::Assistant {
+                text: reply.text,
+                status: reply.status,
+                model: self.model.clone(),
+                prompt_eval_count: reply.prompt_eval_count,
+                prompt_eval_cached: reply.prompt_eval_cached,
+                prompt_estimate: Some(reply.prompt_raw),
+                eval_count: reply.eval_count,
+                tokens: Some(tokens),
+            },
+            now,
+            fx,
+        );
+        self.apply_markers(&text, now, fx);
+        fx.push(Effect::Sync);
+    }
+
+    /// The server refused a request as longer than its context (HTTP 400): compress
+    /// before one retry, even if our estimate says it fits.
+    pub(super) fn overflow(&mut self, message: String, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        let Some(turn) = &mut self.turn else {
+            return;
+        };
+        if turn.overflow_retried {
+            fx.push(Effect::Event(EngineEvent::OverflowPersists { message }));
+            self.end_turn();
+            return;
+        }
+        tracing::warn!(%message, "context overflow; compressing and retrying once");
+        turn.overflow_retried = true;
+        self.force = Some(CompressReason::Overflow);
+        self.advance(now, fx);
+    }
+
+    pub(super) fn compressed(
+        &mut self,
+        outcome: crate::core::compress::CompressionOutcome,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        self.apply_compression(outcome, now, fx);
+        self.resume_turn_after(&Awaiting::Compression, now, fx);
+    }
+
+    pub(super) fn compression_stopped(&mut self, fx: &mut Vec<Effect>) {
+        let unsent = self.turn.is_some();
+        if unsent {
+            // Forget the escalation state of the abandoned turn.
+            self.reset_escalation();
+            self.force = None;
+            self.end_turn();
+        }
+        fx.push(Effect::Event(EngineEvent::CompressionStopped { unsent }));
+    }
+
+    pub(super) fn tool_result(
+        &mut self,
+        name: String,
+        args: String,
+        result: String,
+        is_error: bool,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let tokens = self.tok.count(&result);
+        self.commit(
+            RecordBody::Tool {
+                name,
+                args,
+                result,
+                is_error,
+                tokens: Some(tokens),
+            },
+            now,
+            fx,
+        );
+    }
+
+    pub(super) fn reset_escalation(&mut self) {
+        self.escalation = None;
+        self.emergency_snapshot_taken = false;
+    }
+
+    /// Goal-board markers in a reply or summary: applied as the model's changes; refused
+    /// ones are reported, duplicates ignored.
+    pub(super) fn apply_markers(&mut self, text: &str, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        for change in markers::parse(text) {
+            match self.goals.clone().apply(&change, Author::Model, now) {
+                Ok(()) => {
+                    self.commit(
+                        RecordBody::Goal {
+                            change: change.clone(),
+                            author: Author::Model,
+                        },
+                        now,
+                        fx,
+                    );
+                    fx.push(Effect::Event(EngineEvent::GoalUpdated {
+                        change,
+                        author: Author::Model,
+                    }));
+                }
+                Err(GoalError::Duplicate) => {}
+                Err(reason) => fx.push(Effect::Event(EngineEvent::GoalRejected { change, reason })),
+            }
+        }
+    }
+
+    /// The next thing to do in a turn. See the module docs.
+    fn next_step(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> Step {
+        if let Some(reason) = self.force.take()
+            && self.escalation.is_none()
+        {
+            match self.plan(reason, Intensity::Normal, now) {
+                Ok(plan) => return Step::Compress(plan),
+                Err(reason) => fx.push(Effect::Event(EngineEvent::CompressionSkipped { reason })),
+            }
+        }
+        loop {
+            let b = self.budget();
+            if b.fits() {
+                if b.over_trigger() && self.escalation.is_none() {
+                    let skipped = match self.backoff_reason() {
+                        Some(why) => why,
+                        None => match self.plan(CompressReason::Auto, Intensity::Normal, now) {
+                            Ok(plan) => return Step::Compress(plan),
+                            Err(why) => why,
+                        },
+                    };
+                    // Say it once, not every turn, until something changes.
+                    if !self.skip_noted {
+                        self.skip_noted = true;
+                        fx.push(Effect::Event(EngineEvent::CompressionSkipped {
+                            reason: skipped,
+                        }));
+                    }
+                } else if !b.over_trigger() {
+                    self.skip_noted = false;
+                }
+                self.reset_escalation();
+                let prompt = self.prompt();
+                debug_assert!(prompt.estimate <= b.hard_limit());
+                return Step::Send(prompt);
+            }
+            // Over the hard limit. If one message alone is larger than the whole room, no
+            // folding can make it fit: snapshot and clip it first, then go on as usual.
+            if self.escalation.is_none() && self.unfittable_message() {
+                if let Some(step) = self.emergency_snapshot(now) {
+                    return step;
+                }
+                if self.clip_oversized(now, fx) {
+                    continue;
+                }
+            }
+            // Then the normal pass, as at the trigger.
+            if self.escalation.is_none() {
+                match self.plan(CompressReason::Auto, Intensity::Normal, now) {
+                    Ok(plan) => return Step::Compress(plan),
+                    Err(_) => self.escalation = Some(Intensity::Normal),
+                }
+            }
+            // From here on it is an emergency: snapshot the state first, once.
+            if let Some(step) = self.emergency_snapshot(now) {
+                return step;
+            }
+            // A message larger than half the room can never be sent whole: showing it cut
+            // down loses less than folding all history harder.
+            if self.clip_oversized(now, fx) {
+                continue;
+            }
+            // Go harder until it fits.
+            let mut next = Intensity::after(self.escalation);
+            while let Some(intensity) = next {
+                match self.plan(CompressReason::Emergency, intensity, now) {
+                    Ok(plan) => return Step::Compress(plan),
+                    Err(_) => {
+                        self.escalation = Some(intensity);
+                        next = Intensity::after(Some(intensity));
+                    }
+                }
+            }
+            if !self.clip_largest(now, fx) {
+                self.reset_escalation();
+                return Step::Blocked(self.blocked());
+            }
+        }
+    }
+}
