@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used)]
-//! Frame render time of a long transcript (DESIGN §5): 10,000 messages at 120×40.
+//! Frame render time of a long transcript: 10,000 messages at 120×40.
 //!
 //! - `warm_frame`: the cache holds the visible entries (the common case: a redraw for a
 //!   spinner tick or a status change). Goal: < 2 ms.

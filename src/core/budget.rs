@@ -1,4 +1,4 @@
-//! The token budget, recomputed after every change (DESIGN §3.2, seed 002).
+//! The token budget, recomputed after every change.
 //!
 //! ```text
 //! ctx        = num_ctx sent on every request
@@ -23,7 +23,7 @@ pub const FALLBACK_CTX: u32 = 4096;
 pub const MIN_CTX: u32 = 512;
 pub const MIN_RESERVE_TOKENS: u32 = 1024;
 
-/// Tunables of the budget; defaults follow the seeds.
+/// Tunables of the budget.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BudgetConfig {

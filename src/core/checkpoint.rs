@@ -1,6 +1,6 @@
 //! Checkpoints: LLM-written summaries that stand in for folded messages, and their aging.
 //!
-//! Strategy (DESIGN §3.5): a new checkpoint is detailed (level 3, ≈1200 tokens). On every
+//! Strategy: a new checkpoint is detailed (level 3, ≈1200 tokens). On every
 //! later compression older checkpoints move one level down — L3→L2 (≈60% of its size),
 //! L2→L1 (≈50%), L1→ancient (≈40%) — and ancient checkpoints beyond a small count merge
 //! into one. Each level's size is capped, so the sum over all checkpoints is bounded by a
@@ -49,7 +49,7 @@ impl Level {
         }
     }
 
-    /// Fraction of the current size kept when aging *into* this level (seed 002).
+    /// Fraction of the current size kept when aging *into* this level.
     pub fn aging_ratio(self) -> f64 {
         match self {
             Level::Detailed => 1.0,

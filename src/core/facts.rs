@@ -1,4 +1,5 @@
-//! Hard facts in a text, and whether a summary kept them (DESIGN §3.5).
+//! Hard facts in a text, and whether a summary kept them (the summary checks of the
+//! compression pipeline).
 //!
 //! Small models paraphrase well and drop specifics: a port number, a file path, the name
 //! of a function. Strategy: pull the specifics out of the originals mechanically (paths,

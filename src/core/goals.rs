@@ -59,7 +59,7 @@ impl StepStatus {
     }
 }
 
-/// A milestone on the way to a goal (the seeds call it a goal "checkpoint").
+/// A milestone on the way to a goal (the marker lines call it a goal "checkpoint").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GoalCheckpoint {
     pub description: String,

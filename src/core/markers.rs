@@ -1,4 +1,5 @@
-//! Goal markers in model output and summaries (DESIGN §3.6, seed 002 "Goal Markers").
+//! Goal markers in model output and summaries: `[GOAL] …`, `[CHECKPOINT] … - STATUS`,
+//! `[DECISION] … - LOCKED`, `[ARTIFACT] Created path`, `[NEXT] …`.
 //!
 //! ```text
 //! [GOAL] Implement user authentication

@@ -1,7 +1,7 @@
 //! Operational modes and context tiers: the two knobs that shape prompts and budgets.
 //!
-//! Modes change what a summary keeps (seed 004, "Mode System"). Tiers are derived from the
-//! context size and fix the system-prompt budget (seed 004, "Tier System").
+//! Modes change what a summary keeps. Tiers are derived from the context size and fix the
+//! system-prompt budget.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -79,7 +79,7 @@ impl Tier {
         }
     }
 
-    /// Token budget for the system prompt (seed 004: 200/500/1000/1500/1500).
+    /// Token budget for the system prompt: 200/500/1000/1500/1500 for T1–T5.
     pub fn system_prompt_budget(self) -> u32 {
         match self {
             Tier::T1 => 200,

@@ -1,5 +1,5 @@
 //! Summarize, the third of the six compression stages, and the mechanical checks that
-//! decide whether a summary is accepted (DESIGN §3.4–3.5).
+//! decide whether a summary is accepted.
 //!
 //! The engine's `plan` (identify + prepare) produces [`Task`]s: make a new checkpoint,
 //! age one to a lower level, or merge ancient ones. [`run_task`] turns a task into text
@@ -387,7 +387,7 @@ pub fn mechanical_text(task: &Task, reason: &str, tok: &dyn Tokenizer) -> String
     }
 }
 
-/// Run one task to an accepted text (DESIGN §3.5 checks), or an error.
+/// Run one task to an accepted text (shorter than its input, its facts kept), or an error.
 pub async fn run_task<S: Summarizer>(
     task: &Task,
     prompts: &Prompts,

@@ -1,4 +1,4 @@
-//! How far to trust the conversation after compressions (DESIGN §3.7, seed 004).
+//! How far to trust the conversation after compressions.
 //!
 //! score = model_factor(parameter size) × max(0.9^compressions, 0.30). Bigger models
 //! summarize better, and every compression loses a little; the floor keeps a long
@@ -82,7 +82,7 @@ pub fn parse_parameter_billions(text: &str) -> Option<f64> {
     None
 }
 
-/// Quality factor of a model by size (seed 002).
+/// Quality factor of a model by size: larger models summarize and follow summaries better.
 pub fn model_factor(billions: Option<f64>) -> f64 {
     match billions.unwrap_or(0.0) {
         b if b >= 70.0 => 0.95,
@@ -93,7 +93,7 @@ pub fn model_factor(billions: Option<f64>) -> f64 {
     }
 }
 
-/// Compressions after which to warn, by model size (seed 004): ≤3B 3, ≤7B 5, ≤13B 7, else 10.
+/// Compressions after which to warn, by model size: ≤3B 3, ≤7B 5, ≤13B 7, else 10.
 pub fn warning_threshold(billions: Option<f64>) -> u32 {
     match billions {
         Some(b) if b <= 3.0 => 3,
