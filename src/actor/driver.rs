@@ -14,15 +14,15 @@
 //! `execute`.
 
 use super::command::Command;
-use super::notice::Notice;
+use super::notice::{Notice, Place, show};
 use super::store::LazyStore;
 use super::view::{Activity, Connection, SessionView, Update};
 use super::{ActorConfig, ActorExit};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::compress::CompressionPlan;
-use crate::core::engine::{ChatPrompt, Effect, Engine, EngineError, Input};
+use crate::core::engine::{ChatPrompt, Effect, Engine, Input};
 use crate::core::events::EngineEvent;
-use crate::core::goals::{Author, GoalBoard, GoalChange};
+use crate::core::goals::GoalBoard;
 use crate::core::message::MessageId;
 use crate::core::record::{Record, RecordBody, SnapshotPurpose};
 use crate::core::snapshot::Snapshot;
@@ -345,14 +345,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         self.view.send_replace(Arc::new(view));
     }
 
-    /// Where an engine event shows: a transcript line, a banner, a change to entries
-    /// already shown — or only the log.
+    /// An engine event: what it changes on screen, then where it shows (one table,
+    /// `notice::show`).
     fn on_event(&mut self, ev: EngineEvent) {
         tracing::info!(event = ev.name(), detail = ?ev, "engine");
         match &ev {
-            EngineEvent::CheckpointsMerged { merged, into, .. } => {
-                self.merged(merged, *into);
-            }
+            EngineEvent::CheckpointsMerged { merged, into, .. } => self.merged(merged, *into),
             EngineEvent::CheckpointCreated { id, .. } => {
                 if let Some(item) = super::transcript::fold_item(&ev, Utc::now()) {
                     self.send(Update::Appended(item));
@@ -362,63 +360,29 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             EngineEvent::SnapshotRestored { .. } => {
                 self.clear_transient_banner();
                 self.send_transcript();
-                self.notice(Notice::Engine(ev.clone()));
             }
-            EngineEvent::Pinned { id, pinned } => {
-                self.send(Update::Pinned {
-                    id: *id,
-                    pinned: *pinned,
-                });
-                self.notice(Notice::Engine(ev.clone()));
-            }
-            EngineEvent::CtxChanged { ctx, trained } => {
-                self.notice(Notice::Engine(ev.clone()));
-                if let Some(trained) = trained {
-                    self.notice(Notice::CtxAboveTrained {
-                        model: self.engine.model().to_string(),
-                        trained: *trained,
-                        ctx: *ctx,
-                    });
-                }
-            }
-            EngineEvent::OverflowPersists { .. } => {
-                self.transient_banner(Notice::Engine(ev.clone()));
-            }
-            EngineEvent::CompressionFailed { .. }
-            | EngineEvent::SnapshotError { .. }
-            | EngineEvent::RestoreNotSaved { .. }
-            | EngineEvent::TruncationSuspected { .. }
-            | EngineEvent::MessageClipped { .. }
-            | EngineEvent::Blocked(_)
-            | EngineEvent::LoadedCtxSmaller { .. }
-            | EngineEvent::Refused {
-                error: EngineError::WrongSession { .. },
-            } => self.banner(Notice::Engine(ev.clone())),
-            EngineEvent::CompressionSkipped { .. }
-            | EngineEvent::NotCompressed { .. }
-            | EngineEvent::CompressionStopped { .. }
-            | EngineEvent::RolloverComplete { .. }
-            | EngineEvent::SnapshotCreated { .. }
-            | EngineEvent::UserMessagesFolded { .. }
-            // A pass that folded messages shows as a checkpoint divider; one that only
-            // condensed older checkpoints would otherwise leave no trace on screen.
-            | EngineEvent::Compressed { messages: 0, .. }
-            // The model's marker lines can be refused (only the person replaces the goal
-            // or unlocks a decision): said rather than dropped silently.
-            | EngineEvent::GoalRejected { .. }
-            // The board changes visibly for most commands; finishing or clearing the goal
-            // empties it, so that is confirmed in words.
-            | EngineEvent::GoalUpdated {
-                change: GoalChange::GoalStatus { .. } | GoalChange::Clear,
-                author: Author::User,
-            }
-            // In the transcript, where it happened: a banner would stay up with a figure
-            // the status line's badge has long moved on from.
-            | EngineEvent::ReliabilityWarning { .. }
-            | EngineEvent::NothingToRetry
-            | EngineEvent::ModeChanged { .. }
-            | EngineEvent::Refused { .. } => self.notice(Notice::Engine(ev.clone())),
+            EngineEvent::Pinned { id, pinned } => self.send(Update::Pinned {
+                id: *id,
+                pinned: *pinned,
+            }),
             _ => {}
+        }
+        match show(&ev).0 {
+            Place::Line => self.notice(Notice::Engine(ev.clone())),
+            Place::Banner => self.banner(Notice::Engine(ev.clone())),
+            Place::TransientBanner => self.transient_banner(Notice::Engine(ev.clone())),
+            Place::Nowhere => {}
+        }
+        if let EngineEvent::CtxChanged {
+            ctx,
+            trained: Some(trained),
+        } = &ev
+        {
+            self.notice(Notice::CtxAboveTrained {
+                model: self.engine.model().to_string(),
+                trained: *trained,
+                ctx: *ctx,
+            });
         }
         self.send(Update::Engine(ev));
     }

@@ -6,6 +6,7 @@
 use super::view::NoticeLevel;
 use crate::core::engine::EngineError;
 use crate::core::events::EngineEvent;
+use crate::core::goals::{Author, GoalChange};
 use crate::llm::LlmError;
 use std::path::PathBuf;
 
@@ -113,27 +114,75 @@ pub enum Notice {
     NothingToExport,
 }
 
+/// Where an engine event shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A line in the transcript, where it happened.
+    Line,
+    Banner,
+    /// A banner about one failed attempt, taken down by the next success of its kind.
+    TransientBanner,
+    /// Only in the log (or shown another way: dividers, the panel, the status line).
+    Nowhere,
+}
+
+/// Where an engine event shows and how urgent it is: one table for both.
+pub(crate) fn show(ev: &EngineEvent) -> (Place, NoticeLevel) {
+    use NoticeLevel::{Error, Info, Warn};
+    use Place::{Banner, Line, Nowhere, TransientBanner};
+    match ev {
+        EngineEvent::CompressionSkipped { .. }
+        | EngineEvent::NotCompressed { .. }
+        | EngineEvent::CompressionStopped { .. }
+        | EngineEvent::SnapshotCreated { .. }
+        | EngineEvent::SnapshotRestored { .. }
+        | EngineEvent::UserMessagesFolded { .. }
+        // A pass that folded messages shows as a checkpoint divider; one that only
+        // condensed older checkpoints would otherwise leave no trace on screen.
+        | EngineEvent::Compressed { messages: 0, .. }
+        // The model's marker lines can be refused (only the person replaces the goal or
+        // unlocks a decision): said rather than dropped silently.
+        | EngineEvent::GoalRejected { .. }
+        // The board changes visibly for most commands; finishing or clearing the goal
+        // empties it, so that is confirmed in words.
+        | EngineEvent::GoalUpdated {
+            change: GoalChange::GoalStatus { .. } | GoalChange::Clear,
+            author: Author::User,
+        }
+        | EngineEvent::Pinned { .. }
+        | EngineEvent::NothingToRetry
+        | EngineEvent::ModeChanged { .. }
+        | EngineEvent::CtxChanged { .. }
+        | EngineEvent::Refused {
+            error: EngineError::NoReplyToPin { .. },
+        } => (Line, Info),
+        // In the transcript, where it happened: a banner would stay up with a figure the
+        // status line's badge has long moved on from.
+        EngineEvent::ReliabilityWarning { .. } | EngineEvent::RolloverComplete { .. } => {
+            (Line, Warn)
+        }
+        EngineEvent::Refused {
+            error: EngineError::WrongSession { .. },
+        } => (Banner, Warn),
+        EngineEvent::Refused { .. } => (Line, Warn),
+        EngineEvent::CompressionFailed { .. }
+        | EngineEvent::SnapshotError { .. }
+        | EngineEvent::RestoreNotSaved { .. }
+        | EngineEvent::TruncationSuspected { .. }
+        | EngineEvent::MessageClipped { .. }
+        | EngineEvent::LoadedCtxSmaller { .. } => (Banner, Warn),
+        EngineEvent::Blocked(_) => (Banner, Error),
+        EngineEvent::OverflowPersists { .. } => (TransientBanner, Error),
+        _ => (Nowhere, Info),
+    }
+}
+
 impl Notice {
     /// How urgent it is (the colour and icon it gets, and what the log records).
     pub fn level(&self) -> NoticeLevel {
         use NoticeLevel::{Error, Info, Warn};
         match self {
-            Notice::Engine(ev) => match ev {
-                EngineEvent::CompressionFailed { .. }
-                | EngineEvent::RolloverComplete { .. }
-                | EngineEvent::SnapshotError { .. }
-                | EngineEvent::RestoreNotSaved { .. }
-                | EngineEvent::TruncationSuspected { .. }
-                | EngineEvent::MessageClipped { .. }
-                | EngineEvent::ReliabilityWarning { .. }
-                | EngineEvent::LoadedCtxSmaller { .. } => Warn,
-                EngineEvent::Refused {
-                    error: EngineError::NoReplyToPin { .. },
-                } => Info,
-                EngineEvent::Refused { .. } => Warn,
-                EngineEvent::Blocked(_) | EngineEvent::OverflowPersists { .. } => Error,
-                _ => Info,
-            },
+            Notice::Engine(ev) => show(ev).1,
             Notice::Unreachable { .. }
             | Notice::ModelMissing { .. }
             | Notice::NoModels
