@@ -19,7 +19,7 @@
 
 use chrono::{TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use ollm_tui::core::engine::{ChatPrompt, Effect, Engine, Input, ReplyInput};
+use ollm_tui::core::engine::{ChatPrompt, Effect, Engine, Input, ReplyInput, Request};
 use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::summarizer::doubles::Extractive;
 use ollm_tui::core::summarizer::{Summarizer, SummaryError, SummaryRequest};
@@ -172,7 +172,7 @@ fn benches(c: &mut Criterion) {
     let mut probe = p.steady.clone();
     let mut headroom = 0u64;
     for (q, a) in inputs.iter().cycle() {
-        probe.handle(Input::UserMessage { text: q.clone() }, now);
+        probe.handle(Request::Send { text: q.clone() }, now);
         if probe.budget().over_trigger() || !probe.budget().fits() {
             break;
         }
@@ -207,7 +207,7 @@ fn benches(c: &mut Criterion) {
                 }
                 let (q, a) = inputs[(n % inputs.len() as u64) as usize].clone();
                 let start = Instant::now();
-                let mut fx = e.handle(Input::UserMessage { text: q }, now);
+                let mut fx = e.handle(Request::Send { text: q }, now);
                 let Some(Effect::Chat(prompt)) = fx.pop() else {
                     panic!("the turn bench left steady state (a compression was due)")
                 };
@@ -263,7 +263,7 @@ fn benches(c: &mut Criterion) {
             || p.ready_to_compress.clone(),
             |mut e| {
                 let text = p.compress_question.clone();
-                let mut fx = e.handle(Input::UserMessage { text }, now);
+                let mut fx = e.handle(Request::Send { text }, now);
                 let Some(Effect::Compress(plan)) = fx.pop() else {
                     panic!("expected a compression")
                 };

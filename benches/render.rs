@@ -15,10 +15,8 @@ use chrono::{FixedOffset, TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ollm_tui::core::mode::{Mode, Tier};
 use ollm_tui::core::reliability::Reliability;
-use ollm_tui::ui::{
-    Activity, Connection, Entry, GaugeView, ReplyState, StatusView, Theme, Transcript, UiView,
-    render, render_buffer,
-};
+use ollm_tui::ui::{GaugeView, StatusView, Theme, Transcript, UiView, render, render_buffer};
+use ollm_tui::view::{Activity, Connection, Entry, ReplyState};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -66,7 +64,9 @@ fn entries() -> Vec<Entry> {
 fn status() -> StatusView {
     StatusView {
         model: "llama3.2:3b".to_string(),
-        connection: Connection::Connected,
+        connection: Connection::Connected {
+            version: "0.12.6".into(),
+        },
         gauge: GaugeView {
             used: 5_234,
             ctx: 13_600,
@@ -76,9 +76,10 @@ fn status() -> StatusView {
         compressions: 2,
         reliability: Some(Reliability::compute(Some(3.2), 2)),
         activity: Activity::Generating {
-            tokens: 120,
-            elapsed_ms: 3_000,
+            since: std::time::Instant::now(),
+            chunks: 120,
         },
+        elapsed_ms: 3_000,
         mode: Mode::Developer,
         tier: Tier::T3,
         spinner_frame: 0,

@@ -8,7 +8,9 @@
 //! pass `--prompts FILE`) and run again. Nothing is written to disk.
 
 use ollm_tui::actor::summarizer::BackendSummarizer;
-use ollm_tui::core::engine::{Effect, Engine, EngineConfig, Input, ReplyInput, SessionSpec};
+use ollm_tui::core::engine::{
+    Effect, Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec,
+};
 use ollm_tui::core::events::EngineEvent;
 use ollm_tui::core::facts;
 use ollm_tui::core::message::ReplyStatus;
@@ -102,7 +104,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (user, assistant) in TURNS {
             // Compressions are run by hand below: a pass the turn asks for is skipped.
             let text = format!("{user} (pass {pass})");
-            let raw = match engine.handle(Input::UserMessage { text }, now()).pop() {
+            let raw = match engine.handle(Request::Send { text }, now()).pop() {
                 Some(Effect::Chat(p)) => p.raw_estimate,
                 _ => 0,
             };
@@ -118,7 +120,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 now(),
             );
         }
-        let mut fx = engine.handle(Input::Compress { focus: None }, now());
+        let mut fx = engine.handle(Request::Compress { focus: None }, now());
         let plan = match fx.pop() {
             Some(Effect::Compress(p)) => p,
             _ => {

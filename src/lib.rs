@@ -6,6 +6,7 @@
 //! - [`llm`]: the model server behind the `ChatBackend` trait (Ollama over HTTP).
 //! - [`store`]: the session log, snapshots, lock and export on disk.
 //! - [`actor`]: one task that owns a session's state and executes the engine's effects.
+//! - [`view`]: the vocabulary the actor publishes and the ui renders.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
 
 pub mod actor;
@@ -15,3 +16,4 @@ pub mod core;
 pub mod llm;
 pub mod store;
 pub mod ui;
+pub mod view;

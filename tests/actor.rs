@@ -7,11 +7,9 @@
 
 mod support;
 
-use ollm_tui::actor::{
-    self, ActorConfig, ActorExit, Command, Connection, ItemKind, Parts, StoreSlot, Update,
-};
+use ollm_tui::actor::{self, ActorConfig, ActorExit, Command, Parts, StoreSlot};
 use ollm_tui::app::words::{self, KeyNames};
-use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, SessionSpec};
+use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec};
 use ollm_tui::core::message::{ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
@@ -19,6 +17,7 @@ use ollm_tui::core::record::{Header, RecordBody};
 use ollm_tui::core::tokens::Tiktoken;
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use ollm_tui::store::MemoryStore;
+use ollm_tui::view::{Activity, Connection, Entry, EntryKind, Update};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -107,8 +106,8 @@ fn start(server: &FakeOllama, model: &str, ctx: Option<u32>) -> Session {
 }
 
 impl Session {
-    async fn cmd(&self, c: Command) {
-        self.spawned.handle.send(c).await.unwrap();
+    async fn cmd(&self, c: impl Into<Command>) {
+        self.spawned.handle.send(c.into()).await.unwrap();
     }
     /// Wait until the session holds `n` messages and is idle (read-only commands are
     /// answered at once, ahead of queued ones: a test that asks about the state after
@@ -117,16 +116,14 @@ impl Session {
         let mut view = self.spawned.view.clone();
         tokio::time::timeout(
             Duration::from_secs(30),
-            view.wait_for(|v| {
-                v.status.history_messages >= n && v.activity == actor::Activity::Idle
-            }),
+            view.wait_for(|v| v.status.history_messages >= n && v.activity == Activity::Idle),
         )
         .await
         .expect("the turns did not finish")
         .unwrap();
     }
     async fn say(&self, text: &str) {
-        self.cmd(Command::Send { text: text.into() }).await;
+        self.cmd(Request::Send { text: text.into() }).await;
     }
     /// Drop the handle and wait for the actor to finish everything queued.
     async fn finish(self) -> (ActorExit<MemoryStore>, Vec<Update>) {
@@ -619,7 +616,7 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
     let server = FakeOllama::start().await;
     let s = start(&server, "llama3.2:3b", None);
     s.say("first").await;
-    s.cmd(Command::Snapshot {
+    s.cmd(Request::Snapshot {
         label: Some("after first".into()),
     })
     .await;
@@ -636,23 +633,23 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
         id: snaps[0].id[..4].to_string(),
     })
     .await;
-    s.cmd(Command::Goal {
+    s.cmd(Request::Goal {
         change: ollm_tui::core::goals::GoalChange::SetGoal {
             description: "Ship it".into(),
             priority: Default::default(),
         },
     })
     .await;
-    s.cmd(Command::Pin {
+    s.cmd(Request::Pin {
         id: None,
         pinned: true,
     })
     .await;
-    s.cmd(Command::SetMode {
+    s.cmd(Request::SetMode {
         mode: Mode::Developer,
     })
     .await;
-    s.cmd(Command::SetCtx { ctx: Some(4096) }).await;
+    s.cmd(Request::SetCtx { ctx: Some(4096) }).await;
     s.say("third").await;
     let (exit, updates) = s.finish().await;
     let e = &exit.engine;
@@ -724,7 +721,7 @@ async fn compress_now_and_inspect_a_checkpoint() {
     for i in 0..30 {
         s.say(&format!("Tell me about topic_{i}")).await;
     }
-    s.cmd(Command::Compress {
+    s.cmd(Request::Compress {
         focus: Some("the topics".into()),
     })
     .await;
@@ -749,7 +746,7 @@ async fn compress_now_and_inspect_a_checkpoint() {
     assert!(
         updates
             .iter()
-            .any(|u| matches!(u, Update::Appended(i) if matches!(i.kind, ItemKind::Fold { .. })))
+            .any(|u| matches!(u, Update::Appended(i) if matches!(i.kind, EntryKind::Fold { .. })))
     );
 }
 
@@ -829,7 +826,7 @@ async fn opening_and_quitting_leaves_no_session_behind() {
     // the person said or did: no session file.
     let server = FakeOllama::start().await;
     let (s, created) = start_lazy(&server, "");
-    s.cmd(Command::SetCtx { ctx: Some(4096) }).await;
+    s.cmd(Request::SetCtx { ctx: Some(4096) }).await;
     let (exit, _) = s.finish().await;
     assert!(!exit.engine.status().model.is_empty(), "a model was chosen");
     assert!(
@@ -843,7 +840,7 @@ async fn opening_and_quitting_leaves_no_session_behind() {
 async fn the_first_message_writes_the_settings_made_before_it() {
     let server = FakeOllama::start().await;
     let (s, created) = start_lazy(&server, "");
-    s.cmd(Command::SetCtx { ctx: Some(4096) }).await;
+    s.cmd(Request::SetCtx { ctx: Some(4096) }).await;
     s.say("hello").await;
     let (exit, _) = s.finish().await;
     assert!(created.load(Ordering::SeqCst));
@@ -876,9 +873,12 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
     let server = FakeOllama::start().await;
     let e = with_inputs(
         engine("llama3.2:3b", None),
-        vec![Input::UserMessage {
-            text: "sent before the crash".into(),
-        }],
+        vec![
+            Request::Send {
+                text: "sent before the crash".into(),
+            }
+            .into(),
+        ],
     );
     let (_, updates) = start_with(&server, e, OllamaOptions::default())
         .finish()
@@ -892,9 +892,10 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
     let e = with_inputs(
         engine("llama3.2:3b", None),
         vec![
-            Input::UserMessage {
+            Request::Send {
                 text: "asked".into(),
-            },
+            }
+            .into(),
             Input::Reply(ReplyInput {
                 text: "answered".into(),
                 status: ReplyStatus::Complete,
@@ -912,11 +913,11 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
 }
 
 /// Message ids and fold markers in the order a transcript shows them.
-fn order_of(items: &[ollm_tui::actor::Item]) -> Vec<String> {
+fn order_of(items: &[Entry]) -> Vec<String> {
     items
         .iter()
         .filter_map(|i| match (&i.kind, i.id) {
-            (ItemKind::Fold { checkpoint, .. }, _) => Some(format!("fold {checkpoint}")),
+            (EntryKind::Fold { checkpoint, .. }, _) => Some(format!("fold {checkpoint}")),
             (_, Some(id)) => Some(format!("{id}")),
             _ => None,
         })
@@ -982,8 +983,8 @@ async fn hints_name_the_keys_the_keymap_binds_and_unpin_says_unpin() {
     let server = FakeOllama::start().await;
     let s = start(&server, "llama3.2:3b", None);
     s.say("hello").await;
-    s.cmd(Command::Snapshot { label: None }).await;
-    s.cmd(Command::Pin {
+    s.cmd(Request::Snapshot { label: None }).await;
+    s.cmd(Request::Pin {
         id: None,
         pinned: false,
     })
@@ -1061,7 +1062,7 @@ async fn a_slow_reply_updates_the_token_count_as_it_goes() {
     let watcher = tokio::spawn(async move {
         let mut seen = std::collections::BTreeSet::new();
         while view.changed().await.is_ok() {
-            if let actor::Activity::Generating { chunks, .. } = view.borrow_and_update().activity {
+            if let Activity::Generating { chunks, .. } = view.borrow_and_update().activity {
                 seen.insert(chunks);
             }
         }
@@ -1080,7 +1081,7 @@ async fn retry_after_a_broken_reply_asks_afresh_and_keeps_the_fragment() {
     let s = start(&server, "llama3.2:3b", None);
     server.push_fault(Fault::DropAfter { tokens: 3 });
     s.say("tell me a story").await;
-    s.cmd(Command::Retry).await;
+    s.cmd(Request::Retry).await;
     let (exit, updates) = s.finish().await;
     let b = banners(&updates);
     assert!(
@@ -1131,7 +1132,7 @@ async fn merged_checkpoints_are_announced_by_number() {
     for u in &updates {
         match u {
             Update::Appended(i) => {
-                if let ItemKind::Fold { checkpoint, .. } = i.kind {
+                if let EntryKind::Fold { checkpoint, .. } = i.kind {
                     shown.insert(checkpoint);
                 }
             }
@@ -1171,7 +1172,7 @@ async fn refused_marker_lines_and_finished_goals_are_said_in_words() {
     use ollm_tui::core::goals::{GoalChange, GoalStatus};
     let server = FakeOllama::start().await;
     let s = start(&server, "llama3.2:3b", None);
-    s.cmd(Command::Goal {
+    s.cmd(Request::Goal {
         change: GoalChange::SetGoal {
             description: "Ship the cache".into(),
             priority: Default::default(),
@@ -1180,7 +1181,7 @@ async fn refused_marker_lines_and_finished_goals_are_said_in_words() {
     .await;
     server.push_reply("Sure.\n[GOAL] Rewrite everything in Go");
     s.say("what next?").await;
-    s.cmd(Command::Goal {
+    s.cmd(Request::Goal {
         change: GoalChange::GoalStatus {
             status: GoalStatus::Completed,
         },
@@ -1213,8 +1214,8 @@ async fn asking_for_more_context_than_the_model_was_trained_on_is_warned() {
         1024,
     ));
     let s = start(&server, "tiny:1b", None);
-    s.cmd(Command::SetCtx { ctx: Some(8192) }).await;
-    s.cmd(Command::SetCtx { ctx: Some(1024) }).await;
+    s.cmd(Request::SetCtx { ctx: Some(8192) }).await;
+    s.cmd(Request::SetCtx { ctx: Some(1024) }).await;
     let (_, updates) = s.finish().await;
     let notices = notices(&updates);
     let warned: Vec<&String> = notices
@@ -1241,7 +1242,7 @@ async fn list_snapshots_timed(
 }
 
 /// Wait until the actor's activity matches.
-async fn wait_for_activity(s: &Session, what: impl Fn(&actor::Activity) -> bool) {
+async fn wait_for_activity(s: &Session, what: impl Fn(&Activity) -> bool) {
     let mut view = s.spawned.view.clone();
     tokio::time::timeout(
         Duration::from_secs(30),
@@ -1257,7 +1258,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     // While a reply streams: the server stalls after two tokens and keeps the stream open.
     let server = FakeOllama::start().await;
     let s = start(&server, "llama3.2:3b", None);
-    s.cmd(Command::Snapshot {
+    s.cmd(Request::Snapshot {
         label: Some("mark".into()),
     })
     .await;
@@ -1265,7 +1266,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     s.say("tell me a story").await;
     wait_for_activity(
         &s,
-        |a| matches!(a, actor::Activity::Generating { chunks, .. } if *chunks >= 1),
+        |a| matches!(a, Activity::Generating { chunks, .. } if *chunks >= 1),
     )
     .await;
     let (list, took) = list_snapshots_timed(&s).await;
@@ -1274,7 +1275,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     assert!(
         matches!(
             s.spawned.view.borrow().activity,
-            actor::Activity::Generating { .. }
+            Activity::Generating { .. }
         ),
         "the reply was still streaming"
     );
@@ -1287,9 +1288,9 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     let long = "a long answer about the module layout and its tests ".repeat(30);
     let mut inputs = Vec::new();
     for i in 0..6 {
-        inputs.push(Input::UserMessage {
+        inputs.push(Input::from(Request::Send {
             text: format!("question {i}"),
-        });
+        }));
         inputs.push(Input::Reply(ReplyInput {
             text: long.clone(),
             status: ReplyStatus::Complete,
@@ -1303,8 +1304,8 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     let s = start_with(&server, e, OllamaOptions::default());
     s.wait_for_messages(12).await;
     server.push_fault(Fault::StallAfter { tokens: 0 });
-    s.cmd(Command::Compress { focus: None }).await;
-    wait_for_activity(&s, |a| matches!(a, actor::Activity::Compressing { .. })).await;
+    s.cmd(Request::Compress { focus: None }).await;
+    wait_for_activity(&s, |a| matches!(a, Activity::Compressing { .. })).await;
     let (list, took) = list_snapshots_timed(&s).await;
     assert!(took < Duration::from_millis(100), "answered after {took:?}");
     // The recovery snapshot taken before the compression is listed.
@@ -1320,7 +1321,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     assert!(!models.is_empty());
     assert!(matches!(
         s.spawned.view.borrow().activity,
-        actor::Activity::Compressing { .. }
+        Activity::Compressing { .. }
     ));
     s.cmd(Command::Stop).await;
     let (exit, updates) = s.finish().await;

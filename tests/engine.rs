@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used)]
 
 use ollm_tui::core::checkpoint::Level;
-use ollm_tui::core::engine::{ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput};
+use ollm_tui::core::engine::{
+    ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
+};
 use ollm_tui::core::events::{EngineEvent, FailedPart, Intensity, SkipReason};
 use ollm_tui::core::goals::{GoalChange, GoalError, Priority};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
@@ -63,8 +65,8 @@ fn chat<S: ollm_tui::core::summarizer::Summarizer>(h: &mut Harness<S>, turns: us
     }
 }
 
-fn pin(id: MessageId) -> Input {
-    Input::Pin {
+fn pin(id: MessageId) -> Request {
+    Request::Pin {
         id: Some(id),
         pinned: true,
     }
@@ -229,10 +231,10 @@ fn aging_resummarizes_from_the_original_messages() {
 fn summary_requests_carry_a_cap_and_a_mode_and_goal_aware_prompt() {
     let s = Scripted::new((0..100).map(|i| Ok(format!("compact summary {i}"))));
     let mut h = Harness::new(2048, tok(), s);
-    h.apply(Input::SetMode {
+    h.apply(Request::SetMode {
         mode: Mode::Developer,
     });
-    let events = h.apply(Input::Goal {
+    let events = h.apply(Request::Goal {
         change: GoalChange::SetGoal {
             description: "Ship the parser".into(),
             priority: Priority::High,
@@ -465,15 +467,13 @@ fn a_request_that_cannot_fit_is_blocked_with_a_reason_not_sent() {
     h.turn("hi", |_| "hello".into());
     let big = "x".repeat(8000);
     // Sent while the server was down: saved, unanswered.
-    let fx = h
-        .engine
-        .handle(Input::UserMessage { text: big }, h.clock.tick());
+    let fx = h.engine.handle(Request::Send { text: big }, h.clock.tick());
     let id = MessageId(fx[0].record().unwrap().seq);
     h.take(fx);
     h.apply(Input::NoReply);
     assert!(refusal(&h.apply(pin(id))).is_none());
     let mut report = Default::default();
-    h.run(Input::Retry, &mut report, &|_| panic!("must not send"));
+    h.run(Request::Retry, &mut report, &|_| panic!("must not send"));
     let blocked = report.blocked.unwrap();
     assert!(
         blocked.pinned > blocked.ctx - blocked.reserve,
@@ -505,7 +505,7 @@ fn truncation_by_the_server_is_detected_and_compressed() {
 #[test]
 fn markers_in_replies_update_the_goal_board_but_cannot_unlock() {
     let mut h = Harness::new(8192, tok(), Extractive::new());
-    let events = h.apply(Input::Goal {
+    let events = h.apply(Request::Goal {
         change: GoalChange::Decision {
             text: "Use Postgres".into(),
             locked: true,
@@ -529,13 +529,13 @@ fn markers_in_replies_update_the_goal_board_but_cannot_unlock() {
     assert!(h.engine.goals().decisions[0].locked);
     assert_eq!(h.engine.goals().decisions.len(), 2);
     // The person can.
-    let events = h.apply(Input::Goal {
+    let events = h.apply(Request::Goal {
         change: GoalChange::Unlock { id: 1 },
     });
     assert!(refusal(&events).is_none(), "{events:?}");
     assert!(!h.engine.goals().decisions[0].locked);
     assert_eq!(
-        refusal(&h.apply(Input::Goal {
+        refusal(&h.apply(Request::Goal {
             change: GoalChange::Unlock { id: 9 },
         })),
         Some(&EngineError::Goal(GoalError::NoSuchDecision(9)))
@@ -582,7 +582,7 @@ fn snapshot_and_restore_roll_back_the_active_state() {
 #[test]
 fn replay_reproduces_the_state_exactly() {
     let mut h = Harness::new(2048, Arc::new(Tiktoken::new().unwrap()), Extractive::new());
-    h.apply(Input::Goal {
+    h.apply(Request::Goal {
         change: GoalChange::SetGoal {
             description: "Finish".into(),
             priority: Priority::Low,
@@ -620,7 +620,7 @@ fn cancelling_a_compression_changes_nothing() {
     let state = h.engine.active_state();
     let fx = h
         .engine
-        .handle(Input::Compress { focus: None }, h.clock.tick());
+        .handle(Request::Compress { focus: None }, h.clock.tick());
     let requests = h.take(fx);
     assert!(matches!(requests.last(), Some(Effect::Compress(_))));
     drop(requests); // the actor drops the future on Esc
@@ -635,7 +635,7 @@ fn an_outcome_for_a_changed_conversation_is_discarded() {
     chat(&mut h, 30);
     let fx = h
         .engine
-        .handle(Input::Compress { focus: None }, h.clock.tick());
+        .handle(Request::Compress { focus: None }, h.clock.tick());
     let Some(Effect::Compress(plan)) = h.take(fx).pop() else {
         panic!("expected a compression")
     };
@@ -692,7 +692,7 @@ fn emergency_escalation_order() {
 fn interrupted_replies_are_kept_and_marked() {
     let mut h = Harness::new(8192, tok(), Extractive::new());
     let fx = h.engine.handle(
-        Input::UserMessage {
+        Request::Send {
             text: "tell me a story".into(),
         },
         h.clock.tick(),
@@ -719,7 +719,7 @@ fn interrupted_replies_are_kept_and_marked() {
             .map(|m| m.content.clone())
             .collect()
     };
-    let fx = h.engine.handle(Input::Retry, h.clock.tick());
+    let fx = h.engine.handle(Request::Retry, h.clock.tick());
     let retry = chat_request(h.take(fx));
     assert_eq!(contents(&retry), ["tell me a story"]);
     assert_eq!(retry.raw_estimate, p.raw_estimate);
@@ -747,7 +747,7 @@ fn interrupted_replies_are_kept_and_marked() {
     let mut h = Harness::new(8192, tok(), Extractive::new());
     h.turn("write a list", |_| "1. one".into());
     let fx = h.engine.handle(
-        Input::UserMessage {
+        Request::Send {
             text: "go on".into(),
         },
         h.clock.tick(),
@@ -822,7 +822,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
         .id;
     // The next request failed (server down): the message stays saved, unanswered.
     let fx = h.engine.handle(
-        Input::UserMessage {
+        Request::Send {
             text: "are you there?".into(),
         },
         h.clock.tick(),
@@ -1182,7 +1182,7 @@ fn the_budget_follows_the_context_the_server_loaded() {
     let r = h.turn("hello", |_| "hi".into());
     assert!(r.sent[0].estimate <= 1024 && r.sent[0].max_reply == 2048 - r.sent[0].estimate);
     // A new ctx forgets it.
-    h.apply(Input::SetCtx { ctx: Some(4096) });
+    h.apply(Request::SetCtx { ctx: Some(4096) });
     assert_eq!(h.engine.budget().ctx, 4096);
 }
 
@@ -1243,4 +1243,43 @@ fn compress_now_on_a_short_conversation_says_why_without_a_zero() {
         }],
         "no mention of zero protected messages"
     );
+}
+
+#[test]
+fn a_checkpoint_merged_away_is_found_in_the_one_it_was_merged_into() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    chat(&mut h, 120);
+    assert!(
+        h.events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::CheckpointsMerged { .. })),
+        "no merge in 120 turns"
+    );
+    let live: Vec<u32> = h.engine.checkpoints().iter().map(|c| c.number).collect();
+    // Every number ever given out resolves: to itself while live, else to a live
+    // checkpoint with a smaller number (merges keep the oldest part's number).
+    for n in 1..=h.engine.compressions() {
+        let cp = h
+            .engine
+            .checkpoint_numbered(n)
+            .unwrap_or_else(|| panic!("checkpoint {n} lost (live {live:?})"));
+        if live.contains(&n) {
+            assert_eq!(cp.number, n);
+        } else {
+            assert!(cp.number < n, "{n} → {}", cp.number);
+        }
+    }
+    assert!(
+        h.engine
+            .checkpoint_numbered(h.engine.compressions() + 1)
+            .is_none()
+    );
+    // Replay rebuilds the same answers.
+    let (re, _) = h.replayed();
+    for n in 1..=h.engine.compressions() {
+        assert_eq!(
+            re.checkpoint_numbered(n).map(|c| c.id),
+            h.engine.checkpoint_numbered(n).map(|c| c.id)
+        );
+    }
 }

@@ -24,7 +24,9 @@
 
 use ollm_tui::core::budget::{Budget, MAX_ANCIENT, reserve_for};
 use ollm_tui::core::checkpoint::Level;
-use ollm_tui::core::engine::{ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput};
+use ollm_tui::core::engine::{
+    ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
+};
 use ollm_tui::core::events::EngineEvent;
 use ollm_tui::core::goals::{ArtifactAction, GoalChange, GoalStatus, Priority, StepStatus};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
@@ -675,7 +677,7 @@ impl Sim {
 
     /// Feed an input and carry out everything it leads to; `answer` says how the
     /// server answers a chat request (there is none outside a turn).
-    fn feed(&mut self, input: Input, answer: &mut Option<Answer>) {
+    fn feed(&mut self, input: impl Into<Input>, answer: &mut Option<Answer>) {
         let fx = self.h.engine.handle(input, self.h.clock.tick());
         self.drive(fx, answer);
     }
@@ -774,10 +776,10 @@ impl Sim {
     }
 
     fn turn(&mut self, user: String, reply: String, server: Server) {
-        let fx = self.h.engine.handle(
-            Input::UserMessage { text: user.clone() },
-            self.h.clock.tick(),
-        );
+        let fx = self
+            .h
+            .engine
+            .handle(Request::Send { text: user.clone() }, self.h.clock.tick());
         let id = fx
             .iter()
             .filter_map(|e| e.record())
@@ -859,7 +861,7 @@ impl Sim {
                     return;
                 }
                 let id = active[pick % active.len()].id;
-                let input = Input::Pin {
+                let input = Request::Pin {
                     id: Some(id),
                     pinned: *pinned,
                 };
@@ -874,7 +876,7 @@ impl Sim {
             }
             Op::Goal(g) => {
                 let board = self.h.engine.goals().clone();
-                let input = Input::Goal { change: g.change() };
+                let input = Request::Goal { change: g.change() };
                 let fx = self.h.engine.handle(input, self.h.clock.tick());
                 if refusal(&fx).is_some() {
                     assert_eq!(self.h.engine.goals(), &board, "refused but changed");
@@ -883,11 +885,11 @@ impl Sim {
             }
             Op::Compress { focus } => {
                 let focus = focus.map(|n| format!("topic {n} and src/feature_{n}.rs"));
-                self.feed(Input::Compress { focus }, &mut None);
+                self.feed(Request::Compress { focus }, &mut None);
             }
             Op::Snapshot => {
                 let label = Some("prop".into());
-                self.feed(Input::Snapshot { label }, &mut None);
+                self.feed(Request::Snapshot { label }, &mut None);
             }
             Op::Restore(pick) => {
                 if self.snapshots.is_empty() {
@@ -913,12 +915,12 @@ impl Sim {
                 let fx = self
                     .h
                     .engine
-                    .handle(Input::SetMode { mode: *m }, self.h.clock.tick());
+                    .handle(Request::SetMode { mode: *m }, self.h.clock.tick());
                 self.absorb(fx);
                 self.model.mode = *m;
             }
             Op::Ctx(c) => {
-                let input = Input::SetCtx { ctx: Some(*c) };
+                let input = Request::SetCtx { ctx: Some(*c) };
                 let fx = self.h.engine.handle(input, self.h.clock.tick());
                 self.absorb(fx);
                 self.model.ctx = *c;
@@ -1036,7 +1038,7 @@ proptest! {
             let reply = render(&TextSpec { flavor: Flavor::Prose, len: reply_len, seed: n });
             sim.turn(format!("Question {n}: what about case {n}?"), reply, Server::Answers);
             if n.is_multiple_of(2) {
-                sim.feed(Input::Compress { focus: None }, &mut None);
+                sim.feed(Request::Compress { focus: None }, &mut None);
             }
             let b = sim.h.engine.budget();
             prop_assert_eq!(b.room(), room, "the room changed; the bound would not hold");

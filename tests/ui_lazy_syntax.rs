@@ -6,9 +6,9 @@
 use chrono::{FixedOffset, TimeZone, Utc};
 use ollm_tui::core::mode::{Mode, Tier};
 use ollm_tui::ui::{
-    Activity, Connection, Entry, GaugeView, ReplyState, StatusView, Theme, Transcript, UiView,
-    render_buffer, syntax_assets_loaded,
+    GaugeView, StatusView, Theme, Transcript, UiView, render_buffer, syntax_assets_loaded,
 };
+use ollm_tui::view::{Activity, Connection, Entry, ReplyState};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use tui_textarea::TextArea;
@@ -28,6 +28,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
             compressions: 0,
             reliability: None,
             activity: Activity::Idle,
+            elapsed_ms: 0,
             mode: Mode::Assistant,
             tier: Tier::T1,
             spinner_frame: 0,

@@ -3,6 +3,8 @@
 //! text cannot reach the terminal, caches are reused, streaming and scrolling work.
 
 use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
+use ollm_tui::app::present::banner_of;
+use ollm_tui::app::words::{self, KeyNames};
 use ollm_tui::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use ollm_tui::core::goals::{Author, GoalBoard, GoalChange, Priority};
 use ollm_tui::core::message::{Message, MessageId, ReplyStatus, Role, ToolInfo};
@@ -12,9 +14,10 @@ use ollm_tui::core::reliability::Reliability;
 use ollm_tui::core::snapshot::SnapshotMeta;
 use ollm_tui::ui::text::buffer_text;
 use ollm_tui::ui::{
-    Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay, PanelView,
-    ReplyState, Severity, StatusView, Theme, Transcript, UiView, render_buffer,
+    Banner, GaugeView, ModelEntry, Overlay, PanelView, StatusView, Theme, Transcript, UiView,
+    render_buffer,
 };
+use ollm_tui::view::{Activity, Connection, Entry, EntryKind, Found, Notice, ReplyState, Severity};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use tui_textarea::TextArea;
@@ -23,10 +26,17 @@ fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 1, 15, 14, 0, 0).unwrap()
 }
 
+/// The banner the app shows for `n`.
+fn banner(n: Notice) -> Banner {
+    banner_of(n.severity(), words::notice(&n, &KeyNames::default()))
+}
+
 fn status(model: &str) -> StatusView {
     StatusView {
         model: model.to_string(),
-        connection: Connection::Connected,
+        connection: Connection::Connected {
+            version: "0.12.6".into(),
+        },
         gauge: GaugeView {
             used: 9_000,
             ctx: 10_000,
@@ -36,9 +46,10 @@ fn status(model: &str) -> StatusView {
         compressions: 3,
         reliability: Some(Reliability::compute(Some(8.0), 3)),
         activity: Activity::Generating {
-            tokens: 120,
-            elapsed_ms: 3_000,
+            since: std::time::Instant::now(),
+            chunks: 120,
         },
+        elapsed_ms: 3_000,
         mode: Mode::Assistant,
         tier: Tier::T2,
         spinner_frame: 7,
@@ -262,7 +273,10 @@ fn every_size_renders_with_every_screen() {
             ascii,
             ..Parts::new()
         };
-        parts.banner = Some(Banner::unreachable("http://127.0.0.1:11434"));
+        parts.banner = Some(banner(Notice::Unreachable {
+            url: "http://127.0.0.1:11434".into(),
+            error: "Connection refused".into(),
+        }));
         for &(w, h) in &sizes {
             for with_panel in [false, true] {
                 for overlay in &overlays {
@@ -305,8 +319,9 @@ fn assert_clean(buf: &Buffer) {
 fn untrusted_text_never_reaches_the_buffer() {
     let mut parts = Parts::new();
     parts.status = status(NASTY);
-    parts.status.activity = Activity::Busy {
-        text: NASTY.to_string(),
+    parts.status.activity = Activity::Compressing {
+        since: std::time::Instant::now(),
+        what: NASTY.to_string(),
     };
     parts.banner = Some(Banner::new(Severity::Error, NASTY, NASTY));
     parts.input = TextArea::from([NASTY]);
@@ -549,9 +564,10 @@ fn a_folded_message_says_which_checkpoint_stands_for_it() {
 fn before_the_first_token_the_status_says_waiting() {
     let mut parts = Parts::new();
     parts.status.activity = Activity::Generating {
-        tokens: 0,
-        elapsed_ms: 2_500,
+        since: std::time::Instant::now(),
+        chunks: 0,
     };
+    parts.status.elapsed_ms = 2_500;
     let mut t = Transcript::new();
     let text = buffer_text(&parts.draw(&mut t, 120, 3, None, None));
     let status = text.lines().last().unwrap();
@@ -812,6 +828,7 @@ fn no_model_leaves_no_empty_segment_in_the_status_line() {
     parts.status = status("");
     parts.status.connection = Connection::Unreachable {
         url: "http://127.0.0.1:11434".to_string(),
+        error: "Connection refused".to_string(),
     };
     let mut t = Transcript::new();
     let buf = parts.draw(&mut t, 160, 3, None, None);
@@ -902,7 +919,13 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             scroll: 0,
         }),
     ];
-    for banner in [None, Some(Banner::model_missing("m"))] {
+    for banner in [
+        None,
+        Some(banner(Notice::ModelMissing {
+            model: "m".into(),
+            found: Found::Connecting,
+        })),
+    ] {
         parts.banner = banner;
         for (w, h) in [(120, 40), (50, 14), (30, 6)] {
             for overlay in overlays {

@@ -4,7 +4,10 @@
 //! NO_COLOR).
 
 use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
+use ollm_tui::app::present::banner_of;
+use ollm_tui::app::words::{self, KeyNames};
 use ollm_tui::core::checkpoint::{Checkpoint, CheckpointId, Level};
+use ollm_tui::core::events::{Blocked, EngineEvent};
 use ollm_tui::core::goals::{ArtifactAction, Author, GoalBoard, GoalChange, Priority, StepStatus};
 use ollm_tui::core::message::{Message, MessageId, ReplyStatus, Role, ToolInfo};
 use ollm_tui::core::mode::{Mode, Tier};
@@ -13,9 +16,10 @@ use ollm_tui::core::reliability::Reliability;
 use ollm_tui::core::snapshot::SnapshotMeta;
 use ollm_tui::ui::text::buffer_text;
 use ollm_tui::ui::{
-    Activity, Banner, Connection, Entry, EntryKind, GaugeView, ModelEntry, Overlay, PanelView,
-    ReplyState, Severity, StatusView, Theme, Transcript, UiView, render, style_textarea,
+    Banner, GaugeView, ModelEntry, Overlay, PanelView, StatusView, Theme, Transcript, UiView,
+    render, style_textarea,
 };
+use ollm_tui::view::{Activity, Connection, Entry, EntryKind, Found, Notice, ReplyState, Severity};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -26,10 +30,17 @@ fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 1, 15, 14, 0, 0).unwrap()
 }
 
+/// The banner the app shows for `n`.
+fn banner(n: Notice) -> Banner {
+    banner_of(n.severity(), words::notice(&n, &KeyNames::default()))
+}
+
 fn status() -> StatusView {
     StatusView {
         model: "llama3.2:3b".to_string(),
-        connection: Connection::Connected,
+        connection: Connection::Connected {
+            version: "0.12.6".into(),
+        },
         gauge: GaugeView {
             used: 5_234,
             ctx: 13_600,
@@ -39,6 +50,7 @@ fn status() -> StatusView {
         compressions: 2,
         reliability: Some(Reliability::compute(Some(13.0), 2)),
         activity: Activity::Idle,
+        elapsed_ms: 0,
         mode: Mode::Developer,
         tier: Tier::T3,
         spinner_frame: 0,
@@ -304,9 +316,10 @@ fn mid_stream() {
     f.transcript.append_delta("Borrow checker ");
     f.transcript.append_delta("hums,\nlifetimes");
     f.status.activity = Activity::Generating {
-        tokens: 7,
-        elapsed_ms: 1_400,
+        since: std::time::Instant::now(),
+        chunks: 7,
     };
+    f.status.elapsed_ms = 1_400;
     f.status.spinner_frame = 3;
     insta::assert_snapshot!(f.text(80, 14, None, None));
 }
@@ -315,7 +328,8 @@ fn mid_stream() {
 fn compressing_status() {
     let mut f = Fixture::new();
     f.status.activity = Activity::Compressing {
-        stage: "summarize".to_string(),
+        since: std::time::Instant::now(),
+        what: "summarize".to_string(),
     };
     f.status.spinner_frame = 1;
     f.status.gauge.used = 10_100;
@@ -648,9 +662,13 @@ fn banner_screen(b: Banner) -> String {
 #[test]
 fn banner_unreachable() {
     let mut f = Fixture::new();
-    f.banner = Some(Banner::unreachable("http://127.0.0.1:11434"));
+    f.banner = Some(banner(Notice::Unreachable {
+        url: "http://127.0.0.1:11434".into(),
+        error: "Connection refused".into(),
+    }));
     f.status.connection = Connection::Unreachable {
         url: "http://127.0.0.1:11434".to_string(),
+        error: "Connection refused".to_string(),
     };
     let text = f.text(80, 16, None, None);
     assert!(text.contains("ollama serve"));
@@ -660,35 +678,53 @@ fn banner_unreachable() {
 
 #[test]
 fn banner_model_missing() {
-    let text = banner_screen(Banner::model_missing("llama3.2:3b"));
+    let text = banner_screen(banner(Notice::ModelMissing {
+        model: "llama3.2:3b".into(),
+        found: Found::Connecting,
+    }));
     assert!(text.contains("ollama pull llama3.2:3b"));
     insta::assert_snapshot!(text);
 }
 
 #[test]
 fn banner_truncation() {
-    insta::assert_snapshot!(banner_screen(Banner::truncation(9_800, 4_096)));
+    insta::assert_snapshot!(banner_screen(banner(Notice::Engine(
+        EngineEvent::TruncationSuspected {
+            sent: 9_800,
+            seen: 4_096,
+        }
+    ))));
 }
 
 #[test]
 fn banner_write_error() {
-    insta::assert_snapshot!(banner_screen(Banner::write_error(
-        "/home/u/.ollm/sessions/0193.jsonl",
-        "No space left on device (os error 28)"
-    )));
+    insta::assert_snapshot!(banner_screen(banner(Notice::WriteFailed {
+        error: "cannot append to /home/u/.ollm/sessions/0193.jsonl: No space left on device (os error 28)".into(),
+    })));
 }
 
 #[test]
-fn banner_compression_backed_off() {
-    insta::assert_snapshot!(banner_screen(Banner::compression_backed_off(
-        "the last pass freed only 4% of the budget"
-    )));
+fn banner_message_not_sent() {
+    insta::assert_snapshot!(banner_screen(banner(Notice::Engine(EngineEvent::Blocked(
+        Blocked {
+            needed: 9_100,
+            ctx: 8_192,
+            reserve: 1_024,
+            system: 480,
+            goals: 120,
+            summaries: 900,
+            pinned: 6_900,
+        }
+    )))));
 }
 
 #[test]
 fn banner_shrinks_to_one_line_when_short() {
     let mut f = Fixture::new();
-    f.banner = Some(Banner::unreachable("http://127.0.0.1:11434"));
+    f.banner = Some(banner(Notice::Unreachable {
+        url: "http://127.0.0.1:11434".into(),
+        error: "Connection refused".into(),
+    }));
     insta::assert_snapshot!(f.text(60, 6, None, None));
 }
 
@@ -709,9 +745,7 @@ fn ascii_mode() {
     let mut f = Fixture::new();
     f.ascii = true;
     conversation(&mut f.transcript);
-    f.status.activity = Activity::Busy {
-        text: "loading models".to_string(),
-    };
+    f.status.activity = Activity::Loading;
     let b = board();
     let cps = checkpoints();
     let text = f.text(110, 40, Some(panel(&b, &cps, Some(2))), None);
@@ -739,7 +773,10 @@ fn no_color_has_no_colours() {
     let theme = f.theme.clone();
     style_textarea(&mut f.input, &theme);
     conversation(&mut f.transcript);
-    f.banner = Some(Banner::truncation(9_800, 4_096));
+    f.banner = Some(banner(Notice::Engine(EngineEvent::TruncationSuspected {
+        sent: 9_800,
+        seen: 4_096,
+    })));
     f.status.gauge = gauge_view(9_500);
     let b = board();
     let cps = checkpoints();

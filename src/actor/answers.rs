@@ -2,14 +2,12 @@
 //! reply streams or a compression runs — and the snapshot commands that work on the store
 //! before the engine sees them (finding the snapshot to restore, deleting one).
 
-use super::command::Command;
+use super::command::{Command, Inspection};
 use super::driver::Actor;
-use super::notice::{Notice, RestoreLookup};
-use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::engine::Input;
-use crate::core::message::Message;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
+use crate::view::{Notice, RestoreLookup};
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// Answer a read-only command. Nothing here waits on the network: listing models runs
@@ -29,27 +27,30 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     let _ = reply.send(models);
                 });
             }
-            Command::Inspect { id, reply } => {
-                let _ = reply.send(self.inspect(id));
+            Command::Inspect { number, reply } => {
+                let _ = reply.send(self.inspect(number));
             }
             Command::Export { json } => self.export(json),
             other => tracing::error!(?other, "not a read-only command"),
         }
     }
 
-    fn inspect(&self, id: CheckpointId) -> Option<(Checkpoint, Vec<Message>)> {
-        let cp = self
-            .engine
-            .checkpoints()
-            .iter()
-            .find(|c| c.id == id)?
-            .clone();
-        let originals = cp
+    fn inspect(&self, number: Option<u32>) -> Option<Inspection> {
+        let checkpoint = match number {
+            Some(n) => self.engine.checkpoint_numbered(n)?,
+            None => self.engine.checkpoints().last()?,
+        }
+        .clone();
+        let originals = checkpoint
             .covers
             .iter()
             .filter_map(|m| self.engine.history().get(*m).cloned())
             .collect();
-        Some((cp, originals))
+        Some(Inspection {
+            asked: number,
+            checkpoint,
+            originals,
+        })
     }
 
     fn export(&mut self, json: bool) {

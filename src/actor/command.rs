@@ -1,67 +1,43 @@
 //! What the UI asks of the session actor.
 
-use crate::core::checkpoint::{Checkpoint, CheckpointId};
-use crate::core::goals::GoalChange;
-use crate::core::message::{Message, MessageId};
-use crate::core::mode::Mode;
+use crate::core::checkpoint::Checkpoint;
+use crate::core::engine::Request;
+use crate::core::message::Message;
 use crate::core::snapshot::SnapshotMeta;
 use crate::llm::ModelSummary;
 use tokio::sync::oneshot;
 
 /// A request to the actor. Replies, where there are any, come back on a oneshot; every
-/// other outcome arrives as [`super::Update`]s and in the published view.
+/// other outcome arrives as [`crate::view::Update`]s and in the published view.
 #[derive(Debug)]
 pub enum Command {
-    /// Record a user message and run the turn (compress if needed, stream the reply).
-    Send {
-        text: String,
-    },
-    /// Send the last user message again if it has no reply (after an error).
-    Retry,
+    /// What the person asks of the conversation, passed to the engine as it is (a message,
+    /// retry, compress, the goal board, pins, ctx, mode, a snapshot).
+    Request(Request),
     /// Stop the reply being generated, or the compression under way.
     Stop,
-    /// Compress now, optionally steering the summary.
-    Compress {
-        focus: Option<String>,
-    },
-    Snapshot {
-        label: Option<String>,
+    /// Switch models: checked with the server first.
+    SetModel {
+        name: String,
     },
     ListSnapshots {
         reply: oneshot::Sender<Result<Vec<SnapshotMeta>, String>>,
     },
+    /// Restore a snapshot by id or the start of one.
     Restore {
         id: String,
     },
     DeleteSnapshot {
         id: String,
     },
-    /// A goal-board change by the user.
-    Goal {
-        change: GoalChange,
-    },
-    /// Pin or unpin a message; `None` means the latest reply.
-    Pin {
-        id: Option<MessageId>,
-        pinned: bool,
-    },
-    SetModel {
-        name: String,
-    },
-    /// `None` returns to the model's own (capped) context size.
-    SetCtx {
-        ctx: Option<u32>,
-    },
-    SetMode {
-        mode: Mode,
-    },
     ListModels {
         reply: oneshot::Sender<Result<Vec<ModelSummary>, String>>,
     },
-    /// A checkpoint with the original messages it covers (for the inspector).
+    /// Checkpoint `number` (the newest when `None`) with the original messages it covers,
+    /// for the inspector. A checkpoint merged away is found in the one it was merged into.
     Inspect {
-        id: CheckpointId,
-        reply: oneshot::Sender<Option<(Checkpoint, Vec<Message>)>>,
+        number: Option<u32>,
+        reply: oneshot::Sender<Option<Inspection>>,
     },
     /// Write the session to a file under the data directory (`/export`); the outcome
     /// arrives as a notice.
@@ -72,6 +48,21 @@ pub enum Command {
     Reconnect,
     /// Finish what is under way, sync, and stop.
     Shutdown,
+}
+
+/// A checkpoint beside the messages it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inspection {
+    /// The number asked for; differs from `checkpoint.number` when it was merged.
+    pub asked: Option<u32>,
+    pub checkpoint: Checkpoint,
+    pub originals: Vec<Message>,
+}
+
+impl From<Request> for Command {
+    fn from(r: Request) -> Command {
+        Command::Request(r)
+    }
 }
 
 impl Command {

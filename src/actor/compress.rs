@@ -5,11 +5,11 @@
 
 use super::driver::{Actor, Job};
 use super::summarizer::BackendSummarizer;
-use super::view::Activity;
 use crate::core::compress::{CompressionPlan, Progress};
 use crate::core::engine::Input;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
+use crate::view::Activity;
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Instant;

@@ -4,11 +4,11 @@
 //! person (pull it, or pick another).
 
 use super::driver::Actor;
-use super::notice::{Found, Notice};
-use super::view::{Connection, Update};
 use crate::core::engine::Input;
 use crate::llm::{ChatBackend, LlmError};
 use crate::store::SessionStore;
+use crate::view::{Connection, Update};
+use crate::view::{Found, Notice};
 use std::time::Duration;
 
 /// Longest wait between reconnect attempts.

@@ -14,13 +14,11 @@
 //! `execute`.
 
 use super::command::Command;
-use super::notice::{Notice, Place, show};
 use super::store::LazyStore;
-use super::view::{Activity, Connection, SessionView, Update};
 use super::{ActorConfig, ActorExit};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::compress::CompressionPlan;
-use crate::core::engine::{ChatPrompt, Effect, Engine, Input};
+use crate::core::engine::{ChatPrompt, Effect, Engine, Input, Request};
 use crate::core::events::EngineEvent;
 use crate::core::goals::GoalBoard;
 use crate::core::message::MessageId;
@@ -28,6 +26,8 @@ use crate::core::record::{Record, RecordBody, SnapshotPurpose};
 use crate::core::snapshot::Snapshot;
 use crate::llm::ChatBackend;
 use crate::store::{SessionStore, StoreError};
+use crate::view::{Activity, Connection, Entry, SessionView, Update};
+use crate::view::{Notice, Place, show};
 use chrono::Utc;
 use std::collections::VecDeque;
 use std::future::Future;
@@ -128,26 +128,20 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
 
     async fn handle(&mut self, cmd: Command) {
         match cmd {
-            Command::Send { text } => self.feed(Input::UserMessage { text }).await,
-            Command::Retry => {
+            Command::Request(Request::Retry) => {
                 if self.engine.last_message_unanswered()
                     && !matches!(self.connection, Connection::Connected { .. })
                 {
                     self.connect().await;
                 }
-                self.feed(Input::Retry).await;
+                self.feed(Request::Retry.into()).await;
             }
+            Command::Request(r) => self.feed(r.into()).await,
             Command::Stop | Command::Shutdown => {}
-            Command::Compress { focus } => self.feed(Input::Compress { focus }).await,
-            Command::Snapshot { label } => self.feed(Input::Snapshot { label }).await,
             c if c.is_read_only() => self.answer(c),
             Command::Restore { id } => self.restore(&id).await,
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
-            Command::Goal { change } => self.feed(Input::Goal { change }).await,
-            Command::Pin { id, pinned } => self.feed(Input::Pin { id, pinned }).await,
             Command::SetModel { name } => self.set_model(name).await,
-            Command::SetCtx { ctx } => self.feed(Input::SetCtx { ctx }).await,
-            Command::SetMode { mode } => self.feed(Input::SetMode { mode }).await,
             Command::Reconnect => self.connect().await,
             // Matched above; the compiler cannot see through the guard.
             Command::ListSnapshots { .. }
@@ -241,7 +235,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             RecordBody::User { .. } | RecordBody::Tool { .. }
         ) && let Some(m) = self.engine.history().get(MessageId(record.seq))
         {
-            self.send(Update::Appended(super::transcript::item_of(m)));
+            self.send(Update::Appended(Entry::from_message(m)));
         }
     }
 
@@ -352,7 +346,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         match &ev {
             EngineEvent::CheckpointsMerged { merged, into, .. } => self.merged(merged, *into),
             EngineEvent::CheckpointCreated { id, .. } => {
-                if let Some(item) = super::transcript::fold_item(&ev, Utc::now()) {
+                if let Some(item) = super::transcript::fold_entry(&ev, Utc::now()) {
                     self.send(Update::Appended(item));
                 }
                 self.send_folded(*id);

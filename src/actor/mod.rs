@@ -10,37 +10,33 @@
 //! once.
 //!
 //! The UI never touches that state. It renders what the actor publishes: a
-//! `watch<Arc<SessionView>>` with the latest status and a stream of [`Update`]s
-//! (transcript changes, reply deltas, typed [`Notice`]s — the app words them). Publishing
+//! `watch<Arc<SessionView>>` with the latest status and a stream of [`Update`](crate::view::Update)s
+//! (transcript changes, reply deltas, typed notices — the app words them). Publishing
 //! never blocks the actor. Dropping every handle lets the actor finish what is queued,
 //! sync, and return its state (which is how tests observe it, deterministically).
 //!
 //! Files: `driver` (the loop, effects, listening while busy), `reply` and `compress` (the
 //! long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
-//! server), `store` (the session file, created on first use), `transcript`, `notice`,
-//! `view` (what the UI gets), `command`, `summarizer`.
+//! server), `store` (the session file, created on first use), `transcript`, `command`,
+//! `summarizer`. What the UI gets is in `crate::view`.
 
 mod answers;
 pub mod command;
 mod compress;
 mod connect;
 mod driver;
-pub mod notice;
 mod reply;
 pub mod store;
 pub mod summarizer;
 mod transcript;
-pub mod view;
 
-pub use command::Command;
-pub use notice::{Found, Notice, RestoreLookup};
+pub use command::{Command, Inspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
-pub use transcript::item_of;
-pub use view::{Activity, Connection, Item, ItemKind, NoticeLevel, SessionView, Update};
 
 use crate::core::engine::Engine;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
+use crate::view::{Activity, Connection, SessionView, Update};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};

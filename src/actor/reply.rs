@@ -4,8 +4,6 @@
 //! the stream closes the HTTP connection) and read-only commands are answered.
 
 use super::driver::{Actor, Job};
-use super::notice::{Found, Notice};
-use super::view::{Activity, Connection, Update};
 use crate::core::engine::{ChatPrompt, Input, PromptRole, ReplyInput};
 use crate::core::message::{MessageId, ReplyStatus};
 use crate::core::record::RecordBody;
@@ -13,6 +11,8 @@ use crate::llm::{
     ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, ChatStats, LlmError, StreamEvent,
 };
 use crate::store::SessionStore;
+use crate::view::{Activity, Connection, Update};
+use crate::view::{Found, Notice};
 use chrono::Utc;
 use futures_util::StreamExt;
 use std::time::{Duration, Instant};

@@ -3,66 +3,49 @@
 //! stands for (so the screen can say "in checkpoint N").
 
 use super::driver::Actor;
-use super::view::{Item, ItemKind, Update};
 use crate::core::checkpoint::CheckpointId;
 use crate::core::events::EngineEvent;
-use crate::core::message::{Message, Role};
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
+use crate::view::{Entry, EntryKind, Update};
 use chrono::{DateTime, Utc};
 
-/// A message as a transcript item.
-pub fn item_of(m: &Message) -> Item {
-    Item {
-        id: Some(m.id),
-        kind: match m.role {
-            Role::User => ItemKind::User,
-            Role::Assistant => ItemKind::Assistant { status: m.status },
-            Role::Tool => ItemKind::Tool {
-                name: m.tool.as_ref().map(|t| t.name.clone()).unwrap_or_default(),
-                is_error: m.is_tool_error(),
-            },
-        },
-        text: m.text.clone(),
-        ts: m.ts,
-        pinned: m.pinned,
-    }
-}
-
 /// The divider a new checkpoint leaves in the transcript.
-pub(super) fn fold_item(ev: &EngineEvent, ts: DateTime<Utc>) -> Option<Item> {
+pub(super) fn fold_entry(ev: &EngineEvent, ts: DateTime<Utc>) -> Option<Entry> {
     let EngineEvent::CheckpointCreated {
         number,
         tokens,
-        original_tokens,
         messages,
         ..
     } = ev
     else {
         return None;
     };
-    Some(Item {
-        id: None,
-        kind: ItemKind::Fold {
-            checkpoint: *number,
-            messages: *messages,
-            tokens_before: *original_tokens,
-            tokens_after: *tokens,
+    Some(fold(*number, *messages, *tokens, ts))
+}
+
+fn fold(checkpoint: u32, messages: usize, tokens: u32, ts: DateTime<Utc>) -> Entry {
+    Entry::new(
+        EntryKind::Fold {
+            checkpoint,
+            messages,
+            tokens,
+            merged_into: None,
         },
-        text: String::new(),
+        "",
         ts,
-        pinned: false,
-    })
+    )
 }
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
-    /// The conversation as items: every message of the current branch, with fold markers.
-    fn transcript(&self) -> Vec<Item> {
+    /// The conversation as entries: every message of the current branch, with fold
+    /// markers.
+    fn transcript(&self) -> Vec<Entry> {
         let ids = self.engine.conversation_ids();
-        let mut items: Vec<Item> = ids
+        let mut items: Vec<Entry> = ids
             .iter()
             .filter_map(|id| self.engine.history().get(*id))
-            .map(item_of)
+            .map(Entry::from_message)
             .collect();
         // A fold marker where the compression happened, as it appeared live (after the
         // messages that existed then), and never before the messages it covers.
@@ -81,18 +64,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             let pos = after_covered.max(when_made);
             items.insert(
                 pos,
-                Item {
-                    id: None,
-                    kind: ItemKind::Fold {
-                        checkpoint: cp.number,
-                        messages: cp.covers.len(),
-                        tokens_before: cp.original_tokens,
-                        tokens_after: cp.tokens,
-                    },
-                    text: String::new(),
-                    ts: cp.created_at,
-                    pinned: false,
-                },
+                fold(cp.number, cp.covers.len(), cp.tokens, cp.created_at),
             );
         }
         items

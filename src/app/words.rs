@@ -6,20 +6,24 @@
 //! where a key is unbound, so a hint never names a key that was moved.
 
 use super::keymap::{Action, Keymap};
-use crate::actor::{Found, Notice, RestoreLookup};
 use crate::core::engine::EngineError;
 use crate::core::events::{Blocked, EngineEvent, FailedPart, Intensity, SkipReason};
 use crate::core::goals::{Author, GoalChange, GoalStatus};
 use crate::core::message::MessageId;
 use crate::core::record::SnapshotPurpose;
 use crate::llm::LlmError;
+use crate::view::{Found, Notice, RestoreLookup};
 
-/// How hints name restore, compress and the model picker.
+/// How hints name the keys: the one the keymap binds, else the command that does the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyNames {
     pub restore: String,
     pub compress: String,
     pub models: String,
+    pub goals: String,
+    pub quit: String,
+    /// `None` when no key takes a snapshot (the hint then names only `/snapshot`).
+    pub snapshot: Option<String>,
 }
 
 impl Default for KeyNames {
@@ -28,6 +32,9 @@ impl Default for KeyNames {
             restore: "Ctrl+R".into(),
             compress: "Ctrl+K".into(),
             models: "Ctrl+L".into(),
+            goals: "Ctrl+G".into(),
+            quit: "Ctrl+Q".into(),
+            snapshot: Some("Ctrl+S".into()),
         }
     }
 }
@@ -40,6 +47,9 @@ impl KeyNames {
             restore: name(Action::Restore, "/restore"),
             compress: name(Action::Compress, "/compress"),
             models: name(Action::Models, "/model"),
+            goals: name(Action::Goals, "/goals"),
+            quit: name(Action::Quit, "/quit"),
+            snapshot: keymap.label(Action::Snapshot),
         }
     }
 }
@@ -74,6 +84,72 @@ impl Words {
         }
     }
 }
+
+// ----- the app's own words -----
+
+/// On the input when Enter is pressed mid-reply; cleared when the reply ends.
+pub const BUSY_NOTE: &str = "still replying: Esc stops it; your text stays here";
+/// The same while a compression runs.
+pub const COMPRESSING_NOTE: &str = "still compressing: Esc stops it; your text stays here";
+/// The model picker before the list arrives.
+pub const LOADING: &str = "loading…";
+pub const NO_MODELS: &str = "No models installed: `ollama pull llama3.2`";
+/// Enter on a checkpoint the panel no longer has.
+pub const CHECKPOINT_GONE: &str = "That checkpoint no longer exists.";
+
+/// On the input when quitting would discard a draft.
+pub fn quit_note(keys: &KeyNames) -> String {
+    format!("unsent text: {} again quits and discards it", keys.quit)
+}
+
+/// On the input when a paste was larger than the limit.
+pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
+    format!(
+        "paste cut at {} KiB of {} KiB (paste_limit_kib)",
+        kept_bytes / 1024,
+        pasted_bytes / 1024
+    )
+}
+
+/// The actor did not take a command (its queue is full).
+pub fn not_responding(keys: &KeyNames) -> Words {
+    Words::with_hint(
+        "The session is not responding",
+        format!(
+            "Your input is kept; try again in a moment, or quit with {} (everything sent so far is saved).",
+            keys.quit
+        ),
+    )
+}
+
+pub fn no_snapshots(keys: &KeyNames) -> String {
+    match &keys.snapshot {
+        Some(k) => format!("No snapshots yet: {k} or /snapshot takes one."),
+        None => "No snapshots yet: /snapshot takes one.".to_string(),
+    }
+}
+
+pub fn snapshots_unreadable(error: &str) -> Words {
+    Words::with_hint(
+        format!("Cannot list snapshots: {error}"),
+        "Check the data directory's permissions (OLLM_HOME/snapshots).",
+    )
+}
+
+/// `/inspect N` found checkpoint N inside the one it was merged into.
+pub fn inspect_merged(asked: u32, into: u32) -> String {
+    format!("Checkpoint {asked} was merged into checkpoint {into}; showing that.")
+}
+
+/// `/inspect` found no such checkpoint.
+pub fn no_such_checkpoint(keys: &KeyNames) -> String {
+    format!(
+        "No such checkpoint now: older ones merge as they age; the panel ({}) lists the current ones.",
+        keys.goals
+    )
+}
+
+// ----- notices -----
 
 const SNAPSHOT_FIX: &str = "Check disk space and permissions of the data directory.";
 

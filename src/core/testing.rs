@@ -6,7 +6,7 @@
 //! It checks the hard guard on every request it "sends".
 
 use crate::core::engine::{
-    ChatPrompt, Effect, Engine, EngineConfig, Input, ReplyInput, SessionSpec,
+    ChatPrompt, Effect, Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec,
 };
 use crate::core::events::{Blocked, EngineEvent};
 use crate::core::message::ReplyStatus;
@@ -123,7 +123,7 @@ impl<S: Summarizer> Harness<S> {
     }
 
     /// Feed an input that asks for nothing back; its events.
-    pub fn apply(&mut self, input: Input) -> Vec<EngineEvent> {
+    pub fn apply(&mut self, input: impl Into<Input>) -> Vec<EngineEvent> {
         let fx = self.engine.handle(input, self.clock.tick());
         self.absorb(fx)
     }
@@ -132,7 +132,7 @@ impl<S: Summarizer> Harness<S> {
     pub fn snapshot(&mut self) -> Snapshot {
         let fx = self
             .engine
-            .handle(Input::Snapshot { label: None }, self.clock.tick());
+            .handle(Request::Snapshot { label: None }, self.clock.tick());
         let mut snap = None;
         for e in self.take(fx) {
             if let Effect::SaveSnapshot(s) = e {
@@ -168,7 +168,7 @@ impl<S: Summarizer> Harness<S> {
     pub fn turn_with(&mut self, user: &str, server: Server<'_>) -> TurnReport {
         let mut report = TurnReport::default();
         self.run(
-            Input::UserMessage {
+            Request::Send {
                 text: user.to_string(),
             },
             &mut report,
@@ -182,7 +182,7 @@ impl<S: Summarizer> Harness<S> {
     }
 
     /// Feed `input` and carry out everything it leads to.
-    pub fn run(&mut self, input: Input, report: &mut TurnReport, server: Server<'_>) {
+    pub fn run(&mut self, input: impl Into<Input>, report: &mut TurnReport, server: Server<'_>) {
         let fx = self.engine.handle(input, self.clock.tick());
         self.execute(fx, report, server);
     }
@@ -237,7 +237,7 @@ impl<S: Summarizer> Harness<S> {
     /// A manual compression (Ctrl+K) carried out to the end.
     pub fn compress_now(&mut self, focus: Option<String>) -> TurnReport {
         let mut report = TurnReport::default();
-        self.run(Input::Compress { focus }, &mut report, &|_| {
+        self.run(Request::Compress { focus }, &mut report, &|_| {
             panic!("a compression sends no chat request")
         });
         report

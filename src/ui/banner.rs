@@ -12,8 +12,9 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 use super::entry::severity_icon;
 use super::text::{clean_line, glyphs, truncate, width as str_width};
 use super::theme::Theme;
-use super::view::{Banner, Severity};
+use super::view::Banner;
 use super::wrap::wrap;
+use crate::view::Severity;
 
 fn level_style(level: Severity, theme: &Theme) -> ratatui::style::Style {
     match level {

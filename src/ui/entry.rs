@@ -19,9 +19,8 @@ use super::highlight::CodeCache;
 use super::markdown::render_markdown_cached;
 use super::text::{Glyphs, clean, clean_line, thousands, width as str_width};
 use super::theme::Theme;
-use super::transcript::{Entry, EntryKind, ReplyState};
-use super::view::Severity;
 use super::wrap::wrap;
+use crate::view::{Entry, EntryKind, ReplyState, Severity};
 
 /// Tool output shows at most this many source lines in the transcript.
 pub(crate) const TOOL_PREVIEW_LINES: usize = 12;

@@ -11,7 +11,7 @@
 //! degrades with size: the banner shrinks to one line, the input loses its border, and
 //! a one-row terminal shows only the status line. Any size, 0×0 included, renders.
 //!
-//! Safety (DESIGN §5): all text from outside passes through `core::sanitize` (plus tab
+//! Safety: all text from outside passes through `core::sanitize` (plus tab
 //! expansion) before it becomes a span, and the finished frame is scrubbed once more
 //! for control and bidi characters, covering the textarea's contents too.
 
@@ -30,11 +30,8 @@ mod wrap;
 
 pub use highlight::{CodeCache, syntax_assets_loaded};
 pub use theme::{Theme, ThemeError};
-pub use transcript::{Entry, EntryKind, ReplyState, Transcript};
-pub use view::{
-    Activity, Banner, Connection, GaugeBand, GaugeView, ModelEntry, Overlay, PanelView, Severity,
-    StatusView, UiView,
-};
+pub use transcript::Transcript;
+pub use view::{Banner, GaugeBand, GaugeView, ModelEntry, Overlay, PanelView, StatusView, UiView};
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;

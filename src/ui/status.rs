@@ -13,8 +13,9 @@ use ratatui::text::{Line, Span};
 
 use super::text::{Glyphs, clean_line, thousands, truncate, width as str_width};
 use super::theme::Theme;
-use super::view::{Activity, Connection, GaugeBand, GaugeView, StatusView};
+use super::view::{GaugeBand, GaugeView, StatusView};
 use crate::core::reliability::{Band, Reliability};
+use crate::view::{Activity, Connection};
 
 /// Cells in the gauge bar.
 pub(crate) const GAUGE_CELLS: usize = 10;
@@ -138,44 +139,46 @@ fn activity(
 ) -> Option<Vec<Span<'static>>> {
     let s = &theme.styles;
     let spin = glyphs.spinner[status.spinner_frame % glyphs.spinner.len()];
-    if detail >= 2 && status.activity != Activity::Idle {
+    let connecting =
+        status.activity == Activity::Idle && status.connection == Connection::Connecting;
+    if detail >= 2 && (status.activity != Activity::Idle || connecting) {
         return Some(vec![Span::styled(spin.to_string(), s.spinner)]);
     }
     let short = detail >= 1;
     let text = match &status.activity {
+        Activity::Idle if connecting => format!("connecting{}", glyphs.ellipsis),
         Activity::Idle => return None,
-        Activity::Generating { tokens, elapsed_ms } => {
-            let secs = *elapsed_ms as f64 / 1000.0;
+        Activity::Loading => format!("loading the session{}", glyphs.ellipsis),
+        Activity::Generating { chunks, .. } => {
+            let tokens = *chunks;
+            let elapsed_ms = status.elapsed_ms;
+            let secs = elapsed_ms as f64 / 1000.0;
             // Before the first token the model is loading or reading the prompt.
-            if *tokens == 0 {
+            if tokens == 0 {
                 if short {
                     "waiting".to_string()
                 } else {
                     format!("waiting for the model {secs:.1}s")
                 }
             } else if short {
-                format!("{} tok", thousands(u64::from(*tokens)))
-            } else if *elapsed_ms >= 500 && *tokens > 0 {
+                format!("{} tok", thousands(u64::from(tokens)))
+            } else if elapsed_ms >= 500 {
                 format!(
                     "generating {} tok {secs:.1}s ({:.0} tok/s)",
-                    thousands(u64::from(*tokens)),
-                    f64::from(*tokens) / secs
+                    thousands(u64::from(tokens)),
+                    f64::from(tokens) / secs
                 )
             } else {
-                format!(
-                    "generating {} tok {secs:.1}s",
-                    thousands(u64::from(*tokens))
-                )
+                format!("generating {} tok {secs:.1}s", thousands(u64::from(tokens)))
             }
         }
-        Activity::Compressing { stage } => {
+        Activity::Compressing { what, .. } => {
             if short {
                 "compressing".to_string()
             } else {
-                format!("compressing: {}", clean_line(stage))
+                format!("compressing: {}", clean_line(what))
             }
         }
-        Activity::Busy { text } => clean_line(text),
     };
     Some(vec![
         Span::styled(spin.to_string(), s.spinner),
@@ -187,7 +190,7 @@ fn activity(
 fn connection(c: &Connection, theme: &Theme, glyphs: &Glyphs) -> Option<Span<'static>> {
     let s = &theme.styles;
     match c {
-        Connection::Connected => None,
+        Connection::Connected { .. } => None,
         Connection::Connecting => Some(Span::styled(
             format!("connecting{}", glyphs.ellipsis),
             s.dim,
@@ -196,7 +199,7 @@ fn connection(c: &Connection, theme: &Theme, glyphs: &Glyphs) -> Option<Span<'st
             format!("{} Ollama unreachable", glyphs.error),
             s.error,
         )),
-        Connection::ModelMissing { .. } => Some(Span::styled(
+        Connection::ModelMissing { .. } | Connection::NoModels => Some(Span::styled(
             format!("{} model not installed", glyphs.error),
             s.error,
         )),

@@ -17,7 +17,6 @@
 //! - At most [`MAX_CACHED_ENTRIES`] entries hold cached lines; the least recently shown
 //!   are dropped first, never one shown in the current frame.
 
-use chrono::{DateTime, Utc};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -25,113 +24,10 @@ use std::collections::VecDeque;
 
 use super::entry::{EntryCtx, StreamCache, render_entry, render_streaming};
 use super::highlight::CodeCache;
-use super::view::Severity;
-use crate::core::message::{Message, MessageId, ReplyStatus, Role};
+use crate::view::{Entry, EntryKind, ReplyState};
 
 /// Cached entries kept at most; beyond this the least recently shown are dropped.
 pub const MAX_CACHED_ENTRIES: usize = 512;
-
-/// Where an assistant reply is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ReplyState {
-    Streaming,
-    Complete,
-    /// The stream died or the user stopped it; the partial text is kept.
-    Interrupted,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EntryKind {
-    User,
-    Assistant {
-        state: ReplyState,
-    },
-    Tool {
-        name: String,
-        is_error: bool,
-    },
-    /// A note from the app itself (not part of the conversation).
-    Notice(Severity),
-    /// Where earlier messages were folded into a checkpoint.
-    Fold {
-        checkpoint: u32,
-        messages: usize,
-        tokens: u32,
-        /// Set once the checkpoint was merged into an older one (aging).
-        merged_into: Option<u32>,
-    },
-}
-
-/// One displayed item.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    pub id: Option<MessageId>,
-    pub kind: EntryKind,
-    pub text: String,
-    pub ts: DateTime<Utc>,
-    pub pinned: bool,
-    /// The checkpoint that now stands for this message in the model's context.
-    pub folded: Option<u32>,
-}
-
-impl Entry {
-    pub fn new(kind: EntryKind, text: impl Into<String>, ts: DateTime<Utc>) -> Entry {
-        Entry {
-            id: None,
-            kind,
-            text: text.into(),
-            ts,
-            pinned: false,
-            folded: None,
-        }
-    }
-
-    pub fn user(text: impl Into<String>, ts: DateTime<Utc>) -> Entry {
-        Entry::new(EntryKind::User, text, ts)
-    }
-
-    pub fn assistant(text: impl Into<String>, state: ReplyState, ts: DateTime<Utc>) -> Entry {
-        Entry::new(EntryKind::Assistant { state }, text, ts)
-    }
-
-    pub fn notice(level: Severity, text: impl Into<String>, ts: DateTime<Utc>) -> Entry {
-        Entry::new(EntryKind::Notice(level), text, ts)
-    }
-
-    /// The entry showing a history message.
-    pub fn from_message(m: &Message) -> Entry {
-        let kind = match m.role {
-            Role::User => EntryKind::User,
-            Role::Assistant => EntryKind::Assistant {
-                state: match m.status {
-                    ReplyStatus::Complete => ReplyState::Complete,
-                    ReplyStatus::Interrupted => ReplyState::Interrupted,
-                },
-            },
-            Role::Tool => EntryKind::Tool {
-                name: m.tool.as_ref().map(|t| t.name.clone()).unwrap_or_default(),
-                is_error: m.is_tool_error(),
-            },
-        };
-        Entry {
-            id: Some(m.id),
-            kind,
-            text: m.text.clone(),
-            ts: m.ts,
-            pinned: m.pinned,
-            folded: None,
-        }
-    }
-
-    fn is_streaming(&self) -> bool {
-        matches!(
-            self.kind,
-            EntryKind::Assistant {
-                state: ReplyState::Streaming
-            }
-        )
-    }
-}
 
 #[derive(Debug)]
 struct Rendered {

@@ -13,6 +13,7 @@ use crate::core::message::Message;
 use crate::core::mode::{Mode, Tier};
 use crate::core::reliability::Reliability;
 use crate::core::snapshot::SnapshotMeta;
+use crate::view::{Activity, Connection, Severity};
 use chrono::{DateTime, FixedOffset, Utc};
 
 /// One frame's worth of state.
@@ -44,18 +45,13 @@ pub struct StatusView {
     pub compressions: u32,
     pub reliability: Option<Reliability>,
     pub activity: Activity,
+    /// Milliseconds since the activity began (the app reads the clock, so rendering
+    /// stays a pure function).
+    pub elapsed_ms: u64,
     pub mode: Mode,
     pub tier: Tier,
     /// Advanced by the app on a timer while something is in progress.
     pub spinner_frame: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Connection {
-    Connected,
-    Connecting,
-    Unreachable { url: String },
-    ModelMissing { model: String },
 }
 
 /// Token budget figures for the live gauge.
@@ -113,15 +109,6 @@ impl GaugeView {
     }
 }
 
-/// What the app is busy with, for the spinner.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Activity {
-    Idle,
-    Generating { tokens: u32, elapsed_ms: u64 },
-    Compressing { stage: String },
-    Busy { text: String },
-}
-
 /// The goal panel.
 #[derive(Debug, Clone, Copy)]
 pub struct PanelView<'a> {
@@ -176,14 +163,6 @@ pub struct ModelEntry {
     pub context_length: Option<u32>,
 }
 
-/// How urgent a notice is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Severity {
-    Info,
-    Warn,
-    Error,
-}
-
 /// A notice that needs the user: what happened, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Banner {
@@ -200,55 +179,6 @@ impl Banner {
             title: title.into(),
             hint: Some(hint.into()),
         }
-    }
-
-    /// Ollama does not answer at `url`.
-    pub fn unreachable(url: &str) -> Banner {
-        Banner::new(
-            Severity::Error,
-            format!("Ollama is not reachable at {url}"),
-            "Start it with `ollama serve` (or set OLLAMA_HOST to where it runs). Retrying in the background.",
-        )
-    }
-
-    /// The configured model is not installed.
-    pub fn model_missing(model: &str) -> Banner {
-        Banner::new(
-            Severity::Error,
-            format!("Model {model} is not installed"),
-            format!("Run `ollama pull {model}`, or pick an installed model with /model."),
-        )
-    }
-
-    /// The server processed fewer prompt tokens than we sent: it cut the context.
-    pub fn truncation(sent: u32, seen: u32) -> Banner {
-        Banner::new(
-            Severity::Warn,
-            format!(
-                "Ollama truncated the context: it read {} of ~{} prompt tokens",
-                super::text::thousands(u64::from(seen)),
-                super::text::thousands(u64::from(sent))
-            ),
-            "Compressing now so the next reply sees everything. If this repeats, lower /ctx or use a model with a larger context.",
-        )
-    }
-
-    /// Automatic compression stopped because a pass freed too little.
-    pub fn compression_backed_off(reason: &str) -> Banner {
-        Banner::new(
-            Severity::Warn,
-            format!("Automatic compression paused: {reason}"),
-            "Compress by hand with /compress, take a /snapshot, or start a fresh goal with /goal.",
-        )
-    }
-
-    /// Writing the session or a snapshot failed.
-    pub fn write_error(path: &str, error: &str) -> Banner {
-        Banner::new(
-            Severity::Error,
-            format!("Could not write {path}: {error}"),
-            "Free disk space or fix the permissions of that directory; the conversation stays in memory and writing is retried.",
-        )
     }
 }
 
@@ -296,30 +226,5 @@ mod tests {
         assert_eq!(g(3_849).percent(), 38);
         assert_eq!(g(3_850).percent(), 39);
         assert_eq!(g(10_500).percent(), 105);
-    }
-
-    #[test]
-    fn banners_always_carry_a_fix() {
-        for b in [
-            Banner::unreachable("http://h:1"),
-            Banner::model_missing("m:1b"),
-            Banner::truncation(100, 50),
-            Banner::compression_backed_off("freed 2%"),
-            Banner::write_error("/x", "denied"),
-        ] {
-            assert!(b.hint.as_deref().is_some_and(|h| !h.is_empty()), "{b:?}");
-        }
-        assert!(
-            Banner::unreachable("http://h:1")
-                .hint
-                .unwrap()
-                .contains("ollama serve")
-        );
-        assert!(
-            Banner::model_missing("m:1b")
-                .hint
-                .unwrap()
-                .contains("ollama pull m:1b")
-        );
     }
 }

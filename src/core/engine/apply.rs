@@ -162,6 +162,11 @@ impl Engine {
                         .filter(|c| merged.contains(&c.id))
                         .fold(Vec::new(), |acc, c| merge_sorted(&acc, &c.covers));
                 }
+                for part in self.active.checkpoints() {
+                    if merged.contains(&part.id) && part.number != joined.number {
+                        self.merged_numbers.insert(part.number, joined.number);
+                    }
+                }
                 self.active.remove_sorted(&joined.covers);
                 let cps = self.active.checkpoints_mut();
                 cps.retain(|c| !merged.contains(&c.id));

@@ -17,12 +17,12 @@ use crate::core::record::{Record, SnapshotPurpose};
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
 use chrono::{DateTime, Utc};
 
-/// Something that happened: the person's commands, what the server said, and the answers
-/// to the engine's requests.
-#[derive(Debug)]
-pub enum Input {
+/// What the person asks of the conversation. The UI sends these to the actor as they are
+/// ([`Input::Request`]); everything else an engine hears comes from the actor itself.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
     /// The person's message: recorded before anything is sent; starts a turn.
-    UserMessage {
+    Send {
         text: String,
     },
     /// Ask again for the reply to the last message (after an error, or a reply that broke
@@ -41,9 +41,6 @@ pub enum Input {
         id: Option<MessageId>,
         pinned: bool,
     },
-    SetModel {
-        name: String,
-    },
     /// `None` returns to the model's own (capped) context size.
     SetCtx {
         ctx: Option<u32>,
@@ -54,6 +51,17 @@ pub enum Input {
     /// Take a snapshot for the person (Ctrl+S, `/snapshot`).
     Snapshot {
         label: Option<String>,
+    },
+}
+
+/// Something that happened: the person's requests, what the server said, and the answers
+/// to the engine's requests.
+#[derive(Debug)]
+pub enum Input {
+    Request(Request),
+    /// Switch models (the actor checks with the server first).
+    SetModel {
+        name: String,
     },
     /// Make a snapshot's state the active state (after saving the state it leaves).
     Restore {
@@ -127,23 +135,19 @@ impl Effect {
     }
 }
 
+impl From<Request> for Input {
+    fn from(r: Request) -> Input {
+        Input::Request(r)
+    }
+}
+
 impl Engine {
     /// The one way to change the engine. See the module docs for what answers what.
-    pub fn handle(&mut self, input: Input, now: DateTime<Utc>) -> Vec<Effect> {
+    pub fn handle(&mut self, input: impl Into<Input>, now: DateTime<Utc>) -> Vec<Effect> {
         let mut fx = Vec::new();
-        match input {
-            Input::UserMessage { text } => self.user_message(text, now, &mut fx),
-            Input::Retry => self.retry(now, &mut fx),
-            Input::Compress { focus } => self.compress_now(focus, now, &mut fx),
-            Input::Goal { change } => self.user_goal(change, now, &mut fx),
-            Input::Pin { id, pinned } => self.pin(id, pinned, now, &mut fx),
+        match input.into() {
+            Input::Request(r) => self.request(r, now, &mut fx),
             Input::SetModel { name } => self.set_model(name, now, &mut fx),
-            Input::SetCtx { ctx } => self.set_ctx(ctx, now, &mut fx),
-            Input::SetMode { mode } => self.set_mode(mode, now, &mut fx),
-            Input::Snapshot { label } => {
-                let snap = self.make_snapshot(SnapshotPurpose::Rollback, label, now);
-                fx.push(Effect::SaveSnapshot(Box::new(snap)));
-            }
             Input::Restore { snapshot } => self.restore(snapshot, now, &mut fx),
             Input::ModelInfo {
                 context_length,
@@ -165,5 +169,23 @@ impl Engine {
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
         }
         fx
+    }
+}
+
+impl Engine {
+    fn request(&mut self, request: Request, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        match request {
+            Request::Send { text } => self.user_message(text, now, fx),
+            Request::Retry => self.retry(now, fx),
+            Request::Compress { focus } => self.compress_now(focus, now, fx),
+            Request::Goal { change } => self.user_goal(change, now, fx),
+            Request::Pin { id, pinned } => self.pin(id, pinned, now, fx),
+            Request::SetCtx { ctx } => self.set_ctx(ctx, now, fx),
+            Request::SetMode { mode } => self.set_mode(mode, now, fx),
+            Request::Snapshot { label } => {
+                let snap = self.make_snapshot(SnapshotPurpose::Rollback, label, now);
+                fx.push(Effect::SaveSnapshot(Box::new(snap)));
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@
 //! it. Runtime facts that are not part of the conversation (what the server says about
 //! the model, the turn in progress) are not logged.
 //!
-//! A turn: `UserMessage` → the record is persisted and synced, then the next step: `Chat`
+//! A turn: `Request::Send` → the record is persisted and synced, then the next step: `Chat`
 //! when the request fits — possibly after compressions (`Compress` → `Compressed`) and an
 //! emergency snapshot (`SaveSnapshot` → `SnapshotSaved`) — and `Reply` records the answer
 //! and ends the turn. `Overflow` (the server refused the request as too long) compresses
@@ -44,7 +44,7 @@ mod turn;
 
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
-pub use input::{Effect, Input};
+pub use input::{Effect, Input, Request};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
 pub use replay::ReplayReport;
 
@@ -181,6 +181,9 @@ pub struct Engine {
     emergency_snapshot_taken: bool,
     /// The turn in progress, if any (runtime only).
     turn: Option<turn::Turn>,
+    /// Checkpoint numbers merged away → the number they were merged into (derived from
+    /// merge records, so replay rebuilds it). Lets "checkpoint 3" be found after aging.
+    merged_numbers: HashMap<u32, u32>,
     /// A restore waiting for the snapshot of the state it leaves.
     pending_restore: Option<snapshots::PendingRestore>,
     system: Part,
@@ -232,6 +235,7 @@ impl Engine {
             replaying: false,
             emergency_snapshot_taken: false,
             turn: None,
+            merged_numbers: HashMap::new(),
             pending_restore: None,
             system: Part::default(),
             goal_part: Part::default(),
@@ -361,6 +365,20 @@ impl Engine {
             .collect();
         ids.sort_unstable();
         ids
+    }
+
+    /// The live checkpoint numbered `number`, or the one it was merged into as it aged.
+    pub fn checkpoint_numbered(&self, number: u32) -> Option<&Checkpoint> {
+        let live = |n: u32| self.checkpoints().iter().find(|c| c.number == n);
+        let mut n = number;
+        // Each step goes to an older number, so this ends; the bound guards bad data.
+        for _ in 0..=self.merged_numbers.len() {
+            if let Some(cp) = live(n) {
+                return Some(cp);
+            }
+            n = *self.merged_numbers.get(&n)?;
+        }
+        None
     }
 
     /// The newest message of a role in the active context (for `/pin` without an id).

@@ -1,9 +1,9 @@
 //! What the actor tells the person, typed: what happened, with its data — never English.
 //! The app turns a [`Notice`] into words (naming the keys the person's keymap binds) in
-//! one place; the actor decides only where it goes (a transcript line or a banner) and
-//! how urgent it is.
+//! one place. Where an engine event shows (a transcript line or a banner) and how urgent
+//! it is, is one table: [`show`].
 
-use super::view::NoticeLevel;
+use super::entry::Severity;
 use crate::core::engine::EngineError;
 use crate::core::events::EngineEvent;
 use crate::core::goals::{Author, GoalChange};
@@ -116,7 +116,7 @@ pub enum Notice {
 
 /// Where an engine event shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
+pub enum Place {
     /// A line in the transcript, where it happened.
     Line,
     Banner,
@@ -127,9 +127,9 @@ pub(crate) enum Place {
 }
 
 /// Where an engine event shows and how urgent it is: one table for both.
-pub(crate) fn show(ev: &EngineEvent) -> (Place, NoticeLevel) {
-    use NoticeLevel::{Error, Info, Warn};
+pub fn show(ev: &EngineEvent) -> (Place, Severity) {
     use Place::{Banner, Line, Nowhere, TransientBanner};
+    use Severity::{Error, Info, Warn};
     match ev {
         EngineEvent::CompressionSkipped { .. }
         | EngineEvent::NotCompressed { .. }
@@ -179,8 +179,8 @@ pub(crate) fn show(ev: &EngineEvent) -> (Place, NoticeLevel) {
 
 impl Notice {
     /// How urgent it is (the colour and icon it gets, and what the log records).
-    pub fn level(&self) -> NoticeLevel {
-        use NoticeLevel::{Error, Info, Warn};
+    pub fn severity(&self) -> Severity {
+        use Severity::{Error, Info, Warn};
         match self {
             Notice::Engine(ev) => show(ev).1,
             Notice::Unreachable { .. }

@@ -1,0 +1,34 @@
+//! What each slash command does: one arm per [`Intent`].
+
+use super::Intent;
+use crate::actor::Command;
+use crate::app::overlays::OverlayState;
+use crate::app::state::App;
+use crate::core::engine::Request;
+
+impl App {
+    pub(in crate::app) fn slash(&mut self, intent: Intent) {
+        match intent {
+            Intent::Snapshot(label) => self.command(Request::Snapshot { label }),
+            Intent::Restore(None) => self.open_restore(),
+            Intent::Restore(Some(id)) => self.command(Command::Restore { id }),
+            Intent::Compress(focus) => self.command(Request::Compress { focus }),
+            Intent::Goal(change) => {
+                self.command(Request::Goal { change });
+                self.panel = true;
+            }
+            Intent::Pin(id) => self.command(Request::Pin { id, pinned: true }),
+            Intent::Unpin(id) => self.command(Request::Pin { id, pinned: false }),
+            Intent::Model(None) => self.open_models(),
+            Intent::Model(Some(name)) => self.command(Command::SetModel { name }),
+            Intent::Ctx(ctx) => self.command(Request::SetCtx { ctx }),
+            Intent::Mode(mode) => self.command(Request::SetMode { mode }),
+            Intent::Export { json } => self.command(Command::Export { json }),
+            Intent::Inspect(number) => self.inspect(number, false),
+            Intent::Panel => self.toggle_panel(),
+            Intent::Retry => self.command(Request::Retry),
+            Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
+            Intent::Quit => self.quit = true,
+        }
+    }
+}

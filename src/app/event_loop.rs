@@ -1,0 +1,192 @@
+//! The event loop: terminal events and actor updates in, commands out, frames drawn.
+//!
+//! Strategy (yazi, ratatui templates): draw only when something changed, and at most
+//! [`FRAME_RATE_HZ`] times a second — stream deltas arriving faster are coalesced into one
+//! frame. Idle means no timers at all (the spinner ticks only while the actor is busy), so
+//! an idle session uses no CPU. The UI never blocks on the actor: commands go out with
+//! `try_send`, answers (snapshot and model lists, checkpoint details) come back on
+//! oneshots that are awaited by small tasks which wake the loop.
+
+use super::overlays::OverlayState;
+use super::present::status_view;
+use super::state::App;
+use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
+use crate::ui::{self, Overlay, PanelView, UiView};
+use crate::view::Update;
+use chrono::{Local, Offset, Utc};
+use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
+use futures_util::StreamExt;
+use ratatui::DefaultTerminal;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// Redraws per second at most; stream chunks arriving faster share a frame.
+pub const FRAME_RATE_HZ: u64 = 60;
+const FRAME: Duration = Duration::from_millis(1000 / FRAME_RATE_HZ);
+/// Spinner speed while busy.
+const SPINNER: Duration = Duration::from_millis(120);
+/// Lines per mouse-wheel step.
+const WHEEL_LINES: u16 = 3;
+
+impl App {
+    /// Run until the user quits, the actor stops, or a signal asks us to end.
+    pub async fn run(
+        mut self,
+        terminal: &mut DefaultTerminal,
+        mut updates: mpsc::UnboundedReceiver<Update>,
+    ) -> std::io::Result<()> {
+        let mut events = EventStream::new();
+        let mut sigterm =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+        let mut dirty = true;
+        let mut last_draw: Option<Instant> = None;
+        let mut spinner = tokio::time::interval(SPINNER);
+        spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !self.quit {
+            if dirty && last_draw.is_none_or(|t| t.elapsed() >= FRAME) {
+                self.draw(terminal)?;
+                last_draw = Some(Instant::now());
+                dirty = false;
+            }
+            let next_frame = last_draw.map(|t| tokio::time::Instant::from_std(t + FRAME));
+            let busy = self.busy();
+            tokio::select! {
+                ev = events.next() => match ev {
+                    Some(Ok(e)) => {
+                        self.on_event(e);
+                        dirty = true;
+                    }
+                    Some(Err(e)) => return Err(e),
+                    None => break,
+                },
+                u = updates.recv() => match u {
+                    Some(u) => {
+                        self.on_update(u);
+                        while let Ok(u) = updates.try_recv() {
+                            self.on_update(u);
+                        }
+                        dirty = true;
+                    }
+                    None => break,
+                },
+                changed = self.view_rx.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    self.sync_session();
+                    dirty = true;
+                }
+                Some(r) = self.replies_rx.recv() => {
+                    self.on_reply(r);
+                    dirty = true;
+                }
+                _ = spinner.tick(), if busy => {
+                    self.spinner = self.spinner.wrapping_add(1);
+                    dirty = true;
+                }
+                _ = async {
+                    match next_frame {
+                        Some(t) => tokio::time::sleep_until(t).await,
+                        None => std::future::pending().await,
+                    }
+                }, if dirty => {}
+                _ = sigterm.recv() => break,
+                _ = sighup.recv() => break,
+            }
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
+        // The actor publishes the view before sending the updates that follow from it, so
+        // the freshest view is never older than the transcript drawn with it.
+        self.sync_session();
+        let status = status_view(&self.session, self.spinner);
+        let now = Utc::now();
+        let session = self.session.clone();
+        let overlay = self.overlay.as_ref().map(|o| match o {
+            OverlayState::Help { scroll } => Overlay::Help {
+                bindings: &self.help_lines,
+                scroll: *scroll,
+            },
+            OverlayState::Snapshots {
+                items,
+                selected,
+                confirm_delete,
+            } => Overlay::Snapshots {
+                items,
+                selected: *selected,
+                now,
+                confirm_delete: *confirm_delete,
+            },
+            OverlayState::Models {
+                items,
+                selected,
+                note,
+            } => Overlay::Models {
+                items,
+                selected: *selected,
+                current: &session.status.model,
+                note: note.as_deref(),
+            },
+            OverlayState::Inspector {
+                checkpoint,
+                originals,
+                scroll,
+            } => Overlay::Inspector {
+                checkpoint,
+                originals,
+                scroll: *scroll,
+            },
+        });
+        let panel = self.panel.then(|| PanelView {
+            goals: &session.goals,
+            checkpoints: &session.checkpoints,
+            selected: self.panel_selected,
+            focused: self.panel_focus,
+            now,
+        });
+        let mut view = UiView {
+            transcript: &mut self.transcript,
+            input: &self.input,
+            input_note: self.input_note.clone(),
+            status,
+            panel,
+            overlay,
+            banner: self.banner.clone(),
+            theme: &self.opts.theme,
+            ascii: self.opts.ascii,
+            utc_offset: Local::now().offset().fix(),
+        };
+        terminal.draw(|f| ui::render(f, &mut view))?;
+        Ok(())
+    }
+
+    /// Take the actor's latest view. A "still replying" note outlives its reason once
+    /// the reply (or compression) is over, so it goes then.
+    pub(super) fn sync_session(&mut self) {
+        self.session = self.view_rx.borrow_and_update().clone();
+        if !self.generating()
+            && matches!(
+                self.input_note.as_deref(),
+                Some(BUSY_NOTE | COMPRESSING_NOTE)
+            )
+        {
+            self.input_note = None;
+        }
+    }
+
+    pub(super) fn on_event(&mut self, e: Event) {
+        match e {
+            Event::Key(k) if k.kind != KeyEventKind::Release => self.on_key(k),
+            Event::Paste(text) => self.on_paste(&text),
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollUp => self.scroll(true, WHEEL_LINES),
+                MouseEventKind::ScrollDown => self.scroll(false, WHEEL_LINES),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Input routing: which part of the app a key or a paste goes to — an open dialog, the
+//! focused panel, a bound action, or the message box — and what Enter sends.
+//!
+//! Rules: no dialog takes text, so a character a dialog does not use closes it and is
+//! typed (never silently dropped behind it); the panel's focus is for navigation only,
+//! so editing hands the keys back to the message box; a draft is never lost by quitting
+//! without being asked first.
+
+use super::commands;
+use super::keymap::Action;
+use super::overlays::OverlayState;
+use super::paste;
+use super::state::App;
+use super::words::{self, BUSY_NOTE, COMPRESSING_NOTE};
+use crate::actor::Command;
+use crate::core::engine::Request;
+use crate::core::sanitize::sanitize;
+use crate::ui;
+use crate::view::Activity;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tui_textarea::TextArea;
+
+/// A key that types a character (Shift allowed; Ctrl and Alt make it a command).
+pub(super) fn is_text(k: &KeyEvent) -> bool {
+    matches!(k.code, KeyCode::Char(_))
+        && !k
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
+/// A key that edits or moves within the input text.
+fn edits_input(k: &KeyEvent) -> bool {
+    is_text(k)
+        || matches!(
+            k.code,
+            KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right
+        )
+}
+
+/// Cut a paste at `limit` bytes on a char boundary.
+fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
+    if text.len() <= limit {
+        return (text, false);
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&text[..end], true)
+}
+
+impl App {
+    pub(super) fn on_key(&mut self, k: KeyEvent) {
+        if self.overlay.is_some() {
+            if !is_text(&k) || self.overlay_uses(&k) {
+                self.overlay_key(k);
+                return;
+            }
+            self.overlay = None;
+            self.panel_focus = false;
+        }
+        if self.panel_focus {
+            if self.panel_key(k) {
+                return;
+            }
+            // Editing hands the keys back to the input, so the Enter that follows sends
+            // rather than opening a checkpoint.
+            if edits_input(&k) {
+                self.panel_focus = false;
+            }
+        }
+        let action = self.opts.keymap.action(&k);
+        // `?` on an empty input opens help; otherwise it is a character.
+        if action.is_none()
+            && k.code == KeyCode::Char('?')
+            && !k.modifiers.contains(KeyModifiers::CONTROL)
+            && self.input.is_empty()
+        {
+            self.overlay = Some(OverlayState::Help { scroll: 0 });
+            return;
+        }
+        match action {
+            Some(a) => self.act(a, k),
+            None => {
+                if k.code == KeyCode::Tab && self.panel {
+                    self.panel_focus = true;
+                    self.panel_selected.get_or_insert(0);
+                    return;
+                }
+                self.input.input(k);
+                self.input_note = None;
+            }
+        }
+    }
+
+    fn act(&mut self, a: Action, k: KeyEvent) {
+        match a {
+            Action::Send => self.submit(),
+            Action::Newline => self.input.insert_newline(),
+            Action::Stop => {
+                if self.generating() {
+                    self.command(Command::Stop);
+                } else if self.banner.is_some() {
+                    self.banner = None;
+                } else if self.panel_focus {
+                    self.panel_focus = false;
+                }
+            }
+            Action::Quit => {
+                let ctrl_c =
+                    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+                let note = words::quit_note(&self.keys);
+                if ctrl_c && self.generating() {
+                    self.command(Command::Stop);
+                } else if self.input.lines().iter().any(|l| !l.trim().is_empty())
+                    && self.input_note.as_deref() != Some(&note)
+                {
+                    // Unsent text is not in the session yet: quitting would lose it, so
+                    // the first press only says so (typing clears the question).
+                    self.input_note = Some(note);
+                } else {
+                    self.quit = true;
+                }
+            }
+            Action::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
+            Action::Snapshot => self.command(Request::Snapshot { label: None }),
+            Action::Restore => self.open_restore(),
+            Action::Compress => self.command(Request::Compress { focus: None }),
+            Action::Goals => self.toggle_panel(),
+            Action::Models => self.open_models(),
+            Action::ScrollUp => self.scroll(true, 1),
+            Action::ScrollDown => self.scroll(false, 1),
+            Action::PageUp => self.transcript.page_up(),
+            Action::PageDown => self.transcript.page_down(),
+            Action::Top => self.transcript.to_top(),
+            Action::Bottom => self.transcript.to_bottom(),
+        }
+    }
+
+    pub(super) fn scroll(&mut self, up: bool, lines: u16) {
+        match &mut self.overlay {
+            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => {
+                *scroll = if up {
+                    scroll.saturating_sub(lines)
+                } else {
+                    scroll.saturating_add(lines)
+                };
+            }
+            _ if up => self.transcript.scroll_up(lines),
+            _ => self.transcript.scroll_down(lines),
+        }
+    }
+
+    pub(super) fn on_paste(&mut self, text: &str) {
+        // Pasted text goes to the input; close what hides it so nothing lands unseen.
+        self.overlay = None;
+        self.panel_focus = false;
+        let text = paste::normalize_newlines(text);
+        let clean = sanitize(&text);
+        let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
+        self.input.insert_str(kept);
+        self.input_note = cut.then(|| words::paste_cut(kept.len(), clean.len()));
+    }
+
+    pub(super) fn toggle_panel(&mut self) {
+        self.panel = !self.panel;
+        self.panel_focus = false;
+    }
+
+    /// Keys while the panel has focus; true if used.
+    fn panel_key(&mut self, k: KeyEvent) -> bool {
+        let n = self.session.checkpoints.len();
+        match k.code {
+            KeyCode::Up => {
+                self.panel_selected = Some(self.panel_selected.unwrap_or(0).saturating_sub(1));
+            }
+            KeyCode::Down => {
+                self.panel_selected =
+                    Some((self.panel_selected.unwrap_or(0) + 1).min(n.saturating_sub(1)));
+            }
+            KeyCode::Enter => {
+                if let Some(i) = self.panel_selected {
+                    self.inspect_selected(i);
+                }
+            }
+            KeyCode::Tab | KeyCode::Esc => self.panel_focus = false,
+            _ => return false,
+        }
+        true
+    }
+
+    fn take_input(&mut self) -> String {
+        let text = self.input.lines().join("\n");
+        self.input = TextArea::default();
+        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.input_note = None;
+        text
+    }
+
+    /// Enter: a slash command runs, a message is sent — unless a reply streams or a
+    /// compression runs, then the text stays and a note says why.
+    pub(super) fn submit(&mut self) {
+        let text = self.input.lines().join("\n");
+        if text.trim().is_empty() {
+            return;
+        }
+        if let Some(parsed) = commands::parse(&text) {
+            match parsed {
+                Ok(intent) => {
+                    self.take_input();
+                    self.slash(intent);
+                }
+                Err(usage) => self.input_note = Some(usage),
+            }
+            return;
+        }
+        if self.generating() {
+            let note = if matches!(self.session.activity, Activity::Compressing { .. }) {
+                COMPRESSING_NOTE
+            } else {
+                BUSY_NOTE
+            };
+            self.input_note = Some(note.into());
+            return;
+        }
+        let text = self.take_input();
+        // `//x` sends `/x`.
+        let text = match text.trim_start().strip_prefix("//") {
+            Some(rest) => format!("/{rest}"),
+            None => text,
+        };
+        self.transcript.to_bottom();
+        self.command(Request::Send { text });
+    }
+}

@@ -1,0 +1,259 @@
+//! The dialogs drawn over the screen — help, the restore picker, the model picker, the
+//! checkpoint inspector — with their state, their keys, and the answers from the actor
+//! that fill them.
+
+use super::keymap::Action;
+use super::present::banner_of;
+use super::state::App;
+use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
+use crate::actor::{Command, Inspection};
+use crate::core::checkpoint::Checkpoint;
+use crate::core::message::Message;
+use crate::core::snapshot::SnapshotMeta;
+use crate::llm::ModelSummary;
+use crate::ui::ModelEntry;
+use crate::view::Severity;
+use crossterm::event::{KeyCode, KeyEvent};
+
+/// Answers that arrive on oneshots.
+pub enum Reply {
+    Snapshots(Result<Vec<SnapshotMeta>, String>),
+    Models(Result<Vec<ModelSummary>, String>),
+    /// `from_panel`: asked by Enter in the panel (else by `/inspect`).
+    Inspect {
+        from_panel: bool,
+        inspection: Option<Inspection>,
+    },
+}
+
+pub enum OverlayState {
+    Help {
+        scroll: u16,
+    },
+    Snapshots {
+        items: Vec<SnapshotMeta>,
+        selected: usize,
+        /// Del was pressed once; a second Del or `y` deletes. Any other key withdraws it.
+        confirm_delete: bool,
+    },
+    Models {
+        items: Vec<ModelEntry>,
+        selected: usize,
+        note: Option<String>,
+    },
+    Inspector {
+        checkpoint: Checkpoint,
+        originals: Vec<Message>,
+        scroll: u16,
+    },
+}
+
+fn model_entry(m: &ModelSummary) -> ModelEntry {
+    ModelEntry {
+        name: m.name.clone(),
+        size_bytes: Some(m.size_bytes),
+        parameter_size: m.parameter_size.clone(),
+        context_length: m.context_length,
+    }
+}
+
+impl App {
+    pub(super) fn open_restore(&mut self) {
+        self.overlay = Some(OverlayState::Snapshots {
+            items: Vec::new(),
+            selected: 0,
+            confirm_delete: false,
+        });
+        self.ask(|reply| Command::ListSnapshots { reply }, Reply::Snapshots);
+    }
+
+    pub(super) fn open_models(&mut self) {
+        self.overlay = Some(OverlayState::Models {
+            items: Vec::new(),
+            selected: 0,
+            note: Some(LOADING.into()),
+        });
+        self.ask(|reply| Command::ListModels { reply }, Reply::Models);
+    }
+
+    /// The inspector for checkpoint `number` (the newest when `None`).
+    pub(super) fn inspect(&mut self, number: Option<u32>, from_panel: bool) {
+        self.ask(
+            move |reply| Command::Inspect { number, reply },
+            move |inspection| Reply::Inspect {
+                from_panel,
+                inspection,
+            },
+        );
+    }
+
+    /// Enter on row `index` of the panel's checkpoint list.
+    pub(super) fn inspect_selected(&mut self, index: usize) {
+        match self.session.checkpoints.get(index) {
+            Some(cp) => {
+                let number = cp.number;
+                self.inspect(Some(number), true);
+            }
+            None => self.info(CHECKPOINT_GONE),
+        }
+    }
+
+    /// Characters the open dialog acts on itself (all dialogs: `q` closes; the restore
+    /// picker asking to confirm a deletion: `y`).
+    pub(super) fn overlay_uses(&self, k: &KeyEvent) -> bool {
+        let confirming = matches!(
+            self.overlay,
+            Some(OverlayState::Snapshots {
+                confirm_delete: true,
+                ..
+            })
+        );
+        k.modifiers.is_empty()
+            && (k.code == KeyCode::Char('q') || confirming && k.code == KeyCode::Char('y'))
+    }
+
+    pub(super) fn overlay_key(&mut self, k: KeyEvent) {
+        if let Some(OverlayState::Snapshots {
+            confirm_delete: confirm @ true,
+            ..
+        }) = &mut self.overlay
+            && k.code == KeyCode::Esc
+        {
+            // Esc answers the question ("keep it"), not the picker.
+            *confirm = false;
+            return;
+        }
+        let close = matches!(k.code, KeyCode::Esc)
+            || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
+            || self.opts.keymap.action(&k) == Some(Action::Quit);
+        if close {
+            self.overlay = None;
+            return;
+        }
+        let mut chosen: Option<Command> = None;
+        match &mut self.overlay {
+            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => {
+                match k.code {
+                    KeyCode::Up => *scroll = scroll.saturating_sub(1),
+                    KeyCode::Down => *scroll = scroll.saturating_add(1),
+                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                    KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+                    KeyCode::Home => *scroll = 0,
+                    KeyCode::Enter => self.overlay = None,
+                    _ => {}
+                }
+            }
+            Some(OverlayState::Snapshots {
+                items,
+                selected,
+                confirm_delete,
+            }) => {
+                // Deleting cannot be undone: the first Del asks, the footer says how to
+                // confirm, and any other key withdraws the question.
+                let asked = std::mem::take(confirm_delete);
+                match k.code {
+                    KeyCode::Up => *selected = selected.saturating_sub(1),
+                    KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
+                    KeyCode::Enter => {
+                        if let Some(s) = items.get(*selected) {
+                            chosen = Some(Command::Restore { id: s.id.clone() });
+                        }
+                    }
+                    KeyCode::Delete if !asked && *selected < items.len() => {
+                        *confirm_delete = true;
+                    }
+                    KeyCode::Delete | KeyCode::Char('y') if asked && *selected < items.len() => {
+                        let s = items.remove(*selected);
+                        *selected = (*selected).min(items.len().saturating_sub(1));
+                        chosen = Some(Command::DeleteSnapshot { id: s.id });
+                    }
+                    _ => {}
+                }
+            }
+            Some(OverlayState::Models {
+                items, selected, ..
+            }) => match k.code {
+                KeyCode::Up => *selected = selected.saturating_sub(1),
+                KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
+                KeyCode::Enter => {
+                    if let Some(m) = items.get(*selected) {
+                        chosen = Some(Command::SetModel {
+                            name: m.name.clone(),
+                        });
+                    }
+                }
+                _ => {}
+            },
+            None => {}
+        }
+        if let Some(c) = chosen {
+            let keep_open = matches!(c, Command::DeleteSnapshot { .. });
+            self.command(c);
+            if !keep_open {
+                self.overlay = None;
+            }
+        }
+    }
+
+    /// An answer from the actor fills (or closes) its dialog.
+    pub(super) fn on_reply(&mut self, r: Reply) {
+        match r {
+            Reply::Snapshots(Ok(items)) if items.is_empty() => {
+                self.overlay = None;
+                self.info(words::no_snapshots(&self.keys));
+            }
+            Reply::Snapshots(Ok(items)) => {
+                self.overlay = Some(OverlayState::Snapshots {
+                    items,
+                    selected: 0,
+                    confirm_delete: false,
+                });
+            }
+            Reply::Snapshots(Err(e)) => {
+                self.overlay = None;
+                self.banner = Some(banner_of(Severity::Warn, words::snapshots_unreadable(&e)));
+            }
+            Reply::Models(result) => {
+                if let Some(OverlayState::Models {
+                    items,
+                    selected,
+                    note,
+                }) = &mut self.overlay
+                {
+                    match result {
+                        Ok(list) => {
+                            *items = list.iter().map(model_entry).collect();
+                            *selected = items
+                                .iter()
+                                .position(|m| m.name == self.session.status.model)
+                                .unwrap_or(0);
+                            *note = items.is_empty().then(|| NO_MODELS.to_string());
+                        }
+                        Err(e) => *note = Some(e),
+                    }
+                }
+            }
+            Reply::Inspect {
+                inspection: Some(i),
+                ..
+            } => {
+                if let Some(asked) = i.asked.filter(|n| *n != i.checkpoint.number) {
+                    self.info(words::inspect_merged(asked, i.checkpoint.number));
+                }
+                self.overlay = Some(OverlayState::Inspector {
+                    checkpoint: i.checkpoint,
+                    originals: i.originals,
+                    scroll: 0,
+                });
+            }
+            Reply::Inspect {
+                from_panel: true,
+                inspection: None,
+            } => self.info(CHECKPOINT_GONE),
+            Reply::Inspect {
+                from_panel: false,
+                inspection: None,
+            } => self.info(words::no_such_checkpoint(&self.keys)),
+        }
+    }
+}

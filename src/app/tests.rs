@@ -1,0 +1,421 @@
+//! The app's state machine driven by key events, against a real actor whose server is
+//! unreachable (commands queue; the tests look at the app's own state).
+#![allow(clippy::unwrap_used)]
+
+use super::keymap::Keymap;
+use super::overlays::{OverlayState, Reply};
+use super::state::{App, AppOptions};
+use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
+use crate::actor::{self, ActorConfig, Inspection, Parts, StoreSlot};
+use crate::core::checkpoint::Checkpoint;
+use crate::core::checkpoint::{CheckpointId, Level};
+use crate::core::engine::{Engine, EngineConfig, SessionSpec};
+use crate::core::message::MessageId;
+use crate::core::mode::Mode;
+use crate::core::prompts::Prompts;
+use crate::core::snapshot::SnapshotMeta;
+use crate::core::tokens::ByteEstimate;
+use crate::llm::{OllamaBackend, OllamaOptions};
+use crate::store::MemoryStore;
+use crate::ui::Theme;
+use crate::view::{Activity, Entry, EntryKind, Update};
+use chrono::Utc;
+use crossterm::event::KeyEventState;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+struct Harness {
+    app: App,
+    _spawned: actor::Spawned<MemoryStore>,
+}
+
+fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
+    let engine = Engine::new(
+        SessionSpec {
+            session_id: "app-test".into(),
+            model: "llama3.2:3b".into(),
+            mode: Mode::Assistant,
+            ctx: Some(4096),
+        },
+        EngineConfig::default(),
+        Arc::new(ByteEstimate),
+        Arc::new(Prompts::builtin()),
+        Utc::now(),
+    );
+    let header = engine.header("test");
+    // Port 9 (discard) refuses connections: the actor never gets a server.
+    let url = "http://127.0.0.1:9";
+    let spawned = actor::spawn(Parts {
+        backend: OllamaBackend::new(url, OllamaOptions::default()).unwrap(),
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            host: url.into(),
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let app = App::new(
+        spawned.handle.clone(),
+        spawned.view.clone(),
+        AppOptions {
+            keymap: Keymap::new(keys).unwrap(),
+            theme: Theme::default(),
+            ascii: false,
+            paste_limit_bytes: 1 << 20,
+            startup_banner: None,
+        },
+    );
+    Harness {
+        app,
+        _spawned: spawned,
+    }
+}
+
+fn harness() -> Harness {
+    harness_with(&BTreeMap::new())
+}
+
+fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+    app.on_event(Event::Key(KeyEvent {
+        code,
+        modifiers,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    }));
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    press(app, code, KeyModifiers::NONE);
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        let mods = if c.is_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        press(app, KeyCode::Char(c), mods);
+    }
+}
+
+fn input(app: &App) -> String {
+    app.input.lines().join("\n")
+}
+
+fn checkpoint() -> Checkpoint {
+    Checkpoint {
+        id: CheckpointId(1),
+        number: 1,
+        level: Level::Detailed,
+        summary: "We chose Postgres.".into(),
+        tokens: 10,
+        covers: vec![MessageId(1), MessageId(2)],
+        original_tokens: 100,
+        created_at: Utc::now(),
+        aged_at: None,
+        times_compressed: 0,
+        truncated: false,
+        key_decisions: vec![],
+        files: vec![],
+        next_steps: vec![],
+    }
+}
+
+fn open_inspector(app: &mut App) {
+    app.overlay = Some(OverlayState::Inspector {
+        checkpoint: checkpoint(),
+        originals: vec![],
+        scroll: 0,
+    });
+}
+
+/// Ctrl+G, then Tab: the panel is shown and focused.
+fn focus_panel(app: &mut App) {
+    press(app, KeyCode::Char('g'), KeyModifiers::CONTROL);
+    key(app, KeyCode::Tab);
+    assert!(app.panel && app.panel_focus);
+}
+
+#[tokio::test]
+async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
+    let mut h = harness();
+    let app = &mut h.app;
+    focus_panel(app);
+    type_text(app, "Question 9");
+    assert!(!app.panel_focus, "typing hands focus back to the input");
+    assert_eq!(input(app), "Question 9");
+    key(app, KeyCode::Enter);
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "", "Enter sent the message");
+    // Backspace, too, edits the input rather than being swallowed by the panel.
+    type_text(app, "ab");
+    key(app, KeyCode::Tab);
+    assert!(app.panel_focus);
+    key(app, KeyCode::Backspace);
+    assert!(!app.panel_focus);
+    assert_eq!(input(app), "a");
+}
+
+#[tokio::test]
+async fn a_key_typed_over_the_inspector_closes_it_and_reaches_the_input() {
+    let mut h = harness();
+    let app = &mut h.app;
+    focus_panel(app);
+    open_inspector(app);
+    // Its own keys still work.
+    key(app, KeyCode::Down);
+    assert!(matches!(
+        app.overlay,
+        Some(OverlayState::Inspector { scroll: 1, .. })
+    ));
+    type_text(app, "Question 9");
+    assert!(
+        app.overlay.is_none(),
+        "the first letter closed the inspector"
+    );
+    assert!(!app.panel_focus);
+    assert_eq!(input(app), "Question 9", "no letter was lost");
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "", "Enter sent the message");
+    // `q` stays the inspector's close key.
+    open_inspector(app);
+    key(app, KeyCode::Char('q'));
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "");
+}
+
+#[tokio::test]
+async fn hints_name_the_keys_actually_bound() {
+    let mut keys = BTreeMap::new();
+    keys.insert("snapshot".to_string(), "f5".to_string());
+    keys.insert("restore".to_string(), "f6".to_string());
+    let mut h = harness_with(&keys);
+    let app = &mut h.app;
+    app.on_reply(Reply::Snapshots(Ok(Vec::new())));
+    let last = app.transcript.entries().last().unwrap().text.clone();
+    assert!(last.contains("F5") && !last.contains("Ctrl+S"), "{last}");
+    let help = |cmd: &str| {
+        app.help_lines
+            .iter()
+            .find(|(k, _)| k.starts_with(cmd))
+            .unwrap()
+            .1
+            .clone()
+    };
+    assert!(help("/snapshot").contains("(F5)"), "{}", help("/snapshot"));
+    assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
+    assert!(help("/compress").contains("(Ctrl+K)"));
+}
+
+fn meta(id: &str) -> SnapshotMeta {
+    SnapshotMeta {
+        id: id.into(),
+        session_id: "app-test".into(),
+        created: Utc::now(),
+        purpose: crate::core::record::SnapshotPurpose::Rollback,
+        label: None,
+        model: "m".into(),
+        tier: crate::core::mode::Tier::T2,
+        mode: Mode::Assistant,
+        tokens: 1,
+        message_count: 1,
+        checkpoint_count: 0,
+    }
+}
+
+fn picker_ids(app: &App) -> Vec<String> {
+    match &app.overlay {
+        Some(OverlayState::Snapshots { items, .. }) => items.iter().map(|m| m.id.clone()).collect(),
+        _ => panic!("the picker is closed"),
+    }
+}
+
+#[tokio::test]
+async fn del_in_the_restore_picker_asks_before_deleting() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::Snapshots(Ok(vec![meta("a"), meta("b"), meta("c")])));
+    key(app, KeyCode::Delete);
+    assert_eq!(picker_ids(app), ["a", "b", "c"], "the first Del only asks");
+    // Moving on, or Esc, withdraws the question; Esc keeps the picker open.
+    key(app, KeyCode::Down);
+    key(app, KeyCode::Delete);
+    key(app, KeyCode::Esc);
+    assert_eq!(picker_ids(app), ["a", "b", "c"]);
+    key(app, KeyCode::Delete);
+    key(app, KeyCode::Delete);
+    assert_eq!(picker_ids(app), ["a", "c"], "Del again confirms");
+    key(app, KeyCode::Delete);
+    key(app, KeyCode::Char('y'));
+    assert_eq!(picker_ids(app), ["a"], "so does y");
+    assert_eq!(input(app), "", "that y was not typed");
+}
+
+#[tokio::test]
+async fn the_help_lists_tab_del_escapes_and_the_wheel() {
+    let h = harness();
+    let keys: Vec<&str> = h.app.help_lines.iter().map(|(k, _)| k.as_str()).collect();
+    for want in [
+        "Tab",
+        "Enter (panel)",
+        "Del (restore picker)",
+        "//text",
+        "mouse wheel",
+    ] {
+        assert!(keys.iter().any(|k| k.starts_with(want)), "{want}: {keys:?}");
+    }
+}
+
+#[tokio::test]
+async fn folded_updates_mark_the_messages_they_name() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let item = |id: u64, text: &str| {
+        let mut e = Entry::user(text, Utc::now());
+        e.id = Some(MessageId(id));
+        e
+    };
+    app.on_update(Update::Transcript(vec![
+        item(1, "a"),
+        item(2, "b"),
+        item(3, "c"),
+    ]));
+    app.on_update(Update::Folded {
+        checkpoint: 4,
+        ids: vec![MessageId(1), MessageId(3)],
+    });
+    let folded: Vec<Option<u32>> = app.transcript.entries().iter().map(|e| e.folded).collect();
+    assert_eq!(folded, [Some(4), None, Some(4)]);
+}
+
+#[tokio::test]
+async fn a_merged_checkpoint_is_labelled_and_inspect_leads_to_its_successor() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let fold = |n: u32| {
+        Entry::new(
+            EntryKind::Fold {
+                checkpoint: n,
+                messages: 4,
+                tokens: 80,
+                merged_into: None,
+            },
+            "",
+            Utc::now(),
+        )
+    };
+    app.on_update(Update::Transcript(vec![fold(1), fold(2), fold(3)]));
+    app.on_update(Update::Merged {
+        checkpoints: vec![1, 2],
+        into: 1,
+    });
+    let merged: Vec<Option<u32>> = app
+        .transcript
+        .entries()
+        .iter()
+        .map(|e| match e.kind {
+            EntryKind::Fold { merged_into, .. } => merged_into,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(merged, [None, Some(1), None]);
+    // The actor finds checkpoint 2 inside checkpoint 1 (the engine tests how): the app
+    // says so and shows that one.
+    app.on_reply(Reply::Inspect {
+        from_panel: false,
+        inspection: Some(Inspection {
+            asked: Some(2),
+            checkpoint: checkpoint(),
+            originals: vec![],
+        }),
+    });
+    let last = app.transcript.entries().last().unwrap();
+    assert!(
+        last.text
+            .contains("Checkpoint 2 was merged into checkpoint 1"),
+        "{}",
+        last.text
+    );
+    assert!(matches!(app.overlay, Some(OverlayState::Inspector { .. })));
+    app.overlay = None;
+    app.on_reply(Reply::Inspect {
+        from_panel: false,
+        inspection: None,
+    });
+    assert!(
+        app.transcript
+            .entries()
+            .last()
+            .unwrap()
+            .text
+            .contains("No such checkpoint")
+    );
+}
+
+#[tokio::test]
+async fn quitting_over_unsent_text_asks_first() {
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "half a thought");
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(!app.quit, "the draft would be lost");
+    assert!(app.input_note.as_deref().unwrap().contains("Ctrl+Q again"));
+    // Typing on withdraws the question; the next Ctrl+Q asks again.
+    type_text(app, "!");
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(!app.quit);
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.quit, "asked twice: quit");
+    assert_eq!(input(app), "half a thought!");
+
+    let mut h = harness();
+    press(&mut h.app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(h.app.quit, "nothing to lose: quit at once");
+}
+
+#[tokio::test]
+async fn enter_during_a_compression_says_compressing() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.activity = Activity::Compressing {
+        since: std::time::Instant::now(),
+        what: "summarizing 2 messages".into(),
+    };
+    app.session = Arc::new(v);
+    type_text(app, "next question");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.input_note.as_deref(), Some(COMPRESSING_NOTE));
+    assert_eq!(input(app), "next question", "kept for later");
+}
+
+#[tokio::test]
+async fn the_still_replying_note_goes_when_the_reply_ends() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.input_note = Some(BUSY_NOTE.to_string());
+    app.sync_session();
+    assert!(!app.generating());
+    assert_eq!(app.input_note, None);
+    // Other notes (a cut paste) stay until the input changes.
+    app.input_note = Some("paste cut".into());
+    app.sync_session();
+    assert_eq!(app.input_note.as_deref(), Some("paste cut"));
+}
+
+#[tokio::test]
+async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
+    let mut h = harness();
+    let app = &mut h.app;
+    focus_panel(app);
+    open_inspector(app);
+    app.on_event(Event::Paste("one\rtwo".into()));
+    assert!(app.overlay.is_none());
+    assert!(!app.panel_focus);
+    assert_eq!(input(app), "one\ntwo");
+}

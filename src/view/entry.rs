@@ -1,0 +1,116 @@
+//! One transcript entry: what the actor publishes and the ui draws. Messages, notices
+//! (already in words: the app writes them) and fold dividers share this one type.
+
+use crate::core::message::{Message, MessageId, ReplyStatus, Role};
+use chrono::{DateTime, Utc};
+
+/// How urgent a notice is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Info,
+    Warn,
+    Error,
+}
+
+/// Where an assistant reply is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReplyState {
+    Streaming,
+    Complete,
+    /// The stream died or the user stopped it; the partial text is kept.
+    Interrupted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    User,
+    Assistant {
+        state: ReplyState,
+    },
+    Tool {
+        name: String,
+        is_error: bool,
+    },
+    /// A note from the app itself (not part of the conversation).
+    Notice(Severity),
+    /// Where earlier messages were folded into a checkpoint.
+    Fold {
+        checkpoint: u32,
+        messages: usize,
+        tokens: u32,
+        /// Set once the checkpoint was merged into an older one (aging).
+        merged_into: Option<u32>,
+    },
+}
+
+/// One displayed item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: Option<MessageId>,
+    pub kind: EntryKind,
+    pub text: String,
+    pub ts: DateTime<Utc>,
+    pub pinned: bool,
+    /// The checkpoint that now stands for this message in the model's context.
+    pub folded: Option<u32>,
+}
+
+impl Entry {
+    pub fn new(kind: EntryKind, text: impl Into<String>, ts: DateTime<Utc>) -> Entry {
+        Entry {
+            id: None,
+            kind,
+            text: text.into(),
+            ts,
+            pinned: false,
+            folded: None,
+        }
+    }
+
+    pub fn user(text: impl Into<String>, ts: DateTime<Utc>) -> Entry {
+        Entry::new(EntryKind::User, text, ts)
+    }
+
+    pub fn assistant(text: impl Into<String>, state: ReplyState, ts: DateTime<Utc>) -> Entry {
+        Entry::new(EntryKind::Assistant { state }, text, ts)
+    }
+
+    pub fn notice(level: Severity, text: impl Into<String>, ts: DateTime<Utc>) -> Entry {
+        Entry::new(EntryKind::Notice(level), text, ts)
+    }
+
+    /// The entry showing a history message.
+    pub fn from_message(m: &Message) -> Entry {
+        let kind = match m.role {
+            Role::User => EntryKind::User,
+            Role::Assistant => EntryKind::Assistant {
+                state: match m.status {
+                    ReplyStatus::Complete => ReplyState::Complete,
+                    ReplyStatus::Interrupted => ReplyState::Interrupted,
+                },
+            },
+            Role::Tool => EntryKind::Tool {
+                name: m.tool.as_ref().map(|t| t.name.clone()).unwrap_or_default(),
+                is_error: m.is_tool_error(),
+            },
+        };
+        Entry {
+            id: Some(m.id),
+            kind,
+            text: m.text.clone(),
+            ts: m.ts,
+            pinned: m.pinned,
+            folded: None,
+        }
+    }
+
+    /// A reply still arriving.
+    pub fn is_streaming(&self) -> bool {
+        matches!(
+            self.kind,
+            EntryKind::Assistant {
+                state: ReplyState::Streaming
+            }
+        )
+    }
+}

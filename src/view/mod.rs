@@ -1,0 +1,18 @@
+//! The vocabulary the actor publishes and the ui renders — one type for each thing, so
+//! nothing is mapped onto a parallel copy on the way to the screen:
+//! - [`Entry`]: one transcript entry (message, notice line, fold divider);
+//! - [`SessionView`]: the session's latest state (status line, panels), a `watch`;
+//! - [`Update`]: what changed, in order;
+//! - [`Notice`]: what happened, typed; the app words it (`app::words`).
+//!
+//! Plain data only: no I/O, no rendering, no sentences.
+
+mod entry;
+mod notice;
+mod session;
+mod update;
+
+pub use entry::{Entry, EntryKind, ReplyState, Severity};
+pub use notice::{Found, Notice, Place, RestoreLookup, show};
+pub use session::{Activity, Connection, SessionView};
+pub use update::Update;
