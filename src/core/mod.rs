@@ -16,6 +16,7 @@ pub mod goals;
 pub mod markers;
 pub mod message;
 pub mod mode;
+pub mod overview;
 pub mod pipeline;
 pub mod prompts;
 pub mod record;

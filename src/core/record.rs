@@ -33,6 +33,38 @@ pub struct Header {
     pub mode: Mode,
 }
 
+/// What a `settings` record changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SettingsChanged {
+    pub model: bool,
+    pub ctx: bool,
+}
+
+impl Header {
+    /// Apply a `settings` record to the session's settings (the header holds them: model,
+    /// ctx — 0 meaning the model's own — and mode). The one fold of settings that replay,
+    /// the session file and the session list share. Other records change nothing here.
+    pub fn apply_settings(&mut self, body: &RecordBody) -> SettingsChanged {
+        let mut changed = SettingsChanged::default();
+        if let RecordBody::Settings { model, ctx, mode } = body {
+            if let Some(m) = model
+                && *m != self.model
+            {
+                self.model = m.clone();
+                changed.model = true;
+            }
+            if let Some(c) = ctx {
+                self.ctx = (*c > 0).then_some(*c);
+                changed.ctx = true;
+            }
+            if let Some(m) = mode {
+                self.mode = *m;
+            }
+        }
+        changed
+    }
+}
+
 /// One line of the session log after the header.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {

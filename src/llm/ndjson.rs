@@ -33,7 +33,7 @@ impl LineDecoder {
         let mut lines = Vec::new();
         let mut start = 0;
         let mut from = self.scanned;
-        while let Some(pos) = self.buf[from..].iter().position(|b| *b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', &self.buf[from..]) {
             let end = from + pos;
             push_line(&mut lines, &self.buf[start..end]);
             start = end + 1;

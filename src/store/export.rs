@@ -1,8 +1,8 @@
 //! `ollm-tui export ID --format md|json`: a session's full history for people and tools.
 //!
-//! Strategy: both renderers walk the records once, in order; the goal board is rebuilt by
-//! applying goal records (and taking a restored snapshot's board on `restore`), exactly as
-//! it stood at the end of the session. JSON follows the seed's session-file shape
+//! Strategy: both renderers walk the records once, in order; the session's settings, counts
+//! and goal board come from the same fold as the session list (`core::overview`), exactly
+//! as they stood at the end of the session. JSON follows a common session-file shape
 //! (`sessionId`, `messages[].parts`, `toolCalls[].result.llmContent`, `metadata`) and keeps
 //! texts byte for byte; it adds `status` on interrupted replies, and `checkpoints` and
 //! `goals`. Markdown is for reading: every piece of text from the log goes through
@@ -12,84 +12,20 @@
 use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::goals::{Author, GoalBoard, GoalChange, StepStatus};
 use crate::core::message::ReplyStatus;
-use crate::core::mode::Mode;
+use crate::core::overview::SessionOverview;
 use crate::core::record::{Record, RecordBody};
 use crate::core::sanitize::sanitize;
 use crate::store::log::LoadedLog;
-use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 const TIME_FORMAT: &str = "%Y-%m-%d %H:%M:%S UTC";
 
-/// Facts both renderers need, gathered in one pass.
-struct Overview {
-    /// Model, context size (`None`: the model's own) and mode as the log leaves them.
-    model: String,
-    ctx: Option<u32>,
-    mode: Mode,
-    last_activity: DateTime<Utc>,
-    messages: usize,
-    compressions: usize,
-    board: GoalBoard,
-    title: Option<String>,
-    /// Context size the server last reported (prompt + reply tokens).
-    token_count: u64,
+fn overview(log: &LoadedLog) -> SessionOverview {
+    SessionOverview::of(&log.header, &log.records)
 }
 
-fn overview(log: &LoadedLog) -> Overview {
-    let mut o = Overview {
-        model: log.header.model.clone(),
-        ctx: log.header.ctx,
-        mode: log.header.mode,
-        last_activity: log.records.last().map_or(log.header.created, |r| r.ts),
-        messages: 0,
-        compressions: 0,
-        board: GoalBoard::default(),
-        title: None,
-        token_count: 0,
-    };
-    for r in &log.records {
-        if r.body.is_message() {
-            o.messages += 1;
-        }
-        match &r.body {
-            RecordBody::User { text, .. } if o.title.is_none() => {
-                o.title = text
-                    .lines()
-                    .map(str::trim)
-                    .find(|l| !l.is_empty())
-                    .map(|l| sanitize(l).into_owned());
-            }
-            RecordBody::Assistant {
-                prompt_eval_count: Some(p),
-                eval_count,
-                ..
-            } => o.token_count = u64::from(*p) + u64::from(eval_count.unwrap_or(0)),
-            RecordBody::Checkpoint { .. } => o.compressions += 1,
-            RecordBody::Goal { change, author } => {
-                // Only accepted changes are logged; a refusal here changes nothing.
-                let _ = o.board.apply(change, *author, r.ts);
-            }
-            RecordBody::Restore { state, .. } => o.board = state.goals.clone(),
-            RecordBody::Settings { model, ctx, mode } => {
-                if let Some(m) = model {
-                    o.model = m.clone();
-                }
-                if let Some(c) = ctx {
-                    o.ctx = (*c > 0).then_some(*c);
-                }
-                if let Some(m) = mode {
-                    o.mode = *m;
-                }
-            }
-            _ => {}
-        }
-    }
-    o
-}
-
-/// The seed's session-file JSON (pretty-print it at the call site).
+/// The session-file JSON (pretty-print it at the call site).
 pub fn to_json(log: &LoadedLog) -> Value {
     let o = overview(log);
     let mut messages = Vec::new();
@@ -162,7 +98,7 @@ pub fn to_json(log: &LoadedLog) -> Value {
         "sessionId": log.header.session_id,
         "startTime": log.header.created.to_rfc3339(),
         "lastActivity": o.last_activity.to_rfc3339(),
-        "model": o.model,
+        "model": o.settings.model,
         "provider": "ollama",
         "messages": messages,
         "toolCalls": tool_calls,
@@ -172,8 +108,8 @@ pub fn to_json(log: &LoadedLog) -> Value {
             "tokenCount": o.token_count,
             "compressionCount": o.compressions,
             "messageCount": o.messages,
-            "mode": o.mode,
-            "ctx": o.ctx,
+            "mode": o.settings.mode,
+            "ctx": o.settings.ctx,
             "appVersion": log.header.app_version,
             "formatVersion": log.header.format_version,
             "skippedRecords": log.report.skipped.len(),
@@ -213,8 +149,13 @@ pub fn to_markdown(log: &LoadedLog) -> String {
         .unwrap_or_else(|| format!("Session {}", h.session_id));
     let _ = writeln!(md, "# {}\n", one_line(&title));
     let _ = writeln!(md, "- **Session:** `{}`", h.session_id);
-    let _ = write!(md, "- **Model:** {} · mode {}", one_line(&o.model), o.mode);
-    if let Some(ctx) = o.ctx {
+    let _ = write!(
+        md,
+        "- **Model:** {} · mode {}",
+        one_line(&o.settings.model),
+        o.settings.mode
+    );
+    if let Some(ctx) = o.settings.ctx {
         let _ = write!(md, " · ctx {ctx}");
     }
     md.push('\n');

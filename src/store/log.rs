@@ -21,7 +21,6 @@ use crate::core::record::{FORMAT_VERSION, Header, LOG_FORMAT, Record};
 use crate::store::error::StoreError;
 use crate::store::fsutil::{open_private, sync_dir};
 use crate::store::paths::{DataDir, validate_id};
-use serde::de::DeserializeOwned;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -185,7 +184,7 @@ impl SessionLog {
             OpenOptions::new().read(true).append(true),
         )?;
         let bytes = read_all(&mut file, &path)?;
-        let scan: Scan<Record> = scan(&bytes, &path)?;
+        let scan = scan(&bytes, &path)?;
 
         let mut len = scan.good_len as u64;
         let mut torn_tail = None;
@@ -234,7 +233,7 @@ impl SessionLog {
         let path = dir.session_log_path(session_id);
         let mut file = open_existing(&path, session_id, OpenOptions::new().read(true))?;
         let bytes = read_all(&mut file, &path)?;
-        let scan: Scan<Record> = scan(&bytes, &path)?;
+        let scan = scan(&bytes, &path)?;
         Ok(LoadedLog {
             header: scan.header,
             records: scan.items,
@@ -364,22 +363,11 @@ fn set_aside(corrupt: &Path, tail: &[u8]) -> Result<(), StoreError> {
         .map_err(|e| StoreError::io(corrupt, "write the incomplete last line to", e))
 }
 
-/// What every line type of the log has: a seq that must increase.
-pub(crate) trait Sequenced {
-    fn seq(&self) -> u64;
-}
-
-impl Sequenced for Record {
-    fn seq(&self) -> u64 {
-        self.seq
-    }
-}
-
 /// The result of parsing a log's bytes, before anything is repaired.
 #[derive(Debug)]
-pub(crate) struct Scan<T> {
+pub(crate) struct Scan {
     pub header: Header,
-    pub items: Vec<T>,
+    pub items: Vec<Record>,
     pub skipped: Vec<SkippedLine>,
     /// Byte range of a torn final line (to the end of the file).
     pub torn: Option<Range<usize>>,
@@ -389,11 +377,8 @@ pub(crate) struct Scan<T> {
     pub missing_newline: bool,
 }
 
-/// Parse a whole log. `T` is [`Record`] for loading, or a lighter view for listing.
-pub(crate) fn scan<T: DeserializeOwned + Sequenced>(
-    bytes: &[u8],
-    path: &Path,
-) -> Result<Scan<T>, StoreError> {
+/// Parse a whole log.
+pub(crate) fn scan(bytes: &[u8], path: &Path) -> Result<Scan, StoreError> {
     if bytes.is_empty() {
         return Err(StoreError::Corrupt {
             path: path.to_path_buf(),
@@ -429,10 +414,10 @@ pub(crate) fn scan<T: DeserializeOwned + Sequenced>(
             pos = next;
             continue;
         }
-        match serde_json::from_slice::<T>(line) {
+        match serde_json::from_slice::<Record>(line) {
             Ok(item) => {
                 out.missing_newline = !terminated;
-                let seq = item.seq();
+                let seq = item.seq;
                 if seq > last_seq {
                     last_seq = seq;
                     out.items.push(item);
@@ -463,7 +448,7 @@ pub(crate) fn scan<T: DeserializeOwned + Sequenced>(
 
 /// End of the line starting at `from` (exclusive of `\n`) and whether a `\n` ends it.
 fn line_end(bytes: &[u8], from: usize) -> (usize, bool) {
-    match bytes[from..].iter().position(|&b| b == b'\n') {
+    match memchr::memchr(b'\n', &bytes[from..]) {
         Some(i) => (from + i, true),
         None => (bytes.len(), false),
     }
@@ -567,7 +552,7 @@ mod tests {
     #[test]
     fn scan_reads_header_and_records() {
         let bytes = log_bytes(&[user(1, "a"), user(2, "b")]);
-        let s: Scan<Record> = scan(&bytes, Path::new("x")).unwrap();
+        let s = scan(&bytes, Path::new("x")).unwrap();
         assert_eq!(s.header.session_id, "s");
         assert_eq!(s.items.len(), 2);
         assert!(s.torn.is_none() && s.skipped.is_empty() && !s.missing_newline);
@@ -577,7 +562,7 @@ mod tests {
     #[test]
     fn out_of_order_seq_is_skipped_not_fatal() {
         let bytes = log_bytes(&[user(1, "a"), user(3, "b"), user(2, "c"), user(4, "d")]);
-        let s: Scan<Record> = scan(&bytes, Path::new("x")).unwrap();
+        let s = scan(&bytes, Path::new("x")).unwrap();
         let seqs: Vec<u64> = s.items.iter().map(|r| r.seq).collect();
         assert_eq!(seqs, [1, 3, 4]);
         assert_eq!(s.skipped.len(), 1);
@@ -595,7 +580,7 @@ mod tests {
         bytes.extend(b"\n  \n");
         bytes.extend(serde_json::to_vec(&user(2, "b")).unwrap());
         bytes.push(b'\n');
-        let s: Scan<Record> = scan(&bytes, Path::new("x")).unwrap();
+        let s = scan(&bytes, Path::new("x")).unwrap();
         assert_eq!(s.items.len(), 2);
         assert!(s.skipped.is_empty() && s.torn.is_none());
     }
@@ -606,7 +591,7 @@ mod tests {
         let mut bytes = log_bytes(&[user(1, "a")]);
         let good = bytes.len();
         bytes.extend([0u8; 64]);
-        let s: Scan<Record> = scan(&bytes, Path::new("x")).unwrap();
+        let s = scan(&bytes, Path::new("x")).unwrap();
         assert_eq!(s.items.len(), 1);
         assert_eq!(s.torn, Some(good..good + 64));
         assert_eq!(s.good_len, good);
@@ -616,26 +601,26 @@ mod tests {
     fn header_errors_are_typed() {
         let p = Path::new("x");
         assert!(matches!(
-            scan::<Record>(b"", p),
+            scan(b"", p),
             Err(StoreError::Corrupt { .. })
         ));
         assert!(matches!(
-            scan::<Record>(b"hello world\n", p),
+            scan(b"hello world\n", p),
             Err(StoreError::NotOurFormat { .. })
         ));
         assert!(matches!(
-            scan::<Record>(b"{\"format\":\"other\",\"format_version\":1}\n", p),
+            scan(b"{\"format\":\"other\",\"format_version\":1}\n", p),
             Err(StoreError::NotOurFormat { .. })
         ));
         assert!(matches!(
-            scan::<Record>(b"{\"format\":\"ollm-session\",\"format_versi", p),
+            scan(b"{\"format\":\"ollm-session\",\"format_versi", p),
             Err(StoreError::Corrupt { .. })
         ));
         let newer = format!(
             "{{\"format\":\"ollm-session\",\"format_version\":{},\"whatever\":true}}\n",
             FORMAT_VERSION + 1
         );
-        match scan::<Record>(newer.as_bytes(), p) {
+        match scan(newer.as_bytes(), p) {
             Err(StoreError::UnsupportedVersion {
                 found, supported, ..
             }) => {
@@ -676,7 +661,7 @@ mod tests {
                 prompt_eval_cached: None,
             },
         };
-        let s: Scan<Record> = scan(&log_bytes(std::slice::from_ref(&r)), Path::new("x")).unwrap();
+        let s = scan(&log_bytes(std::slice::from_ref(&r)), Path::new("x")).unwrap();
         assert_eq!(s.items, [r]);
     }
 }

@@ -1,17 +1,16 @@
 //! Finding sessions: the `sessions` listing, resolving an id or prefix, the latest one.
 //!
-//! Strategy: listing reads each log once, read-only and without the lock, through a light
-//! view of each record (seq, time, type, text, model) rather than the full record types;
-//! a log that cannot be read still appears, with the reason, so nothing vanishes from the
-//! list silently. `latest` only looks at modification times (the log is append-only, so
+//! Strategy: listing reads each log once, read-only and without the lock, and folds its
+//! records with the same `SessionOverview` the exports use; a log that cannot be read
+//! still appears, with the reason, so nothing vanishes from the list silently. `latest` only looks at modification times (the log is append-only, so
 //! its mtime is its last activity) and never parses anything.
 
+use crate::core::overview::SessionOverview;
 use crate::core::sanitize::sanitize;
 use crate::store::error::StoreError;
-use crate::store::log::{Sequenced, scan};
+use crate::store::log::scan;
 use crate::store::paths::{DataDir, LOG_EXT, validate_id};
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
 use std::fs;
 use std::io;
 use std::path::PathBuf;
@@ -39,25 +38,6 @@ pub struct SessionSummary {
     pub path: PathBuf,
     /// Why the log could not be read or was read with losses; `None` when clean.
     pub problem: Option<String>,
-}
-
-/// Just what the listing needs from a record; everything else is skipped by serde.
-#[derive(Deserialize)]
-struct Peek {
-    seq: u64,
-    ts: DateTime<Utc>,
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
-}
-
-impl Sequenced for Peek {
-    fn seq(&self) -> u64 {
-        self.seq
-    }
 }
 
 /// All sessions, most recent activity first.
@@ -163,34 +143,20 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
         }
     };
     summary.size_bytes = bytes.len() as u64;
-    let scan = match scan::<Peek>(&bytes, &summary.path) {
+    let scan = match scan(&bytes, &summary.path) {
         Ok(s) => s,
         Err(e) => {
             summary.problem = Some(e.to_string());
             return summary;
         }
     };
-    summary.model = scan.header.model.clone();
+    let overview = SessionOverview::of(&scan.header, &scan.items);
+    summary.model = overview.settings.model;
     summary.created = Some(scan.header.created);
-    summary.last_activity = scan.items.last().map_or(scan.header.created, |p| p.ts);
-    for item in &scan.items {
-        match item.kind.as_str() {
-            "user" => {
-                summary.messages += 1;
-                if summary.title.is_none() {
-                    summary.title = item.text.as_deref().and_then(title_of);
-                }
-            }
-            "assistant" | "tool" => summary.messages += 1,
-            "checkpoint" => summary.compressions += 1,
-            "settings" => {
-                if let Some(m) = &item.model {
-                    summary.model = m.clone();
-                }
-            }
-            _ => {}
-        }
-    }
+    summary.last_activity = overview.last_activity;
+    summary.messages = overview.messages;
+    summary.compressions = overview.compressions;
+    summary.title = overview.title.as_deref().and_then(title_of);
     let mut problems = Vec::new();
     if !scan.skipped.is_empty() {
         problems.push(format!("{} unreadable record(s)", scan.skipped.len()));

@@ -1,0 +1,176 @@
+//! A session at a glance, folded from its log in one pass: what the session list and the
+//! exports show (settings as the log leaves them, activity, counts, the goal board, a
+//! title). Pure: records in, figures out.
+//!
+//! Invariants: only accepted changes are logged, so a goal change that would be refused
+//! here is skipped without a word; a restore takes the board of the state it restored;
+//! compressions count checkpoint records (a restore does not take them back: the list
+//! shows how often the session was compressed).
+
+use crate::core::goals::GoalBoard;
+use crate::core::record::{Header, Record, RecordBody};
+use crate::core::sanitize::sanitize;
+use chrono::{DateTime, Utc};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionOverview {
+    /// The header with the settings records applied: model, ctx and mode as they stand.
+    pub settings: Header,
+    pub last_activity: DateTime<Utc>,
+    /// User, assistant and tool messages.
+    pub messages: usize,
+    /// Checkpoint records.
+    pub compressions: usize,
+    pub board: GoalBoard,
+    /// The first non-blank line of the first user message, sanitised; `None` before it.
+    pub title: Option<String>,
+    /// The context the server last reported (prompt + reply tokens).
+    pub token_count: u64,
+}
+
+impl SessionOverview {
+    pub fn new(header: &Header) -> SessionOverview {
+        SessionOverview {
+            settings: header.clone(),
+            last_activity: header.created,
+            messages: 0,
+            compressions: 0,
+            board: GoalBoard::default(),
+            title: None,
+            token_count: 0,
+        }
+    }
+
+    /// The overview of a whole log.
+    pub fn of<'a>(header: &Header, records: impl IntoIterator<Item = &'a Record>) -> Self {
+        let mut o = SessionOverview::new(header);
+        for r in records {
+            o.apply(r);
+        }
+        o
+    }
+
+    pub fn apply(&mut self, r: &Record) {
+        self.last_activity = r.ts;
+        if r.body.is_message() {
+            self.messages += 1;
+        }
+        self.settings.apply_settings(&r.body);
+        match &r.body {
+            RecordBody::User { text, .. } if self.title.is_none() => {
+                self.title = text
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .map(|l| sanitize(l).trim().to_string());
+            }
+            RecordBody::Assistant {
+                prompt_eval_count: Some(p),
+                eval_count,
+                ..
+            } => self.token_count = u64::from(*p) + u64::from(eval_count.unwrap_or(0)),
+            RecordBody::Checkpoint { .. } => self.compressions += 1,
+            RecordBody::Goal { change, author } => {
+                // Only accepted changes are logged; a refusal here changes nothing.
+                let _ = self.board.apply(change, *author, r.ts);
+            }
+            RecordBody::Restore { state, .. } => self.board = state.goals.clone(),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::goals::{Author, GoalChange, Priority};
+    use crate::core::message::ReplyStatus;
+    use crate::core::mode::Mode;
+    use crate::core::record::{FORMAT_VERSION, LOG_FORMAT};
+    use chrono::TimeZone;
+
+    fn at(s: i64) -> DateTime<Utc> {
+        Utc.timestamp_opt(1_800_000_000 + s, 0).single().unwrap()
+    }
+
+    fn rec(seq: u64, body: RecordBody) -> Record {
+        Record {
+            seq,
+            ts: at(seq as i64),
+            body,
+        }
+    }
+
+    #[test]
+    fn folds_settings_counts_title_and_board() {
+        let header = Header {
+            format: LOG_FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            session_id: "s".into(),
+            app_version: "t".into(),
+            model: "a:1b".into(),
+            created: at(0),
+            ctx: None,
+            mode: Mode::Assistant,
+        };
+        let records = [
+            rec(
+                1,
+                RecordBody::Settings {
+                    model: Some("b:3b".into()),
+                    ctx: Some(4096),
+                    mode: Some(Mode::Developer),
+                },
+            ),
+            rec(
+                2,
+                RecordBody::User {
+                    text: "\n  Ship \u{1b}[31mit  \nmore".into(),
+                    pinned: false,
+                    tokens: None,
+                },
+            ),
+            rec(
+                3,
+                RecordBody::Assistant {
+                    text: "ok".into(),
+                    status: ReplyStatus::Complete,
+                    model: "b:3b".into(),
+                    prompt_eval_count: Some(100),
+                    prompt_eval_cached: None,
+                    prompt_estimate: None,
+                    eval_count: Some(20),
+                    tokens: None,
+                },
+            ),
+            rec(
+                4,
+                RecordBody::Goal {
+                    change: GoalChange::SetGoal {
+                        description: "Ship".into(),
+                        priority: Priority::High,
+                    },
+                    author: Author::User,
+                },
+            ),
+            rec(
+                5,
+                RecordBody::Settings {
+                    model: None,
+                    ctx: Some(0),
+                    mode: None,
+                },
+            ),
+        ];
+        let o = SessionOverview::of(&header, &records);
+        assert_eq!(o.settings.model, "b:3b");
+        assert_eq!(o.settings.ctx, None, "0 returns to the model's own size");
+        assert_eq!(o.settings.mode, Mode::Developer);
+        assert_eq!(o.messages, 2);
+        assert_eq!(o.title.as_deref(), Some("Ship it"));
+        assert_eq!(o.token_count, 120);
+        assert_eq!(o.board.active.as_ref().unwrap().description, "Ship");
+        assert_eq!(o.last_activity, at(5));
+    }
+}
