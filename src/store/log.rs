@@ -600,10 +600,7 @@ mod tests {
     #[test]
     fn header_errors_are_typed() {
         let p = Path::new("x");
-        assert!(matches!(
-            scan(b"", p),
-            Err(StoreError::Corrupt { .. })
-        ));
+        assert!(matches!(scan(b"", p), Err(StoreError::Corrupt { .. })));
         assert!(matches!(
             scan(b"hello world\n", p),
             Err(StoreError::NotOurFormat { .. })

@@ -93,7 +93,7 @@ impl Engine {
                     let verdict = cal.observe(*raw, *seen, *prompt_eval_cached);
                     // A window below MIN_SERVER_WINDOW is not a real server's: distrust it.
                     if verdict == Reading::Truncated
-                        && *model == self.model
+                        && *model == self.settings.model
                         && *seen >= MIN_SERVER_WINDOW
                     {
                         self.server_limit = Some(self.server_limit.map_or(*seen, |l| l.min(*seen)));
@@ -201,23 +201,15 @@ impl Engine {
             RecordBody::Clip { clip } => self.apply_clip(*clip)?,
             RecordBody::Snapshot { .. } => {}
             RecordBody::Restore { state, .. } => self.apply_restore(state)?,
-            RecordBody::Settings { model, ctx, mode } => {
-                if let Some(m) = model
-                    && *m != self.model
-                {
-                    self.model = m.clone();
+            RecordBody::Settings { .. } => {
+                let changed = self.settings.apply_settings(&r.body);
+                if changed.model {
                     self.model_ctx = None;
+                    self.model_billions = parse_parameter_billions(&self.settings.model);
+                }
+                if changed.model || changed.ctx {
                     self.server_limit = None;
                     self.loaded_ctx = None;
-                    self.model_billions = parse_parameter_billions(m);
-                }
-                if let Some(c) = ctx {
-                    self.explicit_ctx = (*c > 0).then_some(*c);
-                    self.server_limit = None;
-                    self.loaded_ctx = None;
-                }
-                if let Some(m) = mode {
-                    self.mode = *m;
                 }
                 self.rebuild_system();
             }
@@ -299,7 +291,7 @@ impl Engine {
             let _ = self.apply_clip(*clip);
         }
         self.goals = state.goals.clone();
-        self.mode = state.mode;
+        self.settings.mode = state.mode;
         self.compressions = state.compressions;
         self.backoff = None;
         self.version += 1;

@@ -121,7 +121,7 @@ impl Engine {
         self.loaded_ctx = limit;
         if changed && let Some(loaded) = limit {
             fx.push(Effect::Event(EngineEvent::LoadedCtxSmaller {
-                model: self.model.clone(),
+                model: self.settings.model.clone(),
                 loaded,
                 asked,
             }));
@@ -133,7 +133,7 @@ impl Engine {
         self.model_ctx = context_length;
         self.model_billions = parameter_size
             .and_then(parse_parameter_billions)
-            .or_else(|| parse_parameter_billions(&self.model));
+            .or_else(|| parse_parameter_billions(&self.settings.model));
         self.rebuild_system();
     }
 }

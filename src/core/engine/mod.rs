@@ -56,7 +56,7 @@ use crate::core::goals::GoalBoard;
 use crate::core::message::{MessageId, ReplyStatus, Role};
 use crate::core::mode::{Mode, Tier};
 use crate::core::prompts::Prompts;
-use crate::core::record::ActiveState;
+use crate::core::record::{ActiveState, FORMAT_VERSION, Header, LOG_FORMAT};
 use crate::core::reliability::{Reliability, parse_parameter_billions};
 use crate::core::tokens::{Calibration, Tokenizer};
 use chrono::{DateTime, Utc};
@@ -146,13 +146,12 @@ pub struct Engine {
     cfg: EngineConfig,
     tok: Arc<dyn Tokenizer>,
     prompts: Arc<Prompts>,
-    session_id: String,
-    created: DateTime<Utc>,
+    /// Session id, creation time, model, explicit ctx (`None`: the model's own) and mode:
+    /// the log's header with its settings records applied (`Header::apply_settings`).
+    settings: Header,
     history: History,
     active: ActiveContext,
     goals: GoalBoard,
-    model: String,
-    explicit_ctx: Option<u32>,
     model_ctx: Option<u32>,
     model_billions: Option<f64>,
     /// The window the server really used, learned when it truncated a prompt (it
@@ -161,7 +160,6 @@ pub struct Engine {
     /// The context the server says the model is loaded with (`/api/ps`), when smaller
     /// than num_ctx. Runtime information, not persisted; reset with the model or ctx.
     loaded_ctx: Option<u32>,
-    mode: Mode,
     compressions: u32,
     calibrations: HashMap<String, Calibration>,
     next_seq: u64,
@@ -204,24 +202,29 @@ impl Engine {
             session_id,
             model,
             mode,
-            ctx: explicit_ctx,
+            ctx,
         } = spec;
         let mut e = Engine {
             cfg,
             tok,
             prompts,
-            session_id,
-            created: now,
+            model_billions: parse_parameter_billions(&model),
+            settings: Header {
+                format: LOG_FORMAT.to_string(),
+                format_version: FORMAT_VERSION,
+                session_id,
+                app_version: String::new(),
+                model,
+                created: now,
+                ctx,
+                mode,
+            },
             history: History::default(),
             active: ActiveContext::default(),
             goals: GoalBoard::default(),
-            model_billions: parse_parameter_billions(&model),
-            model,
-            explicit_ctx,
             model_ctx: None,
             server_limit: None,
             loaded_ctx: None,
-            mode,
             compressions: 0,
             calibrations: HashMap::new(),
             next_seq: 1,
@@ -250,13 +253,13 @@ impl Engine {
     // ----- reading -----
 
     pub fn session_id(&self) -> &str {
-        &self.session_id
+        &self.settings.session_id
     }
     pub fn model(&self) -> &str {
-        &self.model
+        &self.settings.model
     }
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.settings.mode
     }
     pub fn history(&self) -> &History {
         &self.history
@@ -294,7 +297,7 @@ impl Engine {
 
     /// The context size sent as `num_ctx` on every request.
     pub fn ctx(&self) -> u32 {
-        effective_ctx(self.explicit_ctx, self.model_ctx)
+        effective_ctx(self.settings.ctx, self.model_ctx)
     }
 
     pub fn tier(&self) -> Tier {
@@ -303,7 +306,7 @@ impl Engine {
 
     pub fn calibration(&self) -> Calibration {
         self.calibrations
-            .get(&self.model)
+            .get(&self.settings.model)
             .copied()
             .unwrap_or_default()
     }
@@ -319,10 +322,10 @@ impl Engine {
 
     pub fn status(&self) -> EngineStatus {
         EngineStatus {
-            model: self.model.clone(),
+            model: self.settings.model.clone(),
             budget: self.budget(),
             tier: self.tier(),
-            mode: self.mode,
+            mode: self.settings.mode,
             compressions: self.compressions,
             reliability: self.reliability(),
             calibration: self.calibration(),
@@ -340,9 +343,9 @@ impl Engine {
             checkpoints: self.active.checkpoints().to_vec(),
             messages: self.active.messages().iter().map(|e| e.id).collect(),
             goals: self.goals.clone(),
-            model: self.model.clone(),
-            ctx: self.explicit_ctx,
-            mode: self.mode,
+            model: self.settings.model.clone(),
+            ctx: self.settings.ctx,
+            mode: self.settings.mode,
             compressions: self.compressions,
             clips: self
                 .active

@@ -124,7 +124,7 @@ impl Engine {
             .saturating_sub(skipped_raw);
         let estimate = self.calibration().apply(raw_estimate);
         ChatPrompt {
-            model: self.model.clone(),
+            model: self.settings.model.clone(),
             num_ctx: self.ctx(),
             messages,
             raw_estimate,
@@ -141,12 +141,16 @@ impl Engine {
         }
         let chat = &self.prompts.chat;
         let text = if self.tier() == Tier::T1 {
-            format!("{}\n{}", chat.base_short.trim(), chat.modes.get(self.mode))
+            format!(
+                "{}\n{}",
+                chat.base_short.trim(),
+                chat.modes.get(self.settings.mode)
+            )
         } else {
             format!(
                 "{}\n{}\n\n{}",
                 chat.base.trim(),
-                chat.modes.get(self.mode),
+                chat.modes.get(self.settings.mode),
                 chat.markers.trim()
             )
         };

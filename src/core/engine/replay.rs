@@ -5,7 +5,7 @@
 
 use super::{Engine, EngineConfig, SessionSpec};
 use crate::core::prompts::Prompts;
-use crate::core::record::{FORMAT_VERSION, Header, LOG_FORMAT, Record};
+use crate::core::record::{Header, Record};
 use crate::core::tokens::Tokenizer;
 use std::sync::Arc;
 
@@ -90,14 +90,8 @@ impl Engine {
     /// The header line for this session's log.
     pub fn header(&self, app_version: &str) -> Header {
         Header {
-            format: LOG_FORMAT.to_string(),
-            format_version: FORMAT_VERSION,
-            session_id: self.session_id.clone(),
             app_version: app_version.to_string(),
-            model: self.model.clone(),
-            created: self.created,
-            ctx: self.explicit_ctx,
-            mode: self.mode,
+            ..self.settings.clone()
         }
     }
 }

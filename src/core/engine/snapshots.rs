@@ -49,13 +49,13 @@ impl Engine {
             format_version: FORMAT_VERSION,
             meta: SnapshotMeta {
                 id,
-                session_id: self.session_id.clone(),
+                session_id: self.settings.session_id.clone(),
                 created: now,
                 purpose,
                 label,
-                model: self.model.clone(),
+                model: self.settings.model.clone(),
                 tier: self.tier(),
-                mode: self.mode,
+                mode: self.settings.mode,
                 tokens: self.budget().total(),
                 message_count: state.messages.len(),
                 checkpoint_count: state.checkpoints.len(),
@@ -127,7 +127,7 @@ impl Engine {
         now: DateTime<Utc>,
         fx: &mut Vec<Effect>,
     ) {
-        if snapshot.meta.session_id != self.session_id {
+        if snapshot.meta.session_id != self.settings.session_id {
             fx.push(Effect::Event(EngineEvent::Refused {
                 error: EngineError::WrongSession {
                     snapshot: snapshot.meta.id.clone(),

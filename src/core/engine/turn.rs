@@ -179,7 +179,7 @@ impl Engine {
             RecordBody::Assistant {
                 text: reply.text,
                 status: reply.status,
-                model: self.model.clone(),
+                model: self.settings.model.clone(),
                 prompt_eval_count: reply.prompt_eval_count,
                 prompt_eval_cached: reply.prompt_eval_cached,
                 prompt_estimate: Some(reply.prompt_raw),

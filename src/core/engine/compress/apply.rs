@@ -268,7 +268,7 @@ impl Engine {
                 fx.push(Effect::Event(EngineEvent::ReliabilityWarning {
                     compressions: self.compressions,
                     percent: rel.percent(),
-                    model: self.model.clone(),
+                    model: self.settings.model.clone(),
                 }));
             }
         }

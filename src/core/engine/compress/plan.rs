@@ -44,7 +44,7 @@ impl Engine {
             &[
                 ("level_description", p.levels.get(level)),
                 ("cap_words", &cap_words(cap).to_string()),
-                ("mode_focus", p.modes.get(self.mode)),
+                ("mode_focus", p.modes.get(self.settings.mode)),
             ],
         )
     }
