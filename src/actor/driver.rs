@@ -345,12 +345,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         tracing::info!(event = ev.name(), detail = ?ev, "engine");
         match &ev {
             EngineEvent::CheckpointsMerged { merged, into, .. } => self.merged(merged, *into),
-            EngineEvent::CheckpointCreated { id, .. } => {
-                if let Some(item) = super::transcript::fold_entry(&ev, Utc::now()) {
-                    self.send(Update::Appended(item));
-                }
-                self.send_folded(*id);
-            }
+            EngineEvent::CheckpointCreated { .. } => self.checkpoint_created(&ev),
             EngineEvent::SnapshotRestored { .. } => {
                 self.clear_transient_banner();
                 self.send_transcript();

@@ -10,20 +10,6 @@ use crate::store::SessionStore;
 use crate::view::{Entry, EntryKind, Update};
 use chrono::{DateTime, Utc};
 
-/// The divider a new checkpoint leaves in the transcript.
-pub(super) fn fold_entry(ev: &EngineEvent, ts: DateTime<Utc>) -> Option<Entry> {
-    let EngineEvent::CheckpointCreated {
-        number,
-        tokens,
-        messages,
-        ..
-    } = ev
-    else {
-        return None;
-    };
-    Some(fold(*number, *messages, *tokens, ts))
-}
-
 fn fold(checkpoint: u32, messages: usize, tokens: u32, ts: DateTime<Utc>) -> Entry {
     Entry::new(
         EntryKind::Fold {
@@ -68,6 +54,26 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             );
         }
         items
+    }
+
+    /// A new checkpoint: its divider in the transcript, and the messages it stands for.
+    pub(super) fn checkpoint_created(&self, ev: &EngineEvent) {
+        if let EngineEvent::CheckpointCreated {
+            id,
+            number,
+            tokens,
+            messages,
+            ..
+        } = ev
+        {
+            self.send(Update::Appended(fold(
+                *number,
+                *messages,
+                *tokens,
+                Utc::now(),
+            )));
+            self.send_folded(*id);
+        }
     }
 
     /// Tell the UI which messages checkpoint `id` stands for.

@@ -7,9 +7,9 @@
 //! `try_send`, answers (snapshot and model lists, checkpoint details) come back on
 //! oneshots that are awaited by small tasks which wake the loop.
 
+use super::App;
 use super::overlays::OverlayState;
 use super::present::status_view;
-use super::state::App;
 use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
 use crate::ui::{self, Overlay, PanelView, UiView};
 use crate::view::Update;

@@ -6,11 +6,11 @@
 //! so editing hands the keys back to the message box; a draft is never lost by quitting
 //! without being asked first.
 
+use super::App;
 use super::commands;
 use super::keymap::Action;
 use super::overlays::OverlayState;
 use super::paste;
-use super::state::App;
 use super::words::{self, BUSY_NOTE, COMPRESSING_NOTE};
 use crate::actor::Command;
 use crate::core::engine::Request;

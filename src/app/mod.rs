@@ -3,8 +3,8 @@
 //! Files by job: `event_loop` (the loop and drawing), `input` (where keys and pastes go),
 //! `overlays` (the dialogs), `present` (what the actor publishes → what the ui draws),
 //! `words` (every sentence about what happened, in one place), `commands` (the slash
-//! command registry and what each does), `state` (the app's state and small helpers),
-//! `keymap`, `paste`, `terminal`.
+//! command registry and what each does), `keymap`, `paste`, `terminal`. The [`App`]
+//! itself, its state and the few helpers every part uses, are here.
 
 pub mod commands;
 mod event_loop;
@@ -13,7 +13,6 @@ pub mod keymap;
 mod overlays;
 pub mod paste;
 pub mod present;
-mod state;
 pub mod terminal;
 pub mod words;
 
@@ -22,4 +21,154 @@ mod tests;
 
 pub use event_loop::FRAME_RATE_HZ;
 pub use present::status_view;
-pub use state::{App, AppOptions};
+
+use crate::actor::{Command, SessionHandle};
+use crate::ui::{self, Banner, Theme, Transcript};
+use crate::view::{Activity, Connection, Entry, SessionView, Severity};
+use chrono::Utc;
+use keymap::Keymap;
+use overlays::{OverlayState, Reply};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use tui_textarea::TextArea;
+use words::KeyNames;
+
+/// What the app was started with.
+pub struct AppOptions {
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub ascii: bool,
+    pub paste_limit_bytes: usize,
+    /// Shown once at start (e.g. records skipped while loading).
+    pub startup_banner: Option<Banner>,
+}
+
+pub struct App {
+    pub(crate) handle: SessionHandle,
+    pub(crate) view_rx: watch::Receiver<Arc<SessionView>>,
+    pub(crate) session: Arc<SessionView>,
+    pub(crate) transcript: Transcript,
+    pub(crate) input: TextArea<'static>,
+    pub(crate) input_note: Option<String>,
+    pub(crate) opts: AppOptions,
+    /// How notices and hints name keys: the ones the keymap binds.
+    pub(crate) keys: KeyNames,
+    pub(crate) help_lines: Vec<(String, String)>,
+    pub(crate) panel: bool,
+    pub(crate) panel_focus: bool,
+    pub(crate) panel_selected: Option<usize>,
+    pub(crate) overlay: Option<OverlayState>,
+    pub(crate) banner: Option<Banner>,
+    pub(crate) spinner: usize,
+    pub(crate) quit: bool,
+    pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
+    pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
+}
+
+/// Keys the help lists besides the keymap's and the commands'.
+const HELP_EXTRAS: &[(&str, &str)] = &[
+    (
+        "Tab",
+        "focus the goal panel (when shown); Tab or Esc gives focus back, typing too",
+    ),
+    (
+        "Enter (panel)",
+        "open the selected checkpoint beside its original messages",
+    ),
+    (
+        "Del (restore picker)",
+        "delete the selected snapshot (asks: Del again or y)",
+    ),
+    (
+        "mouse wheel",
+        "scroll the transcript, or the open help or inspector",
+    ),
+    ("//text", "send text that starts with / as a message"),
+];
+
+impl App {
+    pub fn new(
+        handle: SessionHandle,
+        view_rx: watch::Receiver<Arc<SessionView>>,
+        opts: AppOptions,
+    ) -> App {
+        let mut input = TextArea::default();
+        ui::style_textarea(&mut input, &opts.theme);
+        let mut help_lines = opts.keymap.help();
+        help_lines.push(("? (empty input)".into(), "this help".into()));
+        help_lines.extend(
+            HELP_EXTRAS
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+        help_lines.extend(commands::help_rows(|a| opts.keymap.label(a)));
+        let (replies_tx, replies_rx) = mpsc::unbounded_channel();
+        let session = view_rx.borrow().clone();
+        App {
+            handle,
+            view_rx,
+            session,
+            transcript: Transcript::new(),
+            input,
+            input_note: None,
+            banner: opts.startup_banner.clone(),
+            keys: KeyNames::from_keymap(&opts.keymap),
+            opts,
+            help_lines,
+            panel: false,
+            panel_focus: false,
+            panel_selected: None,
+            overlay: None,
+            spinner: 0,
+            quit: false,
+            replies_tx,
+            replies_rx,
+        }
+    }
+
+    /// Something is under way (the spinner turns).
+    pub(crate) fn busy(&self) -> bool {
+        self.session.activity != Activity::Idle || self.session.connection == Connection::Connecting
+    }
+
+    /// A reply streams or a compression runs: Esc and Ctrl+C stop it.
+    pub(crate) fn generating(&self) -> bool {
+        matches!(
+            self.session.activity,
+            Activity::Generating { .. } | Activity::Compressing { .. }
+        )
+    }
+
+    /// Send a command; never waits. A full queue means the actor is stuck: say so rather
+    /// than freeze the screen.
+    pub(crate) fn command(&mut self, c: impl Into<Command>) {
+        if self.handle.try_send(c.into()).is_err() {
+            self.banner = Some(present::banner_of(
+                Severity::Error,
+                words::not_responding(&self.keys),
+            ));
+        }
+    }
+
+    /// A note from the app in the transcript.
+    pub(crate) fn info(&mut self, text: impl Into<String>) {
+        self.transcript
+            .push(Entry::notice(Severity::Info, text.into(), Utc::now()));
+    }
+
+    /// Ask the actor and route the answer back into the loop.
+    pub(crate) fn ask<T: Send + 'static>(
+        &mut self,
+        make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> Command,
+        wrap: impl FnOnce(T) -> Reply + Send + 'static,
+    ) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.command(make(tx));
+        let back = self.replies_tx.clone();
+        tokio::spawn(async move {
+            if let Ok(v) = rx.await {
+                let _ = back.send(wrap(v));
+            }
+        });
+    }
+}

@@ -2,9 +2,9 @@
 //! checkpoint inspector — with their state, their keys, and the answers from the actor
 //! that fill them.
 
+use super::App;
 use super::keymap::Action;
 use super::present::banner_of;
-use super::state::App;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
 use crate::actor::{Command, Inspection};
 use crate::core::checkpoint::Checkpoint;

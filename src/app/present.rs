@@ -2,7 +2,7 @@
 //! line's view, transcript entries, banners. Sentences come from `words`; this file
 //! decides where they go.
 
-use super::state::App;
+use super::App;
 use super::words::{self, Words};
 use crate::core::message::ReplyStatus;
 use crate::ui::{Banner, GaugeView, StatusView};

@@ -4,8 +4,8 @@
 
 use super::keymap::Keymap;
 use super::overlays::{OverlayState, Reply};
-use super::state::{App, AppOptions};
 use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
+use super::{App, AppOptions};
 use crate::actor::{self, ActorConfig, Inspection, Parts, StoreSlot};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::checkpoint::{CheckpointId, Level};

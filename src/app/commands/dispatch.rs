@@ -2,8 +2,8 @@
 
 use super::Intent;
 use crate::actor::Command;
+use crate::app::App;
 use crate::app::overlays::OverlayState;
-use crate::app::state::App;
 use crate::core::engine::Request;
 
 impl App {
