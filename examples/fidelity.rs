@@ -1,0 +1,127 @@
+//! The fidelity and cost benchmark (see `ollm_tui::fidelity`): scripted conversations
+//! played by ours, a rolling summary and plain truncation on the same model, side by side.
+//!
+//!     cargo run --release --example fidelity -- --host 127.0.0.1:11434 \
+//!         --model qwen2.5-coder:0.5b --ctx 2048 --ctx 4096 --json results.json
+//!
+//! `--scenario facts|coding|planning|distractors` (repeatable) and `--strategy
+//! ours|rolling|truncate` (repeatable) narrow a run; `--turns N` plays the first N turns;
+//! `--think S` is how long the person reads each reply before typing (default 5 s: a
+//! compression that runs while they read does not make them wait). Tables go to stdout as
+//! each scenario finishes; `--json` writes every figure, the quiz answers and the final
+//! contexts.
+
+use clap::Parser;
+use ollm_tui::core::tokens::Tiktoken;
+use ollm_tui::fidelity::{self, Measured, Setup, Strategy, scenarios};
+use ollm_tui::llm::{ChatBackend, OllamaBackend, OllamaOptions};
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Parser)]
+struct Args {
+    #[arg(long, default_value = "127.0.0.1:11434")]
+    host: String,
+    #[arg(long, default_value = "qwen2.5-coder:0.5b")]
+    model: String,
+    /// Context sizes (repeatable).
+    #[arg(long, default_values_t = [2048u32])]
+    ctx: Vec<u32>,
+    #[arg(long)]
+    scenario: Vec<String>,
+    #[arg(long)]
+    strategy: Vec<String>,
+    /// Play only the first N turns of each scenario.
+    #[arg(long)]
+    turns: Option<usize>,
+    /// Seconds the person reads a reply before the next message.
+    #[arg(long, default_value_t = 5.0)]
+    think: f64,
+    /// Reply temperature.
+    #[arg(long, default_value_t = 0.3)]
+    temperature: f32,
+    /// Skip the ceiling and floor quizzes.
+    #[arg(long)]
+    no_bounds: bool,
+    #[arg(long)]
+    json: Option<std::path::PathBuf>,
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let backend = OllamaBackend::new(
+        &args.host,
+        OllamaOptions {
+            first_token_timeout: Duration::from_secs(900),
+            idle_timeout: Duration::from_secs(300),
+            request_timeout: Duration::from_secs(900),
+            ..OllamaOptions::default()
+        },
+    )?;
+    backend.show_model(&args.model).await?;
+    let strategies: Vec<Strategy> = Strategy::ALL
+        .into_iter()
+        .filter(|s| args.strategy.is_empty() || args.strategy.iter().any(|n| n == s.name()))
+        .collect();
+    let all = scenarios::all();
+    let chosen: Vec<_> = all
+        .iter()
+        .filter(|s| args.scenario.is_empty() || args.scenario.iter().any(|n| n == s.name))
+        .map(|s| match args.turns {
+            Some(n) => s.truncated(n),
+            None => s.clone(),
+        })
+        .collect();
+    let tok: Arc<Tiktoken> = Arc::new(Tiktoken::new()?);
+    let mut results: Vec<serde_json::Value> = Vec::new();
+    for &ctx in &args.ctx {
+        let setup = Setup {
+            model: args.model.clone(),
+            ctx,
+            think: Duration::from_secs_f64(args.think),
+            tok: tok.clone(),
+            temperature: Some(args.temperature),
+            turn_timeout: Duration::from_secs(1800),
+        };
+        for scenario in &chosen {
+            let mut rows: Vec<Measured> = Vec::new();
+            let mut transcript = None;
+            for &strategy in &strategies {
+                eprintln!("[{} ctx {ctx}] {} …", scenario.name, strategy.name());
+                match fidelity::measure(strategy, &backend, scenario, &setup).await {
+                    Ok((m, run)) => {
+                        if transcript.is_none() || strategy == Strategy::Ours {
+                            transcript = Some(run.transcript.clone());
+                        }
+                        rows.push(m);
+                    }
+                    Err(e) => eprintln!("  failed: {e}"),
+                }
+            }
+            let (ceiling, floor) = match (&transcript, args.no_bounds) {
+                (Some(t), false) => {
+                    let (c, f) = fidelity::bounds(&backend, scenario, &setup, t).await?;
+                    (Some(c), Some(f))
+                }
+                _ => (None, None),
+            };
+            let refs: Vec<&Measured> = rows.iter().collect();
+            println!(
+                "{}",
+                fidelity::report::table(&refs, ceiling.as_ref(), floor.as_ref())
+            );
+            results.push(serde_json::json!({
+                "scenario": scenario.name,
+                "ctx": ctx,
+                "runs": rows,
+                "ceiling": ceiling,
+                "floor": floor,
+            }));
+            if let Some(path) = &args.json {
+                std::fs::write(path, serde_json::to_string_pretty(&results)?)?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! The fidelity and cost benchmark: how much of a conversation a strategy keeps, and what
+//! it costs, measured on a real model against simpler strategies on the same script.
+//!
+//! Strategy: each scenario (`scenarios`) is played once per strategy (`strategies`) on
+//! the same backend, model and context size. At the end the context the next request would
+//! carry is scored: facts kept *with their subject* (`score`), and a quiz asked against
+//! that context; beside them the ceiling (the whole conversation, where it fits the
+//! server's largest context) and the floor (no history). Every model call is recorded
+//! (`recorder`), so calls, tokens, seconds spent compressing vs replying, the longest wait
+//! and the waiting that compression caused come from what happened, not from estimates.
+//!
+//! Invariants checked on every run: no request over budget (the server never refused one
+//! as too long) and, for ours, the locked decision in every chat request.
+//!
+//! Run it with `cargo run --release --example fidelity -- --help`. `tests/fidelity.rs` runs
+//! it against the fake server to guard the plumbing.
+
+pub mod recorder;
+pub mod report;
+pub mod scenarios;
+pub mod score;
+pub mod strategies;
+
+pub use report::{Measured, QuizScore};
+pub use scenarios::Scenario;
+pub use strategies::{Run, RunError, Setup, Strategy};
+
+use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole};
+use recorder::CallKind;
+use std::time::Instant;
+
+/// Tokens the quiz answers may use.
+const QUIZ_ANSWER_TOKENS: u32 = 48;
+/// The largest context the ceiling may ask for.
+pub const CEILING_MAX_CTX: u32 = 8192;
+
+/// Ask the quiz against `context`; one fresh request per question. `None` when the
+/// context does not fit `num_ctx`.
+pub async fn quiz<B: ChatBackend>(
+    backend: &B,
+    setup: &Setup,
+    scenario: &Scenario,
+    context: &[(ChatRole, String)],
+    num_ctx: u32,
+) -> Result<QuizScore, RunError> {
+    let mut score = QuizScore::default();
+    for q in &scenario.quiz {
+        let mut messages: Vec<ChatMessage> = context
+            .iter()
+            .map(|(r, t)| ChatMessage::new(*r, t.clone()))
+            .collect();
+        messages.push(ChatMessage::user(format!(
+            "{} Answer in one short sentence.",
+            q.ask
+        )));
+        let req = ChatRequest {
+            model: setup.model.clone(),
+            messages,
+            options: ChatOptions {
+                num_ctx,
+                num_predict: Some(QUIZ_ANSWER_TOKENS),
+                temperature: Some(0.0),
+                seed: Some(7),
+            },
+            keep_alive: None,
+        };
+        let answer = match backend.chat(req).await {
+            Ok(r) => r.text,
+            Err(crate::llm::LlmError::ContextOverflow { .. }) => String::new(),
+            Err(e) => return Err(e.into()),
+        };
+        let right = score::answer_is_right(&answer, &scenario.facts[q.fact]);
+        score.asked += 1;
+        score.right += usize::from(right);
+        score.answers.push((q.ask.to_string(), answer, right));
+    }
+    Ok(score)
+}
+
+/// Play `scenario` with `strategy`, then score and quiz it.
+pub async fn measure<B: ChatBackend + Clone>(
+    strategy: Strategy,
+    backend: &B,
+    scenario: &Scenario,
+    setup: &Setup,
+) -> Result<(Measured, Run), RunError> {
+    let run = strategies::run(strategy, backend, scenario, setup).await?;
+    let quiz = quiz(backend, setup, scenario, &run.context, setup.ctx).await?;
+    Ok((report::measured(scenario, setup, &run, quiz), run))
+}
+
+/// The quiz with the whole conversation (where it fits) and with none.
+pub async fn bounds<B: ChatBackend>(
+    backend: &B,
+    scenario: &Scenario,
+    setup: &Setup,
+    transcript: &[(ChatRole, String)],
+) -> Result<(Option<QuizScore>, QuizScore), RunError> {
+    let tokens: u32 = transcript
+        .iter()
+        .map(|(_, t)| setup.tok.count(t) + 4)
+        .sum::<u32>();
+    let need = tokens + tokens / 4 + 512;
+    let ceiling = if need <= CEILING_MAX_CTX {
+        let ctx = need.max(setup.ctx);
+        Some(quiz(backend, setup, scenario, transcript, ctx).await?)
+    } else {
+        None
+    };
+    let floor = quiz(backend, setup, scenario, &[], setup.ctx).await?;
+    Ok((ceiling, floor))
+}
+
+/// Seconds between two instants, for reports.
+pub(crate) fn secs(from: Instant, to: Instant) -> f64 {
+    to.saturating_duration_since(from).as_secs_f64()
+}
+
+/// Whether a recorded call was a compression (not a reply).
+pub(crate) fn is_compression(kind: CallKind) -> bool {
+    kind == CallKind::Summary
+}

@@ -1,0 +1,245 @@
+//! The figures of a run, and the side-by-side table.
+
+use super::recorder::{Call, CallKind};
+use super::scenarios::Scenario;
+use super::strategies::{Run, Setup, Strategy};
+use super::{is_compression, score, secs};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// A quiz's answers.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct QuizScore {
+    pub asked: usize,
+    pub right: usize,
+    /// (question, answer, right).
+    pub answers: Vec<(String, String, bool)>,
+}
+
+/// Everything measured about one strategy on one scenario.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Measured {
+    pub scenario: String,
+    pub strategy: Strategy,
+    pub ctx: u32,
+    pub turns: usize,
+    pub failed_turns: usize,
+    pub facts_kept: usize,
+    pub facts: usize,
+    /// Facts lost, by value (what to look at).
+    pub lost: Vec<String>,
+    pub quiz: QuizScore,
+    pub reply_calls: usize,
+    pub summary_calls: usize,
+    pub compressions: u32,
+    pub tokens_in_replies: u64,
+    pub tokens_out_replies: u64,
+    pub tokens_in_summaries: u64,
+    pub tokens_out_summaries: u64,
+    pub secs_replying: f64,
+    pub secs_compressing: f64,
+    /// From the first message to the end of the last work.
+    pub session_secs: f64,
+    /// The longest a person waited for a reply.
+    pub longest_wait_secs: f64,
+    /// Seconds of waiting for replies during which a compression ran.
+    pub waited_on_compression_secs: f64,
+    /// Requests the server refused as too long.
+    pub over_budget: usize,
+    /// Share of chat requests that carried the locked decision, in percent.
+    pub locked_in_requests_pct: f64,
+    /// The context at the end, as sent (for reading).
+    pub final_context: String,
+}
+
+fn overlap(a: (Instant, Instant), b: (Instant, Instant)) -> f64 {
+    let start = a.0.max(b.0);
+    let end = a.1.min(b.1);
+    secs(start, end)
+}
+
+fn duration(c: &Call) -> f64 {
+    c.ended.map_or(0.0, |e| secs(c.started, e))
+}
+
+pub(super) fn measured(scenario: &Scenario, setup: &Setup, run: &Run, quiz: QuizScore) -> Measured {
+    let calls = run.calls.lock().map(|c| c.clone()).unwrap_or_default();
+    let context: String = run
+        .context
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let mut facts_kept = 0;
+    let mut lost = Vec::new();
+    for f in &scenario.facts {
+        if score::kept_with_subject(&context, f) {
+            facts_kept += 1;
+        } else {
+            lost.push(f.value.to_string());
+        }
+    }
+    let sum = |kind: CallKind, f: &dyn Fn(&Call) -> u64| -> u64 {
+        calls.iter().filter(|c| c.kind == kind).map(f).sum()
+    };
+    let replies: Vec<&Call> = calls.iter().filter(|c| c.kind == CallKind::Reply).collect();
+    let summaries: Vec<&Call> = calls.iter().filter(|c| is_compression(c.kind)).collect();
+    let waited_on_compression = run
+        .turns
+        .iter()
+        .map(|t| {
+            summaries
+                .iter()
+                .filter_map(|c| c.ended.map(|e| (c.started, e)))
+                .map(|iv| overlap((t.sent, t.done), iv))
+                .sum::<f64>()
+        })
+        .sum::<f64>();
+    let locked = replies
+        .iter()
+        .filter(|c| c.request_text.contains(scenario.locked))
+        .count();
+    let last_work = calls
+        .iter()
+        .filter_map(|c| c.ended)
+        .chain(run.turns.iter().map(|t| t.done))
+        .max()
+        .unwrap_or(run.ended);
+    Measured {
+        scenario: scenario.name.to_string(),
+        strategy: run.strategy,
+        ctx: setup.ctx,
+        turns: run.turns.len(),
+        failed_turns: run.turns.iter().filter(|t| t.failed).count(),
+        facts_kept,
+        facts: scenario.facts.len(),
+        lost,
+        quiz,
+        reply_calls: replies.len(),
+        summary_calls: summaries.len(),
+        compressions: run.compressions,
+        tokens_in_replies: sum(CallKind::Reply, &|c| {
+            u64::from(c.prompt_tokens.unwrap_or(0))
+        }),
+        tokens_out_replies: sum(CallKind::Reply, &|c| {
+            u64::from(c.output_tokens.unwrap_or(0))
+        }),
+        tokens_in_summaries: sum(CallKind::Summary, &|c| {
+            u64::from(c.prompt_tokens.unwrap_or(0))
+        }),
+        tokens_out_summaries: sum(CallKind::Summary, &|c| {
+            u64::from(c.output_tokens.unwrap_or(0))
+        }),
+        // `+ 0.0`: an empty float sum is -0.0, which prints as "-0".
+        secs_replying: replies.iter().map(|c| duration(c)).sum::<f64>() + 0.0,
+        secs_compressing: summaries.iter().map(|c| duration(c)).sum::<f64>() + 0.0,
+        session_secs: secs(run.started, last_work),
+        longest_wait_secs: run
+            .turns
+            .iter()
+            .map(|t| secs(t.sent, t.done))
+            .fold(0.0, f64::max),
+        waited_on_compression_secs: waited_on_compression + 0.0,
+        over_budget: calls.iter().filter(|c| c.overflow).count(),
+        locked_in_requests_pct: if replies.is_empty() {
+            0.0
+        } else {
+            100.0 * locked as f64 / replies.len() as f64
+        },
+        final_context: context,
+    }
+}
+
+/// One table for one scenario at one context size: a column per strategy.
+pub fn table(
+    rows: &[&Measured],
+    ceiling: Option<&Option<QuizScore>>,
+    floor: Option<&QuizScore>,
+) -> String {
+    let Some(first) = rows.first() else {
+        return String::new();
+    };
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "#### {} at ctx {} ({} turns)\n",
+        first.scenario, first.ctx, first.turns
+    );
+    let _ = write!(t, "| |");
+    for r in rows {
+        let _ = write!(t, " {} |", r.strategy.name());
+    }
+    t.push('\n');
+    let _ = writeln!(t, "|---|{}", "---|".repeat(rows.len()));
+    let line = |t: &mut String, name: &str, f: &dyn Fn(&Measured) -> String| {
+        let _ = write!(t, "| {name} |");
+        for r in rows {
+            let _ = write!(t, " {} |", f(r));
+        }
+        t.push('\n');
+    };
+    let pct = |a: usize, b: usize| {
+        if b == 0 {
+            "–".to_string()
+        } else {
+            format!("{a}/{b} ({:.0} %)", 100.0 * a as f64 / b as f64)
+        }
+    };
+    line(&mut t, "facts kept with subject", &|r| {
+        pct(r.facts_kept, r.facts)
+    });
+    line(&mut t, "quiz", &|r| pct(r.quiz.right, r.quiz.asked));
+    line(&mut t, "compressions (per turn)", &|r| {
+        format!(
+            "{} ({:.2})",
+            r.compressions,
+            f64::from(r.compressions) / r.turns.max(1) as f64
+        )
+    });
+    line(&mut t, "model calls: replies + summaries", &|r| {
+        format!("{} + {}", r.reply_calls, r.summary_calls)
+    });
+    line(&mut t, "summary calls per compression", &|r| {
+        if r.compressions == 0 {
+            "–".into()
+        } else {
+            format!("{:.1}", r.summary_calls as f64 / f64::from(r.compressions))
+        }
+    });
+    line(&mut t, "tokens in/out: replies", &|r| {
+        format!("{} / {}", r.tokens_in_replies, r.tokens_out_replies)
+    });
+    line(&mut t, "tokens in/out: summaries", &|r| {
+        format!("{} / {}", r.tokens_in_summaries, r.tokens_out_summaries)
+    });
+    line(&mut t, "seconds replying / compressing", &|r| {
+        format!("{:.0} / {:.0}", r.secs_replying, r.secs_compressing)
+    });
+    line(&mut t, "waited on compression (of session)", &|r| {
+        format!(
+            "{:.0} s ({:.0} %)",
+            r.waited_on_compression_secs,
+            100.0 * r.waited_on_compression_secs / r.session_secs.max(0.001)
+        )
+    });
+    line(&mut t, "longest wait", &|r| {
+        format!("{:.0} s", r.longest_wait_secs)
+    });
+    line(&mut t, "requests over budget", &|r| {
+        r.over_budget.to_string()
+    });
+    line(&mut t, "locked decision in requests", &|r| {
+        format!("{:.0} %", r.locked_in_requests_pct)
+    });
+    line(&mut t, "failed turns", &|r| r.failed_turns.to_string());
+    if let Some(c) = ceiling {
+        let _ = writeln!(
+            t,
+            "\nQuiz with the whole conversation (ceiling): {}; with no history (floor): {}.",
+            c.as_ref()
+                .map_or("n/a (does not fit)".to_string(), |q| pct(q.right, q.asked)),
+            floor.map_or("–".to_string(), |q| pct(q.right, q.asked))
+        );
+    }
+    t
+}

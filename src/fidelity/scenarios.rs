@@ -1,0 +1,410 @@
+//! Scripted conversations of different kinds. Each plants facts — a value with its
+//! subject — among other talk, and ends with a quiz about them. One decision is locked on
+//! the goal board at the start; in the planning thread some facts change later, and the
+//! latest value must win.
+//!
+//! The scripts are written to be ordinary conversations, not to suit one strategy: the
+//! facts sit in the person's messages (the model's replies vary), chit-chat and long
+//! distractors sit between them, and questions ask for the fact by its subject.
+
+/// A fact planted in the conversation.
+#[derive(Debug, Clone)]
+pub struct Fact {
+    /// Words that name what the value belongs to (any one counts, case-insensitive).
+    pub subject: &'static [&'static str],
+    pub value: &'static str,
+    /// An earlier value the conversation replaced (it must not win).
+    pub stale: Option<&'static str>,
+    /// The turn (0-based) whose message states it last.
+    pub turn: usize,
+}
+
+/// A question for the end, about one fact.
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub ask: &'static str,
+    /// Index into the scenario's facts.
+    pub fact: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: &'static str,
+    /// A decision locked on the goal board before the first turn.
+    pub locked: &'static str,
+    pub turns: Vec<String>,
+    pub facts: Vec<Fact>,
+    pub quiz: Vec<Question>,
+}
+
+impl Scenario {
+    /// The first `n` turns, with the facts and questions they plant.
+    pub fn truncated(&self, n: usize) -> Scenario {
+        let n = n.min(self.turns.len());
+        let keep: Vec<bool> = self.facts.iter().map(|f| f.turn < n).collect();
+        let mut index = vec![usize::MAX; self.facts.len()];
+        let mut facts = Vec::new();
+        for (i, f) in self.facts.iter().enumerate() {
+            if keep[i] {
+                index[i] = facts.len();
+                facts.push(f.clone());
+            }
+        }
+        Scenario {
+            name: self.name,
+            locked: self.locked,
+            turns: self.turns[..n].to_vec(),
+            quiz: self
+                .quiz
+                .iter()
+                .filter(|q| keep[q.fact])
+                .map(|q| Question {
+                    ask: q.ask,
+                    fact: index[q.fact],
+                })
+                .collect(),
+            facts,
+        }
+    }
+}
+
+fn fact(subject: &'static [&'static str], value: &'static str, turn: usize) -> Fact {
+    Fact {
+        subject,
+        value,
+        stale: None,
+        turn,
+    }
+}
+
+fn changed(
+    subject: &'static [&'static str],
+    value: &'static str,
+    stale: &'static str,
+    turn: usize,
+) -> Fact {
+    Fact {
+        subject,
+        value,
+        stale: Some(stale),
+        turn,
+    }
+}
+
+/// A long turn of text that has nothing to do with the facts.
+fn distractor(topic: &str) -> String {
+    format!(
+        "Unrelated, but I am curious about {topic}. Here is some background I read: {}\
+         What would you say are the two most important points about {topic}?",
+        "Historians and practitioners have argued about it for a long time, and the debate \
+         keeps coming back because every generation finds new evidence, new tools and new \
+         reasons to look again at what seemed settled. Some say the details matter less than \
+         the overall shape; others say the opposite. "
+            .repeat(3)
+    )
+}
+
+/// Facts planted among chit-chat.
+fn facts_among_chat() -> Scenario {
+    let turns: Vec<String> = vec![
+        "Hi! I'm setting up the infrastructure notes for our shop. First thing: our cache service (Redis) listens on port 6379.".into(),
+        "What's a good naming scheme for git branches in a small team?".into(),
+        "Noted. The main shop config file lives at /etc/shopd/shop.toml.".into(),
+        "Any tips for writing good commit messages?".into(),
+        "The nightly database backup runs at 02:30 UTC every day.".into(),
+        distractor("the history of the printing press"),
+        "We pinned PostgreSQL to version 16.2 for now.".into(),
+        "The public API gateway listens on port 8443.".into(),
+        "How do I explain technical debt to a manager?".into(),
+        "Our staging host is stage-7.internal, reachable only over the VPN.".into(),
+        "Session tokens expire after 45 minutes of inactivity.".into(),
+        distractor("how bees communicate"),
+        "The product images are in the S3 bucket shop-assets-eu.".into(),
+        "What's a good way to structure a weekly team meeting?".into(),
+        "The on-call phone extension is 4417.".into(),
+        "The CI pipeline is defined in .github/workflows/ci.yml.".into(),
+        "Thanks, that's all the setup notes for today.".into(),
+    ];
+    let facts = vec![
+        fact(&["cache", "redis"], "6379", 0),
+        fact(&["config"], "/etc/shopd/shop.toml", 2),
+        fact(&["backup"], "02:30", 4),
+        fact(&["postgres"], "16.2", 6),
+        fact(&["gateway"], "8443", 7),
+        fact(&["staging"], "stage-7.internal", 9),
+        fact(&["session", "token", "expire"], "45", 10),
+        fact(&["bucket", "images", "s3"], "shop-assets-eu", 12),
+        fact(&["on-call", "extension"], "4417", 14),
+        fact(&["ci", "pipeline"], ".github/workflows/ci.yml", 15),
+    ];
+    let quiz = vec![
+        Question {
+            ask: "Which port does our cache service listen on?",
+            fact: 0,
+        },
+        Question {
+            ask: "Where is the shop config file?",
+            fact: 1,
+        },
+        Question {
+            ask: "At what time does the nightly backup run?",
+            fact: 2,
+        },
+        Question {
+            ask: "Which port does the API gateway listen on?",
+            fact: 4,
+        },
+        Question {
+            ask: "What is the name of the S3 bucket for product images?",
+            fact: 7,
+        },
+        Question {
+            ask: "In which file is the CI pipeline defined?",
+            fact: 9,
+        },
+    ];
+    Scenario {
+        name: "facts",
+        locked: "Never store card numbers in our database",
+        turns,
+        facts,
+        quiz,
+    }
+}
+
+/// A coding session: paths, function names, commands, error messages.
+fn coding_session() -> Scenario {
+    let turns: Vec<String> = vec![
+        "I'm debugging our Rust checkout service. The test tests/cart_total.rs fails with: thread 'totals' panicked at 'attempt to subtract with overflow', src/cart/total.rs:88.".into(),
+        "The function at that line is compute_total(), it subtracts the discount from the subtotal.".into(),
+        "I run the tests with: cargo test --test cart_total -- --nocapture".into(),
+        "Should I use saturating_sub or checked_sub here? What's the difference?".into(),
+        "OK, we'll use checked_sub and return CartError::NegativeTotal when it fails.".into(),
+        "The discount rules live in src/cart/discount.rs, in apply_discounts().".into(),
+        distractor("the difference between tabs and spaces"),
+        "The maximum discount is configured by MAX_DISCOUNT_PCT, currently 35.".into(),
+        "Now clippy complains: warning: this `if` has identical blocks at src/cart/discount.rs:41.".into(),
+        "How would you refactor a long match on discount kinds?".into(),
+        "We also have a flaky integration test, tests/payment_flow.rs, that times out after 30 seconds.".into(),
+        "The payment client reads its endpoint from the env var PAYMENT_API_URL.".into(),
+        distractor("the origins of the coffee house"),
+        "What's a reasonable timeout for an HTTP call to a payment provider?".into(),
+        "Good. We'll set the client timeout to 12 seconds.".into(),
+        "Let's stop here; summarize what we changed, please.".into(),
+    ];
+    let facts = vec![
+        fact(&["test", "fails", "failing"], "tests/cart_total.rs", 0),
+        fact(&["line", "panic", "overflow"], "src/cart/total.rs:88", 0),
+        fact(&["function", "line"], "compute_total()", 1),
+        fact(&["run", "test"], "cargo test --test cart_total", 2),
+        fact(&["error", "fail", "return"], "CartError::NegativeTotal", 4),
+        fact(&["discount"], "apply_discounts()", 5),
+        fact(&["discount", "max"], "35", 7),
+        fact(
+            &["flaky", "integration", "times out"],
+            "tests/payment_flow.rs",
+            10,
+        ),
+        fact(&["payment", "endpoint", "env"], "PAYMENT_API_URL", 11),
+        fact(&["timeout", "client"], "12 seconds", 14),
+    ];
+    let quiz = vec![
+        Question {
+            ask: "Which test file was failing at the start?",
+            fact: 0,
+        },
+        Question {
+            ask: "Which function computes the cart total?",
+            fact: 2,
+        },
+        Question {
+            ask: "Which error do we return when the total would be negative?",
+            fact: 4,
+        },
+        Question {
+            ask: "What is the maximum discount percentage?",
+            fact: 6,
+        },
+        Question {
+            ask: "Which environment variable holds the payment endpoint?",
+            fact: 8,
+        },
+        Question {
+            ask: "What client timeout did we decide on for the payment provider?",
+            fact: 9,
+        },
+    ];
+    Scenario {
+        name: "coding",
+        locked: "Keep the public API of the cart module unchanged",
+        turns,
+        facts,
+        quiz,
+    }
+}
+
+/// A planning thread where decisions change: the latest value must win.
+fn planning_thread() -> Scenario {
+    let turns: Vec<String> = vec![
+        "We're planning the launch of our bike-sharing app. The launch city is Lisbon.".into(),
+        "The budget for the pilot is 12,000 EUR.".into(),
+        "We'll deploy the backend on Tuesday, March 3.".into(),
+        "What should a pilot of a bike-sharing app measure?".into(),
+        "The pilot fleet will be 40 bikes.".into(),
+        distractor("urban cycling in Copenhagen"),
+        "Change of plan: the launch city is now Porto, not Lisbon.".into(),
+        "How do we pick docking station locations?".into(),
+        "Our payment provider will be Stripe.".into(),
+        "Another change: move the backend deploy to Thursday, March 5.".into(),
+        "The budget was raised to 15,000 EUR.".into(),
+        distractor("the economics of public transport"),
+        "The support email will be help@pedalpal.example.".into(),
+        "What risks should we list for the pilot?".into(),
+        "Final fleet size: 55 bikes.".into(),
+        "Great, let's recap the plan tomorrow.".into(),
+    ];
+    let facts = vec![
+        changed(&["launch", "city"], "Porto", "Lisbon", 6),
+        changed(&["budget"], "15,000", "12,000", 10),
+        changed(&["deploy"], "Thursday", "Tuesday", 9),
+        changed(&["fleet", "bikes"], "55", "40", 14),
+        fact(&["payment"], "Stripe", 8),
+        fact(&["support", "email"], "help@pedalpal.example", 12),
+    ];
+    let quiz = vec![
+        Question {
+            ask: "Which city do we launch in?",
+            fact: 0,
+        },
+        Question {
+            ask: "What is the pilot budget?",
+            fact: 1,
+        },
+        Question {
+            ask: "On which day do we deploy the backend?",
+            fact: 2,
+        },
+        Question {
+            ask: "How many bikes will the pilot fleet have?",
+            fact: 3,
+        },
+        Question {
+            ask: "Which payment provider will we use?",
+            fact: 4,
+        },
+        Question {
+            ask: "What is the support email address?",
+            fact: 5,
+        },
+    ];
+    Scenario {
+        name: "planning",
+        locked: "Bikes are unlocked by QR code only",
+        turns,
+        facts,
+        quiz,
+    }
+}
+
+/// Long distractor turns with a few facts early: they must survive a lot of noise.
+fn long_distractors() -> Scenario {
+    let mut turns: Vec<String> = vec![
+        "Before I forget: my home lab NAS is at 192.168.40.12 and the admin user is labadmin."
+            .into(),
+        "The backup drive is a 4 TB disk mounted at /mnt/vault.".into(),
+        "My Wi-Fi network for the lab is called orchid-5g.".into(),
+    ];
+    for topic in [
+        "the invention of the telescope",
+        "sourdough baking",
+        "the Roman road network",
+        "how glaciers form",
+        "the rules of cricket",
+        "jazz improvisation",
+        "the history of chess openings",
+        "volcanic soils",
+        "the silk road",
+        "medieval bookbinding",
+    ] {
+        turns.push(distractor(topic));
+    }
+    turns.push("Thanks for all the digressions!".into());
+    let facts = vec![
+        fact(&["nas"], "192.168.40.12", 0),
+        fact(&["admin", "user"], "labadmin", 0),
+        fact(&["backup", "drive", "mounted"], "/mnt/vault", 1),
+        fact(&["wi-fi", "wifi", "network"], "orchid-5g", 2),
+    ];
+    let quiz = vec![
+        Question {
+            ask: "What is the IP address of my NAS?",
+            fact: 0,
+        },
+        Question {
+            ask: "Where is the backup drive mounted?",
+            fact: 2,
+        },
+        Question {
+            ask: "What is the name of my lab Wi-Fi network?",
+            fact: 3,
+        },
+    ];
+    Scenario {
+        name: "distractors",
+        locked: "Never expose the NAS to the internet",
+        turns,
+        facts,
+        quiz,
+    }
+}
+
+/// Every scenario, by name.
+pub fn all() -> Vec<Scenario> {
+    vec![
+        facts_among_chat(),
+        coding_session(),
+        planning_thread(),
+        long_distractors(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fact_is_stated_in_its_turn_and_every_question_names_a_fact() {
+        for s in all() {
+            for f in &s.facts {
+                assert!(
+                    s.turns[f.turn].contains(f.value.trim_end_matches("()")),
+                    "{}: {} not in turn {}",
+                    s.name,
+                    f.value,
+                    f.turn
+                );
+                if let Some(stale) = f.stale {
+                    assert!(
+                        s.turns[..f.turn].iter().any(|t| t.contains(stale)),
+                        "{}: {stale} never said",
+                        s.name
+                    );
+                }
+            }
+            assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
+        }
+    }
+
+    #[test]
+    fn truncating_keeps_only_what_was_planted() {
+        let s = planning_thread().truncated(9);
+        assert_eq!(s.turns.len(), 9);
+        assert!(s.facts.iter().all(|f| f.turn < 9));
+        assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
+        assert_eq!(
+            s.quiz.len(),
+            2,
+            "the city (changed at 6) and payment (8) are planted by turn 9"
+        );
+    }
+}

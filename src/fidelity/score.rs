@@ -1,0 +1,116 @@
+//! Scoring: whether a context still holds a fact *with its subject*, and whether a quiz
+//! answer gives the right value.
+//!
+//! A fact counts as kept only when its value and one of its subject words stand in the
+//! same line or sentence of the context: "6379" alone says nothing about what listens on
+//! it. A changed fact counts only when its latest value is there with the subject and the
+//! stale one is not presented as current (it may remain elsewhere, e.g. "moved from
+//! Tuesday to Thursday" keeps both in one sentence and still counts).
+
+use super::scenarios::Fact;
+
+fn normalize(s: &str) -> String {
+    s.to_lowercase().replace(['`', '*'], "")
+}
+
+/// The lines and sentences of `text`.
+fn passages(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        out.push(line.to_string());
+        // Sentences: split at ". " so a path or a version number is not cut.
+        for s in line.split(". ") {
+            out.push(s.to_string());
+        }
+    }
+    out
+}
+
+fn has_subject(passage: &str, fact: &Fact) -> bool {
+    fact.subject.iter().any(|w| passage.contains(&normalize(w)))
+}
+
+/// Whether `context` holds `fact`'s current value beside its subject.
+pub fn kept_with_subject(context: &str, fact: &Fact) -> bool {
+    let value = normalize(fact.value);
+    let stale = fact.stale.map(normalize);
+    passages(&normalize(context)).iter().any(|p| {
+        p.contains(&value)
+            && has_subject(p, fact)
+            && stale.as_ref().is_none_or(|s| {
+                // A passage giving only the stale value does not count; one naming both
+                // ("moved from X to Y") does, when the new value comes last.
+                !p.contains(s.as_str()) || p.rfind(&value) > p.rfind(s.as_str())
+            })
+    })
+}
+
+/// Whether a quiz answer gives the fact's value (and, for a changed fact, not the stale
+/// one instead).
+pub fn answer_is_right(answer: &str, fact: &Fact) -> bool {
+    let a = normalize(answer);
+    let value = normalize(fact.value);
+    let value = value.trim_end_matches("()");
+    if !a.contains(value) {
+        return false;
+    }
+    match fact.stale.map(normalize) {
+        Some(s) if a.contains(&s) => a.rfind(value) > a.rfind(&s),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(
+        subject: &'static [&'static str],
+        value: &'static str,
+        stale: Option<&'static str>,
+    ) -> Fact {
+        Fact {
+            subject,
+            value,
+            stale,
+            turn: 0,
+        }
+    }
+
+    #[test]
+    fn a_bare_value_is_not_a_kept_fact() {
+        let port = f(&["cache", "redis"], "6379", None);
+        assert!(kept_with_subject(
+            "- The cache (Redis) listens on 6379.",
+            &port
+        ));
+        assert!(!kept_with_subject("Kept facts: 14; 00; 6379", &port));
+        assert!(!kept_with_subject("The cache is fast.\nPorts: 6379", &port));
+        assert!(kept_with_subject("Redis port: `6379`", &port));
+    }
+
+    #[test]
+    fn a_changed_fact_needs_its_latest_value() {
+        let city = f(&["city", "launch"], "Porto", Some("Lisbon"));
+        assert!(kept_with_subject("Launch city: Porto.", &city));
+        assert!(kept_with_subject(
+            "The launch city moved from Lisbon to Porto.",
+            &city
+        ));
+        assert!(!kept_with_subject("The launch city is Lisbon.", &city));
+        assert!(!kept_with_subject(
+            "The launch city is Porto, later changed to Lisbon.",
+            &city
+        ));
+        assert!(answer_is_right("We launch in Porto.", &city));
+        assert!(!answer_is_right("Lisbon.", &city));
+        assert!(!answer_is_right("Porto, or rather Lisbon", &city));
+    }
+
+    #[test]
+    fn answers_are_matched_without_case_or_markup() {
+        let func = f(&["function"], "compute_total()", None);
+        assert!(answer_is_right("It is `compute_total`.", &func));
+        assert!(!answer_is_right("apply_discounts()", &func));
+    }
+}

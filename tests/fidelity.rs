@@ -1,0 +1,97 @@
+//! The fidelity benchmark's deterministic mode: every strategy plays short scenarios
+//! against the fake Ollama server over real HTTP. It guards the plumbing — runs finish,
+//! figures are consistent, the invariants hold — not the quality of summaries, which
+//! only a real model can show (`cargo run --release --example fidelity`).
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use ollm_tui::core::tokens::Tiktoken;
+use ollm_tui::fidelity::{self, Setup, Strategy, scenarios};
+use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use std::sync::Arc;
+use std::time::Duration;
+use support::fake_ollama::FakeOllama;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_strategy_plays_every_scenario_within_budget() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(90);
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let setup = Setup {
+        model: "llama3.2:3b".into(),
+        ctx: 2048,
+        think: Duration::ZERO,
+        tok: Arc::new(Tiktoken::new().unwrap()),
+        temperature: None,
+        turn_timeout: Duration::from_secs(60),
+    };
+    for scenario in scenarios::all() {
+        let scenario = scenario.truncated(8);
+        let mut rows = Vec::new();
+        let mut transcript = None;
+        for strategy in Strategy::ALL {
+            let (m, run) = fidelity::measure(strategy, &backend, &scenario, &setup)
+                .await
+                .unwrap_or_else(|e| panic!("{} {}: {e}", scenario.name, strategy.name()));
+            let label = format!("{} {}", scenario.name, strategy.name());
+            assert_eq!(m.turns, scenario.turns.len(), "{label}");
+            assert_eq!(m.failed_turns, 0, "{label}");
+            assert_eq!(m.over_budget, 0, "{label}: a request over budget");
+            assert_eq!(m.reply_calls, scenario.turns.len(), "{label}");
+            assert!(m.facts_kept <= m.facts && m.quiz.asked == scenario.quiz.len());
+            assert!(m.secs_replying >= 0.0 && m.secs_compressing >= 0.0);
+            assert!(
+                m.waited_on_compression_secs <= m.session_secs + 1e-6,
+                "{label}"
+            );
+            assert!(
+                m.summary_calls >= m.compressions as usize,
+                "{label}: {} calls for {} compressions",
+                m.summary_calls,
+                m.compressions
+            );
+            if strategy == Strategy::Ours {
+                assert_eq!(
+                    m.locked_in_requests_pct, 100.0,
+                    "{label}: the locked decision left a request"
+                );
+                transcript = Some(run.transcript.clone());
+            }
+            rows.push(m);
+        }
+        let (ceiling, floor) = fidelity::bounds(&backend, &scenario, &setup, &transcript.unwrap())
+            .await
+            .unwrap();
+        assert_eq!(floor.asked, scenario.quiz.len());
+        let refs: Vec<_> = rows.iter().collect();
+        let table = fidelity::report::table(&refs, Some(&ceiling), Some(&floor));
+        for s in Strategy::ALL {
+            assert!(table.contains(s.name()), "{table}");
+        }
+        assert!(table.contains("facts kept with subject"), "{table}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_scenarios_compress_and_the_figures_follow() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(150);
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let setup = Setup {
+        model: "llama3.2:3b".into(),
+        ctx: 2048,
+        think: Duration::ZERO,
+        tok: Arc::new(Tiktoken::new().unwrap()),
+        temperature: None,
+        turn_timeout: Duration::from_secs(60),
+    };
+    let scenario = &scenarios::all()[0];
+    for strategy in [Strategy::Ours, Strategy::Rolling] {
+        let (m, _) = fidelity::measure(strategy, &backend, scenario, &setup)
+            .await
+            .unwrap();
+        assert!(m.compressions >= 1, "{}: no compression", strategy.name());
+        assert!(m.tokens_in_summaries > 0 && m.secs_compressing > 0.0);
+    }
+}
