@@ -2,9 +2,10 @@
 //! validation, emergencies, snapshots and replay. No runtime, no I/O.
 #![allow(clippy::unwrap_used)]
 
+use ollm_tui::core::budget::reserve_for;
 use ollm_tui::core::checkpoint::Level;
 use ollm_tui::core::engine::{
-    ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
+    ChatPrompt, Effect, EngineConfig, EngineError, Input, PromptRole, ReplyInput, Request,
 };
 use ollm_tui::core::events::{EngineEvent, FailedPart, Intensity, SkipReason};
 use ollm_tui::core::goals::{GoalChange, GoalError, Priority};
@@ -63,6 +64,18 @@ fn chat<S: ollm_tui::core::summarizer::Summarizer>(h: &mut Harness<S>, turns: us
         );
         assert!(r.blocked.is_none(), "turn {i} blocked: {:?}", r.blocked);
     }
+}
+
+/// A harness whose reply reserve is fixed at max(1024, 10 %) as it used to be, for tests
+/// of the emergency measures that are built around that budget, not around reply lengths.
+fn fixed_reserve<S: ollm_tui::core::summarizer::Summarizer>(
+    ctx: u32,
+    tok: Arc<ByteEstimate>,
+    summarizer: S,
+) -> Harness<S> {
+    let mut cfg = EngineConfig::default();
+    cfg.budget.reserve_tokens = Some(1024.max(ctx / 10).min(ctx / 2));
+    Harness::with_config(ctx, cfg, tok, summarizer)
 }
 
 fn pin(id: MessageId) -> Request {
@@ -615,7 +628,7 @@ fn replay_reproduces_the_state_exactly() {
 
 #[test]
 fn cancelling_a_compression_changes_nothing() {
-    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
     chat(&mut h, 6);
     let state = h.engine.active_state();
     let fx = h
@@ -807,7 +820,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
     // Found by tests/engine_props.rs: identify protected "the user message before the
     // pending one" whether or not it had been answered, so after a failed request (or a
     // restore to a state with a pending message) the last real exchange could be folded.
-    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
     chat(&mut h, 4);
     h.turn("LAST-QUESTION", |_| {
         format!("LAST-REPLY {}", "detail ".repeat(350))
@@ -853,7 +866,7 @@ fn pinning_a_clipped_message_shows_it_whole_again() {
     // Found by tests/engine_props.rs: a message clipped in an emergency and pinned later
     // stayed clipped, so a pinned message reached the model altered (also after restoring
     // a snapshot taken while it was clipped).
-    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
     chat(&mut h, 2);
     let paste = format!("BEGIN {} END", "lorem ipsum ".repeat(400));
     let r = h.turn(&paste, |_| "noted".into());
@@ -996,7 +1009,7 @@ fn a_fold_that_would_free_nothing_is_not_applied() {
     // 13-token user message was folded by the emergency Truncate step into a 15-token
     // marked truncation plus the checkpoint header: the request grew (518 → 561 tokens),
     // the user's text was replaced by a marker for nothing, and the turn stayed blocked.
-    let mut h = Harness::new(1024, tok(), Extractive::new());
+    let mut h = fixed_reserve(1024, tok(), Extractive::new());
     let tool = tool_result(
         &mut h,
         "read_file",
@@ -1043,7 +1056,7 @@ fn an_overage_no_single_message_covers_is_clipped_across_messages() {
     // again. Four ~450-token messages in the last exchange at 2K ctx, or a follow-up
     // question after a clipped paste, were blocked ("what is left is protected") though
     // clipping would make them fit.
-    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
     let big = |c: &str| format!("{c}-HEAD {} {c}-TAIL", "text ".repeat(360));
     h.turn(&big("Q1"), |_| big("A1"));
     tool_result(&mut h, "t", "{}", &big("T1"), false);
@@ -1117,7 +1130,7 @@ fn long_chats_leave_several_turns_between_compressions() {
 
 #[test]
 fn a_runaway_reply_is_clipped_before_history_is_folded_harder() {
-    let mut h = Harness::new(4096, tok(), Extractive::new());
+    let mut h = fixed_reserve(4096, tok(), Extractive::new());
     chat(&mut h, 40);
     assert!(h.engine.checkpoints().len() >= 2);
     let checkpoints_before = h.engine.checkpoints().to_vec();
@@ -1172,15 +1185,18 @@ fn the_budget_follows_the_context_the_server_loaded() {
         }]
     );
     let b = h.engine.budget();
+    let reserve = reserve_for(2048, None, &[]);
     assert_eq!(
         (b.ctx, b.reserve),
-        (2048, 1024),
+        (2048, reserve),
         "the reserve follows the real window"
     );
     // num_ctx stays what was asked (changing it would reload the model).
     assert_eq!(h.engine.prompt().num_ctx, 8192);
     let r = h.turn("hello", |_| "hi".into());
-    assert!(r.sent[0].estimate <= 1024 && r.sent[0].max_reply == 2048 - r.sent[0].estimate);
+    assert!(
+        r.sent[0].estimate <= 2048 - reserve && r.sent[0].max_reply == 2048 - r.sent[0].estimate
+    );
     // A new ctx forgets it.
     h.apply(Request::SetCtx { ctx: Some(4096) });
     assert_eq!(h.engine.budget().ctx, 4096);

@@ -22,7 +22,7 @@
 //! case in debug).
 #![allow(clippy::unwrap_used)]
 
-use ollm_tui::core::budget::{Budget, MAX_ANCIENT, reserve_for};
+use ollm_tui::core::budget::{Budget, MAX_ANCIENT, RESERVE_SAMPLES, reserve_for};
 use ollm_tui::core::checkpoint::Level;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
@@ -375,6 +375,8 @@ struct Model {
     clipped: BTreeSet<MessageId>,
     ctx: u32,
     mode: Mode,
+    /// eval_count of every complete reply, in order (the reply reserve follows them).
+    reply_lengths: Vec<u32>,
 }
 
 struct SavedSnapshot {
@@ -496,7 +498,9 @@ impl Sim {
         let ctx = self.model.ctx;
         // 1. The hard guard, against figures the test derives itself.
         assert_eq!(p.num_ctx, ctx, "num_ctx must be the configured ctx");
-        let hard = ctx - reserve_for(ctx, None);
+        let recent = &self.model.reply_lengths;
+        let recent = &recent[recent.len().saturating_sub(RESERVE_SAMPLES)..];
+        let hard = ctx - reserve_for(ctx, None, recent);
         assert!(
             p.estimate <= hard,
             "over-budget request: {} > {hard}",
@@ -733,6 +737,9 @@ impl Sim {
                         prompt_raw: p.raw_estimate,
                     });
                     self.feed(input, answer);
+                    if status == ReplyStatus::Complete {
+                        self.model.reply_lengths.push(7);
+                    }
                     if status == ReplyStatus::Interrupted && reply.trim().is_empty() {
                         // Nothing was said: nothing to keep.
                         assert_eq!(self.h.engine.history().len(), before);
@@ -1028,8 +1035,9 @@ proptest! {
         reply_len in 600usize..3_000,
     ) {
         let mut sim = Sim::new(ctx, Arc::new(ByteEstimate), summarizer(erratic, seed), 1.0);
-        let bound = checkpoint_bound(&sim.h.engine.budget());
-        let room = sim.h.engine.budget().room();
+        // The reply reserve settles with the first reply (every reply here is as long),
+        // then the room stays fixed; checkpoints made before had a smaller room.
+        let mut fixed: Option<(u32, u32)> = None;
         let mut n = 0u64;
         let mut max_seen = 0;
         while sim.h.engine.compressions() < 200 {
@@ -1041,6 +1049,7 @@ proptest! {
                 sim.feed(Request::Compress { focus: None }, &mut None);
             }
             let b = sim.h.engine.budget();
+            let (bound, room) = *fixed.get_or_insert_with(|| (checkpoint_bound(&b), b.room()));
             prop_assert_eq!(b.room(), room, "the room changed; the bound would not hold");
             let cps = sim.h.engine.checkpoints();
             for level in [Level::Detailed, Level::Moderate, Level::Compact, Level::Ancient] {

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! ctx        = num_ctx sent on every request
-//! reserve    = kept free for the reply: max(1024, 10% of ctx), at most half of ctx
+//! reserve    = kept free for the reply: what recent replies used (see `reserve_for`),
+//!              at most half of ctx
 //! available  = ctx − reserve − system − goals − checkpoints
 //! trigger    = compress_at × available            (compress when recent ≥ trigger)
 //! hard limit = ctx − reserve                      (no request may exceed it)
@@ -21,7 +22,10 @@ pub const DEFAULT_CTX_CAP: u32 = 8192;
 pub const FALLBACK_CTX: u32 = 4096;
 /// Smallest context we accept: below it not even one exchange fits.
 pub const MIN_CTX: u32 = 512;
-pub const MIN_RESERVE_TOKENS: u32 = 1024;
+/// The reserve never goes below this: room for a short answer whatever replies were.
+pub const MIN_RESERVE_TOKENS: u32 = 256;
+/// Replies whose lengths steer the reserve.
+pub const RESERVE_SAMPLES: usize = 20;
 
 /// Tunables of the budget.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,7 +33,7 @@ pub const MIN_RESERVE_TOKENS: u32 = 1024;
 pub struct BudgetConfig {
     /// Fraction of `available` at which compression starts.
     pub compress_at: f64,
-    /// Tokens kept free for the reply; `None` = max(1024, 10% of ctx).
+    /// Tokens kept free for the reply; `None` = follow the lengths of recent replies.
     pub reserve_tokens: Option<u32>,
     /// Most recent tokens never summarized (at least the last exchange).
     pub preserve_recent_tokens: u32,
@@ -58,11 +62,29 @@ pub fn effective_ctx(explicit: Option<u32>, model_ctx: Option<u32>) -> u32 {
         .max(MIN_CTX)
 }
 
-/// Tokens kept free for the reply.
-pub fn reserve_for(ctx: u32, configured: Option<u32>) -> u32 {
-    configured
-        .unwrap_or_else(|| MIN_RESERVE_TOKENS.max(ctx / 10))
-        .min(ctx / 2)
+/// The most the reserve follows replies up to: max(1024, 10 % of ctx).
+fn reserve_ceiling(ctx: u32) -> u32 {
+    1024.max(ctx / 10)
+}
+
+/// Tokens kept free for the reply. The configured value wins. Otherwise it follows what
+/// replies really used — the 90th percentile of `recent` reply lengths, plus a quarter —
+/// between [`MIN_RESERVE_TOKENS`] and max(1024, 10 % of ctx); before any reply, a quarter
+/// of the context within the same bounds. A fixed 1,024 took half of a 2K context while
+/// replies used ~50 tokens, so nearly every turn compressed. Never above half of ctx.
+pub fn reserve_for(ctx: u32, configured: Option<u32>, recent: &[u32]) -> u32 {
+    let reserve = configured.unwrap_or_else(|| {
+        let observed = if recent.is_empty() {
+            ctx / 4
+        } else {
+            let mut sorted = recent.to_vec();
+            sorted.sort_unstable();
+            let p90 = sorted[(sorted.len() * 9 / 10).min(sorted.len() - 1)];
+            p90.saturating_add(p90 / 4)
+        };
+        observed.clamp(MIN_RESERVE_TOKENS, reserve_ceiling(ctx))
+    });
+    reserve.min(ctx / 2)
 }
 
 /// One reading of the budget.
@@ -192,13 +214,27 @@ mod tests {
     }
 
     #[test]
-    fn reserve_is_max_of_1024_and_ten_percent_capped_at_half() {
-        assert_eq!(reserve_for(8192, None), 1024);
-        assert_eq!(reserve_for(32768, None), 3276);
-        assert_eq!(reserve_for(2048, None), 1024);
-        assert_eq!(reserve_for(1024, None), 512);
-        assert_eq!(reserve_for(8192, Some(2000)), 2000);
-        assert_eq!(reserve_for(8192, Some(9000)), 4096);
+    fn the_reserve_follows_reply_lengths_within_bounds() {
+        // Before any reply: a quarter of the context, within 256 ..= max(1024, 10 %).
+        assert_eq!(reserve_for(2048, None, &[]), 512);
+        assert_eq!(reserve_for(8192, None, &[]), 1024);
+        assert_eq!(reserve_for(32768, None, &[]), 3276);
+        assert_eq!(reserve_for(512, None, &[]), 256);
+        // Short replies: the floor; long ones: up to the ceiling.
+        assert_eq!(reserve_for(2048, None, &[50; 20]), 256);
+        assert_eq!(reserve_for(8192, None, &[400; 20]), 500);
+        assert_eq!(reserve_for(8192, None, &[5000; 20]), 1024);
+        // The 90th percentile: one outlier does not move it, several do.
+        let mut some = vec![100; 19];
+        some.push(900);
+        assert_eq!(reserve_for(8192, None, &some), 256);
+        let mut many = vec![100; 15];
+        many.extend([800; 5]);
+        assert_eq!(reserve_for(8192, None, &many), 1000);
+        // The user's setting wins; half the context at most.
+        assert_eq!(reserve_for(8192, Some(2000), &[50]), 2000);
+        assert_eq!(reserve_for(8192, Some(9000), &[]), 4096);
+        assert_eq!(reserve_for(1024, None, &[5000]), 512);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::Engine;
 use super::input::Effect;
+use crate::core::budget::RESERVE_SAMPLES;
 use crate::core::checkpoint::CheckpointId;
 use crate::core::context::{ActiveEntry, clipped_text};
 use crate::core::message::{Message, MessageId, ReplyStatus, Role, ToolInfo};
@@ -85,6 +86,7 @@ impl Engine {
                 prompt_eval_count,
                 prompt_eval_cached,
                 prompt_estimate,
+                eval_count,
                 tokens,
                 ..
             } => {
@@ -98,6 +100,12 @@ impl Engine {
                     {
                         self.server_limit = Some(self.server_limit.map_or(*seen, |l| l.min(*seen)));
                     }
+                }
+                if let (ReplyStatus::Complete, Some(n)) = (status, eval_count) {
+                    if self.reply_lengths.len() >= RESERVE_SAMPLES {
+                        self.reply_lengths.remove(0);
+                    }
+                    self.reply_lengths.push(*n);
                 }
                 self.push_message(r, Role::Assistant, text, *status, false, None, *tokens);
             }

@@ -162,6 +162,9 @@ pub struct Engine {
     loaded_ctx: Option<u32>,
     compressions: u32,
     calibrations: HashMap<String, Calibration>,
+    /// Lengths (eval_count) of the last complete replies, oldest first: the reply reserve
+    /// follows them. From the log, so replay rebuilds the same budget.
+    reply_lengths: Vec<u32>,
     next_seq: u64,
     next_checkpoint_id: u64,
     snapshot_counter: u32,
@@ -227,6 +230,7 @@ impl Engine {
             loaded_ctx: None,
             compressions: 0,
             calibrations: HashMap::new(),
+            reply_lengths: Vec::new(),
             next_seq: 1,
             next_checkpoint_id: 1,
             snapshot_counter: 0,

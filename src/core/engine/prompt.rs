@@ -52,7 +52,7 @@ impl Engine {
         // The window the server loaded (when it said it is smaller than asked) sets the
         // reserve too; a window learned from truncation is what prompts may fill.
         let window = self.ctx().min(self.loaded_ctx.unwrap_or(u32::MAX));
-        let reserve = reserve_for(window, self.cfg.budget.reserve_tokens);
+        let reserve = reserve_for(window, self.cfg.budget.reserve_tokens, &self.reply_lengths);
         let budget_ctx = self
             .server_limit
             .map_or(window, |limit| window.min(limit.saturating_add(reserve)));
