@@ -103,8 +103,9 @@ impl Tmux {
 
     /// The app's exit status, once it has exited.
     fn exit_status(&self) -> Option<i32> {
-        // After a SIGKILL the terminal is still raw, so the marker may sit mid-line.
-        let s = self.screen();
+        // After a SIGKILL the terminal is still raw, so the marker may sit mid-line and
+        // wrap at the pane's edge: join wrapped lines (-J) before looking.
+        let s = self.tmux(&["capture-pane", "-p", "-J", "-t", "e2e"]);
         let at = s.rfind("[exit ")?;
         let rest = &s[at + "[exit ".len()..];
         rest[..rest.find(']')?].parse().ok()

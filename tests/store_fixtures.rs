@@ -84,6 +84,7 @@ pub fn checkpoint(id: u64, covers: &[u64]) -> Checkpoint {
         key_decisions: vec!["use Vec<u8>".to_string()],
         files: vec!["src/lib.rs".to_string()],
         next_steps: vec![],
+        facts: vec![],
     }
 }
 

@@ -156,6 +156,7 @@ fn checkpoint(summary: &str) -> Checkpoint {
         key_decisions: vec![summary.to_string()],
         files: vec![],
         next_steps: vec![],
+        facts: vec![],
     }
 }
 

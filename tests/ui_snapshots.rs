@@ -231,6 +231,7 @@ fn checkpoints() -> Vec<Checkpoint> {
             key_decisions: vec!["Use thiserror".to_string()],
             files: vec!["src/config.rs".to_string()],
             next_steps: vec!["Write tests".to_string()],
+            facts: vec![],
         }
     };
     vec![

@@ -22,7 +22,8 @@ pub enum Reply {
     /// `from_panel`: asked by Enter in the panel (else by `/inspect`).
     Inspect {
         from_panel: bool,
-        inspection: Option<Inspection>,
+        /// Boxed: a checkpoint with its ledger is much larger than the other answers.
+        inspection: Option<Box<Inspection>>,
     },
 }
 
@@ -80,9 +81,9 @@ impl App {
     pub(super) fn inspect(&mut self, number: Option<u32>, from_panel: bool) {
         self.ask(
             move |reply| Command::Inspect { number, reply },
-            move |inspection| Reply::Inspect {
+            move |inspection: Option<Inspection>| Reply::Inspect {
                 from_panel,
-                inspection,
+                inspection: inspection.map(Box::new),
             },
         );
     }
@@ -240,6 +241,7 @@ impl App {
                 if let Some(asked) = i.asked.filter(|n| *n != i.checkpoint.number) {
                     self.info(words::inspect_merged(asked, i.checkpoint.number));
                 }
+                let i = *i;
                 self.overlay = Some(OverlayState::Inspector {
                     checkpoint: i.checkpoint,
                     originals: i.originals,

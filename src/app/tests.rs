@@ -123,6 +123,7 @@ fn checkpoint() -> Checkpoint {
         key_decisions: vec![],
         files: vec![],
         next_steps: vec![],
+        facts: vec![],
     }
 }
 
@@ -328,11 +329,11 @@ async fn a_merged_checkpoint_is_labelled_and_inspect_leads_to_its_successor() {
     // says so and shows that one.
     app.on_reply(Reply::Inspect {
         from_panel: false,
-        inspection: Some(Inspection {
+        inspection: Some(Box::new(Inspection {
             asked: Some(2),
             checkpoint: checkpoint(),
             originals: vec![],
-        }),
+        })),
     });
     let last = app.transcript.entries().last().unwrap();
     assert!(

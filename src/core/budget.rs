@@ -181,14 +181,23 @@ impl Budget {
         scaled.min(level.default_cap_tokens())
     }
 
-    /// Upper bound of all checkpoint tokens at any time: one checkpoint per level plus
-    /// [`MAX_ANCIENT`] ancient ones, each within its cap (summaries that run over are cut
-    /// back by validation).
+    /// What the checkpoints' summaries together may take before a pass merges or ages the
+    /// oldest: a third of the room (the fact ledger has its own share).
+    pub fn summaries_budget(&self) -> u32 {
+        self.room() / 3
+    }
+
+    /// Tokens the fact ledger may take: a fifth of the room. Its own share, so that aging
+    /// the summaries never squeezes the facts out.
+    pub fn ledger_budget(&self) -> u32 {
+        (f64::from(self.room()) * LEDGER_SHARE) as u32
+    }
+
+    /// Upper bound of the checkpoints' message at any time: at most [`MAX_CHECKPOINTS`]
+    /// summaries, none over the detailed cap (validation cuts back what runs over), plus
+    /// the ledger within its share.
     pub fn checkpoint_bound(&self) -> u32 {
-        self.level_cap(Level::Detailed)
-            + self.level_cap(Level::Moderate)
-            + self.level_cap(Level::Compact)
-            + MAX_ANCIENT as u32 * self.level_cap(Level::Ancient)
+        MAX_CHECKPOINTS as u32 * self.level_cap(Level::Detailed) + self.ledger_budget()
     }
 
     /// Tokens of the most recent messages that are never summarized.
@@ -197,8 +206,11 @@ impl Budget {
     }
 }
 
-/// Ancient checkpoints kept apart; beyond this count the oldest two are merged.
-pub const MAX_ANCIENT: usize = 2;
+/// Checkpoints kept apart; when a pass would leave more, the two oldest are merged.
+pub const MAX_CHECKPOINTS: usize = 5;
+
+/// Share of the room (what checkpoints and messages share) the fact ledger may take.
+const LEDGER_SHARE: f64 = 0.2;
 
 #[cfg(test)]
 mod tests {
@@ -280,8 +292,13 @@ mod tests {
         assert!(small.level_cap(Level::Detailed) > small.level_cap(Level::Moderate));
         assert!(small.level_cap(Level::Moderate) > small.level_cap(Level::Compact));
         assert!(small.level_cap(Level::Compact) > small.level_cap(Level::Ancient));
-        // All checkpoints together stay within about half the room.
-        assert!(small.checkpoint_bound() <= small.room() / 2 + 1);
+        // Summaries and the ledger together aim at about half the room, so recent
+        // messages keep the other half.
+        for b in [small, Budget::compute(8192, 1024, 250, 0, 0, 0, 0.8)] {
+            let target = b.summaries_budget() + b.ledger_budget();
+            assert!(target <= b.room() * 55 / 100, "{target} of {}", b.room());
+            assert!(target >= b.room() * 45 / 100, "{target} of {}", b.room());
+        }
     }
 
     #[test]

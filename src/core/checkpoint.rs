@@ -9,6 +9,7 @@
 //! Invariant: `covers` lists, sorted and without duplicates, the ids of every message the
 //! checkpoint replaces. A message id is covered by at most one live checkpoint.
 
+use crate::core::ledger::LedgerLine;
 use crate::core::message::MessageId;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -130,6 +131,10 @@ pub struct Checkpoint {
     pub files: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next_steps: Vec<String>,
+    /// Ledger lines from the covered messages: the facts, whole and with their subject,
+    /// that the summary may drop but the context keeps. Aging leaves them as they are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<LedgerLine>,
 }
 
 impl Checkpoint {

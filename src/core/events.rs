@@ -206,11 +206,6 @@ pub enum EngineEvent {
         count: usize,
         checkpoint: u32,
     },
-    /// A summary kept dropping facts; they were appended verbatim.
-    FactsKept {
-        checkpoint: u32,
-        count: usize,
-    },
     /// Emergency: a message is shown to the model cut down (history keeps it whole).
     MessageClipped {
         id: MessageId,
@@ -286,7 +281,6 @@ impl EngineEvent {
             EngineEvent::RestoreNotSaved { .. } => "restore-not-saved",
             EngineEvent::TruncationSuspected { .. } => "truncation-suspected",
             EngineEvent::UserMessagesFolded { .. } => "user-messages-folded",
-            EngineEvent::FactsKept { .. } => "facts-kept",
             EngineEvent::MessageClipped { .. } => "message-clipped",
             EngineEvent::Blocked(_) => "blocked",
             EngineEvent::OverflowPersists { .. } => "overflow-persists",

@@ -1,12 +1,10 @@
-//! Hard facts in a text, and whether a summary kept them (the summary checks of the
-//! compression pipeline).
+//! Hard facts in a text.
 //!
-//! Small models paraphrase well and drop specifics: a port number, a file path, the name
-//! of a function. Strategy: pull the specifics out of the originals mechanically (paths,
-//! URLs, numbers, code identifiers, `[DECISION]` lines), rank them (decisions first, then
-//! by how often they occur, then by first appearance), keep as many as the summary's cap
-//! can afford, and check the summary contains each one. What is missing is named in a
-//! retry, and whatever is still missing is appended as a "Kept facts" line.
+//! The specifics of a text — paths, URLs, numbers, code identifiers, `[DECISION]` lines —
+//! pulled out mechanically and ranked (decisions first, then by how often they occur,
+//! then by first appearance). Used to list the files a checkpoint names and by the
+//! deterministic test summarizer; what survives compression is the ledger's job
+//! (`core::ledger`).
 
 use regex::Regex;
 use std::collections::HashMap;
@@ -145,64 +143,6 @@ pub fn extract(text: &str) -> Vec<Fact> {
     scanned.into_iter().map(|(_, (f, _))| f).collect()
 }
 
-/// The leading facts that fit in `budget_tokens`, costing each at ~1 token per 3 bytes.
-pub fn select(facts: &[Fact], budget_tokens: u32) -> Vec<Fact> {
-    let mut spent = 0u32;
-    let mut out = Vec::new();
-    for f in facts {
-        let cost = u32::try_from(f.text.len() / 3 + 1).unwrap_or(u32::MAX);
-        if spent.saturating_add(cost) > budget_tokens {
-            continue;
-        }
-        spent += cost;
-        out.push(f.clone());
-    }
-    out
-}
-
-fn normalise_number(s: &str) -> String {
-    s.replace(',', "")
-}
-
-fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() > 2)
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// Whether `summary` keeps `fact`: verbatim for paths, URLs and identifiers; numbers
-/// with or without thousands separators; decisions when most of their words appear.
-pub fn is_kept(fact: &Fact, summary: &str) -> bool {
-    match fact.kind {
-        FactKind::Number => {
-            summary.contains(&fact.text)
-                || normalise_number(summary).contains(&normalise_number(&fact.text))
-        }
-        FactKind::Decision => {
-            let want = words(&fact.text);
-            if want.is_empty() {
-                return true;
-            }
-            let have = words(summary);
-            let hits = want.iter().filter(|w| have.contains(w)).count();
-            hits * 5 >= want.len() * 4
-        }
-        _ => summary.contains(&fact.text),
-    }
-}
-
-/// The facts of `required` that `summary` lost.
-pub fn missing<'a>(required: &'a [Fact], summary: &str) -> Vec<&'a Fact> {
-    required.iter().filter(|f| !is_kept(f, summary)).collect()
-}
-
-/// The line appended to a summary that lost facts even after a retry.
-pub fn kept_facts_line(missing: &[&Fact]) -> String {
-    let items: Vec<&str> = missing.iter().map(|f| f.text.as_str()).collect();
-    format!("Kept facts: {}", items.join("; "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,35 +197,5 @@ mod tests {
     fn ranking_prefers_frequent_facts() {
         let facts = extract("port 9000 once. retry_count here, retry_count there, retry_count.");
         assert_eq!(facts[0].text, "retry_count");
-    }
-
-    #[test]
-    fn select_respects_the_budget() {
-        let facts = extract("a_b c_d e_f g_h i_j k_l m_n o_p q_r s_t");
-        assert_eq!(select(&facts, 4).len(), 2);
-        assert_eq!(select(&facts, 1000).len(), facts.len());
-    }
-
-    #[test]
-    fn kept_checks() {
-        let f = |kind, text: &str| Fact {
-            kind,
-            text: text.into(),
-        };
-        assert!(is_kept(&f(FactKind::Number, "1,024"), "uses 1024 workers"));
-        assert!(is_kept(&f(FactKind::Number, "8080"), "port 8080."));
-        assert!(!is_kept(&f(FactKind::Path, "src/a.rs"), "edited a.rs"));
-        assert!(is_kept(
-            &f(FactKind::Decision, "Use JWT for sessions"),
-            "They decided to use JWT for all sessions."
-        ));
-        assert!(!is_kept(
-            &f(FactKind::Decision, "Use JWT for sessions"),
-            "Sessions use cookies."
-        ));
-        let req = vec![f(FactKind::Path, "src/a.rs"), f(FactKind::Number, "42")];
-        let lost = missing(&req, "answer is 42");
-        assert_eq!(lost.len(), 1);
-        assert_eq!(kept_facts_line(&lost), "Kept facts: src/a.rs");
     }
 }

@@ -13,6 +13,7 @@ pub use engine::compress;
 pub mod events;
 pub mod facts;
 pub mod goals;
+pub mod ledger;
 pub mod markers;
 pub mod message;
 pub mod mode;

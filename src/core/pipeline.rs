@@ -8,17 +8,18 @@
 //!   character) boundaries, each chunk summarized, and the parts combined, recursively
 //!   (map-reduce) — never cut;
 //! - the result must be shorter than its input, else one retry asks for brevity;
-//! - the facts of the input (paths, numbers, identifiers, URLs, decisions) that fit the
-//!   cap must appear in it, else one retry names the missing ones, and whatever is still
-//!   missing is appended as a "Kept facts" line;
+//! - the prompt's own scaffolding ("Notes:", a "Summary:" heading) is taken off;
 //! - the final text never exceeds [`limit_for`]`(cap)` tokens.
+//!
+//! Specifics (numbers, paths, names with what they belong to) are not the summary's job:
+//! the fact ledger (`core::ledger`) keeps them word for word beside it, so there is no
+//! fact check and no retry for a summary that paraphrased them away.
 //!
 //! Mechanical tasks (emergency truncation) never call the model.
 //! Invariant: a task either yields an accepted text within its limit or an error; it
 //! never changes engine state (the engine applies results later, as records).
 
 use crate::core::checkpoint::{CheckpointId, Level};
-use crate::core::facts::{self, Fact};
 use crate::core::message::MessageId;
 use crate::core::prompts::{Prompts, cap_words, fill};
 use crate::core::summarizer::{Summarizer, SummaryRequest};
@@ -59,8 +60,6 @@ pub struct Task {
     pub earlier: Option<String>,
     /// Raw tokens of all input.
     pub input_raw: u32,
-    /// Facts the result must keep.
-    pub required: Vec<Fact>,
     /// "messages #3–#40", for prompts and notices.
     pub range_label: String,
     /// Emergency truncation: no model call.
@@ -83,8 +82,6 @@ pub struct TaskResult {
     /// Summarizer calls made (chunks, reduces, retries).
     pub calls: u32,
     pub retried: bool,
-    /// Facts appended because the model kept dropping them.
-    pub kept_facts: usize,
     /// The model overran the limit and the text was cut.
     pub cut: bool,
     pub mechanical: bool,
@@ -96,15 +93,8 @@ pub fn limit_for(cap: u32) -> u32 {
     cap + cap / 5 + 2
 }
 
-/// Share of the cap that required facts may take.
-const FACTS_SHARE: f64 = 0.25;
 /// Deepest map-reduce recursion before giving up (a window this small is useless).
 const MAX_REDUCE_DEPTH: u32 = 6;
-
-/// Facts of `text` that the summary at this cap must keep.
-pub fn required_facts(text: &str, cap: u32) -> Vec<Fact> {
-    facts::select(&facts::extract(text), (f64::from(cap) * FACTS_SHARE) as u32)
-}
 
 /// Cut `text` into pieces of at most `max_raw` tokens at line, then char, boundaries.
 pub fn split_piece(text: &str, max_raw: u32, tok: &dyn Tokenizer) -> Vec<Piece> {
@@ -178,7 +168,9 @@ fn join(pieces: &[&Piece]) -> String {
         .join("\n\n")
 }
 
-/// Strip what models wrap around a summary: reasoning blocks, a "Summary:" heading.
+/// Strip what models wrap around a summary: reasoning blocks, a "Summary:" or "Notes:"
+/// heading, and the prompt's own scaffolding echoed at the end ("Notes:", "Notes (- bullets,
+/// at most 40 words):").
 pub fn clean_summary(text: &str) -> String {
     let mut t = text.to_string();
     while let (Some(a), Some(b)) = (t.find("<think>"), t.find("</think>")) {
@@ -187,13 +179,33 @@ pub fn clean_summary(text: &str) -> String {
         }
         t.replace_range(a..b + "</think>".len(), "");
     }
-    let t = t.trim();
-    let lower = t.to_ascii_lowercase();
-    let t = ["summary:", "**summary:**", "## summary", "# summary"]
+    let is_scaffold = |line: &str| {
+        let l = line
+            .trim()
+            .trim_matches(['*', '#', ' '])
+            .to_ascii_lowercase();
+        ["summary", "notes", "transcript"].iter().any(|h| {
+            l == *h
+                || l == format!("{h}:")
+                || (l.starts_with(&format!("{h} (")) && l.ends_with(':'))
+        })
+    };
+    let lines: Vec<&str> = t.trim().lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| !is_scaffold(l))
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !is_scaffold(l))
+        .map_or(start, |i| i + 1);
+    let body = lines[start..end.max(start)].join("\n");
+    let lower = body.to_ascii_lowercase();
+    let body = ["summary:", "notes:"]
         .iter()
         .find(|h| lower.starts_with(*h))
-        .map_or(t, |h| t[h.len()..].trim_start());
-    t.trim().to_string()
+        .map_or(body.as_str(), |h| body[h.len()..].trim_start());
+    body.trim().to_string()
 }
 
 struct Caller<'a, S> {
@@ -403,7 +415,6 @@ pub async fn run_task<S: Summarizer>(
             tokens,
             calls: 0,
             retried: false,
-            kept_facts: 0,
             cut: false,
             mechanical: true,
         });
@@ -435,55 +446,8 @@ pub async fn run_task<S: Summarizer>(
         }
     }
 
-    let lost: Vec<Fact> = facts::missing(&task.required, &text)
-        .into_iter()
-        .cloned()
-        .collect();
-    if !lost.is_empty() && !retried {
-        retried = true;
-        let list = lost
-            .iter()
-            .map(|f| format!("- {}", f.text))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let prompt = fill(
-            &prompts.summary.retry_missing,
-            &[
-                ("cap_words", &words),
-                ("missing", &list),
-                ("previous", &text),
-            ],
-        );
-        // A failed or worse retry keeps the first draft.
-        if let Ok(second) = caller.call(prompt).await {
-            let second_tokens = tok.count(&second);
-            let second_lost = facts::missing(&task.required, &second).len();
-            if !second.is_empty() && second_tokens < task.input_raw && second_lost < lost.len() {
-                text = second;
-                tokens = second_tokens;
-            }
-        }
-    }
-
-    let still: Vec<&Fact> = facts::missing(&task.required, &text);
-    let kept_facts = still.len();
-    let kept_line = (!still.is_empty()).then(|| facts::kept_facts_line(&still));
-    let kept_raw = kept_line.as_deref().map_or(0, |l| tok.count(l) + 1);
     let mut cut = false;
-    if tokens + kept_raw > limit {
-        text = cut_to(&text, limit.saturating_sub(kept_raw + 1), tok);
-        cut = true;
-    }
-    if let Some(line) = kept_line {
-        text = if text.is_empty() {
-            line
-        } else {
-            format!("{text}\n{line}")
-        };
-    }
-    let mut tokens = tok.count(&text);
     if tokens > limit {
-        // The kept-facts line alone overran: cut the whole thing.
         text = cut_to(&text, limit, tok);
         tokens = tok.count(&text);
         cut = true;
@@ -493,7 +457,6 @@ pub async fn run_task<S: Summarizer>(
         tokens,
         calls: caller.calls,
         retried,
-        kept_facts,
         cut,
         mechanical: false,
     })
@@ -522,7 +485,6 @@ mod tests {
             pieces,
             earlier: None,
             input_raw,
-            required: required_facts(text, cap),
             range_label: "messages #1–#1".into(),
             mechanical: false,
             system: "You compress chat history.".into(),
@@ -600,30 +562,6 @@ mod tests {
     }
 
     #[test]
-    fn missing_facts_are_named_in_a_retry_then_appended() {
-        let p = Prompts::builtin();
-        let text = "Assistant (#1): the config lives in /etc/app/config.toml and the timeout is 4500 ms; see https://docs.example.org/x for details and more words to make it long enough to be worth it.";
-        let t = task(text, 80, 4000);
-        assert!(t.required.len() >= 3);
-        let s = Scripted::new([
-            Ok("They talked about config.".into()),
-            Ok("Config in /etc/app/config.toml.".into()),
-        ]);
-        let r = block_on(run_task(&t, &p, &ByteEstimate, &s)).unwrap();
-        let retry = &s.requests()[1].user;
-        assert!(
-            retry.contains("- 4500") && retry.contains("https://docs.example.org/x"),
-            "{retry}"
-        );
-        assert!(r.text.starts_with("Config in /etc/app/config.toml."));
-        assert!(r.text.contains("Kept facts:") && r.text.contains("4500"));
-        for f in &t.required {
-            assert!(facts::is_kept(f, &r.text), "{f:?} lost");
-        }
-        assert_eq!(r.kept_facts, 2);
-    }
-
-    #[test]
     fn overlong_summaries_are_cut_to_the_limit() {
         let p = Prompts::builtin();
         let text = long_text();
@@ -667,6 +605,16 @@ mod tests {
         assert_eq!(clean_summary("<think>hmm</think>\nSummary: done"), "done");
         assert_eq!(clean_summary("## Summary\n- a"), "- a");
         assert_eq!(clean_summary("plain"), "plain");
+        // The prompt's scaffolding echoed back is not part of the summary.
+        assert_eq!(
+            clean_summary("- The cache listens on 6379.\n\nNotes:"),
+            "- The cache listens on 6379."
+        );
+        assert_eq!(
+            clean_summary("Notes (\"- \" bullets, at most 40 words):\n- a\n- b"),
+            "- a\n- b"
+        );
+        assert_eq!(clean_summary("Notes:\n- a"), "- a");
     }
 
     #[test]

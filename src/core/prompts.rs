@@ -20,6 +20,8 @@ pub struct ChatPrompts {
     pub goal_header: String,
     pub checkpoints_header: String,
     pub checkpoint_label: String,
+    /// Heads the fact ledger under the summaries.
+    pub ledger_header: String,
     pub modes: ModeTexts,
 }
 
@@ -67,7 +69,6 @@ pub struct SummaryPrompts {
     pub user: String,
     pub goal: String,
     pub focus: String,
-    pub retry_missing: String,
     pub retry_too_long: String,
     pub reduce: String,
     pub merge: String,

@@ -148,13 +148,19 @@ pub mod doubles {
     #[derive(Debug)]
     pub struct Erratic {
         state: Mutex<u64>,
+        calls: AtomicU32,
     }
 
     impl Erratic {
         pub fn new(seed: u64) -> Self {
             Erratic {
                 state: Mutex::new(seed | 1),
+                calls: AtomicU32::new(0),
             }
+        }
+        /// Requests answered so far (failures included).
+        pub fn calls(&self) -> u32 {
+            self.calls.load(Ordering::Relaxed)
         }
         fn next(&self) -> u64 {
             let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -170,6 +176,7 @@ pub mod doubles {
 
     impl Summarizer for Erratic {
         async fn summarize(&self, request: SummaryRequest) -> Result<String, SummaryError> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
             let roll = self.next() % 100;
             let cap_words = (request.num_predict as usize * 6 / 10).max(4);
             match roll {

@@ -168,6 +168,7 @@ impl Engine {
             Input::SnapshotSaved { meta } => self.snapshot_saved(&meta, now, &mut fx),
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
         }
+        self.sync_ledger();
         fx
     }
 }

@@ -190,6 +190,9 @@ pub struct Engine {
     system: Part,
     goal_part: Part,
     checkpoint_part: Part,
+    /// The ledger budget `checkpoint_part` was fitted to: the room moves with the reply
+    /// reserve, the goals and the window, and the ledger follows it (see `sync_ledger`).
+    ledger_fitted_for: u32,
 }
 
 impl Engine {
@@ -247,6 +250,7 @@ impl Engine {
             system: Part::default(),
             goal_part: Part::default(),
             checkpoint_part: Part::default(),
+            ledger_fitted_for: 0,
         };
         e.rebuild_system();
         e.rebuild_goals();

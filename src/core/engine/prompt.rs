@@ -7,6 +7,7 @@ use super::{Engine, Part};
 use crate::core::budget::{Budget, reserve_for};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::context::clipped_text;
+use crate::core::ledger;
 use crate::core::message::{ReplyStatus, Role};
 use crate::core::mode::Tier;
 use crate::core::prompts::fill;
@@ -179,17 +180,45 @@ impl Engine {
         if self.replaying {
             return;
         }
-        let cps = self.active.checkpoints();
+        self.ledger_fitted_for = self.ledger_budget();
+        let cps: Vec<&Checkpoint> = self.active.checkpoints().iter().collect();
         self.checkpoint_part = if cps.is_empty() {
             Part::default()
         } else {
-            let mut text = self.prompts.chat.checkpoints_header.clone();
-            for cp in cps {
-                text.push_str(&self.checkpoint_entry(cp));
-            }
+            let text = self.render_checkpoints(&cps);
             let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS;
             Part { text, raw }
         };
+    }
+
+    /// Re-fit the ledger when its budget moved since the checkpoints' message was built
+    /// (a new reply changed the reserve, a goal or the window changed): the request then
+    /// depends only on the state, as replay rebuilds it. Cheap when nothing moved.
+    pub(super) fn sync_ledger(&mut self) {
+        if !self.active.checkpoints().is_empty() && self.ledger_budget() != self.ledger_fitted_for {
+            self.rebuild_checkpoints();
+        }
+    }
+
+    /// Tokens the fact ledger may take.
+    pub(super) fn ledger_budget(&self) -> u32 {
+        self.budget().ledger_budget()
+    }
+
+    /// The checkpoints' message: the header, each summary, then the fact ledger of them
+    /// all (superseded lines out, fitted to its share of the room).
+    pub(super) fn render_checkpoints(&self, cps: &[&Checkpoint]) -> String {
+        let mut text = self.prompts.chat.checkpoints_header.clone();
+        for cp in cps {
+            text.push_str(&self.checkpoint_entry(cp));
+        }
+        let lines = ledger::merge(cps.iter().flat_map(|c| &c.facts));
+        let lines = ledger::fit(lines, self.ledger_budget(), self.tok.as_ref());
+        if !lines.is_empty() {
+            text.push_str("\n\n");
+            text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &lines));
+        }
+        text
     }
 
     /// One checkpoint as it appears in the request, after the header.

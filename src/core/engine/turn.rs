@@ -286,6 +286,7 @@ impl Engine {
 
     /// The next thing to do in a turn. See the module docs.
     fn next_step(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> Step {
+        self.sync_ledger();
         if let Some(reason) = self.force.take()
             && self.escalation.is_none()
         {
@@ -295,6 +296,7 @@ impl Engine {
             }
         }
         loop {
+            self.sync_ledger();
             let b = self.budget();
             if b.fits() {
                 if b.over_trigger() && self.escalation.is_none() {

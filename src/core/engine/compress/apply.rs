@@ -9,6 +9,8 @@ use super::{CompressionOutcome, parse_details};
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{EngineEvent, FailedPart, Intensity, SkipReason};
+use crate::core::ledger::{self, LedgerLine};
+use crate::core::message::{MessageId, Role};
 use crate::core::pipeline::{self, Task, TaskResult, TaskTarget};
 use crate::core::record::RecordBody;
 use crate::core::reliability::warning_threshold;
@@ -32,6 +34,7 @@ impl Engine {
             .map(|m| m.tokens)
             .sum();
         let (key_decisions, files, next_steps) = parse_details(&result.text);
+        let facts = self.ledger_of(covers);
         Some(Checkpoint {
             id: CheckpointId(self.next_checkpoint_id),
             number: self.compressions + 1,
@@ -47,7 +50,22 @@ impl Engine {
             key_decisions,
             files,
             next_steps,
+            facts,
         })
+    }
+
+    /// The ledger lines of the messages `ids`, in order, merged.
+    fn ledger_of(&self, ids: &[MessageId]) -> Vec<LedgerLine> {
+        let lines: Vec<LedgerLine> = ids
+            .iter()
+            .filter_map(|id| self.history.get(*id))
+            .flat_map(|m| ledger::extract(&m.text, m.role == Role::User))
+            .collect();
+        ledger::fit(
+            ledger::merge(&lines),
+            self.ledger_budget(),
+            self.tok.as_ref(),
+        )
     }
 
     /// Stages 5 and 6: apply a finished compression and check the budget.
@@ -176,6 +194,12 @@ impl Engine {
                     key_decisions,
                     files,
                     next_steps,
+                    // What the ledger can never show is not carried on (history keeps it).
+                    facts: ledger::fit(
+                        ledger::merge(parts.iter().flat_map(|c| &c.facts)),
+                        self.ledger_budget(),
+                        self.tok.as_ref(),
+                    ),
                 };
                 let into = merged.id;
                 // An emergency merge is there to make room: one that would not (small
@@ -255,12 +279,6 @@ impl Engine {
                     checkpoint: number,
                 }));
             }
-            if r.kept_facts > 0 {
-                fx.push(Effect::Event(EngineEvent::FactsKept {
-                    checkpoint: number,
-                    count: r.kept_facts,
-                }));
-            }
             self.apply_markers(&summary, now, fx);
             let threshold = warning_threshold(self.model_billions);
             if self.compressions == threshold {
@@ -315,12 +333,18 @@ impl Engine {
             .filter(|e| cp.covers.binary_search(&e.id).is_ok())
             .map(|e| e.cost())
             .sum();
-        let mut added = self.tok.count(&self.checkpoint_entry(cp));
-        if self.active.checkpoints().is_empty() {
-            added +=
-                self.tok.count(&self.prompts.chat.checkpoints_header) + MESSAGE_OVERHEAD_TOKENS;
+        let mut cps: Vec<&Checkpoint> = self.active.checkpoints().iter().collect();
+        let before = if cps.is_empty() {
+            0
+        } else {
+            self.tok.count(&self.render_checkpoints(&cps))
+        };
+        cps.push(cp);
+        let mut after = self.tok.count(&self.render_checkpoints(&cps));
+        if before == 0 {
+            after += MESSAGE_OVERHEAD_TOKENS;
         }
-        added < freed
+        after.saturating_sub(before) < freed
     }
 
     /// The text of an aging or merge: the model's result, or — when the model failed — the

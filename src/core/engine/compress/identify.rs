@@ -55,18 +55,11 @@ impl Engine {
         // the checkpoints will have once aged; the recent window takes at most half of it,
         // and user text is folded only down to RECENT_TARGET of it.
         let trigger_after = {
-            let projected_cp: u32 = self
-                .active
-                .checkpoints()
-                .iter()
-                .map(|c| match c.level.aged() {
-                    Some(to) => b
-                        .level_cap(to)
-                        .min((f64::from(c.tokens) * to.aging_ratio()) as u32),
-                    None => c.tokens,
-                })
-                .sum::<u32>()
-                + b.level_cap(Level::Detailed);
+            // The checkpoints after this pass: what they take now plus a new summary, no
+            // more than their budget (passes merge and age to stay within it) plus the
+            // ledger's share.
+            let projected_cp = (b.checkpoints + b.level_cap(Level::Detailed))
+                .min(b.summaries_budget() + b.room() / 5 + b.level_cap(Level::Detailed));
             f64::from(b.room().saturating_sub(projected_cp)) * self.cfg.budget.compress_at
         };
         let window_raw = match intensity {

@@ -6,16 +6,18 @@
 //!   leave the context at the trigger after compression, then the oldest user messages go
 //!   too (reported).
 //! - **prepare** (`plan.rs`): tasks with mode- and goal-aware prompts and token caps — the
-//!   new checkpoint, aging every older checkpoint one level (from its original messages),
-//!   merging the oldest ancient ones.
+//!   new checkpoint (its cap follows what it replaces), and only when the summaries would
+//!   outgrow their share or count: the two oldest merged into one rolling summary, and the
+//!   oldest that can age aged one level from its original messages. A pass costs about two
+//!   model calls however many checkpoints there are.
 //! - **summarize** ([`CompressionPlan::run`], via `pipeline::run_task`): the only async
 //!   stage, run by the driver; it never touches engine state, so cancelling is dropping the
 //!   future.
 //! - **checkpoint**, **update** and **validate** (`apply.rs`): results become records
 //!   (applied like every record, so replay matches); a failed aging or merge shortens the
-//!   existing summaries without the model (marked `truncated`), so every pass keeps one
-//!   checkpoint per level and at most `MAX_ANCIENT` ancient ones whatever the summarizer
-//!   does; then the budget is checked and, if a pass freed under the minimum share of the
+//!   existing summaries without the model (marked `truncated`), so every pass keeps at most
+//!   `MAX_CHECKPOINTS` checkpoints whatever the summarizer does; facts found in the
+//!   covered messages go to the fact ledger (`ledger.rs`), which aging never shrinks; then the budget is checked and, if a pass freed under the minimum share of the
 //!   budget, automatic compression backs off.
 //!
 //! The emergency measures a turn escalates to when a request does not fit (snapshot,

@@ -6,7 +6,7 @@
 
 use super::super::Engine;
 use super::{CompressionPlan, format_message, merged_covers, range_label};
-use crate::core::budget::MAX_ANCIENT;
+use crate::core::budget::{Budget, MAX_CHECKPOINTS};
 use crate::core::checkpoint::{Checkpoint, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{CompressReason, EngineEvent, Intensity, SkipReason};
@@ -18,6 +18,10 @@ use chrono::{DateTime, Utc};
 
 /// A fold smaller than this (raw tokens) is not worth a model call.
 const MIN_FOLD_RAW: u32 = 48;
+/// A new checkpoint's summary may take this share of what it replaces.
+const NEW_SHARE: f64 = 0.3;
+/// The smallest cap a summary gets.
+const MIN_CAP: u32 = 48;
 /// Safety margin in a summarizer request, tokens.
 const SUMMARY_MARGIN: u32 = 64;
 
@@ -87,14 +91,6 @@ impl Engine {
             .collect()
     }
 
-    fn text_of(&self, ids: &[MessageId]) -> String {
-        ids.iter()
-            .filter_map(|id| self.history.get(*id))
-            .map(|m| m.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn task(
         &self,
@@ -103,7 +99,6 @@ impl Engine {
         cap: u32,
         pieces: Vec<Piece>,
         earlier: Option<String>,
-        facts_from: &str,
         range_label: String,
         mechanical: bool,
         focus: &str,
@@ -120,11 +115,6 @@ impl Engine {
             pieces,
             earlier,
             input_raw,
-            required: if mechanical {
-                Vec::new()
-            } else {
-                pipeline::required_facts(facts_from, cap)
-            },
             range_label,
             mechanical,
             system,
@@ -164,7 +154,14 @@ impl Engine {
             !sel.covers.is_empty()
         };
         let new = if fold_worth_it {
-            let cap = b.level_cap(level);
+            // The cap follows what the summary must hold: a share of what it replaces
+            // (the ledger keeps the specifics), within the level's cap.
+            let cap = if mechanical {
+                b.level_cap(level)
+            } else {
+                ((f64::from(sel.raw) * NEW_SHARE) as u32)
+                    .clamp(MIN_CAP, b.level_cap(level).max(MIN_CAP))
+            };
             let probe_window =
                 self.summary_window(&self.summary_system(level, cap), &self.goal_block(), cap);
             // Only what is folded goes to the summarizer. User messages that stay verbatim
@@ -178,7 +175,6 @@ impl Engine {
                     pipeline::split_piece(&format_message(m), probe_window, self.tok.as_ref())
                 })
                 .collect();
-            let facts_from = self.text_of(&sel.covers);
             Some(self.task(
                 TaskTarget::New {
                     covers: sel.covers.clone(),
@@ -188,7 +184,6 @@ impl Engine {
                 cap,
                 pieces,
                 None,
-                &facts_from,
                 range_label(&sel.covers),
                 mechanical,
                 &focus,
@@ -210,7 +205,8 @@ impl Engine {
             });
         }
 
-        let (aging, merge) = self.plan_checkpoints(intensity, &b, &focus);
+        let new_cap = new.as_ref().map_or(0, |t| t.cap);
+        let (aging, merge) = self.plan_checkpoints(intensity, &b, &focus, new_cap);
         if new.is_none() && aging.is_empty() && merge.is_none() {
             return Err(SkipReason::NothingLeft);
         }
@@ -233,60 +229,48 @@ impl Engine {
         }))
     }
 
-    /// Aging and merging tasks for the existing checkpoints.
+    /// Aging and merging for the existing checkpoints, only as much as the budget needs
+    /// and at most one of them a pass (amortised: a pass costs at most two model calls
+    /// however many checkpoints there are). Normal passes: when there would be more than
+    /// [`MAX_CHECKPOINTS`], the two oldest are merged into one ancient checkpoint (from the
+    /// older summary and the younger one's originals: the oldest part of the conversation
+    /// becomes one rolling summary); else, when the summaries would outgrow their share of
+    /// the room, the oldest checkpoint that can age ages one level, from its originals, and
+    /// when none can, the two oldest are merged. What one pass leaves over its share the
+    /// next one takes up; the count bound and the caps bound the total meanwhile.
+    /// Emergencies merge everything into one, from the summaries.
     fn plan_checkpoints(
         &self,
         intensity: Intensity,
-        b: &crate::core::budget::Budget,
+        b: &Budget,
         focus: &str,
+        new_cap: u32,
     ) -> (Vec<Task>, Option<Task>) {
         let cps = self.active.checkpoints();
         let ancient_cap = b.level_cap(Level::Ancient);
         match intensity {
             Intensity::Normal => {
-                // Which checkpoints are ancient once this pass has aged everyone?
-                let ancients: Vec<usize> = (0..cps.len())
-                    .filter(|&i| {
-                        cps[i].level == Level::Ancient
-                            || cps[i].level.aged() == Some(Level::Ancient)
-                    })
-                    .collect();
-                let merged: Vec<usize> = if ancients.len() > MAX_ANCIENT {
-                    ancients[..2].to_vec()
-                } else {
-                    Vec::new()
+                let budget = b.summaries_budget();
+                let mut projected: u32 = cps.iter().map(|c| c.tokens).sum::<u32>() + new_cap;
+                let count = cps.len() + usize::from(new_cap > 0);
+                let merge_cap = b.level_cap(Level::Compact);
+                let merge_two = |projected: &mut u32| {
+                    let (a, n) = (&cps[0], &cps[1]);
+                    *projected = projected.saturating_sub(a.tokens + n.tokens) + merge_cap;
+                    self.merge_task(a, n, merge_cap, focus)
                 };
+                // One piece of upkeep a pass at most, so a pass costs two calls.
+                let mut merge =
+                    (cps.len() >= 2 && count > MAX_CHECKPOINTS).then(|| merge_two(&mut projected));
                 let mut aging = Vec::new();
-                for (i, cp) in cps.iter().enumerate() {
-                    if merged.contains(&i) {
-                        continue;
+                if merge.is_none() && projected > budget {
+                    match cps.iter().find_map(|c| c.level.aged().map(|to| (c, to))) {
+                        Some((cp, to)) => aging.push(self.age_task(cp, to, b, focus)),
+                        // Nothing left to age: fold the oldest two.
+                        None if cps.len() >= 2 => merge = Some(merge_two(&mut projected)),
+                        None => {}
                     }
-                    let Some(to) = cp.level.aged() else { continue };
-                    aging.push(self.age_task(cp, to, b, focus));
                 }
-                let merge = (merged.len() == 2).then(|| {
-                    let (a, n) = (&cps[merged[0]], &cps[merged[1]]);
-                    let window = self.summary_window(
-                        &self.summary_system(Level::Ancient, ancient_cap),
-                        &self.goal_block(),
-                        ancient_cap,
-                    );
-                    let pieces = self.pieces_of(&n.covers, window);
-                    let covers = merged_covers(&[a, n]);
-                    self.task(
-                        TaskTarget::Merge {
-                            ids: vec![a.id, n.id],
-                        },
-                        Level::Ancient,
-                        ancient_cap,
-                        pieces,
-                        Some(a.summary.clone()),
-                        &format!("{}\n{}", a.summary, self.text_of(&n.covers)),
-                        range_label(&covers),
-                        false,
-                        focus,
-                    )
-                });
                 (aging, merge)
             }
             Intensity::Hard | Intensity::Truncate => {
@@ -303,11 +287,6 @@ impl Engine {
                         raw: c.tokens,
                     })
                     .collect();
-                let facts_from: String = cps
-                    .iter()
-                    .map(|c| c.summary.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n");
                 let refs: Vec<&Checkpoint> = cps.iter().collect();
                 let covers = merged_covers(&refs);
                 let merge = self.task(
@@ -318,7 +297,6 @@ impl Engine {
                     ancient_cap,
                     pieces,
                     Some(cps[0].summary.clone()),
-                    &facts_from,
                     range_label(&covers),
                     mechanical,
                     focus,
@@ -328,26 +306,18 @@ impl Engine {
         }
     }
 
-    fn age_task(
-        &self,
-        cp: &Checkpoint,
-        to: Level,
-        b: &crate::core::budget::Budget,
-        focus: &str,
-    ) -> Task {
+    fn age_task(&self, cp: &Checkpoint, to: Level, b: &Budget, focus: &str) -> Task {
         let cap = b
             .level_cap(to)
             .min(((f64::from(cp.tokens) * to.aging_ratio()) as u32).max(16));
         let window = self.summary_window(&self.summary_system(to, cap), &self.goal_block(), cap);
         let mut pieces = self.pieces_of(&cp.covers, window);
-        let mut facts_from = self.text_of(&cp.covers);
         if pieces.is_empty() {
             // Originals unavailable (damaged log): age from the summary instead.
             pieces = vec![Piece {
                 text: cp.summary.clone(),
                 raw: cp.tokens,
             }];
-            facts_from = cp.summary.clone();
         }
         self.task(
             TaskTarget::Age {
@@ -358,8 +328,31 @@ impl Engine {
             cap,
             pieces,
             None,
-            &facts_from,
             range_label(&cp.covers),
+            false,
+            focus,
+        )
+    }
+
+    /// Merge `older` and `younger` into one ancient checkpoint: the older summary, and the
+    /// younger one's originals (never a summary of a summary of a summary).
+    fn merge_task(&self, older: &Checkpoint, younger: &Checkpoint, cap: u32, focus: &str) -> Task {
+        let window = self.summary_window(
+            &self.summary_system(Level::Ancient, cap),
+            &self.goal_block(),
+            cap,
+        );
+        let pieces = self.pieces_of(&younger.covers, window);
+        let covers = merged_covers(&[older, younger]);
+        self.task(
+            TaskTarget::Merge {
+                ids: vec![older.id, younger.id],
+            },
+            Level::Ancient,
+            cap,
+            pieces,
+            Some(older.summary.clone()),
+            range_label(&covers),
             false,
             focus,
         )

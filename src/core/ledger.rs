@@ -1,0 +1,441 @@
+//! The fact ledger: what must survive compression, kept whole and with its subject, in a
+//! compact place of its own beside the prose summaries.
+//!
+//! Small models paraphrase well and drop specifics; appending the specifics they dropped
+//! ("Kept facts: 14; 00; 7010") keeps numbers without what they belong to. So when
+//! messages are folded, the sentences that state a hard value — a number, time, version,
+//! path, URL, identifier, address, name — are taken from the originals mechanically (no
+//! model call), cut to a short window around their values, and kept as ledger lines: "our
+//! cache service (Redis) listens on port 6379". Aging never touches them.
+//!
+//! Rules, all pure and deterministic (so replay rebuilds the same ledger):
+//! - questions state nothing; a line the ledger already holds is not added twice;
+//! - a later line supersedes an earlier one when it names the earlier value as replaced
+//!   ("now Porto, not Lisbon") or when it says the thing changed ("moved", "raised",
+//!   "final", …) and shares a subject word with it while not repeating its value;
+//! - under a token budget the person's own lines come first, the assistant's lines
+//!   whose values the person's lines already hold go first, then the oldest.
+
+use crate::core::tokens::Tokenizer;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// One ledger line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerLine {
+    pub text: String,
+    /// Stated by the person (else by the assistant or a tool).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub user: bool,
+}
+
+/// Words of context kept before the first value and after the last.
+const WORDS_BEFORE: usize = 12;
+const WORDS_AFTER: usize = 5;
+
+fn re(pattern: &str) -> Regex {
+    // The patterns are constants covered by tests; failing to compile is a build bug.
+    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern}: {e}"))
+}
+
+/// Hard values: what makes a sentence worth keeping word for word.
+static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(concat!(
+        r"https?://[^\s<>`)\]]+",                            // URL
+        r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+",                    // e-mail
+        r"|(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?", // path
+        r"|\b[\w-]+\.(?:rs|py|ts|js|go|c|h|cpp|java|rb|toml|json|ya?ml|md|txt|sh|sql|conf|ini|env|xml|lock|proto|html|css)\b(?::\d+)?",
+        r"|\b\d{1,2}:\d{2}(?::\d{2})?\b", // time
+        r"|\b\d+(?:[.,]\d+)+\b",          // 1,024 · 16.2 · IPs
+        r"|\b\d{2,}\b",                   // numbers
+        r"|`[^`\n]{2,60}`",               // code
+        r"|\b[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?", // paths in code
+        r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?", // snake_case
+        r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", // CONSTANT_CASE
+        r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.(?:internal|local|lan|com|org|net|io|dev|example)\b", // host
+        r"|\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b",
+        r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b",
+    ))
+});
+
+/// A capitalised word inside a sentence: a name ("Porto", "Stripe").
+static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s([A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)\b"));
+
+/// Words that say a value changed.
+const CHANGE_WORDS: &[&str] = &[
+    "now",
+    "change",
+    "changed",
+    "changes",
+    "move",
+    "moved",
+    "moving",
+    "raise",
+    "raised",
+    "lower",
+    "lowered",
+    "instead",
+    "final",
+    "finally",
+    "update",
+    "updated",
+    "switch",
+    "switched",
+    "replace",
+    "replaced",
+    "new",
+    "no longer",
+    "rather",
+];
+
+/// Words too common to tie two lines to one subject.
+const STOP: &[&str] = &[
+    "the", "and", "for", "with", "that", "this", "from", "into", "will", "would", "should", "have",
+    "has", "had", "was", "were", "are", "our", "your", "their", "there", "what", "when", "which",
+    "who", "about", "also", "just", "then", "than", "them", "they", "its", "not", "but", "all",
+    "any", "can", "use", "using", "used", "set", "get", "now", "new", "final", "change", "changed",
+    "plan", "another", "noted", "okay", "good", "great", "thanks", "please", "sure", "here",
+    "some", "more", "most", "only", "each", "every", "been", "being", "does", "did", "done",
+    "make", "made", "need", "needs", "let", "lets",
+];
+
+/// The values a sentence states.
+pub fn values(sentence: &str) -> Vec<String> {
+    let mut out: Vec<String> = VALUE
+        .find_iter(sentence)
+        .map(|m| {
+            m.as_str()
+                .trim_matches('`')
+                .trim_end_matches(['.', ','])
+                .to_string()
+        })
+        .filter(|v| v.len() >= 2)
+        .collect();
+    for c in NAME.captures_iter(sentence) {
+        if let Some(m) = c.get(1) {
+            out.push(m.as_str().to_string());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Sentences of `text`: lines, split further at sentence ends (". " etc.), so paths and
+/// version numbers stay whole.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut start = 0;
+        let bytes = line.as_bytes();
+        for i in 0..bytes.len() {
+            if matches!(bytes[i], b'.' | b'!' | b'?')
+                && bytes.get(i + 1).is_some_and(|b| *b == b' ')
+                && i + 2 < bytes.len()
+            {
+                out.push(&line[start..=i]);
+                start = i + 2;
+            }
+        }
+        out.push(&line[start..]);
+    }
+    out.into_iter()
+        .map(|s| s.trim().trim_start_matches(['-', '*', '•']).trim())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// A sentence cut to a window around its values (whole words).
+fn window(sentence: &str, values: &[String]) -> String {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let hit = |w: &&str| {
+        values.iter().any(|v| {
+            w.contains(v.as_str())
+                || v.contains(w.trim_matches(|c: char| !c.is_alphanumeric())) && w.len() > 1
+        })
+    };
+    let first = words.iter().position(hit).unwrap_or(0);
+    let last = words
+        .iter()
+        .rposition(hit)
+        .unwrap_or(words.len().saturating_sub(1));
+    let from = first.saturating_sub(WORDS_BEFORE);
+    let to = (last + WORDS_AFTER + 1).min(words.len());
+    let mut out = words[from..to].join(" ");
+    if from > 0 {
+        out.insert_str(0, "… ");
+    }
+    if to < words.len() {
+        out.push_str(" …");
+    }
+    out
+}
+
+/// The ledger lines of one message.
+pub fn extract(text: &str, user: bool) -> Vec<LedgerLine> {
+    let mut out: Vec<LedgerLine> = Vec::new();
+    for s in sentences(text) {
+        if s.ends_with('?') {
+            continue;
+        }
+        let vals = values(s);
+        if vals.is_empty() {
+            continue;
+        }
+        let line = window(s, &vals);
+        if !out.iter().any(|l| l.text == line) {
+            out.push(LedgerLine { text: line, user });
+        }
+    }
+    out
+}
+
+fn lower_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .map(str::to_lowercase)
+        .filter(|w| w.len() >= 3 && !STOP.contains(&w.as_str()))
+        .collect()
+}
+
+fn says_change(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    CHANGE_WORDS.iter().any(|w| match w.split_once(' ') {
+        Some((a, b)) => words.windows(2).any(|p| p[0] == a && p[1] == b),
+        None => words.contains(w),
+    })
+}
+
+/// A line with what `supersedes` needs, computed once.
+struct Parsed {
+    line: LedgerLine,
+    values: Vec<String>,
+    lower_values: Vec<String>,
+    lower: String,
+    words: Vec<String>,
+    change: bool,
+}
+
+impl Parsed {
+    fn new(line: &LedgerLine) -> Parsed {
+        let lower = line.text.to_lowercase();
+        let values = values(&line.text);
+        Parsed {
+            lower_values: values.iter().map(|v| v.to_lowercase()).collect(),
+            values,
+            words: lower_words(&line.text),
+            change: says_change(&lower),
+            lower,
+            line: line.clone(),
+        }
+    }
+}
+
+/// Whether `newer` supersedes `older`.
+fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
+    if older.values.is_empty() {
+        return false;
+    }
+    // "now Porto, not Lisbon": the old value named on its own beside a new one
+    // ("src/a.rs:41" extends "src/a.rs", it does not replace it).
+    let names_old_as_replaced = older.values.iter().zip(&older.lower_values).any(|(v, lv)| {
+        newer.values.contains(v)
+            && newer.values.iter().any(|n| !older.values.contains(n))
+            && (newer.change
+                || ["not ", "instead of ", "no longer ", "from "]
+                    .iter()
+                    .any(|p| newer.lower.contains(&format!("{p}{lv}"))))
+    });
+    if names_old_as_replaced {
+        return true;
+    }
+    // "the budget was raised to 15,000": a change word, a shared subject, a new value.
+    if !newer.change || older.lower_values.iter().any(|v| newer.lower.contains(v)) {
+        return false;
+    }
+    newer
+        .words
+        .iter()
+        .filter(|w| !newer.lower_values.contains(w))
+        .any(|w| older.words.contains(w))
+}
+
+/// Lines in order (oldest first) with superseded ones and repeats removed.
+pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerLine> {
+    let mut out: Vec<Parsed> = Vec::new();
+    for line in lines {
+        if out.iter().any(|p| p.line.text == line.text) {
+            continue;
+        }
+        let parsed = Parsed::new(line);
+        out.retain(|old| !supersedes(&parsed, old));
+        out.push(parsed);
+    }
+    out.into_iter().map(|p| p.line).collect()
+}
+
+/// The lines that fit `budget` tokens (each counted as rendered, with its "- "): the
+/// person's lines are kept first; assistant lines whose values the kept lines already
+/// hold go first, then the oldest. Order is preserved.
+pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Vec<LedgerLine> {
+    let cost = |l: &LedgerLine| tok.count(&l.text) + 2;
+    let mut total: u32 = lines.iter().map(cost).sum();
+    if total <= budget {
+        return lines;
+    }
+    let mut keep = vec![true; lines.len()];
+    // Redundant assistant lines: every value already in a person's line.
+    let user_text: String = lines
+        .iter()
+        .filter(|l| l.user)
+        .map(|l| l.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let redundant = |l: &LedgerLine| {
+        !l.user
+            && values(&l.text)
+                .iter()
+                .all(|v| user_text.contains(&v.to_lowercase()))
+    };
+    let order: Vec<usize> = (0..lines.len())
+        .filter(|&i| redundant(&lines[i]))
+        .chain((0..lines.len()).filter(|&i| !lines[i].user && !redundant(&lines[i])))
+        .chain((0..lines.len()).filter(|&i| lines[i].user))
+        .collect();
+    for i in order {
+        if total <= budget {
+            break;
+        }
+        keep[i] = false;
+        total = total.saturating_sub(cost(&lines[i]));
+    }
+    lines
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(l, k)| k.then_some(l))
+        .collect()
+}
+
+/// The ledger as it appears in the request: a header, then a line each.
+pub fn render(header: &str, lines: &[LedgerLine]) -> String {
+    let mut out = String::from(header);
+    for l in lines {
+        out.push_str("\n- ");
+        out.push_str(&l.text);
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::tokens::ByteEstimate;
+
+    fn texts(lines: &[LedgerLine]) -> Vec<&str> {
+        lines.iter().map(|l| l.text.as_str()).collect()
+    }
+
+    fn user(text: &str) -> LedgerLine {
+        LedgerLine {
+            text: text.into(),
+            user: true,
+        }
+    }
+
+    #[test]
+    fn facts_are_kept_whole_with_their_subject() {
+        let lines = extract(
+            "Hi! I'm setting up the notes. First thing: our cache service (Redis) listens on port 6379. \
+             The meeting is at 14:00 with the team. What about you?",
+            true,
+        );
+        assert_eq!(
+            texts(&lines),
+            [
+                "First thing: our cache service (Redis) listens on port 6379.",
+                "The meeting is at 14:00 with the team."
+            ]
+        );
+        // A time stays one value, not "14" and "00".
+        assert_eq!(values("at 14:00 sharp"), ["14:00"]);
+        assert!(values("version 16.2 of PostgreSQL").contains(&"16.2".to_string()));
+        let v = values("the file /etc/shopd/shop.toml and src/cart/total.rs:88");
+        assert!(v.contains(&"/etc/shopd/shop.toml".to_string()), "{v:?}");
+        assert!(v.contains(&"src/cart/total.rs:88".to_string()), "{v:?}");
+        // Prose without hard values, and questions, state nothing.
+        assert!(extract("That sounds like a good plan to me.", true).is_empty());
+        assert!(extract("Which port does it use, 6379?", true).is_empty());
+    }
+
+    #[test]
+    fn long_sentences_are_cut_around_their_values() {
+        let long = format!(
+            "{} the gateway listens on port 8443 {}",
+            "word ".repeat(30),
+            "tail ".repeat(20)
+        );
+        let l = &extract(&long, true)[0].text;
+        assert!(l.starts_with("… ") && l.ends_with(" …"), "{l}");
+        assert!(l.contains("the gateway listens on port 8443"), "{l}");
+        assert!(l.split_whitespace().count() <= WORDS_BEFORE + WORDS_AFTER + 3);
+    }
+
+    #[test]
+    fn a_later_value_replaces_an_earlier_one() {
+        let lines = vec![
+            user("The launch city is Lisbon."),
+            user("The budget for the pilot is 12,000 EUR."),
+            user("We'll deploy the backend on Tuesday, March 3."),
+            user("The discount rules live in src/cart/discount.rs."),
+            user("Change of plan: the launch city is now Porto, not Lisbon."),
+            user("Another change: move the backend deploy to Thursday, March 5."),
+            user("The budget was raised to 15,000 EUR."),
+            user("Now clippy complains at src/cart/discount.rs:41."),
+        ];
+        let merged = merge(&lines);
+        assert_eq!(
+            texts(&merged),
+            [
+                "The discount rules live in src/cart/discount.rs.",
+                "Change of plan: the launch city is now Porto, not Lisbon.",
+                "Another change: move the backend deploy to Thursday, March 5.",
+                "The budget was raised to 15,000 EUR.",
+                "Now clippy complains at src/cart/discount.rs:41.",
+            ]
+        );
+        // Unrelated lines with change words do not replace each other.
+        let kept = merge(&[
+            user("The gateway listens on port 8443."),
+            user("Now the cache uses 6379."),
+        ]);
+        assert_eq!(kept.len(), 2);
+    }
+
+    #[test]
+    fn the_budget_drops_redundant_and_old_assistant_lines_first() {
+        let lines = vec![
+            user("The cache listens on port 6379."),
+            LedgerLine {
+                text: "Redis runs on 6379 as you said.".into(),
+                user: false,
+            },
+            LedgerLine {
+                text: "You could also tune maxmemory to 256 MB.".into(),
+                user: false,
+            },
+            user("The config lives at /etc/shopd/shop.toml."),
+        ];
+        let tok = ByteEstimate;
+        let all: u32 = lines.iter().map(|l| tok.count(&l.text) + 2).sum();
+        let one_less = fit(lines.clone(), all - 1, &tok);
+        assert_eq!(one_less.len(), 3);
+        assert!(!texts(&one_less).contains(&"Redis runs on 6379 as you said."));
+        let users_only = fit(lines.clone(), 2 * (all / 3), &tok);
+        assert!(users_only.iter().all(|l| l.user), "{users_only:?}");
+        assert_eq!(fit(lines.clone(), all, &tok), lines);
+    }
+}
