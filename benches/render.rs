@@ -72,6 +72,7 @@ fn status() -> StatusView {
             ctx: 13_600,
             trigger: 9_792,
             reserve: 1_360,
+            source: None,
         },
         compressions: 2,
         reliability: Some(Reliability::compute(Some(3.2), 2)),

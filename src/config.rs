@@ -34,7 +34,8 @@ pub struct Cli {
     /// Model to chat with [default: config, else the session's, else the newest installed]
     #[arg(long, short, value_name = "NAME")]
     pub model: Option<String>,
-    /// Context size (num_ctx) sent on every request [default: the model's, capped at 8192]
+    /// Context size (num_ctx) sent on every request [default: what the server loaded the
+    /// model with, else the model's, capped at 8192]
     #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u32).range(512..=1_048_576))]
     pub ctx: Option<u32>,
     /// Resume a session: the latest, or the one with this id (a unique prefix is enough)

@@ -9,6 +9,7 @@ mod support;
 
 use ollm_tui::actor::{self, ActorConfig, ActorExit, Command, Parts, StoreSlot};
 use ollm_tui::app::words::{self, KeyNames};
+use ollm_tui::core::budget::CtxSource;
 use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec};
 use ollm_tui::core::message::{ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
@@ -233,8 +234,9 @@ async fn a_turn_streams_and_records_both_messages() {
             id: Some(_)
         }
     )));
-    // The model's context length (131072) was capped at 8192 for num_ctx.
+    // The model is not loaded: its context length (131072) was capped at 8192.
     assert_eq!(exit.engine.ctx(), 8192);
+    assert_eq!(exit.engine.ctx_source(), CtxSource::Capped);
     let chat = server.chat_requests();
     assert_eq!(chat[0]["options"]["num_ctx"], 8192);
     assert_eq!(chat[0]["truncate"], false);
@@ -242,6 +244,28 @@ async fn a_turn_streams_and_records_both_messages() {
     // User record synced before the request (write-before-send).
     let store = exit.store.as_ref().unwrap();
     assert!(store.sync_count() >= 2);
+}
+
+#[tokio::test]
+async fn the_default_context_is_what_the_server_loaded_the_model_with() {
+    // A big GPU: Ollama loaded the model with 32K by itself. Without --ctx we use that
+    // (not our 8K cap), so nothing reloads and the gauge says where it came from.
+    let server = FakeOllama::start().await;
+    server.preload("llama3.2:3b", 32768);
+    let s = start(&server, "llama3.2:3b", None);
+    s.say("hello there").await;
+    let (exit, _) = s.finish().await;
+    assert_eq!(exit.engine.ctx(), 32768);
+    assert_eq!(exit.engine.ctx_source(), CtxSource::Server);
+    assert_eq!(server.chat_requests()[0]["options"]["num_ctx"], 32768);
+    // --ctx still wins.
+    let server = FakeOllama::start().await;
+    server.preload("llama3.2:3b", 32768);
+    let s = start(&server, "llama3.2:3b", Some(4096));
+    s.say("hello").await;
+    let (exit, _) = s.finish().await;
+    assert_eq!(exit.engine.ctx_source(), CtxSource::Set);
+    assert_eq!(server.chat_requests()[0]["options"]["num_ctx"], 4096);
 }
 
 #[tokio::test]
@@ -800,13 +824,14 @@ async fn a_model_loaded_with_less_context_than_asked_is_followed() {
         .filter(|m| m.role == Role::Assistant)
         .count();
     assert_eq!(replies, 20, "every turn was answered");
-    // Asked once, not every turn.
+    // Asked when connecting (for the default context) and once after the first reply,
+    // not every turn.
     let ps = server
         .requests()
         .iter()
         .filter(|r| r.path == "/api/ps")
         .count();
-    assert_eq!(ps, 1);
+    assert_eq!(ps, 2);
     // From then on the budget followed the server: no 400, nothing cut by the server.
     let chats = server
         .requests()

@@ -42,6 +42,7 @@ fn status(model: &str) -> StatusView {
             ctx: 10_000,
             trigger: 8_000,
             reserve: 1_000,
+            source: None,
         },
         compressions: 3,
         reliability: Some(Reliability::compute(Some(8.0), 3)),
@@ -801,6 +802,7 @@ fn status_line_keeps_the_budget_visible_as_it_narrows() {
         ctx: 10_000,
         trigger: 8_000,
         reserve: 1_000,
+        source: None,
     };
     for w in 12..=160u16 {
         let mut t = Transcript::new();
@@ -820,6 +822,30 @@ fn status_line_keeps_the_budget_visible_as_it_narrows() {
             assert!(status.contains("3 compressions"), "w={w}: {status:?}");
             assert!(status.contains("assistant T2"), "w={w}: {status:?}");
         }
+    }
+}
+
+#[test]
+fn the_status_line_says_where_an_automatic_context_size_came_from() {
+    let mut parts = Parts::new();
+    parts.status.gauge = GaugeView {
+        used: 3_800,
+        ctx: 32_768,
+        trigger: 24_000,
+        reserve: 3_276,
+        source: Some("server"),
+    };
+    let mut t = Transcript::new();
+    let wide = buffer_text(&parts.draw(&mut t, 160, 3, None, None));
+    let status = wide.lines().last().unwrap();
+    assert!(status.contains("3,800/32,768 (server)"), "{status:?}");
+    // Narrow terminals drop it with the bar, never overflow.
+    for w in 12..=160u16 {
+        let mut t = Transcript::new();
+        let text = buffer_text(&parts.draw(&mut t, w, 3, None, None));
+        let status = text.lines().last().unwrap();
+        assert!(unicode_width::UnicodeWidthStr::width(status) <= usize::from(w));
+        assert!(status.contains('%'), "w={w}: {status:?}");
     }
 }
 

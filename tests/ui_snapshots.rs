@@ -46,6 +46,7 @@ fn status() -> StatusView {
             ctx: 13_600,
             trigger: 9_792,
             reserve: 1_360,
+            source: None,
         },
         compressions: 2,
         reliability: Some(Reliability::compute(Some(13.0), 2)),
@@ -354,6 +355,7 @@ fn gauge_view(used: u32) -> GaugeView {
         ctx: 10_000,
         trigger: 8_000,
         reserve: 1_000,
+        source: None,
     }
 }
 

@@ -85,9 +85,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let model = self.engine.model().to_string();
         match self.backend.show_model(&model).await {
             Ok(info) => {
+                let server_ctx = self.loaded_window(&model).await;
                 self.apply(Input::ModelInfo {
                     context_length: info.context_length,
                     parameter_size: info.parameter_size,
+                    server_ctx,
                 });
                 Ok(version)
             }
@@ -103,10 +105,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) async fn set_model(&mut self, name: String) {
         match self.backend.show_model(&name).await {
             Ok(info) => {
+                let server_ctx = self.loaded_window(&name).await;
                 self.apply(Input::SetModel { name: name.clone() });
                 self.apply(Input::ModelInfo {
                     context_length: info.context_length,
                     parameter_size: info.parameter_size,
+                    server_ctx,
                 });
                 if matches!(
                     self.connection,
@@ -123,5 +127,37 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             }
             Err(error) => self.banner(Notice::ModelSwitchFailed { name, error }),
         }
+    }
+
+    /// The window `model` is loaded with on the server now (`/api/ps`), if it is loaded
+    /// and the server says. Older servers have no `/api/ps`: nothing to learn then.
+    pub(super) async fn loaded_window(&mut self, model: &str) -> Option<u32> {
+        let loaded = self.backend.loaded_models().await.ok()?;
+        loaded
+            .iter()
+            .find(|m| same_model(&m.name, model))
+            .and_then(|m| m.context_length)
+    }
+}
+
+/// Whether two model names mean the same model (`llama3.2` is `llama3.2:latest`).
+fn same_model(a: &str, b: &str) -> bool {
+    let full = |n: &str| {
+        if n.contains(':') {
+            n.to_string()
+        } else {
+            format!("{n}:latest")
+        }
+    };
+    full(a) == full(b)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_name_without_a_tag_is_latest() {
+        assert!(super::same_model("llama3.2", "llama3.2:latest"));
+        assert!(super::same_model("qwen2.5:7b", "qwen2.5:7b"));
+        assert!(!super::same_model("qwen2.5:7b", "qwen2.5:latest"));
     }
 }

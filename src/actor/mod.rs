@@ -188,6 +188,7 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
     crate::core::engine::EngineStatus {
         model: String::new(),
         budget: Budget::default(),
+        ctx_source: crate::core::budget::CtxSource::Fallback,
         tier: Tier::T1,
         mode: Mode::default(),
         compressions: 0,

@@ -217,14 +217,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             return;
         }
         self.loaded_checked = Some((model.clone(), sent));
-        let Ok(loaded) = self.backend.loaded_models().await else {
-            return; // Older servers have no /api/ps: nothing to learn.
-        };
-        if let Some(ctx) = loaded
-            .iter()
-            .find(|m| m.name == model)
-            .and_then(|m| m.context_length)
-        {
+        if let Some(ctx) = self.loaded_window(&model).await {
             self.apply(Input::LoadedCtx { ctx: Some(ctx) });
         }
     }

@@ -38,6 +38,7 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
             // Compression starts when the recent part reaches its trigger.
             trigger: b.total().saturating_sub(b.recent).saturating_add(b.trigger),
             reserve: b.reserve,
+            source: s.status.ctx_source.label(),
         },
         compressions: s.status.compressions,
         reliability: (!s.status.model.is_empty()).then_some(s.status.reliability),

@@ -53,13 +53,58 @@ impl Default for BudgetConfig {
     }
 }
 
-/// The context size to send: an explicit setting wins, else the model's own length
-/// capped at [`DEFAULT_CTX_CAP`], else [`FALLBACK_CTX`].
-pub fn effective_ctx(explicit: Option<u32>, model_ctx: Option<u32>) -> u32 {
-    explicit
-        .or(model_ctx.map(|c| c.min(DEFAULT_CTX_CAP)))
-        .unwrap_or(FALLBACK_CTX)
-        .max(MIN_CTX)
+/// Where the context size came from (shown beside it when it was not set by hand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CtxSource {
+    /// `--ctx`, the config file or `/ctx`.
+    Set,
+    /// The window the server has the model loaded with (`/api/ps`): what plain
+    /// `ollama run` gets, and sending it never makes Ollama reload the model.
+    Server,
+    /// The model's trained length (below [`DEFAULT_CTX_CAP`]).
+    Model,
+    /// The trained length capped at [`DEFAULT_CTX_CAP`]: the model is not loaded, so
+    /// what the server would pick (it depends on its GPU memory) is unknown.
+    Capped,
+    /// Nothing known: [`FALLBACK_CTX`].
+    Fallback,
+}
+
+impl CtxSource {
+    /// The short word the status line shows after the number; none when set by hand.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            CtxSource::Set => None,
+            CtxSource::Server => Some("server"),
+            CtxSource::Model => Some("model"),
+            CtxSource::Capped => Some("capped"),
+            CtxSource::Fallback => Some("default"),
+        }
+    }
+}
+
+/// The context size to send and where it came from: an explicit setting wins; else the
+/// window the server loaded the model with (never above the trained length); else the
+/// model's trained length capped at [`DEFAULT_CTX_CAP`]; else [`FALLBACK_CTX`].
+pub fn resolve_ctx(
+    explicit: Option<u32>,
+    server_ctx: Option<u32>,
+    model_ctx: Option<u32>,
+) -> (u32, CtxSource) {
+    let (ctx, source) = if let Some(c) = explicit {
+        (c, CtxSource::Set)
+    } else if let Some(c) = server_ctx.filter(|c| *c > 0) {
+        (model_ctx.map_or(c, |m| c.min(m)), CtxSource::Server)
+    } else if let Some(m) = model_ctx {
+        if m > DEFAULT_CTX_CAP {
+            (DEFAULT_CTX_CAP, CtxSource::Capped)
+        } else {
+            (m, CtxSource::Model)
+        }
+    } else {
+        (FALLBACK_CTX, CtxSource::Fallback)
+    };
+    (ctx.max(MIN_CTX), source)
 }
 
 /// The most the reserve follows replies up to: max(1024, 10 % of ctx).
@@ -218,11 +263,24 @@ mod tests {
 
     #[test]
     fn ctx_resolution_order() {
-        assert_eq!(effective_ctx(Some(16384), Some(131072)), 16384);
-        assert_eq!(effective_ctx(None, Some(131072)), 8192);
-        assert_eq!(effective_ctx(None, Some(2048)), 2048);
-        assert_eq!(effective_ctx(None, None), 4096);
-        assert_eq!(effective_ctx(Some(100), None), MIN_CTX);
+        use CtxSource::*;
+        assert_eq!(
+            resolve_ctx(Some(16384), Some(32768), Some(131072)),
+            (16384, Set)
+        );
+        // What the server loaded wins over any guess, but never above the trained length.
+        assert_eq!(
+            resolve_ctx(None, Some(32768), Some(131072)),
+            (32768, Server)
+        );
+        assert_eq!(resolve_ctx(None, Some(32768), Some(8192)), (8192, Server));
+        assert_eq!(resolve_ctx(None, Some(4096), None), (4096, Server));
+        assert_eq!(resolve_ctx(None, None, Some(131072)), (8192, Capped));
+        assert_eq!(resolve_ctx(None, None, Some(2048)), (2048, Model));
+        assert_eq!(resolve_ctx(None, None, None), (4096, Fallback));
+        assert_eq!(resolve_ctx(Some(100), None, None), (MIN_CTX, Set));
+        assert_eq!(Set.label(), None);
+        assert_eq!(Server.label(), Some("server"));
     }
 
     #[test]

@@ -92,6 +92,9 @@ fn gauge(g: &GaugeView, form: GaugeForm, theme: &Theme, glyphs: &Glyphs) -> Vec<
                 Span::styled(numbers, s.text),
                 Span::raw(" "),
             ];
+            if let Some(source) = g.source {
+                spans.push(Span::styled(format!("({source}) "), s.dim));
+            }
             spans.extend(gauge_bar(g, theme, glyphs));
             spans.push(Span::raw(" "));
             spans.push(pct);

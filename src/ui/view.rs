@@ -65,6 +65,8 @@ pub struct GaugeView {
     pub trigger: u32,
     /// Tokens kept free for the reply.
     pub reserve: u32,
+    /// Where `ctx` came from, when it was not set by hand ("server", "capped", …).
+    pub source: Option<&'static str>,
 }
 
 /// Colour band of the gauge.
@@ -193,6 +195,7 @@ mod tests {
             ctx: 10_000,
             trigger: 8_000,
             reserve: 1_000,
+            source: None,
         }
     }
 

@@ -349,6 +349,12 @@ impl FakeOllama {
         lock(&self.shared.settings).token_delay = delay;
     }
 
+    /// Load `name` with a window of `num_ctx`, as `ollama run` would at the server's
+    /// own default (it shows in `/api/ps`).
+    pub fn preload(&self, name: &str, num_ctx: u32) {
+        mark_loaded(&self.shared, name, num_ctx, &Value::Null);
+    }
+
     pub fn set_reply_words(&self, words: usize) {
         lock(&self.shared.settings).reply_words = words;
     }

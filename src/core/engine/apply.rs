@@ -213,6 +213,7 @@ impl Engine {
                 let changed = self.settings.apply_settings(&r.body);
                 if changed.model {
                     self.model_ctx = None;
+                    self.server_ctx = None;
                     self.model_billions = parse_parameter_billions(&self.settings.model);
                 }
                 if changed.model || changed.ctx {

@@ -129,8 +129,14 @@ impl Engine {
     }
 
     /// What the server told us about the model (from `/api/show`); not persisted.
-    pub(super) fn model_info(&mut self, context_length: Option<u32>, parameter_size: Option<&str>) {
+    pub(super) fn model_info(
+        &mut self,
+        context_length: Option<u32>,
+        parameter_size: Option<&str>,
+        server_ctx: Option<u32>,
+    ) {
         self.model_ctx = context_length;
+        self.server_ctx = server_ctx;
         self.model_billions = parameter_size
             .and_then(parse_parameter_billions)
             .or_else(|| parse_parameter_billions(&self.settings.model));

@@ -67,10 +67,13 @@ pub enum Input {
     Restore {
         snapshot: Box<Snapshot>,
     },
-    /// What the server says about the model (`/api/show`); not persisted.
+    /// What the server says about the model (`/api/show`, and `/api/ps` when it is
+    /// loaded); not persisted.
     ModelInfo {
         context_length: Option<u32>,
         parameter_size: Option<String>,
+        /// The window the model is loaded with now, if it is loaded.
+        server_ctx: Option<u32>,
     },
     /// The context the server loaded the model with (`/api/ps`); not persisted.
     LoadedCtx {
@@ -152,7 +155,8 @@ impl Engine {
             Input::ModelInfo {
                 context_length,
                 parameter_size,
-            } => self.model_info(context_length, parameter_size.as_deref()),
+                server_ctx,
+            } => self.model_info(context_length, parameter_size.as_deref(), server_ctx),
             Input::LoadedCtx { ctx } => self.loaded_ctx(ctx, &mut fx),
             Input::ToolResult {
                 name,

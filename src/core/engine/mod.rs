@@ -48,7 +48,7 @@ pub use input::{Effect, Input, Request};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
 pub use replay::ReplayReport;
 
-use crate::core::budget::{BudgetConfig, effective_ctx};
+use crate::core::budget::{BudgetConfig, CtxSource, resolve_ctx};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::context::{ActiveContext, History};
 use crate::core::events::{CompressReason, Intensity};
@@ -110,6 +110,7 @@ pub struct ReplyInput {
 pub struct EngineStatus {
     pub model: String,
     pub budget: crate::core::budget::Budget,
+    pub ctx_source: CtxSource,
     pub tier: Tier,
     pub mode: Mode,
     pub compressions: u32,
@@ -153,6 +154,8 @@ pub struct Engine {
     active: ActiveContext,
     goals: GoalBoard,
     model_ctx: Option<u32>,
+    /// The window the server has this model loaded with (`/api/ps`), if it is loaded.
+    server_ctx: Option<u32>,
     model_billions: Option<f64>,
     /// The window the server really used, learned when it truncated a prompt (it
     /// evaluated only this many tokens). Reset when the model or ctx changes.
@@ -229,6 +232,7 @@ impl Engine {
             active: ActiveContext::default(),
             goals: GoalBoard::default(),
             model_ctx: None,
+            server_ctx: None,
             server_limit: None,
             loaded_ctx: None,
             compressions: 0,
@@ -305,7 +309,16 @@ impl Engine {
 
     /// The context size sent as `num_ctx` on every request.
     pub fn ctx(&self) -> u32 {
-        effective_ctx(self.settings.ctx, self.model_ctx)
+        self.ctx_and_source().0
+    }
+
+    /// Where [`Engine::ctx`] came from.
+    pub fn ctx_source(&self) -> CtxSource {
+        self.ctx_and_source().1
+    }
+
+    fn ctx_and_source(&self) -> (u32, CtxSource) {
+        resolve_ctx(self.settings.ctx, self.server_ctx, self.model_ctx)
     }
 
     pub fn tier(&self) -> Tier {
@@ -332,6 +345,7 @@ impl Engine {
         EngineStatus {
             model: self.settings.model.clone(),
             budget: self.budget(),
+            ctx_source: self.ctx_source(),
             tier: self.tier(),
             mode: self.settings.mode,
             compressions: self.compressions,
