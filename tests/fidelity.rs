@@ -11,7 +11,7 @@ use ollm_tui::fidelity::{self, Setup, Strategy, scenarios};
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use std::sync::Arc;
 use std::time::Duration;
-use support::fake_ollama::FakeOllama;
+use support::fake_ollama::{FakeOllama, Fault};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_strategy_plays_every_scenario_within_budget() {
@@ -94,4 +94,34 @@ async fn long_scenarios_compress_and_the_figures_follow() {
         assert!(m.compressions >= 1, "{}: no compression", strategy.name());
         assert!(m.tokens_in_summaries > 0 && m.secs_compressing > 0.0);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rolling_baseline_compacts_after_a_refused_request() {
+    // Found on the real model: a first reply that looped to the cap put the next request
+    // over the context; the refusal carried no prompt count and our tokenizer counted the
+    // history short of the threshold, so the baseline never compacted and every later
+    // turn was refused. Here the server refuses the second request outright.
+    let server = FakeOllama::start().await;
+    server.set_reply_words(20);
+    server.push_fault(Fault::ContextOverflow);
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let setup = Setup {
+        model: "llama3.2:3b".into(),
+        ctx: 2048,
+        think: Duration::ZERO,
+        tok: Arc::new(Tiktoken::new().unwrap()),
+        temperature: None,
+        turn_timeout: Duration::from_secs(60),
+    };
+    let scenario = scenarios::all()[1].truncated(6);
+    let (m, _) = fidelity::measure(Strategy::Rolling, &backend, &scenario, &setup)
+        .await
+        .unwrap();
+    // A short chat never reaches the threshold by itself: the refusal made it compact.
+    assert_eq!(m.over_budget, 1);
+    assert!(
+        m.compressions >= 1,
+        "never compacted after the refusal: {m:?}"
+    );
 }

@@ -326,7 +326,10 @@ async fn baseline<B: ChatBackend>(
             })?;
         // A failed reply counts as a failed turn; the conversation goes on.
         let (reply, prompt) = reply.unwrap_or_default();
-        last_prompt = prompt.unwrap_or(0);
+        // A refused request (over the context: no prompt count, no text) means the
+        // history is over the threshold whatever our tokenizer says, as a client that
+        // reads the server's count would know: compact before the next turn.
+        last_prompt = prompt.unwrap_or(if reply.is_empty() { setup.ctx } else { 0 });
         turns.push(TurnTiming {
             sent,
             done: Instant::now(),
