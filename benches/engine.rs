@@ -109,10 +109,10 @@ fn answer(i: u64) -> String {
 struct Prepared {
     header: ollm_tui::core::record::Header,
     records: Vec<ollm_tui::core::record::Record>,
-    /// The next user message makes a compression due.
+    /// The reply to the next user message makes a compression due.
     ready_to_compress: Engine,
-    /// That message.
-    compress_question: String,
+    /// That message and its reply.
+    compress_turn: (String, String),
     /// Right after that compression and its turn.
     steady: Engine,
     next_turn: u64,
@@ -130,14 +130,15 @@ fn prepare() -> Prepared {
         i += 1;
     }
     // Go on until a turn compresses: keep the state just before it, and the one after.
-    let (ready_to_compress, compress_question, steady) = loop {
+    let (ready_to_compress, compress_turn, steady) = loop {
         let before = h.engine.clone();
         let a = answer(i);
         let q = question(i);
-        let r = h.turn(&q, move |_| a.clone());
+        let reply = a.clone();
+        let r = h.turn(&q, move |_| reply.clone());
         i += 1;
         if r.compressions > 0 {
-            break (before, q, h.engine.clone());
+            break (before, (q, a), h.engine.clone());
         }
     };
     eprintln!(
@@ -154,7 +155,7 @@ fn prepare() -> Prepared {
         header: h.header(),
         records: h.records.clone(),
         ready_to_compress,
-        compress_question,
+        compress_turn,
         steady,
         next_turn: i,
     }
@@ -262,12 +263,28 @@ fn benches(c: &mut Criterion) {
         b.iter_batched(
             || p.ready_to_compress.clone(),
             |mut e| {
-                let text = p.compress_question.clone();
-                let mut fx = e.handle(Request::Send { text }, now);
-                let Some(Effect::Compress(plan)) = fx.pop() else {
+                // The turn whose reply reaches the trigger, then the pass that follows.
+                let (text, reply) = p.compress_turn.clone();
+                let Some(Effect::Chat(prompt)) = e.handle(Request::Send { text }, now).pop() else {
+                    panic!("expected the request")
+                };
+                let fx = e.handle(
+                    Input::Reply(ReplyInput {
+                        text: reply,
+                        status: ReplyStatus::Complete,
+                        prompt_eval_count: Some(prompt.estimate),
+                        prompt_eval_cached: None,
+                        eval_count: Some(10),
+                        prompt_raw: prompt.raw_estimate,
+                    }),
+                    now,
+                );
+                let Some(plan) = fx.into_iter().find_map(|e| match e {
+                    Effect::CompressInBackground(plan) => Some(plan),
+                    _ => None,
+                }) else {
                     panic!("expected a compression")
                 };
-                black_box(fx);
                 let outcome = futures_lite_block_on(plan.run(&Immediate));
                 black_box(e.handle(Input::Compressed(Box::new(outcome)), now));
                 e

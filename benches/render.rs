@@ -80,6 +80,7 @@ fn status() -> StatusView {
             since: std::time::Instant::now(),
             chunks: 120,
         },
+        background: None,
         elapsed_ms: 3_000,
         mode: Mode::Developer,
         tier: Tier::T3,

@@ -34,10 +34,16 @@ pub struct Cli {
     /// Model to chat with [default: config, else the session's, else the newest installed]
     #[arg(long, short, value_name = "NAME")]
     pub model: Option<String>,
-    /// Context size (num_ctx) sent on every request [default: what the server loaded the
-    /// model with, else the model's, capped at 8192]
-    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u32).range(512..=1_048_576))]
+    /// Context size (num_ctx) sent on every request; 0 = automatic [default: what the
+    /// server loaded the model with, else the model's, capped at 8192]
+    #[arg(long, value_name = "TOKENS", value_parser = parse_ctx)]
     pub ctx: Option<u32>,
+    /// The model that writes summaries [default: config, else the chat model]
+    #[arg(long, value_name = "NAME")]
+    pub summary_model: Option<String>,
+    /// The server of the summary model [default: config, else the chat server]
+    #[arg(long, value_name = "URL")]
+    pub summary_host: Option<String>,
     /// Resume a session: the latest, or the one with this id (a unique prefix is enough)
     #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
     pub resume: Option<String>,
@@ -96,6 +102,34 @@ pub enum ExportFormat {
     Json,
 }
 
+/// Context sizes a request may use; 0 means automatic, everywhere (flag, file, `/ctx`).
+pub const CTX_RANGE: std::ops::RangeInclusive<u32> = 512..=1_048_576;
+
+/// The largest reply reserve worth asking for: half the largest context (a reserve is
+/// never more than half of the context in use anyway).
+pub const MAX_RESERVE_TOKENS: u32 = *CTX_RANGE.end() / 2;
+
+/// `--ctx`: 0 (automatic) or a size in [`CTX_RANGE`].
+fn parse_ctx(arg: &str) -> Result<u32, String> {
+    let n: u32 = arg
+        .trim()
+        .parse()
+        .map_err(|_| format!("{arg:?} is not a number of tokens"))?;
+    check_ctx(n)
+}
+
+fn check_ctx(n: u32) -> Result<u32, String> {
+    if n == 0 || CTX_RANGE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{n} is not a context size: use 0 (automatic) or {} to {}",
+            CTX_RANGE.start(),
+            CTX_RANGE.end()
+        ))
+    }
+}
+
 /// `config.toml` as written: every key optional.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -105,6 +139,8 @@ pub struct FileConfig {
     pub ctx: Option<u32>,
     pub mode: Option<String>,
     pub temperature: Option<f32>,
+    pub summary_model: Option<String>,
+    pub summary_host: Option<String>,
     pub compress_at: Option<f64>,
     pub reserve_tokens: Option<u32>,
     pub preserve_recent_tokens: Option<u32>,
@@ -145,6 +181,10 @@ pub struct Settings {
     pub ctx: Option<u32>,
     pub mode: Option<Mode>,
     pub temperature: Option<f32>,
+    /// The model that writes summaries; `None`: the chat model.
+    pub summary_model: Option<String>,
+    /// The summary model's server (normalized); `None`: the chat server.
+    pub summary_host: Option<String>,
     pub engine: EngineConfig,
     pub keep_auto_snapshots: usize,
     pub ollama: OllamaOptions,
@@ -176,6 +216,26 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig, ConfigEr
         path: path.to_path_buf(),
         message,
     };
+    if let Some(c) = cfg.ctx {
+        check_ctx(c).map_err(|e| invalid(format!("ctx = {c}: {e}")))?;
+    }
+    if let Some(r) = cfg.reserve_tokens
+        && r > MAX_RESERVE_TOKENS
+    {
+        return Err(invalid(format!(
+            "reserve_tokens = {r}: at most {MAX_RESERVE_TOKENS} (0 = follow reply lengths)"
+        )));
+    }
+    for (key, value) in [
+        ("first_token_timeout_secs", cfg.first_token_timeout_secs),
+        ("idle_timeout_secs", cfg.idle_timeout_secs),
+    ] {
+        if value == Some(0) {
+            return Err(invalid(format!(
+                "{key} = 0: every request would time out at once; use at least 1"
+            )));
+        }
+    }
     if let Some(c) = cfg.compress_at
         && !(0.1..=0.95).contains(&c)
     {
@@ -188,6 +248,9 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig, ConfigEr
     }
     if let Some(h) = &cfg.host {
         parse_host(h).map_err(|e| invalid(format!("host: {e}")))?;
+    }
+    if let Some(h) = cfg.summary_host.as_deref().filter(|h| !h.trim().is_empty()) {
+        parse_host(h).map_err(|e| invalid(format!("summary_host: {e}")))?;
     }
     Ok(cfg)
 }
@@ -255,6 +318,20 @@ pub fn resolve_with(
         path: PathBuf::from(host_source),
         message: e.to_string(),
     })?;
+    let summary_host = match (&cli.summary_host, &file.summary_host) {
+        (Some(h), _) => Some((h.as_str(), "--summary-host")),
+        (None, Some(h)) => Some((h.as_str(), "config")),
+        (None, None) => None,
+    }
+    .filter(|(h, _)| !h.trim().is_empty())
+    .map(|(h, source)| {
+        parse_host(h).map_err(|e| ConfigError::Invalid {
+            path: PathBuf::from(source),
+            message: format!("summary host: {e}"),
+        })
+    })
+    .transpose()?
+    .filter(|h| *h != host);
     let mode = match cli.mode {
         Some(m) => Some(m.into()),
         None => file
@@ -293,9 +370,16 @@ pub fn resolve_with(
             .clone()
             .or(file.model)
             .filter(|m| !m.trim().is_empty()),
-        ctx: cli.ctx.or(file.ctx.filter(|c| *c > 0)),
+        // 0 is automatic wherever it is given; the flag's 0 overrides the file's size.
+        ctx: cli.ctx.or(file.ctx).filter(|c| *c > 0),
         mode,
         temperature: file.temperature,
+        summary_model: cli
+            .summary_model
+            .clone()
+            .or(file.summary_model)
+            .filter(|m| !m.trim().is_empty()),
+        summary_host,
         engine,
         keep_auto_snapshots: file.keep_auto_snapshots.unwrap_or(5),
         ollama: OllamaOptions {
@@ -339,6 +423,67 @@ mod tests {
             Path::new("c.toml"),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn zero_means_automatic_everywhere_and_what_cannot_work_is_refused() {
+        // ctx 0: automatic in the file and on the command line, and the flag's 0 wins.
+        assert_eq!(settings(&[], Env::default(), "ctx = 0").ctx, None);
+        assert_eq!(
+            settings(&["--ctx", "0"], Env::default(), "ctx = 8192").ctx,
+            None
+        );
+        assert_eq!(
+            settings(&["--ctx", "4096"], Env::default(), "ctx = 0").ctx,
+            Some(4096)
+        );
+        assert!(Cli::try_parse_from(["ollm-tui", "--ctx", "100"]).is_err());
+        let refused = |text: &str, key: &str| {
+            let err = parse_file_config(text, Path::new("c.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("c.toml") && err.contains(key), "{text}: {err}");
+        };
+        refused("ctx = 100", "ctx");
+        refused("first_token_timeout_secs = 0", "first_token_timeout_secs");
+        refused("idle_timeout_secs = 0", "idle_timeout_secs");
+        refused("reserve_tokens = 999999999", "reserve_tokens");
+        // The edges that work are accepted.
+        for ok in ["ctx = 512", "reserve_tokens = 0", "reserve_tokens = 524288"] {
+            assert!(parse_file_config(ok, Path::new("c.toml")).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn summary_model_and_host_flag_over_file_and_unset_means_the_chat_server() {
+        let s = settings(&[], Env::default(), "");
+        assert_eq!((s.summary_model, s.summary_host), (None, None));
+        let file = "summary_model = \"qwen2.5:0.5b\"\nsummary_host = \":7000\"";
+        let s = settings(&[], Env::default(), file);
+        assert_eq!(s.summary_model.as_deref(), Some("qwen2.5:0.5b"));
+        assert_eq!(s.summary_host.as_deref(), Some("http://127.0.0.1:7000"));
+        let s = settings(
+            &["--summary-model", "small", "--summary-host", "box:9"],
+            Env::default(),
+            file,
+        );
+        assert_eq!(s.summary_model.as_deref(), Some("small"));
+        assert_eq!(s.summary_host.as_deref(), Some("http://box:9"));
+        // The chat server named again is the chat server: one backend.
+        let s = settings(&["--host", ":7000"], Env::default(), file);
+        assert_eq!(s.summary_host, None);
+        // Empty values mean unset, as documented.
+        let s = settings(
+            &[],
+            Env::default(),
+            "summary_model = \"\"\nsummary_host = \"\"",
+        );
+        assert_eq!((s.summary_model, s.summary_host), (None, None));
+        // A bad address is refused, named.
+        let err = parse_file_config("summary_host = \"host:notaport\"", Path::new("c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("summary_host"), "{err}");
     }
 
     #[test]

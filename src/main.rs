@@ -20,6 +20,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
+    // Conversations are private: whatever creates a file in this process (the daily log,
+    // `export -o FILE`) creates it 0600, directories 0700.
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -33,8 +36,15 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            // The terminal is already restored here (the TUI guard drops first).
-            eprintln!("ollm-tui: {e:#}");
+            // The terminal is already restored here (the TUI guard drops first). An error
+            // may quote a file's content (a crafted session header): no escape sequence
+            // reaches the terminal. Nothing to do if stderr is gone (a hangup).
+            let text = format!("{e:#}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "ollm-tui: {}",
+                ollm_tui::core::sanitize::sanitize(&text)
+            );
             ExitCode::FAILURE
         }
     }
@@ -84,15 +94,20 @@ fn list_sessions(settings: &Settings) -> Result<()> {
         "ID", "LAST ACTIVITY", "MSGS", "COMP", "MODEL"
     )?;
     for s in sessions {
-        let mut title: String = s
+        // Damage is never hidden behind a title: it comes first, then the title.
+        let title = s
             .title
             .as_deref()
-            .map(|t| ollm_tui::core::sanitize::sanitize(t).into_owned())
-            .or_else(|| s.problem.as_ref().map(|p| format!("({p})")))
-            .unwrap_or_else(|| "(no messages)".into())
-            .chars()
-            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-            .collect();
+            .map(|t| ollm_tui::core::sanitize::sanitize(t).into_owned());
+        let mut title: String = match (&s.problem, title) {
+            (Some(p), Some(t)) => format!("({}) {t}", ollm_tui::core::sanitize::sanitize(p)),
+            (Some(p), None) => format!("({})", ollm_tui::core::sanitize::sanitize(p)),
+            (None, Some(t)) => t,
+            (None, None) => "(no messages)".into(),
+        }
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect();
         if title.chars().count() > TITLE_WIDTH {
             title = title.chars().take(TITLE_WIDTH - 1).collect::<String>() + "…";
         }
@@ -126,7 +141,7 @@ fn export(
     let log = store::SessionLog::read(&dir, &id)?;
     let text = match format {
         ExportFormat::Md => store::export::to_markdown(&log),
-        ExportFormat::Json => serde_json::to_string_pretty(&store::export::to_json(&log))?,
+        ExportFormat::Json => store::export::to_json_text(&log)?,
     };
     match output {
         Some(path) => std::fs::write(path, text)
@@ -225,21 +240,40 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
     };
     let backend = OllamaBackend::new(&settings.host, settings.ollama)
         .with_context(|| format!("the Ollama address from {}", settings.host_source))?;
+    let summary_backend = settings
+        .summary_host
+        .as_deref()
+        .map(|h| OllamaBackend::new(h, settings.ollama))
+        .transpose()
+        .context("the summary server's address")?;
     let opened = open_session(cli, &settings, &dir)?;
     let startup_banner = opened
         .loaded
         .as_ref()
         .filter(|l| !l.report.is_clean())
         .map(|l| {
+            // Only a torn last line goes to a .corrupt file; skipped lines stay in the log.
+            let hint = if l
+                .report
+                .torn_tail
+                .as_ref()
+                .is_some_and(|t| t.set_aside.is_some())
+            {
+                "Everything readable was loaded; the incomplete line was set aside (see the .corrupt file next to the session)."
+            } else {
+                "Everything readable was loaded; what could not be read stays in the file untouched."
+            };
             Banner::new(
                 Severity::Warn,
                 format!("The session file was damaged: {}", l.report),
-                "Everything readable was loaded; the damaged part was set aside (see the .corrupt file next to the session).",
+                hint,
             )
         });
     tracing::info!(
         session = %opened.spec.session_id,
         host = %settings.host,
+        summary_model = ?settings.summary_model,
+        summary_host = ?settings.summary_host,
         resumed = opened.loaded.is_some(),
         "starting"
     );
@@ -276,6 +310,16 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
         }
     });
 
+    // Last of the refusals, so that the others (a bad flag, no session) are said first.
+    {
+        use std::io::IsTerminal;
+        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+            bail!(
+                "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
+                 from a script, use `ollm-tui export ID`)"
+            );
+        }
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -283,11 +327,13 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
     let result = runtime.block_on(async {
         let spawned = actor::spawn(Parts {
             backend,
+            summary_backend,
             engine: make_engine,
             store,
             config: ActorConfig {
                 host: settings.host.clone(),
                 temperature: settings.temperature,
+                summary_model: settings.summary_model.clone(),
                 keep_auto_snapshots: settings.keep_auto_snapshots,
                 ..ActorConfig::default()
             },
@@ -314,12 +360,45 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
             .await;
         drop(spawned.handle);
         let exit = spawned.task.await;
-        ran.map(|()| exit.ok().is_some_and(|e| e.store.is_some()))
+        ran.map(|()| {
+            exit.ok()
+                .map(|e| (e.store.is_some(), e.rescued))
+                .unwrap_or((false, None))
+        })
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
-    let persisted = result?;
-    if persisted {
-        eprintln!("Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}");
+    let (persisted, rescued) = result?;
+    // After a hangup there is no stderr; nothing to do then.
+    let mut err = std::io::stderr();
+    match rescued {
+        Some(ollm_tui::actor::Rescued {
+            records,
+            to: Ok(path),
+        }) => {
+            let _ = writeln!(
+                err,
+                "ollm-tui: {records} record(s) could not be written to the session log (disk full?); \
+                 they are saved in {}.\nThe session {session_id} ends before them.",
+                path.display()
+            );
+        }
+        Some(ollm_tui::actor::Rescued {
+            records,
+            to: Err(e),
+        }) => {
+            let _ = writeln!(
+                err,
+                "ollm-tui: {records} record(s) could not be written to the session log, nor to \
+                 a rescue file ({e}); they are lost.\nThe session {session_id} ends before them."
+            );
+        }
+        None if persisted => {
+            let _ = writeln!(
+                err,
+                "Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}"
+            );
+        }
+        None => {}
     }
     Ok(())
 }

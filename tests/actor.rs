@@ -65,6 +65,7 @@ fn spawn_session(
     config(&mut cfg);
     let spawned = actor::spawn(Parts {
         backend,
+        summary_backend: None,
         engine: Box::new(move || engine),
         store,
         config: cfg,
@@ -776,33 +777,101 @@ async fn compress_now_and_inspect_a_checkpoint() {
     );
 }
 
-#[tokio::test]
-async fn a_write_error_is_surfaced_and_nothing_in_memory_is_lost() {
-    let server = FakeOllama::start().await;
-    let failing = |header| {
-        let store = MemoryStore::new(header);
-        store.fail_all_writes(true);
-        StoreSlot::Open(store)
-    };
+/// A session whose store the test can make fail like a full disk (and recover).
+fn with_disk(server: &FakeOllama, config: impl FnOnce(&mut ActorConfig)) -> (Session, MemoryStore) {
+    let probe = Arc::new(std::sync::Mutex::new(None));
+    let keep = probe.clone();
     let s = spawn_session(
         &server.url(),
         engine("llama3.2:3b", None),
         OllamaOptions::default(),
-        failing,
-        |_| {},
+        move |header| {
+            let store = MemoryStore::new(header);
+            *keep.lock().unwrap() = Some(store.clone());
+            StoreSlot::Open(store)
+        },
+        config,
     );
-    s.say("hello").await;
-    s.say("again").await;
+    let disk = probe.lock().unwrap().take().unwrap();
+    (s, disk)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_keeps_every_record_in_order_and_sends_nothing_the_log_lacks() {
+    let server = FakeOllama::start().await;
+    let (s, disk) = with_disk(&server, |_| {});
+    s.say("one").await;
+    s.wait_for_messages(2).await;
+    disk.fail_all_writes(true);
+    s.say("two").await;
+    s.say("three").await;
+    // Not sent: the log does not have them. The count of what waits is published.
+    wait_for_view(&s, |v| v.unwritten == 2 && v.activity == Activity::Idle).await;
+    assert_eq!(server.chat_outcomes().len(), 1, "only the first went out");
+    // A sync that succeeds while records wait does not say writing works again.
+    disk.fail_all_writes(false);
+    s.cmd(Request::Retry).await;
+    s.wait_for_messages(5).await;
+    wait_for_view(&s, |v| v.unwritten == 0).await;
     let (exit, updates) = s.finish().await;
+    assert!(exit.rescued.is_none());
+    // Every record reached the log, in order, without a gap.
+    let records = exit.store.as_ref().unwrap().records();
+    let seqs: Vec<u64> = records.iter().map(|r| r.seq).collect();
+    let expected: Vec<u64> = (seqs[0]..seqs[0] + seqs.len() as u64).collect();
+    assert_eq!(seqs, expected, "no gap in seq");
+    let users: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::User { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(users, ["one", "two", "three"]);
+    // The banner said how many records wait, stayed until all were written, and the
+    // message that was not sent said why.
     let b = banners(&updates);
-    assert_eq!(
+    assert!(
         b.iter()
-            .filter(|(t, _)| t.contains("Cannot write the session log"))
-            .count(),
-        1,
-        "reported once: {b:?}"
+            .any(|(t, h)| t.contains("Cannot write the session log")
+                && h.as_deref().is_some_and(|h| h.contains("2 records"))),
+        "{b:?}"
     );
-    assert_eq!(exit.engine.history().len(), 4);
+    assert!(b.iter().any(|(t, _)| t.contains("Not sent")), "{b:?}");
+    let recovered = notices(&updates)
+        .iter()
+        .filter(|n| n.contains("works again"))
+        .count();
+    assert_eq!(recovered, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_log_still_refuses_at_exit_goes_to_a_rescue_file() {
+    let server = FakeOllama::start().await;
+    let rescue = tempfile::tempdir().unwrap();
+    let dir = rescue.path().to_path_buf();
+    let (s, disk) = with_disk(&server, move |c| c.rescue_dir = dir);
+    s.say("one").await;
+    s.wait_for_messages(2).await;
+    disk.fail_all_writes(true);
+    s.say("unsaved words").await;
+    wait_for_view(&s, |v| v.unwritten >= 1 && v.activity == Activity::Idle).await;
+    let (exit, _) = s.finish().await;
+    let rescued = exit.rescued.expect("rescued");
+    let path = rescued.to.expect("written");
+    assert!(path.starts_with(rescue.path()));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("unsaved words"), "{text}");
+    assert_eq!(
+        text.lines().count(),
+        1 + rescued.records,
+        "the header, then the records"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }
 
 #[tokio::test]
@@ -1364,4 +1433,173 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
         "{:?}",
         notices(&updates)
     );
+}
+
+async fn wait_for_view(s: &Session, what: impl Fn(&ollm_tui::view::SessionView) -> bool) {
+    let mut view = s.spawned.view.clone();
+    tokio::time::timeout(Duration::from_secs(30), view.wait_for(|v| what(v)))
+        .await
+        .expect("the state never came")
+        .unwrap();
+}
+
+/// Turns (long replies, summaries held by the server) until a compression runs in the
+/// background; the messages the session holds then.
+async fn until_background(s: &Session) -> usize {
+    for i in 0..20 {
+        s.say(&format!("question {i} about the module layout"))
+            .await;
+        s.wait_for_messages(2 * (i + 1)).await;
+        if s.spawned.view.borrow().background.is_some() {
+            return 2 * (i + 1);
+        }
+    }
+    panic!("no background compression started")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_next_message_is_answered_while_a_compression_runs_in_the_background() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(120);
+    server.hold_summaries(true);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    let n = until_background(&s).await;
+    // The summary request went out after the reply that reached the trigger.
+    assert!(
+        server
+            .wait_for_chat_requests(n / 2 + 1, Duration::from_secs(10))
+            .await
+    );
+    // A message sent now is answered while the summary is still held.
+    s.say("WHILE-IT-RUNS").await;
+    s.wait_for_messages(n + 2).await;
+    {
+        let v = s.spawned.view.borrow();
+        assert!(v.background.is_some(), "still compressing");
+        assert_eq!(v.status.compressions, 0);
+        assert_eq!(v.activity, Activity::Idle);
+    }
+    server.hold_summaries(false);
+    wait_for_view(&s, |v| v.background.is_none() && v.status.compressions == 1).await;
+    let (exit, _) = s.finish().await;
+    let prompt = exit.engine.prompt();
+    assert!(prompt.messages.iter().any(|m| m.content == "WHILE-IT-RUNS"));
+    assert!(!exit.engine.checkpoints().is_empty());
+    // The log holds the checkpoint after the messages sent meanwhile.
+    let kinds: Vec<&str> = records(&exit)
+        .iter()
+        .filter_map(|r| match r {
+            RecordBody::User { text, .. } if text == "WHILE-IT-RUNS" => Some("while"),
+            RecordBody::Checkpoint { .. } => Some("checkpoint"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["while", "checkpoint"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_between_turns_ends_the_background_compression_and_changes_nothing() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(120);
+    server.hold_summaries(true);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    let n = until_background(&s).await;
+    s.cmd(Command::Stop).await;
+    wait_for_view(&s, |v| v.background.is_none()).await;
+    server.hold_summaries(false);
+    let (exit, updates) = s.finish().await;
+    assert_eq!(exit.engine.compressions(), 0);
+    assert_eq!(exit.engine.history().len(), n);
+    assert!(
+        notices(&updates)
+            .iter()
+            .any(|n| n.contains("Compression stopped; nothing was changed")),
+        "{:?}",
+        notices(&updates)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_that_does_not_fit_waits_for_the_background_compression_then_goes() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(120);
+    server.hold_summaries(true);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    let n = until_background(&s).await;
+    s.say(&format!("BIG {}", "detail ".repeat(700))).await;
+    // The turn waits, and says so.
+    wait_for_activity(&s, |a| matches!(a, Activity::Compressing { .. })).await;
+    server.hold_summaries(false);
+    s.wait_for_messages(n + 2).await;
+    let (exit, _) = s.finish().await;
+    assert!(exit.engine.compressions() >= 1);
+    let last = exit.engine.history().iter().last().unwrap();
+    assert_eq!(last.role, Role::Assistant);
+    // Every request fit the window.
+    for o in server.chat_outcomes() {
+        assert_eq!(o.dropped_messages, 0, "{o:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn summaries_go_to_the_summary_model_on_the_summary_server() {
+    let chat_server = FakeOllama::start().await;
+    chat_server.set_reply_words(120);
+    let summary_server = FakeOllama::start().await;
+    let e = engine("llama3.1:70b", Some(2048));
+    let store = open_store(e.header("test"));
+    let spawned = actor::spawn(Parts {
+        backend: OllamaBackend::new(&chat_server.url(), OllamaOptions::default()).unwrap(),
+        summary_backend: Some(
+            OllamaBackend::new(&summary_server.url(), OllamaOptions::default()).unwrap(),
+        ),
+        engine: Box::new(move || e),
+        store,
+        config: ActorConfig {
+            host: chat_server.url(),
+            reconnect_after: Duration::from_secs(3600),
+            summary_model: Some("qwen2.5-coder:0.5b".into()),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let s = Session { spawned };
+    for i in 0..14 {
+        s.say(&format!("question {i} about the module layout"))
+            .await;
+    }
+    let (exit, updates) = s.finish().await;
+    assert!(exit.engine.compressions() >= 1, "{:?}", notices(&updates));
+    let summaries = summary_server.chat_outcomes();
+    assert!(!summaries.is_empty());
+    for o in &summaries {
+        assert!(o.summary, "only summaries on the summary server: {o:?}");
+        assert_eq!(o.model, "qwen2.5-coder:0.5b");
+    }
+    for o in chat_server.chat_outcomes() {
+        assert!(!o.summary, "no summary on the chat server: {o:?}");
+        assert_eq!(o.model, "llama3.1:70b");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_during_a_stalled_reply_ends_it_at_once_and_keeps_what_arrived() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    server.push_fault(Fault::StallAfter { tokens: 2 });
+    s.say("tell me a story").await;
+    wait_for_activity(
+        &s,
+        |a| matches!(a, Activity::Generating { chunks, .. } if *chunks >= 1),
+    )
+    .await;
+    s.cmd(Command::Shutdown).await;
+    // Only the idle timeout (60 s) would end the stream: the actor must not wait for it.
+    let (exit, _) = tokio::time::timeout(Duration::from_secs(10), s.finish())
+        .await
+        .expect("shutdown waited for the stalled stream");
+    let last = exit.engine.history().last().unwrap();
+    assert_eq!(last.role, Role::Assistant);
+    assert_eq!(last.status, ReplyStatus::Interrupted);
+    assert!(!last.text.is_empty());
 }

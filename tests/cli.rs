@@ -232,3 +232,101 @@ fn a_closed_pipe_is_not_an_error() {
         assert!(err.is_empty(), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn without_a_terminal_the_chat_says_it_needs_one_and_writes_no_escape() {
+    let home = tempfile::tempdir().unwrap();
+    // `output()` gives the child no terminal: stdin is null, stdout a pipe.
+    let o = run(home.path(), &["--model", "llama3.2:3b"]);
+    assert!(!o.status.success());
+    let (out, err) = text(&o);
+    assert!(out.is_empty(), "nothing on stdout: {out:?}");
+    assert!(err.contains("needs a terminal"), "{err}");
+    assert!(
+        !err.contains('\u{1b}') && !err.contains("panicked"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_crafted_session_header_cannot_reach_the_terminal_through_an_error() {
+    let home = tempfile::tempdir().unwrap();
+    let id = "01a20000-0000-7000-8000-00000000e5c0";
+    session(home.path(), id);
+    let path = DataDir::new(home.path()).unwrap().session_log_path(id);
+    let text_of = std::fs::read_to_string(&path).unwrap();
+    let crafted = text_of.replacen(
+        "\"mode\":\"developer\"",
+        "\"mode\":\"\\u001b]0;pwned\\u0007\\u001b[31mred\"",
+        1,
+    );
+    assert_ne!(crafted, text_of, "the header names the mode");
+    std::fs::write(&path, crafted).unwrap();
+    for args in [vec!["--resume", id], vec!["export", id]] {
+        let o = run(home.path(), &args);
+        assert!(!o.status.success(), "{args:?}");
+        let (out, err) = text(&o);
+        assert!(err.contains(id) || err.contains("mode"), "{args:?}: {err}");
+        for s in [&out, &err] {
+            assert!(
+                !s.contains('\u{1b}') && !s.contains('\u{7}'),
+                "{args:?}: {s:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn files_the_process_creates_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let id = "01a20000-0000-7000-8000-00000000f11e";
+    session(home.path(), id);
+    // The chat refuses without a terminal, after its log file is opened.
+    let _ = run(home.path(), &["--model", "llama3.2:3b"]);
+    let logs: Vec<_> = std::fs::read_dir(home.path().join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!logs.is_empty(), "a log file was written");
+    for log in &logs {
+        let mode = std::fs::metadata(log).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", log.display());
+    }
+    let out = home.path().join("out.md");
+    let o = run(home.path(), &["export", id, "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+#[test]
+fn damage_is_listed_even_when_a_session_has_a_title() {
+    let home = tempfile::tempdir().unwrap();
+    let id = "01a20000-0000-7000-8000-00000000da3a";
+    session(home.path(), id);
+    let dir = DataDir::new(home.path()).unwrap();
+    // A torn last line (a crash mid-write).
+    let path = dir.session_log_path(id);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend_from_slice(b"{\"seq\":99,\"ts\":");
+    std::fs::write(&path, bytes).unwrap();
+    // And a directory where another session's log should be.
+    let gone = "01a20000-0000-7000-8000-00000000d1e0";
+    std::fs::create_dir_all(dir.session_log_path(gone)).unwrap();
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let row = out.lines().find(|l| l.starts_with(id)).unwrap();
+    assert!(
+        row.contains("incomplete last line") && row.contains("How do I"),
+        "{row}"
+    );
+    let row = out.lines().find(|l| l.starts_with(gone)).expect("listed");
+    assert!(row.contains('('), "with its problem: {row}");
+    let o = run(home.path(), &["--resume", gone]);
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(
+        !err.contains("no session"),
+        "says what is wrong instead: {err}"
+    );
+}

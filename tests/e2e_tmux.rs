@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-use support::fake_ollama::{FakeConfig, FakeOllama};
+use support::fake_ollama::{FakeConfig, FakeOllama, Fault};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ollm-tui");
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -554,26 +554,53 @@ async fn a_tiny_terminal_does_not_break_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigterm_and_sighup_hand_the_terminal_back() {
+async fn sigint_sigterm_and_sighup_hand_the_terminal_back_idle_or_mid_reply() {
     let server = FakeOllama::start().await;
-    for signal in ["-TERM", "-HUP"] {
-        let home = tempfile::tempdir().unwrap();
-        let t = Tmux::connected(
-            &["--model", "llama3.2:3b"],
-            home.path(),
-            &server.url(),
-            100,
-            30,
-        )
-        .await;
-        assert_eq!(t.format("#{alternate_on}"), "1", "the TUI is up");
-        let sent = Command::new("kill")
-            .args([signal, &t.pid().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
-        assert_eq!(t.wait_exit().await, 0, "{signal}: a clean exit");
-        assert_terminal_clean(&t);
+    for signal in ["-INT", "-TERM", "-HUP"] {
+        for stalled in [false, true] {
+            let home = tempfile::tempdir().unwrap();
+            let t = Tmux::connected(
+                &["--model", "llama3.2:3b"],
+                home.path(),
+                &server.url(),
+                100,
+                30,
+            )
+            .await;
+            assert_eq!(t.format("#{alternate_on}"), "1", "the TUI is up");
+            if stalled {
+                // The reply stops after a few words and the stream stays open: only the
+                // idle timeout (60 s) would end it.
+                server.push_fault(Fault::StallAfter { tokens: 3 });
+                t.type_text("tell me a story");
+                t.keys(&["Enter"]);
+                t.wait_for("the stalled reply", |s| s.contains("generating"))
+                    .await;
+            }
+            let sent_at = Instant::now();
+            let sent = Command::new("kill")
+                .args([signal, &t.pid().to_string()])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+            assert_eq!(t.wait_exit().await, 0, "{signal}: a clean exit");
+            let took = sent_at.elapsed();
+            assert_terminal_clean(&t);
+            if stalled {
+                // Far below any timeout: the stream was dropped, not waited for.
+                assert!(
+                    took < Duration::from_secs(10),
+                    "{signal}: exit took {took:?}"
+                );
+                let logs = session_logs(home.path());
+                let text = std::fs::read_to_string(&logs[0]).unwrap();
+                let interrupted = text.lines().any(|l| {
+                    let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    v["type"] == "assistant" && v["status"] == "interrupted"
+                });
+                assert!(interrupted, "{signal}: the partial reply is kept\n{text}");
+            }
+        }
     }
 }
 

@@ -378,13 +378,13 @@ fn a_failed_summary_loses_nothing_and_the_request_still_fits() {
 
 #[test]
 fn compression_that_frees_too_little_backs_off_instead_of_looping() {
-    // Pinned replies take ~40% of the room, so once small turns fill the recent window a
+    // Pinned replies take ~45% of the room, so once small turns fill the recent window a
     // pass can fold only a little. Automatic compression must then pause, not run every
     // turn, and say why once.
     let mut h = Harness::new(4096, tok(), Extractive::new());
     for i in 0..4 {
         h.turn(&format!("q{i}"), |_| {
-            format!("BIG {}", "pinned content ".repeat(80))
+            format!("BIG {}", "pinned content ".repeat(95))
         });
         let id = h.engine.last_active(Role::Assistant).unwrap();
         assert!(refusal(&h.apply(pin(id))).is_none());
@@ -516,20 +516,21 @@ fn truncation_by_the_server_is_detected_and_compressed() {
             .iter()
             .any(|e| matches!(e, EngineEvent::TruncationSuspected { .. }))
     );
-    let r = h.turn("and then", |_| "fine".into());
-    // The server's window is now known to be a third: the first pass before the next
-    // request is the forced one; going harder to fit the smaller window is allowed.
-    let first = r.events.iter().find_map(|e| match e {
+    // The server's window is now known to be a third: the pass the next request needs
+    // runs at once, after the reply that revealed it, and it is the forced one.
+    let first = report.events.iter().find_map(|e| match e {
         EngineEvent::Compressed { reason, .. } => Some(reason.clone()),
         _ => None,
     });
-    assert_eq!(first, Some(CompressReason::Overflow), "{:?}", r.events);
+    assert_eq!(first, Some(CompressReason::Overflow), "{:?}", report.events);
+    // Going harder to fit the smaller window is allowed.
+    let r = h.turn("and then", |_| "fine".into());
     let b = h.engine.budget();
     assert!(b.ctx < 4096 / 2, "the learned window: {b:?}");
     assert!(r.sent.iter().all(|p| p.estimate <= b.hard_limit()));
     assert_eq!(
         h.engine.compressions(),
-        compressions + r.compressions as u32
+        compressions + (report.compressions + r.compressions) as u32
     );
 }
 
@@ -671,7 +672,9 @@ fn an_outcome_for_a_changed_conversation_is_discarded() {
         panic!("expected a compression")
     };
     let outcome = futures_lite_block_on(plan.run(&h.summarizer));
-    h.turn("meanwhile", |_| "reply".into());
+    // A pin changes what may be folded (an append would not).
+    let oldest = h.engine.history().iter().next().unwrap().id;
+    h.apply(pin(oldest));
     let events = h.apply(Input::Compressed(Box::new(outcome)));
     assert_eq!(
         events[0],
@@ -840,9 +843,32 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
     // restore to a state with a pending message) the last real exchange could be folded.
     let mut h = fixed_reserve(2048, tok(), Extractive::new());
     chat(&mut h, 4);
-    h.turn("LAST-QUESTION", |_| {
-        format!("LAST-REPLY {}", "detail ".repeat(350))
-    });
+    let fx = h.engine.handle(
+        Request::Send {
+            text: "LAST-QUESTION".into(),
+        },
+        h.clock.tick(),
+    );
+    let Some(Effect::Chat(prompt)) = h.take(fx).pop() else {
+        panic!("expected the request")
+    };
+    let reply = ReplyInput {
+        text: format!("LAST-REPLY {}", "detail ".repeat(350)),
+        status: ReplyStatus::Complete,
+        prompt_eval_count: Some(prompt.estimate),
+        prompt_eval_cached: None,
+        eval_count: Some(10),
+        prompt_raw: prompt.raw_estimate,
+    };
+    let fx = h.engine.handle(Input::Reply(reply), h.clock.tick());
+    // The background pass after the reply is stopped, so the retry must make room itself
+    // while the unanswered message waits.
+    if h.take(fx)
+        .iter()
+        .any(|e| matches!(e, Effect::CompressInBackground(_)))
+    {
+        h.apply(Input::CompressionStopped);
+    }
     let reply_id = h.engine.last_active(Role::Assistant).unwrap();
     let question_id = h
         .engine
@@ -1388,5 +1414,140 @@ fn folded_facts_stay_whole_in_the_ledger_and_the_latest_value_wins() {
             .iter()
             .all(|l| !l.contains("8443") || l.contains("9443")),
         "{lines:?}"
+    );
+}
+
+/// Send `text` and answer its request with `reply`: what the engine asks for after the
+/// reply (recorded effects are kept by the harness).
+fn reply_turn<S: ollm_tui::core::summarizer::Summarizer>(
+    h: &mut Harness<S>,
+    text: &str,
+    reply: &str,
+) -> Vec<Effect> {
+    let fx = h
+        .engine
+        .handle(Request::Send { text: text.into() }, h.clock.tick());
+    let prompt = chat_request(h.take(fx));
+    assert!(prompt.estimate <= h.engine.budget().hard_limit());
+    let fx = h.engine.handle(
+        Input::Reply(ReplyInput {
+            text: reply.into(),
+            status: ReplyStatus::Complete,
+            prompt_eval_count: Some(prompt.estimate),
+            prompt_eval_cached: None,
+            eval_count: Some(10),
+            prompt_raw: prompt.raw_estimate,
+        }),
+        h.clock.tick(),
+    );
+    h.take(fx)
+}
+
+/// Turns until a reply leaves the recent messages at the trigger: the background plan
+/// the engine asks for then.
+fn until_background<S: ollm_tui::core::summarizer::Summarizer>(
+    h: &mut Harness<S>,
+) -> Box<ollm_tui::core::compress::CompressionPlan> {
+    for i in 0..60 {
+        let reply = format!(
+            "Answer {i}: edit src/module_{i}.rs and set the timeout to {}ms. {}",
+            1000 + i,
+            "More explanation in ordinary prose. ".repeat(6)
+        );
+        let requests = reply_turn(h, &format!("Question {i}: case {i}?"), &reply);
+        if let Some(plan) = requests.into_iter().find_map(|e| match e {
+            Effect::CompressInBackground(plan) => Some(plan),
+            Effect::Compress(_) | Effect::AwaitCompression => {
+                panic!("nothing should wait for a compression here")
+            }
+            _ => None,
+        }) {
+            return plan;
+        }
+    }
+    panic!("the trigger was never reached")
+}
+
+#[test]
+fn compression_at_the_trigger_runs_after_the_reply_and_the_next_message_does_not_wait() {
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
+    let plan = until_background(&mut h);
+    assert!(h.engine.budget().over_trigger());
+    // The next message goes out at once, the compression still running; no second one
+    // is asked for while it runs.
+    let after = reply_turn(&mut h, "WHILE-IT-RUNS", "an answer meanwhile");
+    assert!(
+        after
+            .iter()
+            .all(|e| !matches!(e, Effect::CompressInBackground(_))),
+        "{after:?}"
+    );
+    // It ends after that turn and still applies: appends do not change what it folds.
+    let outcome = futures_lite_block_on(plan.run(&h.summarizer));
+    let events = h.apply(Input::Compressed(Box::new(outcome)));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::Compressed { .. })),
+        "{events:?}"
+    );
+    assert_eq!(h.engine.compressions(), 1);
+    let prompt = h.engine.prompt();
+    assert!(prompt.messages.iter().any(|m| m.content == "WHILE-IT-RUNS"));
+    assert!(
+        prompt
+            .messages
+            .iter()
+            .any(|m| m.content == "an answer meanwhile")
+    );
+    // The log replays to the same state, checkpoint after the later messages included.
+    let (replayed, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(replayed.active_state(), h.engine.active_state());
+    assert_eq!(replayed.prompt(), h.engine.prompt());
+}
+
+#[test]
+fn a_message_that_does_not_fit_waits_for_the_background_compression() {
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
+    let plan = until_background(&mut h);
+    let big = format!("BIG {}", "word ".repeat(250));
+    let fx = h
+        .engine
+        .handle(Request::Send { text: big.clone() }, h.clock.tick());
+    let requests = h.take(fx);
+    assert!(
+        matches!(requests.as_slice(), [Effect::AwaitCompression]),
+        "{requests:?}"
+    );
+    assert!(!h.engine.budget().fits());
+    // When it ends, the turn goes on and the request fits.
+    let outcome = futures_lite_block_on(plan.run(&h.summarizer));
+    let mut report = ollm_tui::core::testing::TurnReport::default();
+    h.run(
+        Input::Compressed(Box::new(outcome)),
+        &mut report,
+        &|p: &ChatPrompt| ("ok".into(), Some(p.estimate)),
+    );
+    assert_eq!(report.sent.len(), 1, "{:?}", report.events);
+    assert!(report.sent[0].messages.iter().any(|m| m.content == big));
+    assert!(h.engine.compressions() >= 1);
+}
+
+#[test]
+fn a_stopped_background_compression_changes_nothing_and_the_next_reply_starts_another() {
+    let mut h = fixed_reserve(2048, tok(), Extractive::new());
+    let plan = until_background(&mut h);
+    let state = h.engine.active_state();
+    drop(plan); // Esc between turns
+    let events = h.apply(Input::CompressionStopped);
+    assert_eq!(events, [EngineEvent::CompressionStopped { unsent: false }]);
+    assert_eq!(h.engine.active_state(), state);
+    let after = reply_turn(&mut h, "next", "an answer");
+    assert!(
+        after
+            .iter()
+            .any(|e| matches!(e, Effect::CompressInBackground(_))),
+        "{after:?}"
     );
 }

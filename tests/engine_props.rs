@@ -392,6 +392,10 @@ struct Sim {
     server_ratio: f64,
     sent: usize,
     blocked: usize,
+    /// Background compressions outlive the next operation (else they end at once).
+    defer: bool,
+    /// The background compression under way, if one is deferred.
+    pending: Option<Box<ollm_tui::core::compress::CompressionPlan>>,
 }
 
 /// How the simulated server answers the turn in progress.
@@ -425,6 +429,8 @@ impl Sim {
             server_ratio,
             sent: 0,
             blocked: 0,
+            defer: false,
+            pending: None,
         }
     }
 
@@ -701,6 +707,23 @@ impl Sim {
                     let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
                     self.feed(Input::Compressed(Box::new(outcome)), answer);
                 }
+                Effect::CompressInBackground(plan) => {
+                    assert!(self.pending.is_none(), "a second background compression");
+                    if self.defer {
+                        self.pending = Some(plan);
+                    } else {
+                        let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
+                        self.feed(Input::Compressed(Box::new(outcome)), answer);
+                    }
+                }
+                Effect::AwaitCompression => {
+                    let plan = self
+                        .pending
+                        .take()
+                        .expect("a turn waits for a compression that does not run");
+                    let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
+                    self.feed(Input::Compressed(Box::new(outcome)), answer);
+                }
                 Effect::Chat(p) => {
                     let a = answer.as_mut().expect("a chat request outside a turn");
                     self.check_request(&p);
@@ -832,7 +855,33 @@ impl Sim {
         );
     }
 
+    /// One operation; a background compression that was under way when it began ends
+    /// after it (as one that outlives the next turn, a pin or a goal change would).
     fn apply(&mut self, op: &Op) {
+        let running = self.pending.is_some();
+        match op {
+            // The actor stops it before a restore, and lets it finish before a manual one.
+            Op::Restore(_) if running => {
+                self.pending = None;
+                self.feed(Input::CompressionStopped, &mut None);
+            }
+            Op::Compress { .. } if running => self.finish_background(),
+            _ => {}
+        }
+        self.apply_op(op);
+        if running {
+            self.finish_background();
+        }
+    }
+
+    fn finish_background(&mut self) {
+        if let Some(plan) = self.pending.take() {
+            let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
+            self.feed(Input::Compressed(Box::new(outcome)), &mut None);
+        }
+    }
+
+    fn apply_op(&mut self, op: &Op) {
         match op {
             Op::Turn {
                 user,
@@ -966,6 +1015,8 @@ fn run_conversation(
     ops: &[Op],
 ) -> Sim {
     let mut sim = Sim::new(ctx, tok, summarizer(erratic, seed), server_ratio);
+    // Half the conversations let background compressions run across the next operation.
+    sim.defer = seed.is_multiple_of(2);
     for op in ops {
         sim.apply(op);
         sim.check_state();

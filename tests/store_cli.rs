@@ -480,3 +480,49 @@ fn markdown_export_is_readable_and_terminal_safe() {
     > ⚠ **Interrupted** — the reply stopped here; the partial text above was kept.
     "#);
 }
+
+#[test]
+fn an_export_replaces_a_planted_symlink_instead_of_writing_through_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, dir) = data_dir();
+    let id = "01a20000-0000-7000-8000-0000000051a1";
+    write_session(&dir, header(id), &[user(1, "hello")]);
+    let exports = dir.root().join("exports");
+    fs::create_dir_all(&exports).unwrap();
+    let victim = tmp.path().join("victim.txt");
+    fs::write(&victim, "precious").unwrap();
+    std::os::unix::fs::symlink(&victim, exports.join(format!("{id}.md"))).unwrap();
+    let path = export::write_export(&dir, id, false).unwrap();
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+    let meta = fs::symlink_metadata(&path).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "the link was replaced by the export"
+    );
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert!(fs::read_to_string(&path).unwrap().contains("hello"));
+    // No temporary file is left behind.
+    let names: Vec<_> = fs::read_dir(&exports)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+}
+
+#[test]
+fn the_json_export_escapes_what_acts_on_a_terminal_and_means_the_same() {
+    let (_tmp, dir) = data_dir();
+    let id = "01a20000-0000-7000-8000-0000000051a2";
+    let text = "csi \u{9b}31m osc \u{9d}0;x\u{7} bidi \u{202e}txet\u{202c} ok";
+    write_session(&dir, header(id), &[user(1, text)]);
+    let log = SessionLog::read(&dir, id).unwrap();
+    let json = export::to_json_text(&log).unwrap();
+    for c in ['\u{9b}', '\u{9d}', '\u{202e}', '\u{202c}', '\u{7}'] {
+        assert!(!json.contains(c), "raw {c:?} in the export");
+    }
+    let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, export::to_json(&log), "the same document");
+    // And the file written by /export is the same text.
+    let path = export::write_export(&dir, id, true).unwrap();
+    assert_eq!(fs::read_to_string(path).unwrap(), json);
+}

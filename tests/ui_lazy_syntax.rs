@@ -28,6 +28,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
             compressions: 0,
             reliability: None,
             activity: Activity::Idle,
+            background: None,
             elapsed_ms: 0,
             mode: Mode::Assistant,
             tier: Tier::T1,

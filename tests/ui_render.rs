@@ -50,6 +50,7 @@ fn status(model: &str) -> StatusView {
             since: std::time::Instant::now(),
             chunks: 120,
         },
+        background: None,
         elapsed_ms: 3_000,
         mode: Mode::Assistant,
         tier: Tier::T2,
@@ -575,6 +576,24 @@ fn before_the_first_token_the_status_says_waiting() {
     let status = text.lines().last().unwrap();
     assert!(status.contains("waiting for the model 2.5s"), "{status:?}");
     assert!(!status.contains("0 tok"), "{status:?}");
+}
+
+#[test]
+fn a_compression_between_turns_shows_in_the_status_line() {
+    let mut parts = Parts::new();
+    parts.status.activity = Activity::Idle;
+    parts.status.background = Some("fold 8 messages (1/2)".into());
+    let mut t = Transcript::new();
+    let text = buffer_text(&parts.draw(&mut t, 140, 3, None, None));
+    let status = text.lines().last().unwrap();
+    assert!(
+        status.contains("compressing in the background: fold 8 messages (1/2)"),
+        "{status:?}"
+    );
+    // Narrow: the short form.
+    let text = buffer_text(&parts.draw(&mut t, 60, 3, None, None));
+    let status = text.lines().last().unwrap();
+    assert!(status.contains("compressing"), "{status:?}");
 }
 
 #[test]

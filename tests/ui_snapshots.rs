@@ -51,6 +51,7 @@ fn status() -> StatusView {
         compressions: 2,
         reliability: Some(Reliability::compute(Some(13.0), 2)),
         activity: Activity::Idle,
+        background: None,
         elapsed_ms: 0,
         mode: Mode::Developer,
         tier: Tier::T3,
@@ -703,6 +704,7 @@ fn banner_truncation() {
 fn banner_write_error() {
     insta::assert_snapshot!(banner_screen(banner(Notice::WriteFailed {
         error: "cannot append to /home/u/.ollm/sessions/0193.jsonl: No space left on device (os error 28)".into(),
+        waiting: 3,
     })));
 }
 

@@ -15,6 +15,21 @@ use std::sync::Arc;
 use std::time::Instant;
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// The summarizer of this session: the summary model on the summary server, with the
+    /// chat's window (the same `num_ctx` keeps a shared model from reloading; a plan's
+    /// inputs are made to fit it).
+    pub(super) fn summarizer(&self) -> BackendSummarizer<B> {
+        BackendSummarizer {
+            backend: self.summary_backend.clone(),
+            model: self
+                .cfg
+                .summary_model
+                .clone()
+                .unwrap_or_else(|| self.engine.model().to_string()),
+            num_ctx: self.engine.ctx(),
+        }
+    }
+
     /// Run a compression to its end (or the person's Stop) and give the engine the
     /// outcome; returns what the engine asks for next.
     pub(super) async fn compress(&mut self, plan: CompressionPlan) -> Option<Job> {
@@ -37,11 +52,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 *v = Arc::new(next);
             });
         };
-        let summarizer = BackendSummarizer {
-            backend: self.backend.clone(),
-            model: self.engine.model().to_string(),
-            num_ctx: self.engine.ctx(),
-        };
+        let summarizer = self.summarizer();
         let outcome = self
             .listen(plan.run_with_progress(&summarizer, progress))
             .await;

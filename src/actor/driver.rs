@@ -9,10 +9,12 @@
 //! the turn is over. State changes only through the engine.
 //!
 //! Executors of effects live beside this file: `reply.rs` (a chat request), `compress.rs`
-//! (a compression), `answers.rs` (what is answered without changing the session),
+//! (a compression), `background.rs` (a compression between turns, and a turn's wait for
+//! it), `answers.rs` (what is answered without changing the session),
 //! `connect.rs` (the server). A new kind of effect gets its executor there and one arm in
 //! `execute`.
 
+use super::background::{Background, background_done};
 use super::command::Command;
 use super::store::LazyStore;
 use super::{ActorConfig, ActorExit};
@@ -39,10 +41,14 @@ use tokio::sync::{mpsc, watch};
 pub(super) enum Job {
     Chat(ChatPrompt),
     Compress(Box<CompressionPlan>),
+    /// Wait for the background compression.
+    AwaitBackground,
 }
 
 pub(crate) struct Actor<B, S> {
     pub backend: Arc<B>,
+    /// Where summaries are made: the chat server, or a separate one (`summary_host`).
+    pub summary_backend: Arc<B>,
     pub engine: Engine,
     pub store: LazyStore<S>,
     pub cfg: ActorConfig,
@@ -62,6 +68,8 @@ pub(crate) struct Actor<B, S> {
     pub goals: Arc<GoalBoard>,
     /// The (model, num_ctx) whose loaded context was already confirmed via `/api/ps`.
     pub loaded_checked: Option<(String, u32)>,
+    /// The compression running between turns, if any (`background.rs`).
+    pub bg: Option<Background>,
 }
 
 /// The next command, or never once the channel is closed (so `select!` does not spin).
@@ -93,7 +101,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         loop {
             let cmd = match self.deferred.pop_front() {
                 Some(c) => c,
-                None if self.rx_closed => break,
+                None if self.rx_closed && self.bg.is_none() => break,
                 None => {
                     let reconnect_at = self.reconnect_at;
                     tokio::select! {
@@ -101,6 +109,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             Some(c) => c,
                             None => continue,
                         },
+                        out = background_done(&mut self.bg) => {
+                            self.background_ended(out).await;
+                            self.publish();
+                            continue;
+                        }
                         _ = async {
                             match reconnect_at {
                                 Some(t) => tokio::time::sleep_until(t).await,
@@ -114,21 +127,34 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
             };
             if matches!(cmd, Command::Shutdown) {
+                // Quitting does not wait for a compression nobody waits for; the next
+                // session compresses again.
+                if let Some(bg) = self.bg.take() {
+                    bg.task.abort();
+                }
                 break;
             }
             self.handle(cmd).await;
         }
         self.sync();
+        let rescued = self.rescue();
         self.send(Update::Closed);
         ActorExit {
             engine: self.engine,
             store: self.store.into_inner(),
+            rescued,
         }
     }
 
     async fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Request(Request::Retry) => {
+                // What waits to be written goes first: a message is sent only once it is
+                // on disk.
+                if self.store.unwritten() > 0 {
+                    let r = self.store.flush();
+                    self.write_result(r);
+                }
                 if self.engine.last_message_unanswered()
                     && !matches!(self.connection, Connection::Connected { .. })
                 {
@@ -136,10 +162,23 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 self.feed(Request::Retry.into()).await;
             }
+            Command::Request(r @ Request::Compress { .. }) => {
+                // One compression at a time: the one under way first.
+                if self.bg.is_some() {
+                    self.feed_job(Job::AwaitBackground).await;
+                }
+                self.feed(r.into()).await;
+            }
             Command::Request(r) => self.feed(r.into()).await,
-            Command::Stop | Command::Shutdown => {}
+            // Between turns, Stop can only mean the compression in the background.
+            Command::Stop => self.stop_background().await,
+            Command::Shutdown => {}
             c if c.is_read_only() => self.answer(c),
-            Command::Restore { id } => self.restore(&id).await,
+            Command::Restore { id } => {
+                // The state it would fold is about to be replaced.
+                self.stop_background().await;
+                self.restore(&id).await;
+            }
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
             Command::SetModel { name } => self.set_model(name).await,
             Command::Reconnect => self.connect().await,
@@ -158,11 +197,20 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// requests included, until the engine asks for nothing more.
     pub(super) async fn feed(&mut self, input: Input) {
         let fx = self.engine.handle(input, Utc::now());
-        let mut job = self.execute(fx);
+        let job = self.execute(fx);
+        if let Some(job) = job {
+            self.feed_job(job).await;
+        }
+    }
+
+    /// Run a long request and everything the engine asks for after it.
+    async fn feed_job(&mut self, job: Job) {
+        let mut job = Some(job);
         while let Some(next) = job.take() {
             job = match next {
                 Job::Chat(prompt) => self.chat(prompt).await,
                 Job::Compress(plan) => self.compress(*plan).await,
+                Job::AwaitBackground => self.await_background().await,
             };
         }
         if self.activity != Activity::Idle {
@@ -198,6 +246,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 Effect::Chat(prompt) => job = Some(Job::Chat(prompt)),
                 Effect::Compress(plan) => job = Some(Job::Compress(plan)),
+                Effect::CompressInBackground(plan) => self.start_background(*plan),
+                Effect::AwaitCompression => job = Some(Job::AwaitBackground),
             }
         }
         self.publish();
@@ -215,6 +265,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 biased;
                 cmd = next_command(&mut self.rx, &mut self.rx_closed) => match cmd {
                     Some(Command::Stop) => return None,
+                    // Quitting does not wait for a reply (a stalled one could take
+                    // minutes): stop it, keep what arrived, then shut down.
+                    Some(Command::Shutdown) => {
+                        self.deferred.push_front(Command::Shutdown);
+                        return None;
+                    }
                     Some(c) if c.is_read_only() => self.answer(c),
                     Some(c) => self.deferred.push_back(c),
                     None => {}
@@ -239,29 +295,89 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
+    /// The count the app needs before quitting (it asks when records would be lost).
+    fn publish_unwritten(&mut self, waiting: usize) {
+        if self.view.borrow().unwritten != waiting {
+            self.view.send_modify(|v| {
+                let mut next = (**v).clone();
+                next.unwritten = waiting;
+                *v = Arc::new(next);
+            });
+        }
+    }
+
+    /// At exit: what the log still could not take goes to a rescue file, a session log
+    /// of its own (the header, then the records), so nothing is lost silently.
+    fn rescue(&mut self) -> Option<super::Rescued> {
+        let records = self.store.take_unwritten();
+        if records.is_empty() {
+            return None;
+        }
+        let path = self.cfg.rescue_dir.join(format!(
+            "ollm-unsaved-{}-{}.jsonl",
+            self.engine.session_id(),
+            Utc::now().format("%Y%m%d-%H%M%S")
+        ));
+        let header = self.engine.header(&self.cfg.app_version);
+        let write = || -> Result<(), String> {
+            use std::io::Write as _;
+            let mut text = serde_json::to_string(&header).map_err(|e| e.to_string())?;
+            text.push('\n');
+            for r in &records {
+                text.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
+                text.push('\n');
+            }
+            let mut opts = std::fs::OpenOptions::new();
+            opts.write(true).create_new(true);
+            let mut file = crate::store::fsutil::open_private(&path, &mut opts, "write")
+                .map_err(|e| e.to_string())?;
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(|e| e.to_string())
+        };
+        let to = write().map(|()| path.clone());
+        tracing::warn!(
+            records = records.len(),
+            ?to,
+            "records the log refused, rescued at exit"
+        );
+        Some(super::Rescued {
+            records: records.len(),
+            to,
+        })
+    }
+
     pub(super) fn sync(&mut self) {
         let r = self.store.sync();
         self.write_result(r);
     }
 
+    /// The outcome of a write: the banner stays up, with the number of records waiting,
+    /// until everything is on disk.
     fn write_result(&mut self, r: Result<(), StoreError>) {
+        let waiting = self.store.unwritten();
         match r {
-            Ok(()) if self.write_failing => {
+            Ok(()) if self.write_failing && waiting == 0 => {
                 self.write_failing = false;
+                self.send(Update::ClearBanner);
                 self.notice(Notice::WriteRecovered);
             }
             Ok(()) => {}
             Err(e) if self.store.failed() => self.banner(Notice::StoreCreateFailed {
                 error: e.to_string(),
             }),
-            Err(e) if !self.write_failing => {
+            Err(e) => {
+                if self.write_failing {
+                    tracing::error!(%e, waiting, "session log write failed again");
+                }
                 self.write_failing = true;
                 self.banner(Notice::WriteFailed {
                     error: e.to_string(),
+                    waiting,
                 });
             }
-            Err(e) => tracing::error!(%e, "session log write failed again"),
         }
+        self.publish_unwritten(waiting);
     }
 
     /// Write a snapshot the engine made and keep only the newest automatic ones; the
@@ -292,17 +408,36 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
 
     /// Something the person must see until it is dealt with.
     pub(super) fn banner(&mut self, notice: Notice) {
+        self.raise(notice);
+    }
+
+    /// Show `notice` as the banner; false when it went to the transcript instead: while
+    /// records wait to be written, the banner saying so stays up (a failed snapshot on
+    /// the same full disk must not hide it).
+    fn raise(&mut self, notice: Notice) -> bool {
+        let about_writing = matches!(
+            notice,
+            Notice::WriteFailed { .. }
+                | Notice::NotSentUnwritten { .. }
+                | Notice::StoreCreateFailed { .. }
+        );
+        if self.write_failing && !about_writing {
+            self.notice(notice);
+            return false;
+        }
         // A new banner replaces whatever was up, transient or not.
         self.transient_banner = false;
         tracing::info!(?notice, "banner");
         self.send(Update::Banner(notice));
+        true
     }
 
     /// A banner about one failed attempt (a request, a restore): the next success of
     /// that kind takes it down, rather than leaving it up for the rest of the session.
     pub(super) fn transient_banner(&mut self, notice: Notice) {
-        self.banner(notice);
-        self.transient_banner = true;
+        if self.raise(notice) {
+            self.transient_banner = true;
+        }
     }
 
     /// A success: take down a banner about an earlier failed attempt.
@@ -332,6 +467,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             status: self.engine.status(),
             connection: self.connection.clone(),
             activity: self.activity.clone(),
+            // Kept as the background task last published it.
+            background: self.view.borrow().background.clone(),
+            unwritten: self.store.unwritten(),
             checkpoints: self.checkpoints.clone(),
             goals: self.goals.clone(),
             persisted: self.store.is_open(),

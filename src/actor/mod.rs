@@ -7,7 +7,8 @@
 //! compression), owning all the I/O. Read-only commands (snapshot and model lists, the
 //! inspector, export) are answered at once, also while a reply streams or a compression
 //! runs; other commands wait until the turn is over. Stop ends a reply or compression at
-//! once.
+//! once. A compression between turns runs as its own task (`background`), so the person
+//! can send meanwhile.
 //!
 //! The UI never touches that state. It renders what the actor publishes: a
 //! `watch<Arc<SessionView>>` with the latest status and a stream of [`Update`](crate::view::Update)s
@@ -15,12 +16,13 @@
 //! never blocks the actor. Dropping every handle lets the actor finish what is queued,
 //! sync, and return its state (which is how tests observe it, deterministically).
 //!
-//! Files: `driver` (the loop, effects, listening while busy), `reply` and `compress` (the
-//! long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
+//! Files: `driver` (the loop, effects, listening while busy), `reply`, `compress` and
+//! `background` (the long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
 //! server), `store` (the session file, created on first use), `transcript`, `command`,
 //! `summarizer`. What the UI gets is in `crate::view`.
 
 mod answers;
+mod background;
 pub mod command;
 mod compress;
 mod connect;
@@ -76,11 +78,15 @@ pub struct ActorConfig {
     pub host: String,
     /// Sampling temperature for chat; `None` = the model's default.
     pub temperature: Option<f32>,
+    /// The model that writes summaries (`summary_model`); `None`: the chat model.
+    pub summary_model: Option<String>,
     /// Automatic (recovery) snapshots kept per session.
     pub keep_auto_snapshots: usize,
     /// First retry after the server was unreachable; doubles up to 30 s.
     pub reconnect_after: std::time::Duration,
     pub app_version: String,
+    /// Where records the session log could not take are written at exit.
+    pub rescue_dir: std::path::PathBuf,
 }
 
 impl Default for ActorConfig {
@@ -88,9 +94,11 @@ impl Default for ActorConfig {
         ActorConfig {
             host: crate::llm::DEFAULT_HOST.to_string(),
             temperature: None,
+            summary_model: None,
             keep_auto_snapshots: 5,
             reconnect_after: std::time::Duration::from_secs(2),
             app_version: env!("CARGO_PKG_VERSION").to_string(),
+            rescue_dir: std::env::temp_dir(),
         }
     }
 }
@@ -100,6 +108,17 @@ pub struct ActorExit<S> {
     pub engine: Engine,
     /// The session's store, if it was created.
     pub store: Option<S>,
+    /// Records the session log could not take, if any: where they went instead.
+    pub rescued: Option<Rescued>,
+}
+
+/// Records written to a rescue file at exit because the session log refused them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rescued {
+    pub records: usize,
+    /// The rescue file (a session log: the header, then the records), or why it could
+    /// not be written.
+    pub to: Result<std::path::PathBuf, String>,
 }
 
 /// Everything the UI side gets from [`spawn`].
@@ -115,6 +134,8 @@ pub struct Spawned<S> {
 /// the first frame does not wait for it.
 pub struct Parts<B, S> {
     pub backend: B,
+    /// A separate server for summaries (`summary_host`); `None`: the chat server.
+    pub summary_backend: Option<B>,
     pub engine: Box<dyn FnOnce() -> Engine + Send>,
     pub store: StoreSlot<S>,
     pub config: ActorConfig,
@@ -132,6 +153,8 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         status: placeholder_status(),
         connection: Connection::Connecting,
         activity: Activity::Loading,
+        background: None,
+        unwritten: 0,
         checkpoints: Arc::default(),
         goals: Arc::default(),
         persisted: false,
@@ -139,6 +162,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
     let task = tokio::spawn(async move {
         let Parts {
             backend,
+            summary_backend,
             engine,
             store,
             config,
@@ -150,8 +174,11 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         };
         let reconnect = config.reconnect_after;
         let store = LazyStore::new(store, engine.header(&config.app_version));
+        let backend = Arc::new(backend);
+        let summary_backend = summary_backend.map_or_else(|| backend.clone(), Arc::new);
         let actor = driver::Actor {
-            backend: Arc::new(backend),
+            backend,
+            summary_backend,
             engine,
             store,
             cfg: config,
@@ -169,6 +196,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             checkpoints: Arc::default(),
             goals: Arc::default(),
             loaded_checked: None,
+            bg: None,
         };
         actor.run(model).await
     });

@@ -59,6 +59,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// Run a `Chat` request to its end and give the engine the answer; returns what the
     /// engine asks for next.
     pub(super) async fn chat(&mut self, prompt: ChatPrompt) -> Option<Job> {
+        if self.store.unwritten() > 0 {
+            // The message is not on disk: the model does not get it before the log does
+            // (a reply to a message the log lacks could not be replayed). /retry writes
+            // first, then sends.
+            self.banner(Notice::NotSentUnwritten {
+                waiting: self.store.unwritten(),
+            });
+            let fx = self.engine.handle(Input::NoReply, Utc::now());
+            return self.execute(fx);
+        }
         let (answer, ended) = self.stream_reply(&prompt).await;
         let status = match ended {
             Ended::Done(..) => ReplyStatus::Complete,

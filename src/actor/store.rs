@@ -8,10 +8,16 @@
 //! conversation goes on in memory only; that failure is reported once
 //! ([`LazyStore::failed`]) and later records are dropped silently, since there is nowhere
 //! to retry.
+//!
+//! A record that could not be appended (disk full, an I/O error) is kept, in order, and
+//! written before anything newer: every append and sync first retries what waits, and a
+//! record is queued behind the ones waiting rather than written past them, so the log
+//! never has a gap in `seq`. A sync succeeds only when nothing waits.
 
 use crate::core::record::{Header, Record, RecordBody};
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
 use crate::store::{SessionStore, StoreError};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// Creates the session's store from its header when the first record is written.
@@ -36,6 +42,8 @@ pub struct LazyStore<S> {
     /// The header the file will be created with, kept current with held settings.
     header: Header,
     held: Vec<Record>,
+    /// Records whose append failed, oldest first (see the module docs).
+    unwritten: VecDeque<Record>,
 }
 
 impl<S: SessionStore> LazyStore<S> {
@@ -47,7 +55,42 @@ impl<S: SessionStore> LazyStore<S> {
             },
             header,
             held: Vec::new(),
+            unwritten: VecDeque::new(),
         }
+    }
+
+    /// Records kept in memory because writing them failed; they are retried first.
+    pub fn unwritten(&self) -> usize {
+        self.unwritten.len()
+    }
+
+    /// Write what waits, oldest first; stops at the first failure (nothing is reordered).
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        while let Some(record) = self.unwritten.front() {
+            let State::Open(store) = &mut self.state else {
+                return Ok(());
+            };
+            store.append(record)?;
+            self.unwritten.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Create the store if needed, write what waits, then `record`.
+    fn write_in_order(&mut self, record: &Record) -> Result<(), StoreError> {
+        if self.open()?.is_none() {
+            return Ok(());
+        }
+        self.flush()?;
+        match &mut self.state {
+            State::Open(s) => s.append(record),
+            _ => Ok(()),
+        }
+    }
+
+    /// What could not be written, for a rescue file at exit.
+    pub fn take_unwritten(&mut self) -> Vec<Record> {
+        self.unwritten.drain(..).collect()
     }
 
     /// The session has a file (it is created with the first message).
@@ -119,14 +162,18 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
                 Ok(())
             }
             (State::Failed, _) => Ok(()),
-            _ => match self.open()? {
-                Some(s) => s.append(record),
-                None => Ok(()),
-            },
+            _ => {
+                let written = self.write_in_order(record);
+                if written.is_err() && !self.failed() {
+                    self.unwritten.push_back(record.clone());
+                }
+                written
+            }
         }
     }
 
     fn sync(&mut self) -> Result<(), StoreError> {
+        self.flush()?;
         match &mut self.state {
             State::Open(s) => s.sync(),
             _ => Ok(()),

@@ -39,6 +39,8 @@ impl App {
         let mut sigterm =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+        // `kill -INT` (Ctrl+C in raw mode is a key, handled as one).
+        let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
         let mut spinner = tokio::time::interval(SPINNER);
@@ -93,6 +95,7 @@ impl App {
                 }, if dirty => {}
                 _ = sigterm.recv() => break,
                 _ = sighup.recv() => break,
+                _ = sigint.recv() => break,
             }
         }
         Ok(())

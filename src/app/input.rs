@@ -104,6 +104,9 @@ impl App {
                     self.banner = None;
                 } else if self.panel_focus {
                     self.panel_focus = false;
+                } else if self.session.background.is_some() {
+                    // Nothing else to stop: the compression between turns.
+                    self.command(Command::Stop);
                 }
             }
             Action::Quit => {
@@ -118,6 +121,19 @@ impl App {
                     // Unsent text is not in the session yet: quitting would lose it, so
                     // the first press only says so (typing clears the question).
                     self.input_note = Some(note);
+                } else if self.session.unwritten > 0
+                    && self.input_note.as_deref()
+                        != Some(&words::quit_unwritten_note(
+                            &self.keys,
+                            self.session.unwritten,
+                        ))
+                {
+                    // The log could not take some records: say so once; the second press
+                    // quits and the actor writes them to a rescue file.
+                    self.input_note = Some(words::quit_unwritten_note(
+                        &self.keys,
+                        self.session.unwritten,
+                    ));
                 } else {
                     self.quit = true;
                 }

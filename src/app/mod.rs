@@ -128,7 +128,9 @@ impl App {
 
     /// Something is under way (the spinner turns).
     pub(crate) fn busy(&self) -> bool {
-        self.session.activity != Activity::Idle || self.session.connection == Connection::Connecting
+        self.session.activity != Activity::Idle
+            || self.session.connection == Connection::Connecting
+            || self.session.background.is_some()
     }
 
     /// A reply streams or a compression runs: Esc and Ctrl+C stop it.

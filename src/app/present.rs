@@ -43,6 +43,7 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
         compressions: s.status.compressions,
         reliability: (!s.status.model.is_empty()).then_some(s.status.reliability),
         activity: s.activity.clone(),
+        background: s.background.as_ref().map(|b| b.what.clone()),
         elapsed_ms,
         mode: s.status.mode,
         tier: s.status.tier,

@@ -49,6 +49,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
     let url = "http://127.0.0.1:9";
     let spawned = actor::spawn(Parts {
         backend: OllamaBackend::new(url, OllamaOptions::default()).unwrap(),
+        summary_backend: None,
         engine: Box::new(move || engine),
         store: StoreSlot::Open(MemoryStore::new(header)),
         config: ActorConfig {
@@ -419,4 +420,41 @@ async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
     assert!(app.overlay.is_none());
     assert!(!app.panel_focus);
     assert_eq!(input(app), "one\ntwo");
+}
+
+#[tokio::test]
+async fn enter_while_compressing_in_the_background_sends_at_once() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.activity = Activity::Idle;
+    v.background = Some(crate::view::BackgroundWork {
+        since: std::time::Instant::now(),
+        what: "fold 8 messages (1/2)".into(),
+    });
+    app.session = Arc::new(v);
+    assert!(app.busy(), "the spinner turns");
+    assert!(!app.generating());
+    type_text(app, "next question");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.input_note, None);
+    assert_eq!(input(app), "", "sent");
+}
+
+#[tokio::test]
+async fn quitting_while_records_wait_to_be_written_asks_first() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.unwritten = 2;
+    app.session = Arc::new(v);
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(!app.quit, "the records would be lost");
+    let note = app.input_note.clone().unwrap();
+    assert!(
+        note.contains("2 records not on disk") && note.contains("rescue file"),
+        "{note}"
+    );
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.quit, "asked once: the second press quits (and rescues)");
 }

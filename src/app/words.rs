@@ -97,6 +97,21 @@ pub const NO_MODELS: &str = "No models installed: `ollama pull llama3.2`";
 /// Enter on a checkpoint the panel no longer has.
 pub const CHECKPOINT_GONE: &str = "That checkpoint no longer exists.";
 
+/// "1 record" / "3 records".
+fn records(n: usize) -> String {
+    format!("{n} record{}", if n == 1 { "" } else { "s" })
+}
+
+/// On the input when quitting would lose records the session log could not take.
+pub fn quit_unwritten_note(keys: &KeyNames, waiting: usize) -> String {
+    format!(
+        "{} not on disk: {} again saves {} to a rescue file and quits",
+        records(waiting),
+        keys.quit,
+        if waiting == 1 { "it" } else { "them" }
+    )
+}
+
 /// On the input when quitting would discard a draft.
 pub fn quit_note(keys: &KeyNames) -> String {
     format!("unsent text: {} again quits and discards it", keys.quit)
@@ -218,9 +233,20 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
             format!("Cannot create the session file: {error}"),
             "The conversation continues in memory only; check permissions and disk space of the data directory (OLLM_HOME).",
         ),
-        Notice::WriteFailed { error } => Words::with_hint(
+        Notice::WriteFailed { error, waiting } => Words::with_hint(
             format!("Cannot write the session log: {error}"),
-            "Nothing is lost from this screen, but it is not on disk: free disk space or fix permissions; writing is retried with every message.",
+            format!(
+                "{} kept in memory, in order, and written first with every message or /retry. Free disk space or fix permissions; quitting now offers to save {} elsewhere.",
+                records(*waiting),
+                if *waiting == 1 { "it" } else { "them" }
+            ),
+        ),
+        Notice::NotSentUnwritten { waiting } => Words::with_hint(
+            "Not sent: your message is not on disk yet.".to_string(),
+            format!(
+                "{} wait to be written (disk full?). Free space, then /retry: the log is written first, then the message goes out.",
+                records(*waiting)
+            ),
         ),
         Notice::WriteRecovered => Words::line("Writing the session log works again."),
         Notice::ModelSwitched { name, ctx } => {

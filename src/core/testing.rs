@@ -115,7 +115,11 @@ impl<S: Summarizer> Harness<S> {
         let (requests, rest): (Vec<Effect>, Vec<Effect>) = fx.into_iter().partition(|e| {
             matches!(
                 e,
-                Effect::SaveSnapshot(_) | Effect::Chat(_) | Effect::Compress(_)
+                Effect::SaveSnapshot(_)
+                    | Effect::Chat(_)
+                    | Effect::Compress(_)
+                    | Effect::CompressInBackground(_)
+                    | Effect::AwaitCompression
             )
         });
         self.absorb(rest);
@@ -188,7 +192,7 @@ impl<S: Summarizer> Harness<S> {
     }
 
     /// Carry out effects as the actor does, answering every request: snapshots are
-    /// "saved", compressions run with the summarizer, chat requests are answered by
+    /// "saved", compressions (background ones too, at once) run with the summarizer, chat requests are answered by
     /// `server`. Checks the hard guard on every request.
     pub fn execute(&mut self, fx: Vec<Effect>, report: &mut TurnReport, server: Server<'_>) {
         for e in fx {
@@ -225,10 +229,16 @@ impl<S: Summarizer> Harness<S> {
                     report.sent.push(prompt);
                     self.run(Input::Reply(reply), report, server);
                 }
-                Effect::Compress(plan) => {
+                // Run at once: the person "reads" the reply while it runs.
+                Effect::Compress(plan) | Effect::CompressInBackground(plan) => {
                     report.compressions += 1;
                     let outcome = futures_lite_block_on(plan.run(&self.summarizer));
                     self.run(Input::Compressed(Box::new(outcome)), report, server);
+                }
+                Effect::AwaitCompression => {
+                    panic!(
+                        "nothing runs in the background here: background compressions end at once"
+                    )
                 }
             }
         }

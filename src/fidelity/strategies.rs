@@ -135,6 +135,7 @@ async fn ours<B: ChatBackend>(
     let header = engine.header("fidelity");
     let spawned = actor::spawn(Parts {
         backend,
+        summary_backend: None,
         engine: Box::new(move || engine),
         store: StoreSlot::Open(MemoryStore::new(header)),
         config: ActorConfig {

@@ -57,6 +57,12 @@ pub fn parse_host(input: &str) -> Result<String, HostError> {
         },
     };
     let hostport = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if hostport.is_empty() && s.contains("://") {
+        // "http://" alone would mean 127.0.0.1:80: never what was meant.
+        return Err(invalid(
+            "nothing after the scheme: give a host, e.g. http://127.0.0.1:11434",
+        ));
+    }
     if hostport.contains('@') {
         return Err(invalid("user names and passwords are not supported"));
     }
@@ -200,6 +206,14 @@ mod tests {
             Err(HostError::Port { .. })
         ));
         assert!(matches!(parse_host("[::1"), Err(HostError::Invalid { .. })));
+        // A scheme alone is not an address (it used to become 127.0.0.1:80).
+        for bare in ["http://", "https://", "http:///api"] {
+            assert!(
+                matches!(parse_host(bare), Err(HostError::Invalid { .. })),
+                "{bare}"
+            );
+        }
+        assert_eq!(ok("http://:8080"), "http://127.0.0.1:8080");
         assert!(matches!(
             parse_host("user:pw@host:1"),
             Err(HostError::Invalid { .. })

@@ -497,9 +497,36 @@ fn fenced(md: &mut String, lang: &str, body: &str) {
     );
 }
 
+/// The JSON export as text. Characters that act on a terminal without being control
+/// characters to JSON (C1 controls such as U+009B, a CSI; bidi overrides such as U+202E)
+/// are written as `\u` escapes: the text means the same to a JSON reader and cannot act
+/// on a terminal that shows the file.
+pub fn to_json_text(log: &LoadedLog) -> Result<String, serde_json::Error> {
+    let text = serde_json::to_string_pretty(&to_json(log))?;
+    if !text.chars().any(acts_on_terminal) {
+        return Ok(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts_on_terminal(c) {
+            // Outside JSON strings there are only ASCII punctuation and whitespace, so
+            // every such character is inside a string, where an escape is equivalent.
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+fn acts_on_terminal(c: char) -> bool {
+    matches!(c, '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Render a session and write it to `$OLLM_HOME/exports/<id>.md` or `.json` (directory
 /// 0700, file 0600, replaced if it exists). Reads the log without taking the session lock,
-/// so the running session can export itself.
+/// so the running session can export itself. Written beside and renamed into place: a
+/// symlink planted at the export's name is replaced, never followed.
 pub fn write_export(
     dir: &crate::store::DataDir,
     session_id: &str,
@@ -510,7 +537,7 @@ pub fn write_export(
     use std::io::Write as _;
     let log = SessionLog::read(dir, session_id)?;
     let text = if json {
-        serde_json::to_string_pretty(&to_json(&log)).map_err(|e| StoreError::Encode {
+        to_json_text(&log).map_err(|e| StoreError::Encode {
             what: "export",
             source: e,
         })?
@@ -520,12 +547,22 @@ pub fn write_export(
     let exports = dir.root().join("exports");
     ensure_private_dir(&exports)?;
     let path = exports.join(format!("{session_id}.{}", if json { "json" } else { "md" }));
+    let tmp = exports.join(format!(".{session_id}.{}.tmp", std::process::id()));
+    // A stale temporary file (a crash mid-write) or anything planted there goes first;
+    // `create_new` then refuses to follow a link created in between.
+    let _ = std::fs::remove_file(&tmp);
     let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    let mut file = open_private(&path, &mut opts, "write the export")?;
-    file.write_all(text.as_bytes())
+    opts.write(true).create_new(true);
+    let mut file = open_private(&tmp, &mut opts, "write the export")?;
+    let written = file
+        .write_all(text.as_bytes())
         .and_then(|()| file.sync_data())
-        .map_err(|e| StoreError::io(&path, "write the export", e))?;
+        .and_then(|()| std::fs::rename(&tmp, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(StoreError::io(&path, "write the export", e));
+    }
+    crate::store::fsutil::sync_dir(&exports)?;
     Ok(path)
 }
 

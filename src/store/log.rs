@@ -61,6 +61,9 @@ impl LoadedLog {
 pub struct LoadReport {
     pub skipped: Vec<SkippedLine>,
     pub torn_tail: Option<TornTail>,
+    /// Seqs missing between two good lines with nothing skipped between them: records
+    /// that were never written (a write failed and the record was not kept for a retry).
+    pub gaps: Vec<std::ops::RangeInclusive<u64>>,
 }
 
 /// A line that could not be used; the line stays in the file.
@@ -83,7 +86,7 @@ pub struct TornTail {
 
 impl LoadReport {
     pub fn is_clean(&self) -> bool {
-        self.skipped.is_empty() && self.torn_tail.is_none()
+        self.skipped.is_empty() && self.torn_tail.is_none() && self.gaps.is_empty()
     }
 }
 
@@ -104,6 +107,27 @@ impl fmt::Display for LoadReport {
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "" } else { "s" },
                 lines.join(", ")
+            ));
+        }
+        if !self.gaps.is_empty() {
+            let missing: u64 = self.gaps.iter().map(|g| g.end() - g.start() + 1).sum();
+            let ranges: Vec<String> = self
+                .gaps
+                .iter()
+                .take(5)
+                .map(|g| {
+                    if g.start() == g.end() {
+                        g.start().to_string()
+                    } else {
+                        format!("{}–{}", g.start(), g.end())
+                    }
+                })
+                .collect();
+            let more = if self.gaps.len() > 5 { ", …" } else { "" };
+            parts.push(format!(
+                "{missing} record{} never written (seq {}{more})",
+                if missing == 1 { "" } else { "s" },
+                ranges.join(", ")
             ));
         }
         if let Some(t) = &self.torn_tail {
@@ -221,6 +245,7 @@ impl SessionLog {
             report: LoadReport {
                 skipped: scan.skipped,
                 torn_tail,
+                gaps: scan.gaps,
             },
         };
         Ok((log, loaded))
@@ -239,6 +264,7 @@ impl SessionLog {
             records: scan.items,
             report: LoadReport {
                 skipped: scan.skipped,
+                gaps: scan.gaps,
                 torn_tail: scan.torn.map(|r| TornTail {
                     offset: r.start as u64,
                     len: r.len() as u64,
@@ -369,6 +395,7 @@ pub(crate) struct Scan {
     pub header: Header,
     pub items: Vec<Record>,
     pub skipped: Vec<SkippedLine>,
+    pub gaps: Vec<std::ops::RangeInclusive<u64>>,
     /// Byte range of a torn final line (to the end of the file).
     pub torn: Option<Range<usize>>,
     /// Bytes to keep: up to the end of the last line that is not torn.
@@ -391,11 +418,14 @@ pub(crate) fn scan(bytes: &[u8], path: &Path) -> Result<Scan, StoreError> {
         header,
         items: Vec::new(),
         skipped: Vec::new(),
+        gaps: Vec::new(),
         torn: None,
         good_len: bytes.len().min(header_end + 1),
         missing_newline: !header_terminated,
     };
     let mut last_seq = 0u64;
+    // A gap right after a skipped line is that line's record, already reported.
+    let mut skipped_since = false;
     let mut pos = out.good_len;
     let mut line_no = 1usize;
     while pos < bytes.len() {
@@ -419,6 +449,10 @@ pub(crate) fn scan(bytes: &[u8], path: &Path) -> Result<Scan, StoreError> {
                 out.missing_newline = !terminated;
                 let seq = item.seq;
                 if seq > last_seq {
+                    if seq > last_seq + 1 && !skipped_since {
+                        out.gaps.push(last_seq + 1..=seq - 1);
+                    }
+                    skipped_since = false;
                     last_seq = seq;
                     out.items.push(item);
                 } else {
@@ -438,6 +472,7 @@ pub(crate) fn scan(bytes: &[u8], path: &Path) -> Result<Scan, StoreError> {
                     line: line_no,
                     reason: e.to_string(),
                 });
+                skipped_since = true;
                 out.good_len = next;
             }
         }
@@ -557,6 +592,34 @@ mod tests {
         assert_eq!(s.items.len(), 2);
         assert!(s.torn.is_none() && s.skipped.is_empty() && !s.missing_newline);
         assert_eq!(s.good_len, bytes.len());
+    }
+
+    #[test]
+    fn a_gap_in_seq_is_reported_unless_a_skipped_line_explains_it() {
+        let bytes = log_bytes(&[user(1, "a"), user(2, "b"), user(5, "c"), user(6, "d")]);
+        let s = scan(&bytes, Path::new("x")).unwrap();
+        assert_eq!(s.items.len(), 4, "everything readable is kept");
+        assert_eq!(s.gaps, [3..=4]);
+        let report = LoadReport {
+            skipped: s.skipped,
+            torn_tail: None,
+            gaps: s.gaps,
+        };
+        assert!(!report.is_clean());
+        assert_eq!(report.to_string(), "2 records never written (seq 3–4)");
+        // A line that could not be read is reported as skipped, not also as a gap.
+        let mut bytes = log_bytes(&[user(1, "a")]);
+        bytes.extend_from_slice(b"{not json}\n");
+        bytes.extend(
+            log_bytes(&[user(3, "c")])
+                .split(|b| *b == b'\n')
+                .nth(1)
+                .unwrap(),
+        );
+        bytes.push(b'\n');
+        let s = scan(&bytes, Path::new("x")).unwrap();
+        assert_eq!(s.skipped.len(), 1);
+        assert!(s.gaps.is_empty(), "{:?}", s.gaps);
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod checksum;
 pub mod error;
 pub mod export;
 mod file_store;
-mod fsutil;
+pub(crate) mod fsutil;
 pub mod lock;
 pub mod log;
 mod memory;

@@ -57,7 +57,7 @@ pub fn list(dir: &DataDir) -> Result<Vec<SessionSummary>, StoreError> {
 /// The session named exactly by `id_or_prefix`, or the only one whose id starts with it.
 pub fn resolve(dir: &DataDir, id_or_prefix: &str) -> Result<String, StoreError> {
     validate_id("session", id_or_prefix)?;
-    if dir.session_log_path(id_or_prefix).is_file() {
+    if dir.session_log_path(id_or_prefix).exists() {
         return Ok(id_or_prefix.to_string());
     }
     let mut matches: Vec<String> = log_files(dir)?
@@ -113,9 +113,8 @@ fn log_files(dir: &DataDir) -> Result<Vec<(String, PathBuf, SystemTime)>, StoreE
         let meta = entry
             .metadata()
             .map_err(|e| StoreError::io(entry.path(), "inspect", e))?;
-        if !meta.is_file() {
-            continue;
-        }
+        // Something else at a log's name (a directory) is listed with its problem
+        // (reading it fails and says why), not hidden.
         let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
         out.push((id.to_string(), entry.path(), mtime));
     }
@@ -163,6 +162,10 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
     }
     if scan.torn.is_some() {
         problems.push("incomplete last line (repaired when next opened)".to_string());
+    }
+    if !scan.gaps.is_empty() {
+        let missing: u64 = scan.gaps.iter().map(|g| g.end() - g.start() + 1).sum();
+        problems.push(format!("{missing} record(s) never written"));
     }
     if !problems.is_empty() {
         summary.problem = Some(problems.join("; "));

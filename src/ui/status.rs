@@ -144,13 +144,22 @@ fn activity(
     let spin = glyphs.spinner[status.spinner_frame % glyphs.spinner.len()];
     let connecting =
         status.activity == Activity::Idle && status.connection == Connection::Connecting;
-    if detail >= 2 && (status.activity != Activity::Idle || connecting) {
+    let background = status
+        .background
+        .as_deref()
+        .filter(|_| status.activity == Activity::Idle);
+    if detail >= 2 && (status.activity != Activity::Idle || connecting || background.is_some()) {
         return Some(vec![Span::styled(spin.to_string(), s.spinner)]);
     }
     let short = detail >= 1;
     let text = match &status.activity {
         Activity::Idle if connecting => format!("connecting{}", glyphs.ellipsis),
-        Activity::Idle => return None,
+        // Between turns: typing and sending go on meanwhile.
+        Activity::Idle => match background {
+            Some(_) if short => "compressing".to_string(),
+            Some(what) => format!("compressing in the background: {}", clean_line(what)),
+            None => return None,
+        },
         Activity::Loading => format!("loading the session{}", glyphs.ellipsis),
         Activity::Generating { chunks, .. } => {
             let tokens = *chunks;

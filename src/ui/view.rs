@@ -45,6 +45,8 @@ pub struct StatusView {
     pub compressions: u32,
     pub reliability: Option<Reliability>,
     pub activity: Activity,
+    /// A compression running between turns (what it does, with its progress).
+    pub background: Option<String>,
     /// Milliseconds since the activity began (the app reads the clock, so rendering
     /// stays a pure function).
     pub elapsed_ms: u64,

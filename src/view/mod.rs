@@ -14,5 +14,5 @@ mod update;
 
 pub use entry::{Entry, EntryKind, ReplyState, Severity};
 pub use notice::{Found, Notice, Place, RestoreLookup, show};
-pub use session::{Activity, Connection, SessionView};
+pub use session::{Activity, BackgroundWork, Connection, SessionView};
 pub use update::Update;

@@ -74,6 +74,12 @@ pub enum Notice {
     },
     WriteFailed {
         error: String,
+        /// Records kept in memory, retried before anything newer.
+        waiting: usize,
+    },
+    /// A message was not sent because its record is not on disk yet.
+    NotSentUnwritten {
+        waiting: usize,
     },
     WriteRecovered,
     ModelSwitched {
@@ -189,7 +195,8 @@ impl Notice {
             | Notice::RequestFailed { .. }
             | Notice::ReplyBrokeOff { .. }
             | Notice::StoreCreateFailed { .. }
-            | Notice::WriteFailed { .. } => Error,
+            | Notice::WriteFailed { .. }
+            | Notice::NotSentUnwritten { .. } => Error,
             Notice::ModelSwitchFailed { .. }
             | Notice::CtxAboveTrained { .. }
             | Notice::RestoreNotFound { .. }

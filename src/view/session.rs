@@ -35,6 +35,15 @@ pub enum Activity {
     Compressing { since: Instant, what: String },
 }
 
+/// A compression running between turns, while the person reads and types: sending is
+/// not held up by it unless the request would not fit without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackgroundWork {
+    pub since: Instant,
+    /// What it does, with its progress ("fold 8 messages (1/2)").
+    pub what: String,
+}
+
 /// The latest state, cheap to clone (`Arc`s inside are replaced only on change).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionView {
@@ -43,6 +52,10 @@ pub struct SessionView {
     pub status: EngineStatus,
     pub connection: Connection,
     pub activity: Activity,
+    /// A compression under way in the background, if any.
+    pub background: Option<BackgroundWork>,
+    /// Records kept in memory because the session log could not be written (disk full).
+    pub unwritten: usize,
     pub checkpoints: Arc<Vec<Checkpoint>>,
     pub goals: Arc<GoalBoard>,
     /// The session has a log on disk (it is created with the first message).

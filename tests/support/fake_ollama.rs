@@ -238,6 +238,8 @@ struct Shared {
     disconnects: Mutex<Vec<Disconnect>>,
     loaded: Mutex<Vec<Loaded>>,
     chat_count: watch::Sender<usize>,
+    /// Summary requests wait while this is true (a slow summarizer, on demand).
+    hold_summaries: watch::Sender<bool>,
     disconnect_count: watch::Sender<usize>,
     shutdown: watch::Sender<bool>,
 }
@@ -284,6 +286,7 @@ impl FakeOllama {
             disconnects: Mutex::default(),
             loaded: Mutex::default(),
             chat_count: watch::Sender::new(0),
+            hold_summaries: watch::Sender::new(false),
             disconnect_count: watch::Sender::new(0),
             shutdown: watch::Sender::new(false),
         });
@@ -343,6 +346,12 @@ impl FakeOllama {
     /// Queue a verbatim reply for the next chat request (overrides normal and summary text).
     pub fn push_reply(&self, reply: impl Into<String>) {
         lock(&self.shared.replies).push_back(reply.into());
+    }
+
+    /// Hold every summary request (no answer) until released: a summarizer that takes
+    /// as long as a test needs. Chats are not held.
+    pub fn hold_summaries(&self, hold: bool) {
+        self.shared.hold_summaries.send_replace(hold);
     }
 
     pub fn set_token_delay(&self, delay: Duration) {
@@ -443,6 +452,10 @@ async fn dispatch(
         (Method::POST, "/api/show") => show(&shared, parsed.as_ref()),
         (Method::POST, "/api/chat") => {
             shared.chat_count.send_modify(|c| *c += 1);
+            if parsed.as_ref().is_some_and(asks_for_summary) {
+                let mut held = shared.hold_summaries.subscribe();
+                let _ = held.wait_for(|h| !*h).await;
+            }
             chat(&shared, index, parsed.as_ref())
         }
         _ => plain(StatusCode::NOT_FOUND, "404 page not found"),
@@ -584,6 +597,23 @@ fn show(shared: &Shared, body: Option<&Value>) -> Response {
 struct Msg {
     role: String,
     content: String,
+}
+
+/// A chat request that asks for a summary (see [`is_summary_request`]).
+fn asks_for_summary(body: &Value) -> bool {
+    let messages: Vec<Msg> = body["messages"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|m| Msg {
+                    role: m["role"].as_str().unwrap_or("user").to_string(),
+                    content: m["content"].as_str().unwrap_or("").to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    is_summary_request(&messages)
 }
 
 fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {

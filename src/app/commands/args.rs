@@ -4,7 +4,7 @@ use crate::core::goals::{ArtifactAction, GoalChange, StepStatus};
 use crate::core::message::MessageId;
 
 /// Context sizes `/ctx` accepts.
-const CTX_RANGE: std::ops::RangeInclusive<u32> = 512..=1_048_576;
+use crate::config::CTX_RANGE;
 
 /// The trimmed argument, if any.
 pub(super) fn rest(arg: &str) -> Option<String> {

@@ -195,6 +195,9 @@ impl Engine {
                     .ok_or_else(|| format!("pin of unknown message {id}"))?;
                 m.pinned = *pinned;
                 let full = m.tokens;
+                // A compression planned before the pin would fold a message that must
+                // now stay: it is discarded on apply.
+                self.version += 1;
                 let clipped = self.active.entry_mut(*id).is_some_and(|e| {
                     e.pinned = *pinned;
                     e.clip.is_some()
@@ -203,7 +206,6 @@ impl Engine {
                 // (if it then cannot fit, the request is blocked with a reason).
                 if *pinned && clipped {
                     self.active.set_tokens(*id, full, None);
-                    self.version += 1;
                 }
             }
             RecordBody::Clip { clip } => self.apply_clip(*clip)?,
@@ -249,9 +251,10 @@ impl Engine {
             tokens,
         };
         let entry = ActiveEntry::from_message(&message);
+        // Not a new version: a compression planned before folds older messages, which an
+        // append leaves as they were (a background compression outlives the next turn).
         if self.history.push(message) {
             self.active.push(entry);
-            self.version += 1;
         }
     }
 

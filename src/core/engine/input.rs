@@ -4,8 +4,11 @@
 //! inputs. Order matters, and the driver keeps it:
 //! - `SaveSnapshot` is answered (`SnapshotSaved` / `SnapshotFailed`) and the effects of
 //!   that answer carried out before the effects after it;
-//! - `Chat` and `Compress` are long-running and always the last effect of a batch: the
-//!   driver runs them and answers when they end.
+//! - `Chat`, `Compress` and `AwaitCompression` are long-running and always the last effect
+//!   of a batch: the driver runs them and answers when they end;
+//! - `CompressInBackground` is started where it stands and answered whenever it ends, while
+//!   the person reads and types (at most one runs; the engine says `AwaitCompression`
+//!   when a turn cannot go on without it).
 
 use super::{CompressionOutcome, CompressionPlan, Engine, ReplyInput};
 use crate::core::engine::prompt::ChatPrompt;
@@ -94,9 +97,10 @@ pub enum Input {
     },
     /// Answer to `Chat`: no reply (the request failed, or was stopped before it began).
     NoReply,
-    /// Answer to `Compress`.
+    /// Answer to `Compress` or `CompressInBackground`.
     Compressed(Box<CompressionOutcome>),
-    /// Answer to `Compress`: the person stopped it.
+    /// Answer to `Compress` or `CompressInBackground`: it was stopped (by the person, or
+    /// because what it would change is gone).
     CompressionStopped,
     /// Answer to `SaveSnapshot`.
     SnapshotSaved {
@@ -126,6 +130,12 @@ pub enum Effect {
     Chat(ChatPrompt),
     /// Run this compression; answer `Compressed` or `CompressionStopped`.
     Compress(Box<CompressionPlan>),
+    /// Start this compression and go on without waiting for it; answer `Compressed` or
+    /// `CompressionStopped` when it ends.
+    CompressInBackground(Box<CompressionPlan>),
+    /// The turn cannot go on until the background compression under way ends: wait for
+    /// it (its answer is the answer to this).
+    AwaitCompression,
 }
 
 impl Effect {

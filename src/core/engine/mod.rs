@@ -171,8 +171,9 @@ pub struct Engine {
     next_seq: u64,
     next_checkpoint_id: u64,
     snapshot_counter: u32,
-    /// Bumped whenever active messages or checkpoints change; a compression planned
-    /// against an older version is discarded.
+    /// Bumped whenever active messages or checkpoints change other than by an append
+    /// (folds, clips, pins, restores); a compression planned against an older version is
+    /// discarded.
     version: u64,
     backoff: Option<Backoff>,
     escalation: Option<Intensity>,
@@ -185,6 +186,9 @@ pub struct Engine {
     emergency_snapshot_taken: bool,
     /// The turn in progress, if any (runtime only).
     turn: Option<turn::Turn>,
+    /// A compression runs in the background (`CompressInBackground` not answered yet;
+    /// runtime only).
+    background: bool,
     /// Checkpoint numbers merged away → the number they were merged into (derived from
     /// merge records, so replay rebuilds it). Lets "checkpoint 3" be found after aging.
     merged_numbers: HashMap<u32, u32>,
@@ -249,6 +253,7 @@ impl Engine {
             replaying: false,
             emergency_snapshot_taken: false,
             turn: None,
+            background: false,
             merged_numbers: HashMap::new(),
             pending_restore: None,
             system: Part::default(),

@@ -1,14 +1,21 @@
 //! A turn: the person's message, the steps until its request fits, the reply.
 //!
 //! Strategy: after each answer the turn takes its next step ([`Engine::next_step`]):
-//! send when the request fits (compressing first when the recent messages reached the
-//! trigger), and when it does not fit, escalate: normal pass → emergency snapshot → clip a
+//! send when the request fits — even past the trigger: nobody waits for a compression
+//! the request does not need — and when it does not fit, first wait for the background
+//! compression if one runs, then escalate: normal pass → emergency snapshot → clip a
 //! message larger than half the room → hard (everything to ancient, only the last
 //! exchange kept) → marked truncation without the model → clipping unpinned messages,
 //! largest first → blocked with a reason. A message larger than the whole room is clipped
 //! before the normal pass, which could not make it fit. Each step makes progress or
 //! escalates, and a turn takes at most [`MAX_TURN_STEPS`], so a turn always ends.
 //! Invariant: a `Chat` effect never carries a request above the hard limit.
+//!
+//! Compression at the trigger happens between turns: when a reply is in and the recent
+//! messages reached the trigger, the engine asks for a compression in the background
+//! (`CompressInBackground`) while the person reads and types. At most one runs; its
+//! outcome applies when it ends unless the conversation changed other than by appends
+//! (a pin, a restore: then it is dropped).
 
 use super::input::Effect;
 use super::{Engine, ReplyInput};
@@ -51,6 +58,8 @@ pub(super) enum Awaiting {
 pub(super) enum Step {
     Send(ChatPrompt),
     Compress(Box<CompressionPlan>),
+    /// Wait for the background compression under way.
+    AwaitBackground,
     /// Save this emergency snapshot before harder measures, then ask again.
     Snapshot(Box<Snapshot>),
     Blocked(Blocked),
@@ -108,6 +117,10 @@ impl Engine {
             }
             Step::Compress(plan) => {
                 self.request_compression(plan, fx);
+                Awaiting::Compression
+            }
+            Step::AwaitBackground => {
+                fx.push(Effect::AwaitCompression);
                 Awaiting::Compression
             }
             Step::Snapshot(snap) => {
@@ -191,6 +204,45 @@ impl Engine {
         );
         self.apply_markers(&text, now, fx);
         fx.push(Effect::Sync);
+        self.compress_in_background(now, fx);
+    }
+
+    /// Between turns: when the recent messages reached the trigger, start a compression
+    /// that runs while the person reads and types (one at a time; not while automatic
+    /// compression backs off).
+    fn compress_in_background(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        if self.background || self.turn.is_some() {
+            return;
+        }
+        // A pass the next request must have (the server cut the last one) goes first.
+        let reason = match self.force.take() {
+            Some(forced) => forced,
+            None if !self.budget().over_trigger() => return,
+            None => {
+                if let Some(why) = self.backoff_reason() {
+                    tracing::debug!(?why, "no background compression");
+                    return;
+                }
+                CompressReason::Auto
+            }
+        };
+        match self.plan(reason, Intensity::Normal, now) {
+            Ok(mut plan) => {
+                if let Some(snap) = plan.snapshot.take() {
+                    fx.push(Effect::SaveSnapshot(Box::new(snap)));
+                }
+                self.background = true;
+                fx.push(Effect::CompressInBackground(plan));
+            }
+            Err(why) => {
+                if !self.skip_noted {
+                    self.skip_noted = true;
+                    fx.push(Effect::Event(EngineEvent::CompressionSkipped {
+                        reason: why,
+                    }));
+                }
+            }
+        }
     }
 
     /// The server refused a request as longer than its context (HTTP 400): compress
@@ -216,11 +268,21 @@ impl Engine {
         now: DateTime<Utc>,
         fx: &mut Vec<Effect>,
     ) {
-        self.apply_compression(outcome, now, fx);
+        let background = std::mem::take(&mut self.background);
+        if background && !self.outcome_current(&outcome) {
+            // Planned before a pin or a restore: what it would fold is no longer what the
+            // conversation holds. Nobody asked for it, so nobody is told.
+            tracing::info!("background compression dropped: the conversation changed");
+        } else {
+            self.apply_compression(outcome, now, fx);
+        }
+        // Not chained when it left the context past the trigger: the next reply starts
+        // another (a failing summarizer must not loop).
         self.resume_turn_after(&Awaiting::Compression, now, fx);
     }
 
     pub(super) fn compression_stopped(&mut self, fx: &mut Vec<Effect>) {
+        self.background = false;
         let unsent = self.turn.is_some();
         if unsent {
             // Forget the escalation state of the abandoned turn.
@@ -287,6 +349,10 @@ impl Engine {
     /// The next thing to do in a turn. See the module docs.
     fn next_step(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> Step {
         self.sync_ledger();
+        if self.background && (self.force.is_some() || !self.budget().fits()) {
+            // What runs may be enough; a second pass over the same messages would not be.
+            return Step::AwaitBackground;
+        }
         if let Some(reason) = self.force.take()
             && self.escalation.is_none()
         {
@@ -299,19 +365,16 @@ impl Engine {
             self.sync_ledger();
             let b = self.budget();
             if b.fits() {
-                if b.over_trigger() && self.escalation.is_none() {
-                    let skipped = match self.backoff_reason() {
-                        Some(why) => why,
-                        None => match self.plan(CompressReason::Auto, Intensity::Normal, now) {
-                            Ok(plan) => return Step::Compress(plan),
-                            Err(why) => why,
-                        },
-                    };
-                    // Say it once, not every turn, until something changes.
-                    if !self.skip_noted {
+                // Past the trigger the request still goes now: the compression follows
+                // the reply, in the background.
+                if b.over_trigger() && self.escalation.is_none() && !self.background {
+                    if let Some(why) = self.backoff_reason()
+                        && !self.skip_noted
+                    {
+                        // Say it once, not every turn, until something changes.
                         self.skip_noted = true;
                         fx.push(Effect::Event(EngineEvent::CompressionSkipped {
-                            reason: skipped,
+                            reason: why,
                         }));
                     }
                 } else if !b.over_trigger() {

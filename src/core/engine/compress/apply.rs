@@ -68,6 +68,11 @@ impl Engine {
         )
     }
 
+    /// The outcome was planned against the conversation as it is (appends aside).
+    pub(in crate::core::engine) fn outcome_current(&self, outcome: &CompressionOutcome) -> bool {
+        outcome.version == self.version
+    }
+
     /// Stages 5 and 6: apply a finished compression and check the budget.
     pub(in crate::core::engine) fn apply_compression(
         &mut self,
@@ -76,7 +81,7 @@ impl Engine {
         fx: &mut Vec<Effect>,
     ) {
         self.escalation = self.escalation.max(Some(outcome.intensity));
-        if outcome.version != self.version {
+        if !self.outcome_current(&outcome) {
             fx.push(Effect::Event(EngineEvent::CompressionSkipped {
                 reason: SkipReason::ConversationChanged,
             }));
