@@ -651,7 +651,7 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
     s.wait_for_messages(4).await;
     let (tx, rx) = tokio::sync::oneshot::channel();
     s.cmd(Command::ListSnapshots { reply: tx }).await;
-    let snaps = rx.await.unwrap().unwrap();
+    let snaps = rx.await.unwrap().unwrap().snapshots;
     assert_eq!(snaps.len(), 1, "{snaps:?}");
     assert_eq!(snaps[0].label.as_deref(), Some("after first"));
     // An unknown id is refused with a pointer to the picker; the start of an id will do.
@@ -1333,7 +1333,8 @@ async fn list_snapshots_timed(
         .await
         .expect("no answer while busy")
         .unwrap()
-        .unwrap();
+        .unwrap()
+        .snapshots;
     (list, started.elapsed())
 }
 

@@ -15,7 +15,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) fn answer(&mut self, cmd: Command) {
         match cmd {
             Command::ListSnapshots { reply } => {
-                let _ = reply.send(self.store.list_snapshots().map_err(|e| e.to_string()));
+                let _ = reply.send(self.store.scan_snapshots().map_err(|e| e.to_string()));
             }
             Command::ListModels { reply } => {
                 let backend = self.backend.clone();

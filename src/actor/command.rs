@@ -3,7 +3,6 @@
 use crate::core::checkpoint::Checkpoint;
 use crate::core::engine::Request;
 use crate::core::message::Message;
-use crate::core::snapshot::SnapshotMeta;
 use crate::llm::ModelSummary;
 use tokio::sync::oneshot;
 
@@ -21,7 +20,7 @@ pub enum Command {
         name: String,
     },
     ListSnapshots {
-        reply: oneshot::Sender<Result<Vec<SnapshotMeta>, String>>,
+        reply: oneshot::Sender<Result<crate::store::snapshot::SnapshotListing, String>>,
     },
     /// Restore a snapshot by id or the start of one.
     Restore {

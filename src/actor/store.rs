@@ -193,6 +193,11 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
             .map_or(Ok(Vec::new()), |s| s.list_snapshots())
     }
 
+    fn scan_snapshots(&self) -> Result<crate::store::snapshot::SnapshotListing, StoreError> {
+        self.open_existing()
+            .map_or(Ok(Default::default()), |s| s.scan_snapshots())
+    }
+
     fn load_snapshot(&self, id: &str) -> Result<Snapshot, StoreError> {
         self.open_existing()
             .ok_or(StoreError::NoSessionFile)

@@ -17,7 +17,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 /// Answers that arrive on oneshots.
 pub enum Reply {
-    Snapshots(Result<Vec<SnapshotMeta>, String>),
+    Snapshots(Result<crate::store::snapshot::SnapshotListing, String>),
     Models(Result<Vec<ModelSummary>, String>),
     /// `from_panel`: asked by Enter in the panel (else by `/inspect`).
     Inspect {
@@ -199,16 +199,31 @@ impl App {
     /// An answer from the actor fills (or closes) its dialog.
     pub(super) fn on_reply(&mut self, r: Reply) {
         match r {
-            Reply::Snapshots(Ok(items)) if items.is_empty() => {
-                self.overlay = None;
-                self.info(words::no_snapshots(&self.keys));
-            }
-            Reply::Snapshots(Ok(items)) => {
-                self.overlay = Some(OverlayState::Snapshots {
-                    items,
-                    selected: 0,
-                    confirm_delete: false,
-                });
+            Reply::Snapshots(Ok(listing)) => {
+                // Damaged snapshot files are said, never silently left out.
+                if let Some(first) = listing.unreadable.first() {
+                    self.banner = Some(banner_of(
+                        Severity::Warn,
+                        words::snapshots_damaged(
+                            listing.unreadable.len(),
+                            &first.reason,
+                            &first.path.display().to_string(),
+                        ),
+                    ));
+                }
+                let items = listing.snapshots;
+                if items.is_empty() {
+                    self.overlay = None;
+                    if listing.unreadable.is_empty() {
+                        self.info(words::no_snapshots(&self.keys));
+                    }
+                } else {
+                    self.overlay = Some(OverlayState::Snapshots {
+                        items,
+                        selected: 0,
+                        confirm_delete: false,
+                    });
+                }
             }
             Reply::Snapshots(Err(e)) => {
                 self.overlay = None;

@@ -198,7 +198,7 @@ async fn hints_name_the_keys_actually_bound() {
     keys.insert("restore".to_string(), "f6".to_string());
     let mut h = harness_with(&keys);
     let app = &mut h.app;
-    app.on_reply(Reply::Snapshots(Ok(Vec::new())));
+    app.on_reply(Reply::Snapshots(Ok(Default::default())));
     let last = app.transcript.entries().last().unwrap().text.clone();
     assert!(last.contains("F5") && !last.contains("Ctrl+S"), "{last}");
     let help = |cmd: &str| {
@@ -241,7 +241,12 @@ fn picker_ids(app: &App) -> Vec<String> {
 async fn del_in_the_restore_picker_asks_before_deleting() {
     let mut h = harness();
     let app = &mut h.app;
-    app.on_reply(Reply::Snapshots(Ok(vec![meta("a"), meta("b"), meta("c")])));
+    app.on_reply(Reply::Snapshots(Ok(
+        crate::store::snapshot::SnapshotListing {
+            snapshots: vec![meta("a"), meta("b"), meta("c")],
+            unreadable: Vec::new(),
+        },
+    )));
     key(app, KeyCode::Delete);
     assert_eq!(picker_ids(app), ["a", "b", "c"], "the first Del only asks");
     // Moving on, or Esc, withdraws the question; Esc keeps the picker open.
@@ -457,4 +462,26 @@ async fn quitting_while_records_wait_to_be_written_asks_first() {
     );
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert!(app.quit, "asked once: the second press quits (and rescues)");
+}
+
+#[tokio::test]
+async fn a_damaged_snapshot_is_said_not_hidden_behind_no_snapshots_yet() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::Snapshots(Ok(
+        crate::store::snapshot::SnapshotListing {
+            snapshots: Vec::new(),
+            unreadable: vec![crate::store::snapshot::UnreadableSnapshot {
+                path: "/home/u/.ollm/snapshots/s/20261122-153012-3f9a.json".into(),
+                reason: "the checksum does not match".into(),
+            }],
+        },
+    )));
+    let banner = app.banner.as_ref().expect("a banner");
+    assert!(
+        banner.title.contains("1 snapshot file could not be read")
+            && banner.title.contains("checksum"),
+        "{banner:?}"
+    );
+    assert!(app.overlay.is_none());
 }

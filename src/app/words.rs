@@ -137,6 +137,17 @@ pub fn not_responding(keys: &KeyNames) -> Words {
     )
 }
 
+/// Snapshot files that exist but could not be read (listed apart, never hidden).
+pub fn snapshots_damaged(n: usize, reason: &str, path: &str) -> Words {
+    Words::with_hint(
+        format!(
+            "{n} snapshot file{} could not be read: {reason}",
+            if n == 1 { "" } else { "s" }
+        ),
+        format!("It stays on disk untouched ({path}); the others can be restored."),
+    )
+}
+
 pub fn no_snapshots(keys: &KeyNames) -> String {
     match &keys.snapshot {
         Some(k) => format!("No snapshots yet: {k} or /snapshot takes one."),

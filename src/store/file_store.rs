@@ -91,6 +91,10 @@ impl SessionStore for FileStore {
         self.snapshots.list()
     }
 
+    fn scan_snapshots(&self) -> Result<crate::store::snapshot::SnapshotListing, StoreError> {
+        self.snapshots.scan()
+    }
+
     fn load_snapshot(&self, id: &str) -> Result<Snapshot, StoreError> {
         self.snapshots.load(id)
     }

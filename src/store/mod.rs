@@ -55,6 +55,14 @@ pub trait SessionStore: Send + 'static {
     fn save_snapshot(&mut self, snapshot: &Snapshot) -> Result<SnapshotMeta, StoreError>;
     /// Readable snapshots, newest first.
     fn list_snapshots(&self) -> Result<Vec<SnapshotMeta>, StoreError>;
+    /// Readable snapshots, newest first, and the files that could not be read (a bad
+    /// checksum, a torn write): for the picker, which must not hide them.
+    fn scan_snapshots(&self) -> Result<snapshot::SnapshotListing, StoreError> {
+        Ok(snapshot::SnapshotListing {
+            snapshots: self.list_snapshots()?,
+            unreadable: Vec::new(),
+        })
+    }
     fn load_snapshot(&self, id: &str) -> Result<Snapshot, StoreError>;
     fn delete_snapshot(&mut self, id: &str) -> Result<(), StoreError>;
     /// Keep the newest `keep` recovery snapshots, delete older ones; returns deleted ids.
