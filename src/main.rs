@@ -39,11 +39,10 @@ fn main() -> ExitCode {
             // The terminal is already restored here (the TUI guard drops first). An error
             // may quote a file's content (a crafted session header): no escape sequence
             // reaches the terminal. Nothing to do if stderr is gone (a hangup).
-            let text = format!("{e:#}");
             let _ = writeln!(
                 std::io::stderr(),
                 "ollm-tui: {}",
-                ollm_tui::core::sanitize::sanitize(&text)
+                ollm_tui::core::sanitize::sanitize(&error_text(&e))
             );
             ExitCode::FAILURE
         }
@@ -66,6 +65,23 @@ fn run(cli: Cli) -> Result<()> {
         }
         None => chat(&cli, settings),
     }
+}
+
+/// The error and its causes on one line, each said once: a typed error that quotes its
+/// source (`cannot open X: Permission denied`) is not followed by that source again.
+fn error_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let msg = cause.to_string();
+        if out.ends_with(&msg) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&msg);
+    }
+    out
 }
 
 fn data_dir(settings: &Settings) -> Result<DataDir> {
@@ -401,4 +417,30 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
         None => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_quoting_its_source_is_not_followed_by_it_again() {
+        let io = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let said = io.to_string();
+        let e = anyhow::Error::new(StoreError::Io {
+            path: "/data".into(),
+            op: "open",
+            source: io,
+        })
+        .context("cannot use the data directory /data");
+        let text = error_text(&e);
+        assert_eq!(text.matches(&said).count(), 1, "{text}");
+        assert!(text.starts_with("cannot use the data directory /data: cannot open /data: "));
+    }
+
+    #[test]
+    fn causes_that_add_something_are_kept() {
+        let e = anyhow::anyhow!("disk full").context("cannot save the snapshot");
+        assert_eq!(error_text(&e), "cannot save the snapshot: disk full");
+    }
 }
