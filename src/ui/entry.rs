@@ -33,12 +33,19 @@ pub(crate) struct EntryCtx<'a> {
     pub offset: FixedOffset,
 }
 
-/// The already-rendered stable prefix of a streaming reply.
+/// A streaming reply's lines, kept between frames. `lines[..prefix_len]` (separator,
+/// header, the body's stable blocks) is final; only what follows is redone per frame.
 #[derive(Debug, Default)]
 pub(crate) struct StreamCache {
     pub width: u16,
-    /// Bytes of the text covered by `lines`.
+    separator: bool,
+    /// Bytes of the text covered by the stable prefix.
     pub stable_bytes: usize,
+    scan: SplitScan,
+    /// Lines of the separator and header.
+    head_len: usize,
+    prefix_len: usize,
+    /// The entry's lines while they are not in the transcript's slot.
     pub lines: Vec<Line<'static>>,
 }
 
@@ -170,45 +177,80 @@ pub(crate) fn render_entry(
     })
 }
 
-/// Render a streaming reply, re-using and extending `cache` for the stable prefix.
+/// Render a streaming reply whole (with the blank separator line above it when
+/// `separator`), extending `cache`: the stable prefix is rendered once and its lines are
+/// reused, so a frame costs the newest block, not the reply.
 pub(crate) fn render_streaming(
     entry: &Entry,
     width: u16,
+    separator: bool,
     ctx: &EntryCtx<'_>,
     cache: &mut StreamCache,
     code: &mut CodeCache,
 ) -> Vec<Line<'static>> {
-    render_with(entry, width, ctx, |body_w| {
-        if cache.width != body_w || cache.stable_bytes > entry.text.len() {
-            *cache = StreamCache {
-                width: body_w,
-                ..StreamCache::default()
-            };
+    let mut lines = std::mem::take(&mut cache.lines);
+    if cache.width != width
+        || cache.separator != separator
+        || cache.head_len == 0
+        || cache.stable_bytes > entry.text.len()
+        || lines.len() < cache.prefix_len
+    {
+        *cache = StreamCache {
+            width,
+            separator,
+            ..StreamCache::default()
+        };
+        lines.clear();
+        if separator {
+            lines.push(Line::default());
         }
-        let split = stable_split(&entry.text);
-        if split > cache.stable_bytes {
-            let chunk = &entry.text[cache.stable_bytes..split];
-            if !chunk.trim().is_empty() {
-                if !cache.lines.is_empty() {
-                    cache.lines.push(Line::default());
-                }
-                cache.lines.extend(markdown(chunk, body_w, ctx, code));
-            }
-            cache.stable_bytes = split;
+        lines.push(header(entry, ctx));
+        cache.head_len = lines.len();
+        cache.prefix_len = lines.len();
+    }
+    lines.truncate(cache.prefix_len);
+    let indent = indent_for(width);
+    let body_w = u16::try_from(usize::from(width).saturating_sub(indent).max(1)).unwrap_or(1);
+    let split = cache.scan.advance(&entry.text);
+    if split > cache.stable_bytes {
+        let chunk = &entry.text[cache.stable_bytes..split];
+        if !chunk.trim().is_empty() {
+            push_block(
+                &mut lines,
+                cache.head_len,
+                markdown(chunk, body_w, ctx, code),
+                indent,
+            );
         }
-        let tail = &entry.text[cache.stable_bytes..];
-        let mut body = cache.lines.clone();
-        if !tail.trim().is_empty() {
-            if !body.is_empty() {
-                body.push(Line::default());
-            }
-            body.extend(markdown(tail, body_w, ctx, code));
-        }
-        if body.is_empty() {
-            body = placeholder(ctx);
-        }
-        body
-    })
+        cache.stable_bytes = split;
+        cache.prefix_len = lines.len();
+    }
+    let tail = &entry.text[cache.stable_bytes..];
+    if !tail.trim().is_empty() {
+        push_block(
+            &mut lines,
+            cache.head_len,
+            markdown(tail, body_w, ctx, code),
+            indent,
+        );
+    }
+    if lines.len() == cache.head_len {
+        lines.extend(indented(placeholder(ctx), indent));
+    }
+    lines
+}
+
+/// Append a block's lines, a blank line between it and the body's previous block.
+fn push_block(
+    lines: &mut Vec<Line<'static>>,
+    head_len: usize,
+    block: Vec<Line<'static>>,
+    indent: usize,
+) {
+    if lines.len() > head_len {
+        lines.extend(indented(vec![Line::default()], indent));
+    }
+    lines.extend(indented(block, indent));
 }
 
 fn render_with(
@@ -311,24 +353,53 @@ fn render_with(
 
 /// Byte offset up to which a streaming reply can be rendered for good: just after its
 /// last blank line that is outside a code fence (0 if none).
+#[cfg(test)]
 pub(crate) fn stable_split(text: &str) -> usize {
-    let mut fence: Option<(char, usize)> = None;
-    let mut split = 0;
-    let mut pos = 0;
-    let mut prev_blank = false;
-    for line in text.split_inclusive('\n') {
-        let complete = line.ends_with('\n');
-        let outside = fence.is_none();
+    SplitScan::default().advance(text)
+}
+
+/// [`stable_split`] kept up as a reply grows: complete lines are read once, so the work
+/// per delta is the delta, not the reply.
+#[derive(Debug, Default)]
+pub(crate) struct SplitScan {
+    /// Bytes read: always just after a newline.
+    pos: usize,
+    fence: Option<(char, usize)>,
+    prev_blank: bool,
+    split: usize,
+}
+
+impl SplitScan {
+    /// The stable split of `text`, which extends the text seen before.
+    pub(crate) fn advance(&mut self, text: &str) -> usize {
+        if self.pos > text.len() || !text.is_char_boundary(self.pos) {
+            *self = SplitScan::default();
+        }
+        let rest = &text[self.pos..];
+        let complete = rest.rfind('\n').map_or(0, |i| i + 1);
+        for line in rest[..complete].split_inclusive('\n') {
+            self.line(line);
+        }
+        // An unfinished last line is looked at, not committed: it may still grow.
+        let tail = &rest[complete..];
+        if self.fence.is_none() && self.prev_blank && !tail.trim().is_empty() {
+            return self.pos;
+        }
+        self.split
+    }
+
+    fn line(&mut self, line: &str) {
+        let outside = self.fence.is_none();
         let trimmed = line.trim_start_matches(' ');
         let indent = line.len() - trimmed.len();
         let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
         if let (Some(c), true) = (marker, indent < 4) {
             let run = trimmed.chars().take_while(|x| *x == c).count();
             if run >= 3 {
-                match fence {
-                    None => fence = Some((c, run)),
+                match self.fence {
+                    None => self.fence = Some((c, run)),
                     Some((fc, n)) if fc == c && run >= n && trimmed[run..].trim().is_empty() => {
-                        fence = None;
+                        self.fence = None;
                     }
                     Some(_) => {}
                 }
@@ -336,13 +407,12 @@ pub(crate) fn stable_split(text: &str) -> usize {
         }
         let blank = line.trim().is_empty();
         // A blank line ends a block; cut at the start of the first non-blank line after.
-        if outside && prev_blank && !blank {
-            split = pos;
+        if outside && self.prev_blank && !blank {
+            self.split = self.pos;
         }
-        prev_blank = blank && complete && fence.is_none();
-        pos += line.len();
+        self.prev_blank = blank && self.fence.is_none();
+        self.pos += line.len();
     }
-    split
 }
 
 #[cfg(test)]
@@ -362,5 +432,31 @@ mod tests {
         assert_eq!(stable_split(t), t.len() - 1);
         // Trailing blank lines wait for the next block to start.
         assert_eq!(stable_split("a\n\n"), 0);
+    }
+
+    /// Fed in pieces, the scan finds what a scan of the whole text finds at every
+    /// length — including pieces that end mid-line and mid-fence.
+    #[test]
+    fn the_running_split_matches_a_fresh_one_at_every_length() {
+        let texts = [
+            "a\n\nb\n\n```rust\nfn x() {}\n\nlet y = 1;\n```\n\nafter the fence\n\n~~~~\n```\n\n~~~~\nz",
+            "  ```\nindented fence\n\n  ```\n\n    ```\ncode by indent\n\ntail",
+            "one\n\n\n\ntwo é\n\n≥ three\n",
+        ];
+        for text in texts {
+            for step in 1..=7 {
+                let mut scan = SplitScan::default();
+                let mut end = 0;
+                while end < text.len() {
+                    end = (end + step).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    let prefix = &text[..end];
+                    let fresh = SplitScan::default().advance(prefix);
+                    assert_eq!(scan.advance(prefix), fresh, "{prefix:?} by {step}");
+                }
+            }
+        }
     }
 }

@@ -114,7 +114,10 @@ impl Transcript {
             return true;
         }
         self.entries[i].text.push_str(delta);
-        self.slots[i] = None;
+        // The lines go back to the stream cache, which redoes only their unstable end.
+        if let Some(r) = self.slots[i].take() {
+            self.stream_cache.lines = r.lines;
+        }
         self.mark_new();
         true
     }
@@ -261,21 +264,23 @@ impl Transcript {
             return;
         }
         self.renders += 1;
-        let mut lines = if self.streaming == Some(i) {
+        // A separator above every entry but the first: the bottom row stays content.
+        let lines = if self.streaming == Some(i) {
             render_streaming(
                 &self.entries[i],
                 width,
+                i > 0,
                 ctx,
                 &mut self.stream_cache,
                 &mut self.code,
             )
         } else {
-            render_entry(&self.entries[i], width, ctx, &mut self.code)
+            let mut lines = render_entry(&self.entries[i], width, ctx, &mut self.code);
+            if i > 0 {
+                lines.insert(0, Line::default());
+            }
+            lines
         };
-        if i > 0 {
-            // Separator above every entry but the first: the bottom row stays content.
-            lines.insert(0, Line::default());
-        }
         self.slots[i] = Some(Rendered {
             width,
             lines,
