@@ -8,8 +8,14 @@
 //! - `streaming_frame`: a reply grows by a delta per frame (stable prefix cached).
 //! - `streaming_code_frame`: the reply is one code block growing to 400 lines.
 //! - `terminal_draw_warm`: `Terminal::draw` on a TestBackend (adds ratatui's diff).
-//! - `input_1mib_lines` / `input_1mib_one_line`: a frame (as after each keystroke) while
-//!   the message box holds a 1 MiB paste (the paste cap), as 20,000 lines or one line.
+//! - `streaming_frame_long_reply`: as `streaming_frame`, but the reply is already ~1 MB
+//!   long: a frame must cost about what it costs for a short reply (only the newest
+//!   block is redone), so CPU per chunk stays flat as a reply grows.
+//! - `input_1mib_lines` / `input_1mib_one_line`: a frame while the message box holds a
+//!   1 MiB paste (the paste cap), as 20,000 lines or one line.
+//! - `keystroke_1mib_in_box` / `keystroke_folded_paste`: a key typed (and taken back)
+//!   plus its frame, with 1 MiB in the textarea itself vs the same paste folded to a
+//!   marker as the app does. Goal for the folded case: < 5 ms.
 
 use chrono::{FixedOffset, TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -226,6 +232,33 @@ fn bench_render(c: &mut Criterion) {
         });
     });
 
+    group.bench_function("streaming_frame_long_reply", |b| {
+        let ts = Utc.with_ymd_and_hms(2025, 1, 15, 14, 0, 0).unwrap();
+        let mut t = Transcript::new();
+        t.replace_all(all.clone());
+        let paragraph = "The loader reads the file, parses it as a table and checks each \
+                         key; unknown keys are errors and values are typed.\n\n";
+        t.push(Entry::assistant(
+            paragraph.repeat(8_000),
+            ReplyState::Streaming,
+            ts,
+        ));
+        frame(&fx, &mut t, &mut buf, 120);
+        let deltas = ["The loader ", "reads the file ", "and checks each key.\n\n"];
+        let mut n = 0usize;
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                t.append_delta(deltas[n % deltas.len()]);
+                n += 1;
+                let start = Instant::now();
+                frame(&fx, &mut t, &mut buf, 120);
+                total += start.elapsed();
+            }
+            total
+        });
+    });
+
     group.bench_function("streaming_code_frame", |b| {
         // Worst case: the reply is one fenced block growing to 400 lines.
         let ts = Utc.with_ymd_and_hms(2025, 1, 15, 14, 0, 0).unwrap();
@@ -298,6 +331,43 @@ fn bench_render(c: &mut Criterion) {
             frame(&big, &mut t, &mut buf, 120);
             b.iter(|| {
                 frame(&big, &mut t, &mut buf, 120);
+                black_box(&buf);
+            });
+        });
+    }
+    // The in-box case costs ~0.25 s a key: a few samples say enough.
+    group.sample_size(10);
+    let paste = "a pasted log line with some words in it, fifty-two\n".repeat(20_000);
+    for (name, text) in [
+        ("keystroke_1mib_in_box", paste.clone()),
+        (
+            "keystroke_folded_paste",
+            "why is this slow? [paste 1: 20,000 lines, 1.0 MiB] thanks".to_string(),
+        ),
+    ] {
+        let mut input = TextArea::from(text.lines());
+        ollm_tui::ui::style_textarea(&mut input, &fx.theme);
+        input.move_cursor(tui_textarea::CursorMove::Bottom);
+        input.move_cursor(tui_textarea::CursorMove::End);
+        let mut typing = Fixed {
+            input,
+            theme: Theme::default(),
+            status: status(),
+        };
+        let mut t = Transcript::new();
+        t.replace_all(all.clone());
+        frame(&typing, &mut t, &mut buf, 120);
+        let mut n = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                // Type a letter, then take it back: the draft does not grow.
+                if n.is_multiple_of(2) {
+                    typing.input.insert_char('x');
+                } else {
+                    typing.input.delete_char();
+                }
+                n += 1;
+                frame(&typing, &mut t, &mut buf, 120);
                 black_box(&buf);
             });
         });

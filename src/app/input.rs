@@ -174,8 +174,19 @@ impl App {
         let text = paste::normalize_newlines(text);
         let clean = sanitize(&text);
         let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
-        self.input.insert_str(kept);
-        self.input_note = cut.then(|| words::paste_cut(kept.len(), clean.len()));
+        let cut_note = cut.then(|| words::paste_cut(kept.len(), clean.len()));
+        if kept.len() > paste::FOLD_BYTES {
+            let marker = self.pastes.fold(kept.to_string());
+            self.input.insert_str(&marker);
+            let note = words::paste_folded(&marker);
+            self.input_note = Some(match cut_note {
+                Some(cut) => format!("{cut} · {note}"),
+                None => note,
+            });
+        } else {
+            self.input.insert_str(kept);
+            self.input_note = cut_note;
+        }
     }
 
     pub(super) fn toggle_panel(&mut self) {
@@ -205,8 +216,14 @@ impl App {
         true
     }
 
+    /// The draft as it will be sent: folded pastes in place of their markers.
+    pub(super) fn draft(&self) -> String {
+        self.pastes.expand(&self.input.lines().join("\n"))
+    }
+
     fn take_input(&mut self) -> String {
-        let text = self.input.lines().join("\n");
+        let text = self.draft();
+        self.pastes.clear();
         self.input = TextArea::default();
         ui::style_textarea(&mut self.input, &self.opts.theme);
         self.input_note = None;
@@ -216,7 +233,7 @@ impl App {
     /// Enter: a slash command runs, a message is sent — unless a reply streams or a
     /// compression runs, then the text stays and a note says why.
     pub(super) fn submit(&mut self) {
-        let text = self.input.lines().join("\n");
+        let text = self.draft();
         if text.trim().is_empty() {
             return;
         }

@@ -50,6 +50,8 @@ pub struct App {
     pub(crate) transcript: Transcript,
     pub(crate) input: TextArea<'static>,
     pub(crate) input_note: Option<String>,
+    /// Large pastes of the draft, shown in `input` as markers.
+    pub(crate) pastes: paste::Folded,
     pub(crate) opts: AppOptions,
     /// How notices and hints name keys: the ones the keymap binds.
     pub(crate) keys: KeyNames,
@@ -111,6 +113,7 @@ impl App {
             transcript: Transcript::new(),
             input,
             input_note: None,
+            pastes: paste::Folded::default(),
             banner: opts.startup_banner.clone(),
             keys: KeyNames::from_keymap(&opts.keymap),
             opts,

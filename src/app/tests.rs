@@ -485,3 +485,52 @@ async fn a_damaged_snapshot_is_said_not_hidden_behind_no_snapshots_yet() {
     );
     assert!(app.overlay.is_none());
 }
+
+#[tokio::test]
+async fn a_large_paste_shows_as_a_marker_and_is_sent_in_full() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let pasted = "2025-11-24 12:00:01 INFO request served in 3 ms\n".repeat(2_000);
+    type_text(app, "why so slow? ");
+    app.on_event(Event::Paste(pasted.clone()));
+    assert!(
+        app.input_note.as_deref().unwrap().contains("sent in full"),
+        "{:?}",
+        app.input_note
+    );
+    type_text(app, " thanks");
+    let shown = input(app);
+    assert_eq!(
+        shown, "why so slow? [paste 1: 2,000 lines, 93 KiB] thanks",
+        "the box holds a marker, not 93 KiB"
+    );
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "", "sent");
+    let sent = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match h._spawned.updates.recv().await {
+                Some(Update::Appended(e)) if e.kind == EntryKind::User => break e.text,
+                Some(_) => {}
+                None => panic!("the actor stopped"),
+            }
+        }
+    })
+    .await
+    .expect("the message reached the session");
+    assert_eq!(sent, format!("why so slow? {pasted} thanks"));
+}
+
+#[tokio::test]
+async fn a_deleted_paste_marker_sends_nothing_of_the_paste() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_event(Event::Paste("x".repeat(64 * 1024)));
+    assert!(input(app).starts_with("[paste 1:"));
+    // Delete it, then type something else.
+    for _ in 0..input(app).chars().count() {
+        key(app, KeyCode::Backspace);
+    }
+    assert_eq!(input(app), "");
+    type_text(app, "never mind");
+    assert_eq!(app.draft(), "never mind");
+}

@@ -126,6 +126,11 @@ pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
     )
 }
 
+/// On the input when a large paste was folded to a marker.
+pub fn paste_folded(marker: &str) -> String {
+    format!("{marker} is sent in full with the message; delete it to drop the paste")
+}
+
 /// The actor did not take a command (its queue is full).
 pub fn not_responding(keys: &KeyNames) -> Words {
     Words::with_hint(
