@@ -554,13 +554,18 @@ async fn a_tiny_terminal_does_not_break_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigint_sigterm_and_sighup_hand_the_terminal_back_idle_or_mid_reply() {
+async fn sigint_sigterm_and_sighup_hand_the_terminal_back_in_every_state() {
     let server = FakeOllama::start().await;
     for signal in ["-INT", "-TERM", "-HUP"] {
-        for stalled in [false, true] {
+        for state in ["idle", "stalled reply", "compressing"] {
             let home = tempfile::tempdir().unwrap();
+            let ctx = if state == "compressing" {
+                "2048"
+            } else {
+                "4096"
+            };
             let t = Tmux::connected(
-                &["--model", "llama3.2:3b"],
+                &["--model", "llama3.2:3b", "--ctx", ctx],
                 home.path(),
                 &server.url(),
                 100,
@@ -568,14 +573,24 @@ async fn sigint_sigterm_and_sighup_hand_the_terminal_back_idle_or_mid_reply() {
             )
             .await;
             assert_eq!(t.format("#{alternate_on}"), "1", "the TUI is up");
-            if stalled {
-                // The reply stops after a few words and the stream stays open: only the
-                // idle timeout (60 s) would end it.
-                server.push_fault(Fault::StallAfter { tokens: 3 });
-                t.type_text("tell me a story");
-                t.keys(&["Enter"]);
-                t.wait_for("the stalled reply", |s| s.contains("generating"))
-                    .await;
+            match state {
+                "stalled reply" => {
+                    // The reply stops after a few words and the stream stays open: only
+                    // the idle timeout (60 s) would end it.
+                    server.push_fault(Fault::StallAfter { tokens: 3 });
+                    t.type_text("tell me a story");
+                    t.keys(&["Enter"]);
+                    t.wait_for("the stalled reply", |s| s.contains("generating"))
+                        .await;
+                }
+                "compressing" => {
+                    // Long replies fill the 2K context; the summary request is held by
+                    // the server, so the compression that starts stays under way.
+                    server.set_reply_words(120);
+                    server.hold_summaries(true);
+                    until_compressing(&t).await;
+                }
+                _ => {}
             }
             let sent_at = Instant::now();
             let sent = Command::new("kill")
@@ -583,16 +598,20 @@ async fn sigint_sigterm_and_sighup_hand_the_terminal_back_idle_or_mid_reply() {
                 .status()
                 .unwrap();
             assert!(sent.success());
-            assert_eq!(t.wait_exit().await, 0, "{signal}: a clean exit");
+            assert_eq!(t.wait_exit().await, 0, "{signal} {state}: a clean exit");
             let took = sent_at.elapsed();
             assert_terminal_clean(&t);
-            if stalled {
+            server.hold_summaries(false);
+            server.set_reply_words(30);
+            if state != "idle" {
                 // Far below any timeout: the stream was dropped, not waited for.
                 assert!(
                     took < Duration::from_secs(10),
-                    "{signal}: exit took {took:?}"
+                    "{signal} {state}: exit took {took:?}"
                 );
-                let logs = session_logs(home.path());
+            }
+            let logs = session_logs(home.path());
+            if state == "stalled reply" {
                 let text = std::fs::read_to_string(&logs[0]).unwrap();
                 let interrupted = text.lines().any(|l| {
                     let v: serde_json::Value = serde_json::from_str(l).unwrap();
@@ -600,8 +619,80 @@ async fn sigint_sigterm_and_sighup_hand_the_terminal_back_idle_or_mid_reply() {
                 });
                 assert!(interrupted, "{signal}: the partial reply is kept\n{text}");
             }
+            if state == "compressing" {
+                // Every message is on disk; the unfinished compression left nothing.
+                let text = std::fs::read_to_string(&logs[0]).unwrap();
+                let users = text.matches("\"type\":\"user\"").count();
+                assert!(users >= 2, "{signal}: the messages are kept\n{text}");
+                assert!(!text.contains("\"type\":\"checkpoint\""), "{text}");
+            }
         }
     }
+}
+
+/// Send questions until the status line says a compression is under way.
+async fn until_compressing(t: &Tmux) {
+    for i in 0..12 {
+        t.type_text(&format!("question {i} about the module layout"));
+        t.keys(&["Enter"]);
+        let s = t
+            .wait_for("the reply", |s| {
+                s.contains(&format!("You said: \"question {i}"))
+                    && !s.contains("generating")
+                    && !s.contains("waiting for the model")
+            })
+            .await;
+        if s.contains("compressing") {
+            return;
+        }
+    }
+    panic!("no compression started:\n{}", t.screen());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_paste_is_a_marker_in_the_box_and_sent_whole() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    let file = home.path().join("paste.txt");
+    let pasted = (0..3_000)
+        .map(|i| format!("log line {i}: request served in {} ms", i % 97))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&file, &pasted).unwrap();
+    t.type_text("summarise ");
+    t.tmux(&["load-buffer", file.to_str().unwrap()]);
+    t.tmux(&["paste-buffer", "-p", "-t", "e2e"]);
+    t.wait_for("the marker", |s| {
+        s.contains("[paste 1: 3,000 lines, ") && s.contains("sent in full")
+    })
+    .await;
+    t.type_text(" please");
+    t.keys(&["Enter"]);
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"summarise log line 0") && idle(s)
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    let logs = session_logs(home.path());
+    let text = std::fs::read_to_string(&logs[0]).unwrap();
+    let user = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["type"] == "user")
+        .expect("the message is in the log");
+    assert_eq!(
+        user["text"].as_str().unwrap(),
+        format!("summarise {pasted} please"),
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
