@@ -185,6 +185,7 @@ fn benches(c: &mut Criterion) {
                 prompt_eval_cached: None,
                 eval_count: None,
                 prompt_raw: 0,
+                tool_calls: Vec::new(),
             }),
             now,
         );
@@ -221,6 +222,7 @@ fn benches(c: &mut Criterion) {
                         prompt_eval_cached: None,
                         eval_count: Some(120),
                         prompt_raw: prompt.raw_estimate,
+                        tool_calls: Vec::new(),
                     }),
                     now,
                 );
@@ -276,6 +278,7 @@ fn benches(c: &mut Criterion) {
                         prompt_eval_cached: None,
                         eval_count: Some(10),
                         prompt_raw: prompt.raw_estimate,
+                        tool_calls: Vec::new(),
                     }),
                     now,
                 );

@@ -91,6 +91,7 @@ fn status() -> StatusView {
         mode: Mode::Developer,
         tier: Tier::T3,
         spinner_frame: 0,
+        tools_note: None,
     }
 }
 

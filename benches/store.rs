@@ -50,6 +50,7 @@ fn message(seq: u64) -> Record {
             prompt_estimate: Some(2000),
             eval_count: Some(256),
             tokens: None,
+            tool_calls: Vec::new(),
             prompt_eval_cached: None,
         }
     };

@@ -9,6 +9,7 @@ use crate::core::budget::BudgetConfig;
 use crate::core::engine::EngineConfig;
 use crate::core::mode::Mode;
 use crate::llm::{DEFAULT_HOST, OllamaOptions, parse_host};
+use crate::tools::{Limits, Policy, ToolMode};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -56,6 +57,14 @@ pub struct Cli {
     /// Read this config file instead of $OLLM_HOME/config.toml
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Tools the model may use: off, read (only reading tools), ask (writing and commands
+    /// ask first), auto (nothing asks) [default: config, else ask]
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub tools: Option<ToolMode>,
+    /// The directory tools work in; nothing outside it can be read or written [default:
+    /// the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub workdir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -154,6 +163,33 @@ pub struct FileConfig {
     pub log_level: Option<String>,
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
+    #[serde(default)]
+    pub tools: ToolsConfig,
+}
+
+/// `[tools]` in `config.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolsConfig {
+    pub mode: Option<ToolMode>,
+    /// Rounds of tool calls one message may lead to.
+    pub rounds: Option<u32>,
+    pub command_timeout_secs: Option<u64>,
+    pub output_limit_kib: Option<usize>,
+    /// Per tool: "allow", "ask" or "deny".
+    #[serde(default)]
+    pub policy: BTreeMap<String, Policy>,
+}
+
+/// Tools, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSettings {
+    pub mode: ToolMode,
+    pub rounds: u32,
+    pub policy: BTreeMap<String, Policy>,
+    pub limits: Limits,
+    /// Where tools work: `--workdir`, else the directory ollm-tui was started in.
+    pub workdir: PathBuf,
 }
 
 /// A config problem, naming the file and what is wrong.
@@ -194,6 +230,7 @@ pub struct Settings {
     pub paste_limit_bytes: usize,
     pub log_level: String,
     pub keys: BTreeMap<String, String>,
+    pub tools: ToolSettings,
 }
 
 /// The data directory: `OLLM_HOME` if set, else `~/.ollm`.
@@ -344,6 +381,7 @@ pub fn resolve_with(
                 message: e.to_string(),
             })?,
     };
+    let tools = resolve_tools(cli, &file.tools, path)?;
     let defaults = BudgetConfig::default();
     let engine = EngineConfig {
         budget: BudgetConfig {
@@ -355,6 +393,7 @@ pub fn resolve_with(
             min_free_fraction: defaults.min_free_fraction,
         },
         auto_snapshots: file.auto_snapshots.unwrap_or(true),
+        tool_rounds: tools.rounds,
     };
     let ollama_defaults = OllamaOptions::default();
     let utf8 = env
@@ -401,6 +440,58 @@ pub fn resolve_with(
         paste_limit_bytes: file.paste_limit_kib.unwrap_or(1024).max(1) * 1024,
         log_level: file.log_level.unwrap_or_else(|| "info".into()),
         keys: file.keys,
+        tools,
+    })
+}
+
+fn resolve_tools(cli: &Cli, file: &ToolsConfig, path: &Path) -> Result<ToolSettings, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
+    let names: Vec<&str> = crate::tools::builtin_specs()
+        .iter()
+        .map(|s| s.name)
+        .collect();
+    for tool in file.policy.keys() {
+        // MCP tools are named `server.tool`; built-in names are checked for typos.
+        if !tool.contains('.') && !names.contains(&tool.as_str()) {
+            return Err(invalid(format!(
+                "[tools.policy] {tool}: no such tool; the built-in tools are {}",
+                names.join(", ")
+            )));
+        }
+    }
+    if file.rounds == Some(0) {
+        return Err(invalid(
+            "[tools] rounds = 0: use at least 1 (or mode = \"off\")".into(),
+        ));
+    }
+    if file.command_timeout_secs == Some(0) {
+        return Err(invalid(
+            "[tools] command_timeout_secs = 0: use at least 1".into(),
+        ));
+    }
+    let defaults = Limits::default();
+    let workdir = match &cli.workdir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
+    Ok(ToolSettings {
+        mode: cli.tools.or(file.mode).unwrap_or_default(),
+        rounds: file
+            .rounds
+            .unwrap_or(crate::core::engine::DEFAULT_TOOL_ROUNDS),
+        policy: file.policy.clone(),
+        limits: Limits {
+            output_bytes: file
+                .output_limit_kib
+                .map_or(defaults.output_bytes, |k| k.max(1) * 1024),
+            command_timeout: file
+                .command_timeout_secs
+                .map_or(defaults.command_timeout, Duration::from_secs),
+        },
+        workdir,
     })
 }
 
@@ -498,7 +589,7 @@ mod tests {
                     .filter(|r| {
                         r.split_once(" = ").is_some_and(|(k, _)| {
                             k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-                        }) || r.starts_with("[keys]")
+                        }) || r.starts_with('[')
                     })
                     .unwrap_or("")
             })
@@ -507,6 +598,8 @@ mod tests {
         let f = parse_file_config(&uncommented, Path::new("uncommented")).unwrap();
         assert_eq!(f.compress_at, Some(0.80));
         assert_eq!(f.keys.get("snapshot").map(String::as_str), Some("ctrl+s"));
+        assert_eq!(f.tools.mode, Some(ToolMode::Ask));
+        assert_eq!(f.tools.policy.get("run_command"), Some(&Policy::Ask));
     }
 
     #[test]

@@ -17,5 +17,6 @@ pub mod core;
 pub mod fidelity;
 pub mod llm;
 pub mod store;
+pub mod tools;
 pub mod ui;
 pub mod view;

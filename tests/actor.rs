@@ -999,6 +999,7 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
                 prompt_eval_cached: None,
                 eval_count: None,
                 prompt_raw: 0,
+                tool_calls: Vec::new(),
             }),
         ],
     );
@@ -1395,6 +1396,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
             prompt_eval_cached: None,
             eval_count: None,
             prompt_raw: 0,
+            tool_calls: Vec::new(),
         }));
     }
     let e = with_inputs(engine("llama3.2:3b", Some(2048)), inputs);
@@ -1603,4 +1605,208 @@ async fn shutdown_during_a_stalled_reply_ends_it_at_once_and_keeps_what_arrived(
     assert_eq!(last.role, Role::Assistant);
     assert_eq!(last.status, ReplyStatus::Interrupted);
     assert!(!last.text.is_empty());
+}
+
+fn with_tools(
+    dir: &std::path::Path,
+    mode: ollm_tui::tools::ToolMode,
+) -> impl FnOnce(&mut ActorConfig) {
+    let sandbox = ollm_tui::tools::Sandbox::new(dir).unwrap();
+    move |cfg: &mut ActorConfig| {
+        cfg.tools = Some(actor::ToolsConfig {
+            sandbox,
+            approvals: ollm_tui::tools::Approvals::new(mode, Default::default()),
+            limits: ollm_tui::tools::Limits::default(),
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_call_runs_and_its_result_goes_back_as_ollama_expects() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "the port is 7040\n").unwrap();
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![(
+        "read_file",
+        serde_json::json!({"path": "notes.txt"}),
+    )]);
+    let s = spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        open_store,
+        with_tools(dir.path(), ollm_tui::tools::ToolMode::Ask),
+    );
+    s.say("what is in notes.txt?").await;
+    s.wait_for_messages(4).await;
+    let (exit, updates) = s.finish().await;
+    let recs = records(&exit);
+    // user, assistant (the call), tool (the result), assistant (the answer)
+    let RecordBody::Assistant { tool_calls, .. } = &recs[1] else {
+        panic!("{recs:?}")
+    };
+    assert_eq!(tool_calls[0].name, "read_file");
+    let RecordBody::Tool {
+        result,
+        is_error,
+        call_id,
+        ..
+    } = &recs[2]
+    else {
+        panic!("{recs:?}")
+    };
+    assert!(!is_error && result.contains("the port is 7040"), "{result}");
+    assert_eq!(call_id.as_deref(), Some(tool_calls[0].id.as_str()));
+    assert!(matches!(&recs[3], RecordBody::Assistant { tool_calls, .. } if tool_calls.is_empty()));
+    // The first request offered the tools; the second sent the call and its result back.
+    let chat = server.chat_requests();
+    assert!(
+        chat[0]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["function"]["name"] == "read_file")
+    );
+    let msgs = chat[1]["messages"].as_array().unwrap();
+    let call = &msgs[msgs.len() - 2];
+    assert_eq!(call["role"], "assistant");
+    assert_eq!(call["tool_calls"][0]["function"]["name"], "read_file");
+    assert_eq!(
+        call["tool_calls"][0]["function"]["arguments"]["path"],
+        "notes.txt"
+    );
+    let res = &msgs[msgs.len() - 1];
+    assert_eq!(res["role"], "tool");
+    assert_eq!(res["tool_name"], "read_file");
+    assert_eq!(res["tool_call_id"], call["tool_calls"][0]["id"]);
+    assert!(res["content"].as_str().unwrap().contains("7040"));
+    assert!(updates.iter().any(|u| matches!(
+        u,
+        Update::Appended(Entry {
+            kind: EntryKind::Tool { .. },
+            ..
+        })
+    )));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_asks_first_and_a_denial_is_told_to_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "touch made-it"}),
+    )]);
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "touch denied"}),
+    )]);
+    let s = spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        open_store,
+        with_tools(dir.path(), ollm_tui::tools::ToolMode::Ask),
+    );
+    s.say("make a file").await;
+    let mut view = s.spawned.view.clone();
+    for (expected, answer) in [
+        ("touch made-it", actor::Approval::Once),
+        (
+            "touch denied",
+            actor::Approval::Deny {
+                reason: Some("not now".into()),
+            },
+        ),
+    ] {
+        let ask = tokio::time::timeout(
+            Duration::from_secs(10),
+            view.wait_for(
+                |v| matches!(&v.activity, Activity::Approval(a) if a.preview.contains(expected)),
+            ),
+        )
+        .await
+        .expect("the call did not ask")
+        .unwrap();
+        let Activity::Approval(a) = &ask.activity else {
+            unreachable!()
+        };
+        let id = a.id;
+        drop(ask);
+        // Nothing ran before the answer.
+        assert!(
+            !dir.path()
+                .join(expected.trim_start_matches("touch "))
+                .exists()
+        );
+        s.cmd(Command::Approve { id, answer }).await;
+    }
+    s.wait_for_messages(6).await;
+    let (exit, _) = s.finish().await;
+    assert!(dir.path().join("made-it").exists());
+    assert!(!dir.path().join("denied").exists());
+    let results: Vec<(String, bool)> = records(&exit)
+        .into_iter()
+        .filter_map(|r| match r {
+            RecordBody::Tool {
+                result, is_error, ..
+            } => Some((result, is_error)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        results[0].0.contains("exit status 0") && !results[0].1,
+        "{results:?}"
+    );
+    assert!(
+        results[1].0.contains("denied this call: not now") && results[1].1,
+        "{results:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_round_cap_ends_a_loop_and_paths_outside_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeOllama::start().await;
+    for _ in 0..12 {
+        server.push_tool_calls(vec![(
+            "read_file",
+            serde_json::json!({"path": "../etc/passwd"}),
+        )]);
+    }
+    let s = spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        open_store,
+        with_tools(dir.path(), ollm_tui::tools::ToolMode::Ask),
+    );
+    s.say("loop").await;
+    // user + 10 rounds (call + result) + the capped call and its answer
+    s.wait_for_messages(1 + 2 * 11).await;
+    let (exit, updates) = s.finish().await;
+    let recs = records(&exit);
+    let tools: Vec<&String> = recs
+        .iter()
+        .filter_map(|r| match r {
+            RecordBody::Tool { result, .. } => Some(result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        tools.len(),
+        11,
+        "10 rounds ran, the 11th was answered without running"
+    );
+    assert!(
+        tools[0].contains("outside the working directory"),
+        "{}",
+        tools[0]
+    );
+    assert!(tools[10].contains("the limit"), "{}", tools[10]);
+    assert_eq!(server.chat_requests().len(), 11);
+    assert!(updates.iter().any(|u| matches!(
+        u,
+        Update::Engine(ollm_tui::core::events::EngineEvent::ToolRoundsCapped { rounds: 10 })
+    )));
 }

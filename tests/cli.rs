@@ -65,6 +65,7 @@ fn session_titled(home: &Path, id: &str, first_line: &str) {
             prompt_estimate: None,
             eval_count: None,
             tokens: None,
+            tool_calls: Vec::new(),
         },
     ];
     for (i, body) in records.into_iter().enumerate() {

@@ -4,12 +4,13 @@
 
 use ollm_tui::core::budget::reserve_for;
 use ollm_tui::core::checkpoint::Level;
+use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineConfig, EngineError, Input, PromptRole, ReplyInput, Request,
 };
 use ollm_tui::core::events::{CompressReason, EngineEvent, FailedPart, Intensity, SkipReason};
 use ollm_tui::core::goals::{GoalChange, GoalError, Priority};
-use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
+use ollm_tui::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use ollm_tui::core::mode::Mode;
 use ollm_tui::core::pipeline::limit_for;
 use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
@@ -94,12 +95,17 @@ fn tool_result<S: ollm_tui::core::summarizer::Summarizer>(
     is_error: bool,
 ) -> MessageId {
     let fx = h.engine.handle(
-        Input::ToolResult {
-            name: name.into(),
-            args: args.into(),
+        Input::ToolResult(ToolAnswer {
+            call: ToolCall {
+                id: String::new(),
+                name: name.into(),
+                args: args.into(),
+                from_text: false,
+            },
             result: result.into(),
             is_error,
-        },
+            ms: None,
+        }),
         h.clock.tick(),
     );
     let id = MessageId(fx[0].record().unwrap().seq);
@@ -739,6 +745,7 @@ fn interrupted_replies_are_kept_and_marked() {
         prompt_eval_cached: None,
         eval_count: None,
         prompt_raw: p.raw_estimate,
+        tool_calls: Vec::new(),
     }));
     let m = h.engine.history().get(MessageId(2)).unwrap();
     assert_eq!(m.status, ReplyStatus::Interrupted);
@@ -764,6 +771,7 @@ fn interrupted_replies_are_kept_and_marked() {
         prompt_eval_cached: None,
         eval_count: None,
         prompt_raw: retry.raw_estimate,
+        tool_calls: Vec::new(),
     }));
     // Answered afresh: the fragment stays in history, out of the requests.
     let r = h.turn("and then?", |_| "They lived on.".into());
@@ -794,6 +802,7 @@ fn interrupted_replies_are_kept_and_marked() {
         prompt_eval_cached: None,
         eval_count: None,
         prompt_raw: 0,
+        tool_calls: Vec::new(),
     }));
     let r = h.turn("continue from there", |_| "2. two".into());
     assert!(contents(r.sent.last().unwrap()).contains(&"2. tw".to_string()));
@@ -859,6 +868,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
         prompt_eval_cached: None,
         eval_count: Some(10),
         prompt_raw: prompt.raw_estimate,
+        tool_calls: Vec::new(),
     };
     let fx = h.engine.handle(Input::Reply(reply), h.clock.tick());
     // The background pass after the reply is stopped, so the retry must make room itself
@@ -1437,6 +1447,7 @@ fn reply_turn<S: ollm_tui::core::summarizer::Summarizer>(
             prompt_eval_cached: None,
             eval_count: Some(10),
             prompt_raw: prompt.raw_estimate,
+            tool_calls: Vec::new(),
         }),
         h.clock.tick(),
     );

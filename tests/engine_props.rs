@@ -24,12 +24,13 @@
 
 use ollm_tui::core::budget::{Budget, MAX_CHECKPOINTS, RESERVE_SAMPLES, reserve_for};
 use ollm_tui::core::checkpoint::Level;
+use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
 };
 use ollm_tui::core::events::EngineEvent;
 use ollm_tui::core::goals::{ArtifactAction, GoalChange, GoalStatus, Priority, StepStatus};
-use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
+use ollm_tui::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use ollm_tui::core::mode::{Mode, Tier};
 use ollm_tui::core::pipeline::limit_for;
 use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
@@ -758,6 +759,7 @@ impl Sim {
                         prompt_eval_cached: None,
                         eval_count: Some(7),
                         prompt_raw: p.raw_estimate,
+                        tool_calls: Vec::new(),
                     });
                     self.feed(input, answer);
                     if status == ReplyStatus::Complete {
@@ -899,12 +901,17 @@ impl Sim {
             Op::Tool { result, is_error } => {
                 let text = render(result);
                 let fx = self.h.engine.handle(
-                    Input::ToolResult {
-                        name: "run_command".into(),
-                        args: "{\"cmd\":\"cargo test\"}".into(),
+                    Input::ToolResult(ToolAnswer {
+                        call: ToolCall {
+                            id: String::new(),
+                            name: "run_command".into(),
+                            args: "{\"cmd\":\"cargo test\"}".into(),
+                            from_text: false,
+                        },
                         result: text.clone(),
                         is_error: *is_error,
-                    },
+                        ms: Some(5),
+                    }),
                     self.h.clock.tick(),
                 );
                 let id = MessageId(fx[0].record().unwrap().seq);

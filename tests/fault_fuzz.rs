@@ -47,6 +47,7 @@ fn record(seq: u64, text: String, reply: bool) -> Record {
             prompt_estimate: None,
             eval_count: None,
             tokens: None,
+            tool_calls: Vec::new(),
         }
     } else {
         RecordBody::User {
@@ -149,7 +150,7 @@ proptest! {
         let parsed: Vec<String> = lines
             .iter()
             .filter_map(|l| match parse_chat_line(l) {
-                Ok(ChatLine::Delta(d)) => Some(d),
+                Ok(ChatLine::Delta(d)) => Some(d.content),
                 _ => None,
             })
             .collect();

@@ -52,6 +52,7 @@ fn record(seq: u64) -> Record {
             prompt_estimate: None,
             eval_count: None,
             tokens: None,
+            tool_calls: Vec::new(),
         }
     };
     Record {

@@ -37,6 +37,8 @@ fn request(messages: Vec<ChatMessage>) -> ChatRequest {
             ..ChatOptions::default()
         },
         keep_alive: None,
+        tools: Vec::new(),
+        think: None,
     }
 }
 
@@ -50,10 +52,14 @@ struct Collected {
     text: String,
     done: Option<ChatStats>,
     error: Option<LlmError>,
+    calls: Vec<ollm_tui::llm::ToolCall>,
+    thinking: String,
 }
 
 async fn collect(mut stream: ChatStream) -> Collected {
     let mut c = Collected {
+        calls: Vec::new(),
+        thinking: String::new(),
         text: String::new(),
         done: None,
         error: None,
@@ -69,6 +75,8 @@ async fn collect(mut stream: ChatStream) -> Collected {
                 c.text.push_str(&d);
             }
             Ok(StreamEvent::Done(stats)) => c.done = Some(stats),
+            Ok(StreamEvent::ToolCalls(calls)) => c.calls.extend(calls),
+            Ok(StreamEvent::Thinking(t)) => c.thinking.push_str(&t),
             Err(e) => c.error = Some(e),
         }
     }
@@ -495,6 +503,7 @@ async fn dropping_the_stream_closes_the_connection_promptly() {
         match stream.next().await.unwrap().unwrap() {
             StreamEvent::Delta(_) => deltas += 1,
             StreamEvent::Done(_) => panic!("the reply is far longer"),
+            StreamEvent::Thinking(_) | StreamEvent::ToolCalls(_) => panic!("a plain reply"),
         }
     }
     let stop = Instant::now();

@@ -54,6 +54,8 @@ fn sessions_list_shows_title_model_counts_and_activity_newest_first() {
                 result: "".into(),
                 is_error: false,
                 tokens: None,
+                call_id: None,
+                ms: None,
             },
         ),
         rec(
@@ -242,6 +244,8 @@ fn sample_session() -> ollm_tui::store::LoadedLog {
                 result: "pub mod store; // ``` inside".into(),
                 is_error: false,
                 tokens: None,
+                call_id: None,
+                ms: None,
             },
         ),
         rec(

@@ -64,6 +64,7 @@ pub fn assistant(seq: u64, text: &str, status: ReplyStatus) -> Record {
             eval_count: Some(85),
             tokens: None,
             prompt_eval_cached: None,
+            tool_calls: Vec::new(),
         },
     }
 }
@@ -105,6 +106,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             eval_count: None,
             tokens: None,
             prompt_eval_cached: None,
+            tool_calls: Vec::new(),
         },
         RecordBody::Tool {
             name: "read_file".to_string(),
@@ -112,6 +114,8 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             result: "fn main() {}".to_string(),
             is_error: true,
             tokens: None,
+            call_id: None,
+            ms: None,
         },
         RecordBody::Checkpoint {
             checkpoint: checkpoint(1, &[1, 2, 3]),
@@ -239,6 +243,7 @@ pub fn snapshot(purpose: SnapshotPurpose, secs: i64, text: &str) -> Snapshot {
             status: ReplyStatus::Complete,
             pinned: false,
             tool: None,
+            calls: Vec::new(),
             tokens: 7,
         }],
     }

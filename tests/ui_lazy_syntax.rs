@@ -33,6 +33,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
             mode: Mode::Assistant,
             tier: Tier::T1,
             spinner_frame: 0,
+            tools_note: None,
         },
         panel: None,
         overlay: None,

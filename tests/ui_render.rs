@@ -55,6 +55,7 @@ fn status(model: &str) -> StatusView {
         mode: Mode::Assistant,
         tier: Tier::T2,
         spinner_frame: 7,
+        tools_note: None,
     }
 }
 
@@ -137,7 +138,10 @@ fn msg(id: u64, role: Role, text: &str) -> Message {
             name: "shell".to_string(),
             args: "{}".to_string(),
             is_error: false,
+            call_id: None,
+            ms: None,
         }),
+        calls: Vec::new(),
         tokens: 10,
     }
 }
@@ -339,6 +343,8 @@ fn untrusted_text_never_reaches_the_buffer() {
         EntryKind::Tool {
             name: NASTY.to_string(),
             is_error: false,
+            detail: String::new(),
+            ms: None,
         },
         NASTY,
         t0(),
@@ -894,6 +900,8 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
         EntryKind::Tool {
             name: "ls".to_string(),
             is_error: false,
+            detail: String::new(),
+            ms: None,
         },
         (0..40).map(|i| format!("file{i}\n")).collect::<String>(),
         t0(),

@@ -56,6 +56,7 @@ fn status() -> StatusView {
         mode: Mode::Developer,
         tier: Tier::T3,
         spinner_frame: 0,
+        tools_note: None,
     }
 }
 
@@ -157,6 +158,8 @@ fn conversation(t: &mut Transcript) {
         EntryKind::Tool {
             name: "read_file".to_string(),
             is_error: true,
+            detail: String::new(),
+            ms: None,
         },
         "error: config.toml: permission denied",
         t0() + Duration::minutes(3),
@@ -257,6 +260,7 @@ fn originals() -> Vec<Message> {
             status: ReplyStatus::Complete,
             pinned: false,
             tool: None,
+            calls: Vec::new(),
             tokens: 20,
         })
         .chain(std::iter::once(Message {
@@ -270,7 +274,10 @@ fn originals() -> Vec<Message> {
                 name: "read_file".to_string(),
                 args: "{}".to_string(),
                 is_error: true,
+                call_id: None,
+                ms: None,
             }),
+            calls: Vec::new(),
             tokens: 5,
         }))
         .collect()

@@ -45,8 +45,25 @@ pub enum Command {
     },
     /// Check the server again now.
     Reconnect,
+    /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
+    /// with this `id`).
+    Approve {
+        id: u64,
+        answer: Approval,
+    },
     /// Finish what is under way, sync, and stop.
     Shutdown,
+}
+
+/// An answer to a tool call that asks first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    Once,
+    /// This tool (or, for a command, its first word) for the rest of the session.
+    Session,
+    Deny {
+        reason: Option<String>,
+    },
 }
 
 /// A checkpoint beside the messages it stands for.

@@ -85,6 +85,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let model = self.engine.model().to_string();
         match self.backend.show_model(&model).await {
             Ok(info) => {
+                self.tools_capable = info.capabilities.iter().any(|c| c == "tools");
                 let server_ctx = self.loaded_window(&model).await;
                 self.apply(Input::ModelInfo {
                     context_length: info.context_length,
@@ -105,6 +106,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) async fn set_model(&mut self, name: String) {
         match self.backend.show_model(&name).await {
             Ok(info) => {
+                self.tools_capable = info.capabilities.iter().any(|c| c == "tools");
                 let server_ctx = self.loaded_window(&name).await;
                 self.apply(Input::SetModel { name: name.clone() });
                 self.apply(Input::ModelInfo {

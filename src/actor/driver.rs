@@ -43,6 +43,8 @@ pub(super) enum Job {
     Compress(Box<CompressionPlan>),
     /// Wait for the background compression.
     AwaitBackground,
+    /// Run the reply's tool calls.
+    Tools(Vec<crate::core::message::ToolCall>),
 }
 
 pub(crate) struct Actor<B, S> {
@@ -70,10 +72,17 @@ pub(crate) struct Actor<B, S> {
     pub loaded_checked: Option<(String, u32)>,
     /// The compression running between turns, if any (`background.rs`).
     pub bg: Option<Background>,
+    /// The model has the `tools` capability (`/api/show`).
+    pub tools_capable: bool,
+    /// Approval questions asked so far (each has its number).
+    pub asked: u64,
 }
 
 /// The next command, or never once the channel is closed (so `select!` does not spin).
-async fn next_command(rx: &mut mpsc::Receiver<Command>, closed: &mut bool) -> Option<Command> {
+pub(super) async fn next_command(
+    rx: &mut mpsc::Receiver<Command>,
+    closed: &mut bool,
+) -> Option<Command> {
     if *closed {
         return std::future::pending().await;
     }
@@ -182,6 +191,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
             Command::SetModel { name } => self.set_model(name).await,
             Command::Reconnect => self.connect().await,
+            // Only meaningful while a call asks (answered in `tools.rs`).
+            Command::Approve { .. } => {}
             // Matched above; the compiler cannot see through the guard.
             Command::ListSnapshots { .. }
             | Command::ListModels { .. }
@@ -211,6 +222,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Job::Chat(prompt) => self.chat(prompt).await,
                 Job::Compress(plan) => self.compress(*plan).await,
                 Job::AwaitBackground => self.await_background().await,
+                Job::Tools(calls) => self.run_tools(calls).await,
             };
         }
         if self.activity != Activity::Idle {
@@ -248,6 +260,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Effect::Compress(plan) => job = Some(Job::Compress(plan)),
                 Effect::CompressInBackground(plan) => self.start_background(*plan),
                 Effect::AwaitCompression => job = Some(Job::AwaitBackground),
+                Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
             }
         }
         self.publish();
@@ -473,6 +486,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             checkpoints: self.checkpoints.clone(),
             goals: self.goals.clone(),
             persisted: self.store.is_open(),
+            tools: self.tools_state(),
         };
         self.view.send_replace(Arc::new(view));
     }

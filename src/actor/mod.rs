@@ -30,9 +30,10 @@ mod driver;
 mod reply;
 pub mod store;
 pub mod summarizer;
+mod tools;
 mod transcript;
 
-pub use command::{Command, Inspection};
+pub use command::{Approval, Command, Inspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
 use crate::core::engine::Engine;
@@ -87,6 +88,16 @@ pub struct ActorConfig {
     pub app_version: String,
     /// Where records the session log could not take are written at exit.
     pub rescue_dir: std::path::PathBuf,
+    /// Tools the model may call; `None`: none.
+    pub tools: Option<ToolsConfig>,
+}
+
+/// The tools of a session: where they work and who decides.
+#[derive(Debug, Clone)]
+pub struct ToolsConfig {
+    pub sandbox: crate::tools::Sandbox,
+    pub approvals: crate::tools::Approvals,
+    pub limits: crate::tools::Limits,
 }
 
 impl Default for ActorConfig {
@@ -99,6 +110,7 @@ impl Default for ActorConfig {
             reconnect_after: std::time::Duration::from_secs(2),
             app_version: env!("CARGO_PKG_VERSION").to_string(),
             rescue_dir: std::env::temp_dir(),
+            tools: None,
         }
     }
 }
@@ -158,6 +170,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         checkpoints: Arc::default(),
         goals: Arc::default(),
         persisted: false,
+        tools: crate::view::ToolsState::Off,
     }));
     let task = tokio::spawn(async move {
         let Parts {
@@ -197,6 +210,8 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             goals: Arc::default(),
             loaded_checked: None,
             bg: None,
+            tools_capable: false,
+            asked: 0,
         };
         actor.run(model).await
     });

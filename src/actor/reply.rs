@@ -52,6 +52,7 @@ fn partial(text: String, prompt_raw: u32) -> Input {
         prompt_eval_cached: None,
         eval_count: None,
         prompt_raw,
+        tool_calls: Vec::new(),
     })
 }
 
@@ -137,12 +138,24 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Some(Ok(s)) => s,
         };
         let mut text = String::new();
+        let mut calls = Vec::new();
         let mut chunks = 0u32;
         let mut last_count = Instant::now();
         loop {
             match self.listen(stream.next()).await {
                 // Stop: dropping the stream closes the HTTP connection now.
                 None => return (partial(text, raw), Ended::Stopped),
+                Some(Some(Ok(StreamEvent::ToolCalls(more)))) => calls.extend(more),
+                // The reasoning of a thinking model is not shown yet; the status line
+                // counts it as generating.
+                Some(Some(Ok(StreamEvent::Thinking(_)))) => {
+                    chunks += 1;
+                    if chunks == 1 || last_count.elapsed() >= COUNT_EVERY {
+                        last_count = Instant::now();
+                        self.activity = Activity::Generating { since, chunks };
+                        self.publish();
+                    }
+                }
                 Some(Some(Ok(StreamEvent::Delta(d)))) => {
                     text.push_str(&d);
                     chunks += 1;
@@ -156,6 +169,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     }
                 }
                 Some(Some(Ok(StreamEvent::Done(stats)))) => {
+                    if calls.is_empty()
+                        && let Some(call) = self.recover_call(&text)
+                    {
+                        // The reply was a call written as text: shown as the call.
+                        tracing::info!(tool = %call.name, "tool call recovered from text");
+                        self.send(Update::ReplyIsToolCall);
+                        text.clear();
+                        calls.push(call);
+                    }
                     let reply = ReplyInput {
                         text,
                         status: ReplyStatus::Complete,
@@ -163,6 +185,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         prompt_eval_cached: stats.prompt_eval_cached_count,
                         eval_count: stats.eval_count,
                         prompt_raw: raw,
+                        tool_calls: calls,
                     };
                     return (Input::Reply(reply), Ended::Done(stats, since));
                 }
@@ -178,7 +201,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             messages: prompt
                 .messages
                 .iter()
-                .map(|m| ChatMessage::new(chat_role(m.role), m.content.clone()))
+                .map(|m| ChatMessage {
+                    role: chat_role(m.role),
+                    content: m.content.clone(),
+                    tool_calls: m.tool_calls.clone(),
+                    tool_name: m.tool_name.clone(),
+                    tool_call_id: m.tool_call_id.clone(),
+                })
                 .collect(),
             options: ChatOptions {
                 num_ctx: prompt.num_ctx,
@@ -187,6 +216,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 seed: None,
             },
             keep_alive: None,
+            tools: self.offered_tools(),
+            think: None,
         }
     }
 

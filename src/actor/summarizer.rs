@@ -32,6 +32,8 @@ impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
                 seed: None,
             },
             keep_alive: None,
+            tools: Vec::new(),
+            think: None,
         };
         let started = std::time::Instant::now();
         let reply = self

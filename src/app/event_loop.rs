@@ -12,7 +12,7 @@ use super::overlays::OverlayState;
 use super::present::status_view;
 use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
 use crate::ui::{self, Overlay, PanelView, UiView};
-use crate::view::Update;
+use crate::view::{Activity, Update};
 use chrono::{Local, Offset, Utc};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
 use futures_util::StreamExt;
@@ -108,6 +108,11 @@ impl App {
         let status = status_view(&self.session, self.spinner);
         let now = Utc::now();
         let session = self.session.clone();
+        // A call waiting for the person's answer comes before any other popup.
+        let asking = match &session.activity {
+            Activity::Approval(ask) if ask.id != self.approval_answered => Some(ask.clone()),
+            _ => None,
+        };
         let overlay = self.overlay.as_ref().map(|o| match o {
             OverlayState::Help { scroll } => Overlay::Help {
                 bindings: &self.help_lines,
@@ -143,6 +148,13 @@ impl App {
                 scroll: *scroll,
             },
         });
+        let overlay = match &asking {
+            Some(ask) => Some(Overlay::Approval {
+                ask,
+                scroll: self.approval_scroll,
+            }),
+            None => overlay,
+        };
         let panel = self.panel.then(|| PanelView {
             goals: &session.goals,
             checkpoints: &session.checkpoints,

@@ -51,6 +51,14 @@ fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
 
 impl App {
     pub(super) fn on_key(&mut self, k: KeyEvent) {
+        if let Activity::Approval(ask) = &self.session.activity
+            && ask.id != self.approval_answered
+        {
+            let id = ask.id;
+            if self.approval_key(id, &k) {
+                return;
+            }
+        }
         if self.overlay.is_some() {
             if !is_text(&k) || self.overlay_uses(&k) {
                 self.overlay_key(k);
@@ -91,6 +99,44 @@ impl App {
                 self.input_note = None;
             }
         }
+    }
+
+    /// A tool call asks: y or Enter allows it once, a for the session, n or Esc denies;
+    /// arrows scroll a long preview. Quitting still works; other keys wait.
+    fn approval_key(&mut self, id: u64, k: &KeyEvent) -> bool {
+        use crate::actor::Approval;
+        if self.opts.keymap.action(k) == Some(Action::Quit) {
+            return false;
+        }
+        let answer = match k.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(Approval::Once),
+            KeyCode::Char('a' | 'A') => Some(Approval::Session),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Approval::Deny { reason: None }),
+            KeyCode::Down => {
+                self.approval_scroll = self.approval_scroll.saturating_add(1);
+                None
+            }
+            KeyCode::Up => {
+                self.approval_scroll = self.approval_scroll.saturating_sub(1);
+                None
+            }
+            KeyCode::PageDown => {
+                self.approval_scroll = self.approval_scroll.saturating_add(10);
+                None
+            }
+            KeyCode::PageUp => {
+                self.approval_scroll = self.approval_scroll.saturating_sub(10);
+                None
+            }
+            _ => None,
+        };
+        if let Some(answer) = answer {
+            self.approval_scroll = 0;
+            // Answered once: the dialog goes until the actor publishes what follows.
+            self.approval_answered = id;
+            self.command(Command::Approve { id, answer });
+        }
+        true
     }
 
     fn act(&mut self, a: Action, k: KeyEvent) {

@@ -60,6 +60,10 @@ pub struct App {
     pub(crate) panel_focus: bool,
     pub(crate) panel_selected: Option<usize>,
     pub(crate) overlay: Option<OverlayState>,
+    /// Scroll of the approval dialog's preview (a long diff).
+    pub(crate) approval_scroll: u16,
+    /// The approval question last answered (its dialog is not shown again).
+    pub(crate) approval_answered: u64,
     pub(crate) banner: Option<Banner>,
     pub(crate) spinner: usize,
     pub(crate) quit: bool,
@@ -122,6 +126,8 @@ impl App {
             panel_focus: false,
             panel_selected: None,
             overlay: None,
+            approval_scroll: 0,
+            approval_answered: 0,
             spinner: 0,
             quit: false,
             replies_tx,

@@ -6,7 +6,9 @@ use super::App;
 use super::words::{self, Words};
 use crate::core::message::ReplyStatus;
 use crate::ui::{Banner, GaugeView, StatusView};
-use crate::view::{Activity, Entry, EntryKind, ReplyState, SessionView, Severity, Update};
+use crate::view::{
+    Activity, Entry, EntryKind, ReplyState, SessionView, Severity, ToolsState, Update,
+};
 use chrono::Utc;
 use std::collections::HashSet;
 
@@ -24,10 +26,10 @@ pub fn banner_of(level: Severity, w: Words) -> Banner {
 pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
     let b = &s.status.budget;
     let elapsed_ms = match &s.activity {
-        Activity::Generating { since, .. } | Activity::Compressing { since, .. } => {
-            since.elapsed().as_millis() as u64
-        }
-        Activity::Loading | Activity::Idle => 0,
+        Activity::Generating { since, .. }
+        | Activity::Compressing { since, .. }
+        | Activity::Tool { since, .. } => since.elapsed().as_millis() as u64,
+        Activity::Loading | Activity::Idle | Activity::Approval(_) => 0,
     };
     StatusView {
         model: s.status.model.clone(),
@@ -48,6 +50,10 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
         mode: s.status.mode,
         tier: s.status.tier,
         spinner_frame: spinner,
+        tools_note: match s.tools {
+            ToolsState::Unsupported => Some(words::TOOLS_UNSUPPORTED),
+            ToolsState::Off | ToolsState::On(_) => None,
+        },
     }
 }
 
@@ -65,6 +71,7 @@ impl App {
             Update::Delta(d) => {
                 self.transcript.append_delta(&d);
             }
+            Update::ReplyIsToolCall => self.transcript.drop_streaming(),
             Update::ReplyEnd { id: None, .. } if self.transcript.discard_empty_streaming() => {}
             Update::ReplyEnd { status, id } => {
                 if let Some(i) = self.transcript.streaming_index() {

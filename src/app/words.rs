@@ -126,6 +126,9 @@ pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
     )
 }
 
+/// Beside the mode in the status line when the model cannot call tools.
+pub const TOOLS_UNSUPPORTED: &str = "no tools: model";
+
 /// On the input when a large paste was folded to a marker.
 pub fn paste_folded(marker: &str) -> String {
     format!("{marker} is sent in full with the message; delete it to drop the paste")

@@ -207,6 +207,7 @@ mod tests {
             status: Default::default(),
             pinned: false,
             tool: None,
+            calls: Vec::new(),
             tokens,
         }
     }

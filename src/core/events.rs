@@ -153,6 +153,11 @@ pub enum EngineEvent {
     CompressionStopped {
         unsent: bool,
     },
+    /// A message led to this many rounds of tool calls, the limit: the last calls were
+    /// not run and the turn ended.
+    ToolRoundsCapped {
+        rounds: u32,
+    },
     RolloverComplete {
         intensity: Intensity,
         tokens_after: u32,
@@ -270,6 +275,7 @@ impl EngineEvent {
             EngineEvent::NotCompressed { .. } => "not-compressed",
             EngineEvent::CompressionFailed { .. } => "compression-error",
             EngineEvent::CompressionStopped { .. } => "compression-stopped",
+            EngineEvent::ToolRoundsCapped { .. } => "tool-rounds-capped",
             EngineEvent::RolloverComplete { .. } => "rollover-complete",
             EngineEvent::CheckpointCreated { .. } => "checkpoint-created",
             EngineEvent::CheckpointAged { .. } => "checkpoint-aged",

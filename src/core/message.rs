@@ -47,6 +47,29 @@ pub struct ToolInfo {
     pub args: String,
     /// Tool errors are never summarized (they are what debugging needs).
     pub is_error: bool,
+    /// The call this result answers (Ollama's `tool_call_id`), when the model gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+    /// How long the tool ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+}
+
+/// A tool call the model asked for, kept with the assistant message that made it so the
+/// next request can show the model its own call beside the result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The server's id for the call (`call_…`); empty when it gave none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub id: String,
+    pub name: String,
+    /// The arguments as JSON text (an object, as Ollama sends them), kept as the model
+    /// wrote them: core does not parse JSON, the tool that runs the call does.
+    pub args: String,
+    /// Recovered from a reply that wrote the call as plain JSON text instead of the
+    /// model's tool-call syntax (small models do).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_text: bool,
 }
 
 /// One message of the session history.
@@ -63,6 +86,9 @@ pub struct Message {
     pub pinned: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<ToolInfo>,
+    /// The tool calls an assistant message made (answered by the tool messages after it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<ToolCall>,
     /// Cached raw token count (tiktoken, before calibration).
     #[serde(default)]
     pub tokens: u32,

@@ -142,6 +142,7 @@ mod tests {
                     prompt_estimate: None,
                     eval_count: Some(20),
                     tokens: None,
+                    tool_calls: Vec::new(),
                 },
             ),
             rec(

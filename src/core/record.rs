@@ -7,7 +7,7 @@
 
 use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::goals::{Author, GoalBoard, GoalChange};
-use crate::core::message::{MessageId, ReplyStatus};
+use crate::core::message::{MessageId, ReplyStatus, ToolCall};
 use crate::core::mode::Mode;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -156,6 +156,9 @@ pub enum RecordBody {
         eval_count: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tokens: Option<u32>,
+        /// The tools the reply asked to run; each is answered by a `tool` record.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ToolCall>,
     },
     /// A tool call with its result.
     Tool {
@@ -166,6 +169,12 @@ pub enum RecordBody {
         is_error: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tokens: Option<u32>,
+        /// The call this answers (its id in the assistant record's `tool_calls`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
+        /// How long the tool ran, in milliseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ms: Option<u64>,
     },
     /// A compression created this checkpoint.
     Checkpoint {

@@ -6,10 +6,10 @@
 //! It checks the hard guard on every request it "sends".
 
 use crate::core::engine::{
-    ChatPrompt, Effect, Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec,
+    ChatPrompt, Effect, Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec, ToolAnswer,
 };
 use crate::core::events::{Blocked, EngineEvent};
-use crate::core::message::ReplyStatus;
+use crate::core::message::{ReplyStatus, ToolCall};
 use crate::core::mode::Mode;
 use crate::core::prompts::Prompts;
 use crate::core::record::{Header, Record};
@@ -49,6 +49,10 @@ pub struct Harness<S> {
     pub events: Vec<EngineEvent>,
     pub clock: Clock,
     pub app_version: String,
+    /// Tool calls the next replies make, one entry per reply (none when empty).
+    pub scripted_calls: std::collections::VecDeque<Vec<ToolCall>>,
+    /// Every tool call the engine asked to run; each is answered `ran NAME`.
+    pub tools_run: Vec<ToolCall>,
 }
 
 /// How the harness's "server" answers a request: the reply text, and the prompt tokens
@@ -86,6 +90,8 @@ impl<S: Summarizer> Harness<S> {
             events: Vec::new(),
             clock,
             app_version: "test".into(),
+            scripted_calls: Default::default(),
+            tools_run: Vec::new(),
         }
     }
 
@@ -225,6 +231,7 @@ impl<S: Summarizer> Harness<S> {
                         prompt_eval_cached: None,
                         eval_count: Some(10),
                         prompt_raw: prompt.raw_estimate,
+                        tool_calls: self.scripted_calls.pop_front().unwrap_or_default(),
                     };
                     report.sent.push(prompt);
                     self.run(Input::Reply(reply), report, server);
@@ -239,6 +246,18 @@ impl<S: Summarizer> Harness<S> {
                     panic!(
                         "nothing runs in the background here: background compressions end at once"
                     )
+                }
+                Effect::RunTools(calls) => {
+                    for call in calls {
+                        self.tools_run.push(call.clone());
+                        let answer = ToolAnswer {
+                            result: format!("ran {}", call.name),
+                            call,
+                            is_error: false,
+                            ms: Some(1),
+                        };
+                        self.run(Input::ToolResult(answer), report, server);
+                    }
                 }
             }
         }

@@ -63,6 +63,8 @@ pub async fn quiz<B: ChatBackend>(
                 seed: Some(7),
             },
             keep_alive: None,
+            tools: Vec::new(),
+            think: None,
         };
         let answer = match backend.chat(req).await {
             Ok(r) => r.text,

@@ -114,7 +114,9 @@ impl<B: ChatBackend> ChatBackend for Recording<B> {
                     end(&calls, i, stats.prompt_eval_count, stats.eval_count, false)
                 }
                 Err(_) => end(&calls, i, None, None, false),
-                Ok(StreamEvent::Delta(_)) => {}
+                Ok(
+                    StreamEvent::Delta(_) | StreamEvent::Thinking(_) | StreamEvent::ToolCalls(_),
+                ) => {}
             }))),
             Err(e) => {
                 end(

@@ -318,6 +318,8 @@ async fn baseline<B: ChatBackend>(
                 seed: None,
             },
             keep_alive: None,
+            tools: Vec::new(),
+            think: None,
         };
         let reply = tokio::time::timeout(setup.turn_timeout, stream(&backend, req))
             .await
@@ -368,6 +370,7 @@ async fn stream<B: ChatBackend>(
     while let Some(ev) = s.next().await {
         match ev? {
             StreamEvent::Delta(d) => text.push_str(&d),
+            StreamEvent::Thinking(_) | StreamEvent::ToolCalls(_) => {}
             StreamEvent::Done(stats) => return Ok((text, stats.prompt_eval_count)),
         }
     }
@@ -472,6 +475,8 @@ async fn compact<B: ChatBackend>(
             seed: None,
         },
         keep_alive: None,
+        tools: Vec::new(),
+        think: None,
     };
     let summary = match backend.chat(req).await {
         Ok(r) => r.text.trim().to_string(),

@@ -10,22 +10,29 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 
 use super::error::LlmError;
+pub use crate::core::message::ToolCall;
 
 /// Who a chat message is from, in Ollama's vocabulary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChatRole {
     System,
+    #[default]
     User,
     Assistant,
     Tool,
 }
 
 /// One message as sent to the model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ChatMessage {
     pub role: ChatRole,
     pub content: String,
+    /// An assistant message's tool calls (sent back with the results that answer them).
+    pub tool_calls: Vec<ToolCall>,
+    /// A tool result's tool (`tool_name`) and the call it answers (`tool_call_id`).
+    pub tool_name: Option<String>,
+    pub tool_call_id: Option<String>,
 }
 
 impl ChatMessage {
@@ -33,6 +40,7 @@ impl ChatMessage {
         Self {
             role,
             content: content.into(),
+            ..Self::default()
         }
     }
 
@@ -70,12 +78,25 @@ pub struct ChatRequest {
     /// How long Ollama keeps the model loaded afterwards: a Go duration ("5m", "-1m" for
     /// ever, "0" to unload) or a number of seconds.
     pub keep_alive: Option<String>,
+    /// Tools the model may call, as Ollama's JSON schema objects
+    /// (`{"type":"function","function":{"name","description","parameters"}}`); sent only
+    /// to models whose capabilities include `tools`.
+    pub tools: Vec<serde_json::Value>,
+    /// Ollama's `think`: `true`/`false`, or a level (`"low"`, `"medium"`, `"high"`); `None`
+    /// leaves the model's default.
+    pub think: Option<serde_json::Value>,
 }
 
-/// What a streaming chat yields: text as it comes, then the final statistics once.
+/// What a streaming chat yields: text and thinking as they come, tool calls as the server
+/// parsed them, then the final statistics once.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StreamEvent {
     Delta(String),
+    /// The model's reasoning (`message.thinking`), streamed before the answer.
+    Thinking(String),
+    /// Calls the server parsed from the model's output (`message.tool_calls`); they may come
+    /// in a chunk of their own with empty content.
+    ToolCalls(Vec<ToolCall>),
     Done(ChatStats),
 }
 
@@ -102,6 +123,7 @@ pub struct ChatStats {
 pub struct ChatReply {
     pub text: String,
     pub stats: ChatStats,
+    pub tool_calls: Vec<ToolCall>,
 }
 
 /// An installed model (`/api/tags`).

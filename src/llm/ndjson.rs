@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::backend::ChatStats;
+use super::backend::{ChatStats, ToolCall};
 
 /// Splits a byte stream into lines.
 #[derive(Debug, Default)]
@@ -66,13 +66,31 @@ fn push_line(lines: &mut Vec<Vec<u8>>, line: &[u8]) {
     }
 }
 
+/// What one line's `message` carries: text, thinking, and tool calls (Ollama sends a
+/// parsed call in a chunk of its own, with empty content, before the final line).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Chunk {
+    pub content: String,
+    pub thinking: String,
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl From<&str> for Chunk {
+    fn from(content: &str) -> Chunk {
+        Chunk {
+            content: content.to_string(),
+            ..Chunk::default()
+        }
+    }
+}
+
 /// One line of an `/api/chat` reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChatLine {
-    Delta(String),
+    Delta(Chunk),
     /// The last line; it may still carry text (non-streamed replies carry all of it).
     Done {
-        delta: String,
+        delta: Chunk,
         stats: ChatStats,
     },
     /// `{"error": "..."}`
@@ -90,12 +108,7 @@ pub fn parse_chat_line(line: &[u8]) -> Result<ChatLine, String> {
         let message = err.as_str().map_or_else(|| err.to_string(), str::to_string);
         return Ok(ChatLine::Error(message));
     }
-    let delta = obj
-        .get("message")
-        .and_then(|m| m.get("content"))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
+    let delta = chunk_from(obj.get("message"));
     match obj.get("done").and_then(Value::as_bool) {
         Some(false) => Ok(ChatLine::Delta(delta)),
         Some(true) => Ok(ChatLine::Done {
@@ -106,6 +119,53 @@ pub fn parse_chat_line(line: &[u8]) -> Result<ChatLine, String> {
             "a line with neither \"done\" nor \"error\": {}",
             preview(line)
         )),
+    }
+}
+
+fn chunk_from(message: Option<&Value>) -> Chunk {
+    let text = |key: &str| {
+        message
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let tool_calls = message
+        .and_then(|m| m.get("tool_calls"))
+        .and_then(Value::as_array)
+        .map(|calls| calls.iter().map(tool_call_from).collect())
+        .unwrap_or_default();
+    Chunk {
+        content: text("content"),
+        thinking: text("thinking"),
+        tool_calls,
+    }
+}
+
+/// One of `message.tool_calls`: `{"id"?, "function": {"index"?, "name", "arguments"}}`.
+/// Arguments are an object on Ollama; a string (as OpenAI-style servers send) is kept as
+/// it is. A call the server mangled is kept as it came: the tool that runs it says what is
+/// wrong, so the model can try again.
+fn tool_call_from(call: &Value) -> ToolCall {
+    let function = call.get("function").unwrap_or(call);
+    let args = match function.get("arguments") {
+        None | Some(Value::Null) => "{}".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    };
+    ToolCall {
+        id: call
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        name: function
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        args,
+        from_text: false,
     }
 }
 
@@ -248,7 +308,7 @@ mod tests {
         let ChatLine::Done { delta, stats } = parse_chat_line(line).unwrap() else {
             panic!("not done");
         };
-        assert_eq!(delta, "");
+        assert_eq!(delta, Chunk::default());
         assert_eq!(
             stats,
             ChatStats {
@@ -274,6 +334,44 @@ mod tests {
         assert_eq!(stats.eval_count, None);
         assert_eq!(stats.done_reason, None);
         assert_eq!(stats.total_duration, None);
+    }
+
+    #[test]
+    fn parses_tool_calls_as_ollama_streams_them() {
+        // Ollama: the parsed call in its own chunk, empty content, done:false.
+        let line = br#"{"model":"qwen","created_at":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_x1","function":{"index":0,"name":"read_file","arguments":{"path":"notes.txt","start":2}}}]},"done":false}"#;
+        let ChatLine::Delta(chunk) = parse_chat_line(line).unwrap() else {
+            panic!("not a delta");
+        };
+        assert_eq!(chunk.content, "");
+        assert_eq!(chunk.tool_calls.len(), 1);
+        let call = &chunk.tool_calls[0];
+        assert_eq!(call.id, "call_x1");
+        assert_eq!(call.name, "read_file");
+        let args: serde_json::Value = serde_json::from_str(&call.args).unwrap();
+        assert_eq!(args["path"], "notes.txt");
+        assert_eq!(args["start"], 2);
+    }
+
+    #[test]
+    fn keeps_string_arguments_and_calls_without_an_id() {
+        let line = br#"{"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"list_files","arguments":"{\"dir\":\".\"}"}},{"function":{"name":"x"}}]},"done":true}"#;
+        let ChatLine::Done { delta, .. } = parse_chat_line(line).unwrap() else {
+            panic!("not done");
+        };
+        assert_eq!(delta.tool_calls[0].id, "");
+        assert_eq!(delta.tool_calls[0].args, r#"{"dir":"."}"#);
+        assert_eq!(delta.tool_calls[1].args, "{}");
+    }
+
+    #[test]
+    fn parses_thinking_apart_from_content() {
+        let line = br#"{"message":{"role":"assistant","content":"","thinking":"Let me see"},"done":false}"#;
+        let ChatLine::Delta(chunk) = parse_chat_line(line).unwrap() else {
+            panic!("not a delta");
+        };
+        assert_eq!(chunk.thinking, "Let me see");
+        assert_eq!(chunk.content, "");
     }
 
     #[test]

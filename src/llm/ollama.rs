@@ -31,18 +31,17 @@ use futures_util::{Stream, StreamExt};
 use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
 use ollama_rs::generation::chat::request::ChatMessageRequest;
-use ollama_rs::generation::chat::{ChatMessage as RsMessage, MessageRole};
 use ollama_rs::models::ModelOptions;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::backend::{
-    ChatBackend, ChatReply, ChatRequest, ChatRole, ChatStream, LoadedModel, ModelInfo,
+    ChatBackend, ChatMessage, ChatReply, ChatRequest, ChatRole, ChatStream, LoadedModel, ModelInfo,
     ModelSummary, StreamEvent,
 };
 use super::error::{LlmError, Waiting, cause_chain};
 use super::host::{HostError, parse_host};
-use super::ndjson::{ChatLine, LineDecoder, parse_chat_line, preview};
+use super::ndjson::{ChatLine, Chunk, LineDecoder, parse_chat_line, preview};
 
 /// A line longer than this is not Ollama talking (its lines are a token each).
 const MAX_LINE_BYTES: usize = 4 << 20;
@@ -222,19 +221,6 @@ impl OllamaBackend {
 
 /// The chat body: ollama-rs's request, plus what it cannot express.
 fn wire_chat(req: &ChatRequest) -> Value {
-    let messages = req
-        .messages
-        .iter()
-        .map(|m| {
-            let role = match m.role {
-                ChatRole::System => MessageRole::System,
-                ChatRole::User => MessageRole::User,
-                ChatRole::Assistant => MessageRole::Assistant,
-                ChatRole::Tool => MessageRole::Tool,
-            };
-            RsMessage::new(role, m.content.clone())
-        })
-        .collect();
     let mut options = ModelOptions::default().num_ctx(u64::from(req.options.num_ctx));
     if let Some(n) = req.options.num_predict {
         options = options.num_predict(i32::try_from(n).unwrap_or(i32::MAX));
@@ -245,17 +231,20 @@ fn wire_chat(req: &ChatRequest) -> Value {
     if let Some(seed) = req.options.seed {
         options = options.seed(i32::try_from(seed % (1 << 31)).unwrap_or(0));
     }
-    let request = ChatMessageRequest::new(req.model.clone(), messages).options(options);
+    let request = ChatMessageRequest::new(req.model.clone(), Vec::new()).options(options);
     let mut body = serde_json::to_value(&request).unwrap_or_else(|_| json!({}));
     if let Value::Object(map) = &mut body {
-        // ollama-rs serialises empty tool lists and null thinking per message; Ollama
-        // ignores both, but keep the wire lean.
-        if let Some(Value::Array(msgs)) = map.get_mut("messages") {
-            for m in msgs {
-                if let Value::Object(m) = m {
-                    m.retain(|k, v| !(v.is_null() || (k == "tool_calls" && v == &json!([]))));
-                }
-            }
+        // Messages as Ollama reads them, written here: ollama-rs's message type has no
+        // `tool_name` / `tool_call_id`, and serialises empty tool lists and null thinking.
+        map.insert(
+            "messages".into(),
+            Value::Array(req.messages.iter().map(wire_message).collect()),
+        );
+        if !req.tools.is_empty() {
+            map.insert("tools".into(), Value::Array(req.tools.clone()));
+        }
+        if let Some(think) = &req.think {
+            map.insert("think".into(), think.clone());
         }
         map.insert("stream".into(), json!(true));
         // Overflow is an error, not silently dropped history.
@@ -273,6 +262,49 @@ fn wire_chat(req: &ChatRequest) -> Value {
         }
     }
     body
+}
+
+/// One message on the wire. Tool calls go back with their arguments as an object (as
+/// Ollama sent them); arguments that are not a JSON object (a model's malformed call, kept
+/// as it came) go as a string.
+fn wire_message(m: &ChatMessage) -> Value {
+    let role = match m.role {
+        ChatRole::System => "system",
+        ChatRole::User => "user",
+        ChatRole::Assistant => "assistant",
+        ChatRole::Tool => "tool",
+    };
+    let mut out = serde_json::Map::new();
+    out.insert("role".into(), json!(role));
+    out.insert("content".into(), json!(m.content));
+    if !m.tool_calls.is_empty() {
+        let calls: Vec<Value> = m
+            .tool_calls
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let args = match serde_json::from_str::<Value>(&c.args) {
+                    Ok(v @ Value::Object(_)) => v,
+                    _ => json!(c.args),
+                };
+                let mut call = json!({
+                    "function": { "index": i, "name": c.name, "arguments": args }
+                });
+                if !c.id.is_empty() {
+                    call["id"] = json!(c.id);
+                }
+                call
+            })
+            .collect();
+        out.insert("tool_calls".into(), Value::Array(calls));
+    }
+    if let Some(name) = &m.tool_name {
+        out.insert("tool_name".into(), json!(name));
+    }
+    if let Some(id) = &m.tool_call_id {
+        out.insert("tool_call_id".into(), json!(id));
+    }
+    Value::Object(out)
 }
 
 /// Ollama's way of printing a parameter count ("3.2B", "494.03M").
@@ -505,10 +537,20 @@ impl ChatBackend for OllamaBackend {
     async fn chat(&self, req: ChatRequest) -> Result<ChatReply, LlmError> {
         let mut stream = self.chat_stream(req).await?;
         let mut text = String::new();
+        let mut tool_calls = Vec::new();
         while let Some(event) = stream.next().await {
             match event? {
                 StreamEvent::Delta(d) => text.push_str(&d),
-                StreamEvent::Done(stats) => return Ok(ChatReply { text, stats }),
+                // Summaries do not show the model's reasoning.
+                StreamEvent::Thinking(_) => {}
+                StreamEvent::ToolCalls(calls) => tool_calls.extend(calls),
+                StreamEvent::Done(stats) => {
+                    return Ok(ChatReply {
+                        text,
+                        stats,
+                        tool_calls,
+                    });
+                }
             }
         }
         Err(LlmError::Incomplete {
@@ -589,15 +631,9 @@ impl ReplyReader {
             return;
         }
         match parse_chat_line(line) {
-            Ok(ChatLine::Delta(d)) => {
-                if !d.is_empty() {
-                    self.pending.push(Ok(StreamEvent::Delta(d)));
-                }
-            }
+            Ok(ChatLine::Delta(chunk)) => self.push_chunk(chunk),
             Ok(ChatLine::Done { delta, stats }) => {
-                if !delta.is_empty() {
-                    self.pending.push(Ok(StreamEvent::Delta(delta)));
-                }
+                self.push_chunk(delta);
                 self.pending.push(Ok(StreamEvent::Done(stats)));
                 self.finished = true;
             }
@@ -613,6 +649,19 @@ impl ReplyReader {
                 url: self.url.clone(),
                 detail,
             }),
+        }
+    }
+
+    fn push_chunk(&mut self, chunk: Chunk) {
+        if !chunk.thinking.is_empty() {
+            self.pending.push(Ok(StreamEvent::Thinking(chunk.thinking)));
+        }
+        if !chunk.content.is_empty() {
+            self.pending.push(Ok(StreamEvent::Delta(chunk.content)));
+        }
+        if !chunk.tool_calls.is_empty() {
+            self.pending
+                .push(Ok(StreamEvent::ToolCalls(chunk.tool_calls)));
         }
     }
 
@@ -638,6 +687,8 @@ mod tests {
                 ..ChatOptions::default()
             },
             keep_alive: keep_alive.map(str::to_string),
+            tools: Vec::new(),
+            think: None,
         }
     }
 

@@ -719,6 +719,7 @@ mod tests {
                 eval_count: None,
                 tokens: None,
                 prompt_eval_cached: None,
+                tool_calls: Vec::new(),
             },
         };
         let s = scan(&log_bytes(std::slice::from_ref(&r)), Path::new("x")).unwrap();

@@ -434,6 +434,7 @@ mod tests {
                 status: ReplyStatus::Complete,
                 pinned: false,
                 tool: None,
+                calls: Vec::new(),
                 tokens: 3,
             }],
         }

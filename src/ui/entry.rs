@@ -77,11 +77,44 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
                 ReplyState::Complete => {}
             }
         }
-        EntryKind::Tool { name, is_error } => {
+        EntryKind::Tool {
+            name,
+            is_error,
+            detail,
+            ms,
+        } => {
             spans.push(Span::styled(
                 format!("{} {}", ctx.g.tool, clean_line(name)),
                 s.tool,
             ));
+            // One line says what ran and how it went: the key argument, the size of
+            // the result, ✓ or ✗, the time.
+            if !detail.is_empty() {
+                spans.push(Span::styled(
+                    format!(
+                        " {}",
+                        super::text::truncate(&clean_line(detail), 60, ctx.g.ellipsis)
+                    ),
+                    s.text,
+                ));
+            }
+            if let Some(ms) = ms {
+                spans.push(sep.clone());
+                spans.push(Span::styled(
+                    format!(
+                        "{} {} {:.1}s",
+                        super::text::bytes(entry.text.len() as u64),
+                        match (*is_error, ctx.ascii) {
+                            (true, false) => "✗",
+                            (false, false) => "✓",
+                            (true, true) => "failed",
+                            (false, true) => "ok",
+                        },
+                        *ms as f64 / 1000.0
+                    ),
+                    if *is_error { s.tool_error } else { s.dim },
+                ));
+            }
             if *is_error {
                 spans.push(sep.clone());
                 spans.push(Span::styled("error", s.tool_error));

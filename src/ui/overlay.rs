@@ -121,7 +121,68 @@ pub(crate) fn render_overlay(
             originals,
             scroll,
         } => inspector(checkpoint, originals, *scroll, area, buf, cx),
+        Overlay::Approval { ask, scroll } => approval(ask, *scroll, area, buf, cx),
     }
+}
+
+/// What a call will do, exactly (a diff coloured by line), and the three answers.
+fn approval(
+    ask: &crate::view::ApprovalAsk,
+    scroll: u16,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    use crate::view::SessionScope;
+    let s = &cx.theme.styles;
+    let scope = match &ask.session_scope {
+        SessionScope::CommandPrefix(p) => format!("`{}` commands", clean_line(p)),
+        SessionScope::Tool(t) => clean_line(t),
+    };
+    let footer = format!("y/Enter allow · a allow {scope} this session · n/Esc deny");
+    let want_w = u16::try_from(
+        ask.preview
+            .lines()
+            .map(str_width)
+            .max()
+            .unwrap_or(0)
+            .max(str_width(&footer))
+            + 4,
+    )
+    .unwrap_or(u16::MAX)
+    .min(100);
+    let preview = clean(&ask.preview);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    if ask.from_text {
+        lines.push(Line::from(Span::styled(
+            "The model wrote this call as text; it was read as a tool call.",
+            s.dim,
+        )));
+    }
+    let inner_w = usize::from(want_w.saturating_sub(2)).max(1);
+    for l in preview.lines() {
+        let style = if l.starts_with('+') && !l.starts_with("+++") {
+            s.gauge_calm
+        } else if l.starts_with('-') && !l.starts_with("---") {
+            s.error
+        } else if l.starts_with("@@") {
+            s.dim
+        } else {
+            s.text
+        };
+        lines.extend(wrap(
+            &[Span::styled(l.to_string(), style)],
+            inner_w,
+            &[],
+            &[],
+        ));
+    }
+    let want_h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX).min(30);
+    let rect = popup(area, want_w, want_h);
+    let title = format!("Allow {}?", clean_line(&ask.tool));
+    let inner = frame(rect, buf, &title, &footer, cx);
+    let scroll = clamp_scroll(scroll, lines.len(), inner.height);
+    draw_lines(&lines, inner, buf, scroll);
 }
 
 fn help(

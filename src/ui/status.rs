@@ -191,6 +191,24 @@ fn activity(
                 format!("compressing: {}", clean_line(what))
             }
         }
+        Activity::Tool { what, .. } => {
+            let secs = status.elapsed_ms as f64 / 1000.0;
+            if short {
+                "tool".to_string()
+            } else {
+                format!(
+                    "running {} {secs:.1}s",
+                    truncate(&clean_line(what), 40, glyphs.ellipsis)
+                )
+            }
+        }
+        Activity::Approval(ask) => {
+            if short {
+                "approve?".to_string()
+            } else {
+                format!("{} asks for your approval", clean_line(&ask.tool))
+            }
+        }
     };
     Some(vec![
         Span::styled(spin.to_string(), s.spinner),
@@ -250,7 +268,13 @@ pub(crate) fn render_status(
         },
         s.dim,
     );
-    let mode = Span::styled(format!("{} {}", status.mode, status.tier), s.dim);
+    let mode = Span::styled(
+        match status.tools_note {
+            Some(note) => format!("{} {} {} {note}", status.mode, status.tier, g.sep.trim()),
+            None => format!("{} {}", status.mode, status.tier),
+        },
+        s.dim,
+    );
     let rel = status.reliability.as_ref().map(|r| badge(r, theme, ascii));
     let conn = connection(&status.connection, theme, g);
 

@@ -134,6 +134,17 @@ impl Transcript {
     /// Drop the streaming reply if it is the newest entry and nothing arrived: a request
     /// that failed before any text should leave no empty "interrupted" reply behind.
     /// Returns whether it was dropped (otherwise it is finished as interrupted).
+    /// Take the streaming entry off the screen whatever it holds (its text turned out to
+    /// be a tool call, shown as such next).
+    pub fn drop_streaming(&mut self) {
+        if let Some(i) = self.streaming
+            && i + 1 == self.entries.len()
+        {
+            self.entries[i].text.clear();
+            self.discard_empty_streaming();
+        }
+    }
+
     pub fn discard_empty_streaming(&mut self) -> bool {
         let Some(i) = self.streaming else {
             return false;

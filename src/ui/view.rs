@@ -54,6 +54,8 @@ pub struct StatusView {
     pub tier: Tier,
     /// Advanced by the app on a timer while something is in progress.
     pub spinner_frame: usize,
+    /// Said beside the mode when tools cannot be used ("no tools: model").
+    pub tools_note: Option<&'static str>,
 }
 
 /// Token budget figures for the live gauge.
@@ -154,6 +156,11 @@ pub enum Overlay<'a> {
     Inspector {
         checkpoint: &'a Checkpoint,
         originals: &'a [Message],
+        scroll: u16,
+    },
+    /// A tool call that asks before it runs.
+    Approval {
+        ask: &'a crate::view::ApprovalAsk,
         scroll: u16,
     },
 }

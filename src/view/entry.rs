@@ -30,6 +30,10 @@ pub enum EntryKind {
     Tool {
         name: String,
         is_error: bool,
+        /// The call's key argument (the path, the command), for the one-line summary.
+        detail: String,
+        /// How long it ran.
+        ms: Option<u64>,
     },
     /// A note from the app itself (not part of the conversation).
     Notice(Severity),
@@ -92,6 +96,12 @@ impl Entry {
             Role::Tool => EntryKind::Tool {
                 name: m.tool.as_ref().map(|t| t.name.clone()).unwrap_or_default(),
                 is_error: m.is_tool_error(),
+                detail: m
+                    .tool
+                    .as_ref()
+                    .map(|t| crate::tools::key_argument(&t.args))
+                    .unwrap_or_default(),
+                ms: m.tool.as_ref().and_then(|t| t.ms),
             },
         };
         Entry {

@@ -14,5 +14,7 @@ mod update;
 
 pub use entry::{Entry, EntryKind, ReplyState, Severity};
 pub use notice::{Found, Notice, Place, RestoreLookup, show};
-pub use session::{Activity, BackgroundWork, Connection, SessionView};
+pub use session::{
+    Activity, ApprovalAsk, BackgroundWork, Connection, SessionScope, SessionView, ToolsState,
+};
 pub use update::Update;

@@ -31,8 +31,53 @@ pub enum Connection {
 pub enum Activity {
     Loading,
     Idle,
-    Generating { since: Instant, chunks: u32 },
-    Compressing { since: Instant, what: String },
+    Generating {
+        since: Instant,
+        chunks: u32,
+    },
+    Compressing {
+        since: Instant,
+        what: String,
+    },
+    /// A tool call runs ("run_command cargo test").
+    Tool {
+        since: Instant,
+        what: String,
+    },
+    /// A tool call waits for the person's yes or no.
+    Approval(Arc<ApprovalAsk>),
+}
+
+/// A call that asks before it runs: what it will do, exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalAsk {
+    /// Names this question, so an answer meant for it cannot approve the next one.
+    pub id: u64,
+    pub tool: String,
+    /// The command line, or the diff of the edit.
+    pub preview: String,
+    /// What "allow for this session" covers: a tool, or a command's first word.
+    pub session_scope: SessionScope,
+    /// The model wrote the call as text (it was recovered, not sent as a tool call).
+    pub from_text: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionScope {
+    Tool(String),
+    CommandPrefix(String),
+}
+
+/// Whether the model can call tools, for the status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolsState {
+    /// Turned off (`--tools off`), or not set up.
+    #[default]
+    Off,
+    /// On, but the model does not have the `tools` capability.
+    Unsupported,
+    /// Offered to the model: this many.
+    On(usize),
 }
 
 /// A compression running between turns, while the person reads and types: sending is
@@ -60,4 +105,5 @@ pub struct SessionView {
     pub goals: Arc<GoalBoard>,
     /// The session has a log on disk (it is created with the first message).
     pub persisted: bool,
+    pub tools: ToolsState,
 }

@@ -15,6 +15,9 @@ pub enum Update {
     /// A reply starts streaming.
     ReplyStart,
     Delta(String),
+    /// The streamed reply was a tool call written as text: it is shown as the call (the
+    /// tool line that follows), not as text.
+    ReplyIsToolCall,
     /// The streamed reply ended; `id` is its message id when it was recorded.
     ReplyEnd {
         status: ReplyStatus,

@@ -233,6 +233,8 @@ struct Shared {
     settings: Mutex<Settings>,
     faults: Mutex<VecDeque<Fault>>,
     replies: Mutex<VecDeque<String>>,
+    /// Scripted tool calls: the next chat request (not a summary) answers with these.
+    tool_calls: Mutex<VecDeque<Vec<(String, Value)>>>,
     requests: Mutex<Vec<RecordedRequest>>,
     outcomes: Mutex<Vec<ChatOutcome>>,
     disconnects: Mutex<Vec<Disconnect>>,
@@ -281,6 +283,7 @@ impl FakeOllama {
             }),
             faults: Mutex::default(),
             replies: Mutex::default(),
+            tool_calls: Mutex::default(),
             requests: Mutex::default(),
             outcomes: Mutex::default(),
             disconnects: Mutex::default(),
@@ -350,6 +353,14 @@ impl FakeOllama {
 
     /// Hold every summary request (no answer) until released: a summarizer that takes
     /// as long as a test needs. Chats are not held.
+    /// The next chat reply (not a summary) calls these tools, as Ollama streams a parsed
+    /// call: one `done:false` chunk with empty content and `tool_calls` (each with an id
+    /// and its arguments as an object), then the final line.
+    pub fn push_tool_calls(&self, calls: Vec<(&str, Value)>) {
+        lock(&self.shared.tool_calls)
+            .push_back(calls.into_iter().map(|(n, a)| (n.to_string(), a)).collect());
+    }
+
     pub fn hold_summaries(&self, hold: bool) {
         self.shared.hold_summaries.send_replace(hold);
     }
@@ -711,6 +722,9 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     let seen = &fit.kept;
     let unicode = fault == Some(Fault::SplitLines);
     let summary = is_summary_request(seen);
+    if !summary && let Some(calls) = lock(&shared.tool_calls).pop_front() {
+        return tool_call_response(&model.name, index, &calls, fit.prompt_eval_count, shared);
+    }
     let scripted = lock(&shared.replies).pop_front();
     let (text, summary_cut) = match scripted {
         Some(text) => (text, false),
@@ -772,6 +786,63 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     r.headers_mut().insert(
         header::CONTENT_TYPE,
         header::HeaderValue::from_static(content_type),
+    );
+    r
+}
+
+/// A reply that is only tool calls, streamed as Ollama streams them.
+fn tool_call_response(
+    model: &str,
+    index: usize,
+    calls: &[(String, Value)],
+    prompt_eval_count: u32,
+    shared: &Arc<Shared>,
+) -> Response {
+    let wire: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, (name, args))| {
+            json!({
+                "id": format!("call_{:08x}", fnv1a(format!("{index}:{i}:{name}").as_bytes()) as u32),
+                "function": { "index": i, "name": name, "arguments": args }
+            })
+        })
+        .collect();
+    let stats = Stats {
+        model: model.to_string(),
+        done_reason: "stop",
+        prompt_eval_count,
+        eval_count: 12,
+        token_delay: Duration::ZERO,
+    };
+    let mut plan = Plan::new(false);
+    plan.line(
+        &json!({
+            "model": model,
+            "created_at": now_rfc3339(),
+            "message": { "role": "assistant", "content": "", "tool_calls": wire },
+            "done": false,
+        }),
+        true,
+    );
+    plan.line(&stats.final_object(""), true);
+    lock(&shared.outcomes).push(ChatOutcome {
+        request_index: index,
+        model: model.to_string(),
+        num_ctx: 0,
+        prompt_tokens_sent: prompt_eval_count,
+        prompt_eval_count,
+        dropped_messages: 0,
+        eval_count: 12,
+        done_reason: "stop".to_string(),
+        summary: false,
+        reply: String::new(),
+    });
+    let body = PlannedBody::new(plan, Arc::clone(shared), index);
+    let mut r = Response::new(Body::from_stream(body));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/x-ndjson"),
     );
     r
 }

@@ -88,6 +88,7 @@ impl Engine {
                 prompt_estimate,
                 eval_count,
                 tokens,
+                tool_calls,
                 ..
             } => {
                 if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate) {
@@ -108,18 +109,27 @@ impl Engine {
                     self.reply_lengths.push(*n);
                 }
                 self.push_message(r, Role::Assistant, text, *status, false, None, *tokens);
+                if !tool_calls.is_empty()
+                    && let Some(m) = self.history.get_mut(MessageId(r.seq))
+                {
+                    m.calls = tool_calls.clone();
+                }
             }
             RecordBody::Tool {
                 name,
                 args,
                 is_error,
                 tokens,
+                call_id,
+                ms,
                 ..
             } => {
                 let tool = ToolInfo {
                     name: name.clone(),
                     args: args.clone(),
                     is_error: *is_error,
+                    call_id: call_id.clone(),
+                    ms: *ms,
                 };
                 self.push_message(
                     r,
@@ -248,6 +258,7 @@ impl Engine {
             status,
             pinned,
             tool,
+            calls: Vec::new(),
             tokens,
         };
         let entry = ActiveEntry::from_message(&message);

@@ -14,7 +14,7 @@ use super::{CompressionOutcome, CompressionPlan, Engine, ReplyInput};
 use crate::core::engine::prompt::ChatPrompt;
 use crate::core::events::EngineEvent;
 use crate::core::goals::GoalChange;
-use crate::core::message::MessageId;
+use crate::core::message::{MessageId, ToolCall};
 use crate::core::mode::Mode;
 use crate::core::record::{Record, SnapshotPurpose};
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
@@ -82,13 +82,10 @@ pub enum Input {
     LoadedCtx {
         ctx: Option<u32>,
     },
-    /// A tool call and its result.
-    ToolResult {
-        name: String,
-        args: String,
-        result: String,
-        is_error: bool,
-    },
+    /// Answer to `RunTools`, one per call, in order: a call's result or why it did not run.
+    ToolResult(ToolAnswer),
+    /// Answer to `RunTools`: the person stopped the calls; those not answered did not run.
+    ToolsStopped,
     /// Answer to `Chat`: the reply ended (complete, or interrupted with what arrived).
     Reply(ReplyInput),
     /// Answer to `Chat`: the server refused the request as longer than its context.
@@ -136,6 +133,47 @@ pub enum Effect {
     /// The turn cannot go on until the background compression under way ends: wait for
     /// it (its answer is the answer to this).
     AwaitCompression,
+    /// Run these tool calls of the last reply, in order (asking the person where the
+    /// policy says so); answer `ToolResult` for each, or `ToolsStopped`.
+    RunTools(Vec<ToolCall>),
+}
+
+/// A tool call's outcome as the model will see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolAnswer {
+    pub call: ToolCall,
+    /// What the model is told: the output, or the error in words it can act on.
+    pub result: String,
+    pub is_error: bool,
+    /// How long it ran (none when it did not run).
+    pub ms: Option<u64>,
+}
+
+/// Why a call was answered without running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRun {
+    /// The turn reached its limit of tool rounds.
+    RoundLimit(u32),
+    /// The person stopped the calls.
+    Stopped,
+}
+
+impl ToolAnswer {
+    pub fn not_run(call: ToolCall, why: NotRun) -> Self {
+        let result = match why {
+            NotRun::RoundLimit(n) => format!(
+                "Not run: this message already led to {n} rounds of tool calls, the limit. \
+                 Answer with what you have, or say what you would do next."
+            ),
+            NotRun::Stopped => "Not run: the user stopped the tool calls.".to_string(),
+        };
+        ToolAnswer {
+            call,
+            result,
+            is_error: true,
+            ms: None,
+        }
+    }
 }
 
 impl Effect {
@@ -168,12 +206,8 @@ impl Engine {
                 server_ctx,
             } => self.model_info(context_length, parameter_size.as_deref(), server_ctx),
             Input::LoadedCtx { ctx } => self.loaded_ctx(ctx, &mut fx),
-            Input::ToolResult {
-                name,
-                args,
-                result,
-                is_error,
-            } => self.tool_result(name, args, result, is_error, now, &mut fx),
+            Input::ToolResult(answer) => self.tool_result(answer, now, &mut fx),
+            Input::ToolsStopped => self.tools_stopped(now, &mut fx),
             Input::Reply(reply) => self.reply(reply, now, &mut fx),
             Input::Overflow { message } => self.overflow(message, now, &mut fx),
             Input::NoReply => self.end_turn(),

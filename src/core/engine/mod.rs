@@ -44,7 +44,7 @@ mod turn;
 
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
-pub use input::{Effect, Input, Request};
+pub use input::{Effect, Input, NotRun, Request, ToolAnswer};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
 pub use replay::ReplayReport;
 
@@ -53,7 +53,7 @@ use crate::core::checkpoint::Checkpoint;
 use crate::core::context::{ActiveContext, History};
 use crate::core::events::{CompressReason, Intensity};
 use crate::core::goals::GoalBoard;
-use crate::core::message::{MessageId, ReplyStatus, Role};
+use crate::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use crate::core::mode::{Mode, Tier};
 use crate::core::prompts::Prompts;
 use crate::core::record::{ActiveState, FORMAT_VERSION, Header, LOG_FORMAT};
@@ -71,6 +71,9 @@ pub struct EngineConfig {
     pub budget: BudgetConfig,
     /// Take a `recovery` snapshot before each compression.
     pub auto_snapshots: bool,
+    /// Rounds of tool calls one message may lead to before the turn stops and asks the
+    /// person (a model that calls tools in a loop must not run forever).
+    pub tool_rounds: u32,
 }
 
 impl Default for EngineConfig {
@@ -78,9 +81,13 @@ impl Default for EngineConfig {
         EngineConfig {
             budget: BudgetConfig::default(),
             auto_snapshots: true,
+            tool_rounds: DEFAULT_TOOL_ROUNDS,
         }
     }
 }
+
+/// Tool-call rounds per message, unless configured.
+pub const DEFAULT_TOOL_ROUNDS: u32 = 10;
 
 /// Who a new session is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +110,9 @@ pub struct ReplyInput {
     pub eval_count: Option<u32>,
     /// `ChatPrompt::raw_estimate` of the request that produced it.
     pub prompt_raw: u32,
+    /// Tools the reply asks to run (a complete reply only); the turn goes on with their
+    /// results.
+    pub tool_calls: Vec<ToolCall>,
 }
 
 /// Everything the status line and panels need, computed in O(1).
@@ -426,6 +436,7 @@ impl Engine {
     pub fn last_message_unanswered(&self) -> bool {
         self.active.messages().last().is_some_and(|e| {
             e.role == Role::User
+                || e.role == Role::Tool
                 || (e.role == Role::Assistant
                     && self
                         .history

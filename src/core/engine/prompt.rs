@@ -8,7 +8,7 @@ use crate::core::budget::{Budget, reserve_for};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::context::clipped_text;
 use crate::core::ledger;
-use crate::core::message::{ReplyStatus, Role};
+use crate::core::message::{ReplyStatus, Role, ToolCall};
 use crate::core::mode::Tier;
 use crate::core::prompts::fill;
 use crate::core::tokens::{MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS};
@@ -28,6 +28,23 @@ pub enum PromptRole {
 pub struct PromptMessage {
     pub role: PromptRole,
     pub content: String,
+    /// An assistant message's tool calls, sent back so the model sees what it asked.
+    pub tool_calls: Vec<ToolCall>,
+    /// A tool result's tool and the call it answers (Ollama's `tool_name`, `tool_call_id`).
+    pub tool_name: Option<String>,
+    pub tool_call_id: Option<String>,
+}
+
+impl PromptMessage {
+    pub fn new(role: PromptRole, content: String) -> Self {
+        PromptMessage {
+            role,
+            content,
+            tool_calls: Vec::new(),
+            tool_name: None,
+            tool_call_id: None,
+        }
+    }
 }
 
 /// A request ready to send: built only from the active context.
@@ -77,15 +94,12 @@ impl Engine {
         } else {
             format!("{}\n\n{}", self.system.text, self.goal_part.text)
         };
-        messages.push(PromptMessage {
-            role: PromptRole::System,
-            content: system,
-        });
+        messages.push(PromptMessage::new(PromptRole::System, system));
         if !self.checkpoint_part.text.is_empty() {
-            messages.push(PromptMessage {
-                role: PromptRole::System,
-                content: self.checkpoint_part.text.clone(),
-            });
+            messages.push(PromptMessage::new(
+                PromptRole::System,
+                self.checkpoint_part.text.clone(),
+            ));
         }
         let active = self.active.messages();
         let mut skipped_raw = 0u32;
@@ -114,6 +128,9 @@ impl Engine {
                     Role::Tool => PromptRole::Tool,
                 },
                 content: clipped_text(&m.text, e.clip.as_ref()),
+                tool_calls: m.calls.clone(),
+                tool_name: m.tool.as_ref().map(|t| t.name.clone()),
+                tool_call_id: m.tool.as_ref().and_then(|t| t.call_id.clone()),
             });
         }
         let raw_estimate = self

@@ -18,13 +18,14 @@
 //! (a pin, a restore: then it is dropped).
 
 use super::input::Effect;
+use super::input::{NotRun, ToolAnswer};
 use super::{Engine, ReplyInput};
 use crate::core::compress::CompressionPlan;
 use crate::core::engine::prompt::ChatPrompt;
 use crate::core::events::{Blocked, CompressReason, EngineEvent, Intensity};
 use crate::core::goals::{Author, GoalError};
 use crate::core::markers;
-use crate::core::message::ReplyStatus;
+use crate::core::message::{ReplyStatus, ToolCall};
 use crate::core::record::RecordBody;
 use crate::core::snapshot::Snapshot;
 use crate::core::tokens::MIN_SERVER_WINDOW;
@@ -40,6 +41,10 @@ pub(super) struct Turn {
     steps: u32,
     overflow_retried: bool,
     awaiting: Awaiting,
+    /// Rounds of tool calls so far (a reply that called tools, answered by their results).
+    tool_rounds: u32,
+    /// Calls of the last reply still waiting for their result, in order.
+    pending_calls: Vec<ToolCall>,
 }
 
 /// What the turn waits for.
@@ -51,6 +56,8 @@ pub(super) enum Awaiting {
     Compression,
     /// The emergency snapshot with this id.
     Snapshot(String),
+    /// The results of the reply's tool calls.
+    Tools,
 }
 
 /// What a turn does next.
@@ -170,7 +177,12 @@ impl Engine {
     /// Record a reply (complete or interrupted), learn from the server's token count, and
     /// pick up goal markers. An interrupted reply with no text leaves no record.
     pub(super) fn reply(&mut self, reply: ReplyInput, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
-        self.end_turn();
+        let turn = self.turn.take();
+        let calls = if reply.status == ReplyStatus::Complete {
+            reply.tool_calls.clone()
+        } else {
+            Vec::new()
+        };
         if reply.status == ReplyStatus::Interrupted && reply.text.trim().is_empty() {
             fx.push(Effect::Sync);
             return;
@@ -186,7 +198,11 @@ impl Engine {
             }));
             self.force = Some(CompressReason::Overflow);
         }
-        let tokens = self.tok.count(&reply.text);
+        // The calls are part of what the model sees of its own message.
+        let tokens = calls.iter().fold(self.tok.count(&reply.text), |n, c| {
+            n.saturating_add(self.tok.count(&c.name))
+                .saturating_add(self.tok.count(&c.args))
+        });
         let text = reply.text.clone();
         self.commit(
             RecordBody::Assistant {
@@ -198,13 +214,93 @@ impl Engine {
                 prompt_estimate: Some(reply.prompt_raw),
                 eval_count: reply.eval_count,
                 tokens: Some(tokens),
+                tool_calls: calls.clone(),
             },
             now,
             fx,
         );
         self.apply_markers(&text, now, fx);
         fx.push(Effect::Sync);
+        if !calls.is_empty() {
+            let mut turn = turn.unwrap_or_default();
+            if turn.tool_rounds >= self.cfg.tool_rounds {
+                // Every call gets an answer, so the history the model sees stays whole.
+                let rounds = turn.tool_rounds;
+                for call in calls {
+                    self.record_tool_result(
+                        ToolAnswer::not_run(call, NotRun::RoundLimit(rounds)),
+                        now,
+                        fx,
+                    );
+                }
+                fx.push(Effect::Sync);
+                fx.push(Effect::Event(EngineEvent::ToolRoundsCapped { rounds }));
+                return;
+            }
+            turn.tool_rounds += 1;
+            turn.pending_calls = calls.clone();
+            turn.awaiting = Awaiting::Tools;
+            self.turn = Some(turn);
+            fx.push(Effect::RunTools(calls));
+            return;
+        }
         self.compress_in_background(now, fx);
+    }
+
+    /// A tool call's result (or why it did not run): recorded; when it was the last call
+    /// of the reply, the turn goes on (the model sees the results).
+    pub(super) fn tool_result(
+        &mut self,
+        answer: ToolAnswer,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let id = answer.call.id.clone();
+        let name = answer.call.name.clone();
+        self.record_tool_result(answer, now, fx);
+        let Some(turn) = &mut self.turn else {
+            return;
+        };
+        if let Some(i) = turn
+            .pending_calls
+            .iter()
+            .position(|c| c.id == id && c.name == name)
+        {
+            turn.pending_calls.remove(i);
+        }
+        if turn.pending_calls.is_empty() && turn.awaiting == Awaiting::Tools {
+            fx.push(Effect::Sync);
+            self.advance(now, fx);
+        }
+    }
+
+    /// The person stopped the tool calls: the ones not yet answered are recorded as not
+    /// run, and the turn ends (nothing is sent until the person speaks or retries).
+    pub(super) fn tools_stopped(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        let Some(turn) = self.turn.take() else {
+            return;
+        };
+        for call in turn.pending_calls {
+            self.record_tool_result(ToolAnswer::not_run(call, NotRun::Stopped), now, fx);
+        }
+        fx.push(Effect::Sync);
+    }
+
+    fn record_tool_result(&mut self, answer: ToolAnswer, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        let tokens = self.tok.count(&answer.result);
+        self.commit(
+            RecordBody::Tool {
+                name: answer.call.name,
+                args: answer.call.args,
+                result: answer.result,
+                is_error: answer.is_error,
+                tokens: Some(tokens),
+                call_id: (!answer.call.id.is_empty()).then_some(answer.call.id),
+                ms: answer.ms,
+            },
+            now,
+            fx,
+        );
     }
 
     /// Between turns: when the recent messages reached the trigger, start a compression
@@ -291,29 +387,6 @@ impl Engine {
             self.end_turn();
         }
         fx.push(Effect::Event(EngineEvent::CompressionStopped { unsent }));
-    }
-
-    pub(super) fn tool_result(
-        &mut self,
-        name: String,
-        args: String,
-        result: String,
-        is_error: bool,
-        now: DateTime<Utc>,
-        fx: &mut Vec<Effect>,
-    ) {
-        let tokens = self.tok.count(&result);
-        self.commit(
-            RecordBody::Tool {
-                name,
-                args,
-                result,
-                is_error,
-                tokens: Some(tokens),
-            },
-            now,
-            fx,
-        );
     }
 
     pub(super) fn reset_escalation(&mut self) {

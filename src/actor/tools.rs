@@ -1,0 +1,192 @@
+//! Executor of the engine's `RunTools` effect: each call of a reply is prepared (checked
+//! against its tool and the sandbox), decided (the policy, else the person is asked), run
+//! under Stop, and answered to the engine — which records it and, after the last, sends the
+//! results to the model. Also what the request offers: the tools, only for a model that
+//! has the `tools` capability, and the recovery of calls a small model wrote as text.
+
+use super::command::{Approval, Command};
+use super::driver::{Actor, Job, next_command};
+use crate::core::engine::{Input, ToolAnswer};
+use crate::core::message::ToolCall;
+use crate::llm::ChatBackend;
+use crate::store::SessionStore;
+use crate::tools::policy::Verdict;
+use crate::tools::{self, Outcome, Prepared, ToolError};
+use crate::view::{Activity, ApprovalAsk, SessionScope, ToolsState};
+use chrono::Utc;
+use std::sync::Arc;
+use std::time::Instant;
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// The tools' JSON schemas for the next request (empty: none offered).
+    pub(super) fn offered_tools(&self) -> Vec<serde_json::Value> {
+        let Some(t) = self.cfg.tools.as_ref().filter(|_| self.tools_capable) else {
+            return Vec::new();
+        };
+        tools::builtin_specs()
+            .into_iter()
+            .filter(|s| t.approvals.offered(s.name, s.access))
+            .map(|s| s.schema)
+            .collect()
+    }
+
+    pub(super) fn tools_state(&self) -> ToolsState {
+        match &self.cfg.tools {
+            None => ToolsState::Off,
+            Some(t) if t.approvals.mode == tools::ToolMode::Off => ToolsState::Off,
+            Some(_) if !self.tools_capable => ToolsState::Unsupported,
+            Some(_) => ToolsState::On(self.offered_tools().len()),
+        }
+    }
+
+    /// A reply with no tool calls whose whole text is one: the call, if it names an
+    /// offered tool and its arguments fit.
+    pub(super) fn recover_call(&self, text: &str) -> Option<ToolCall> {
+        let t = self.cfg.tools.as_ref().filter(|_| self.tools_capable)?;
+        let offered: Vec<_> = tools::builtin_specs()
+            .into_iter()
+            .filter(|s| t.approvals.offered(s.name, s.access))
+            .collect();
+        tools::recover::recover(text, |name, args| {
+            offered.iter().any(|s| s.name == name)
+                && tools::prepare(
+                    &ToolCall {
+                        id: String::new(),
+                        name: name.to_string(),
+                        args: args.to_string(),
+                        from_text: true,
+                    },
+                    &t.sandbox,
+                )
+                .is_ok()
+        })
+    }
+
+    /// Run the calls in order; the engine answers the last with the next request.
+    pub(super) async fn run_tools(&mut self, calls: Vec<ToolCall>) -> Option<Job> {
+        let mut job = None;
+        for call in calls {
+            let Some(answer) = self.run_one(call).await else {
+                // Stopped: the calls not answered are recorded as not run.
+                let fx = self.engine.handle(Input::ToolsStopped, Utc::now());
+                return self.execute(fx);
+            };
+            let fx = self.engine.handle(Input::ToolResult(answer), Utc::now());
+            job = self.execute(fx);
+        }
+        job
+    }
+
+    /// One call to its answer; `None` when the person stopped it.
+    async fn run_one(&mut self, call: ToolCall) -> Option<ToolAnswer> {
+        let answer = |call: ToolCall, out: Outcome, ms: Option<u64>| ToolAnswer {
+            call,
+            result: out.text,
+            is_error: out.is_error,
+            ms,
+        };
+        let Some(cfg) = self.cfg.tools.clone() else {
+            return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
+        };
+        let prepared = match tools::prepare(&call, &cfg.sandbox) {
+            Ok(p) => p,
+            Err(e) => return Some(answer(call, Outcome::error(&e), None)),
+        };
+        let key = prepared.session_key(&call.name);
+        match cfg.approvals.verdict(&call.name, prepared.access(), &key) {
+            Verdict::Refuse => {
+                return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
+            }
+            Verdict::Run => {}
+            Verdict::Ask => match self.ask(&call, &prepared, &cfg.sandbox).await? {
+                Approval::Once => {}
+                Approval::Session => {
+                    if let Some(t) = self.cfg.tools.as_mut() {
+                        t.approvals.allow_for_session(key);
+                    }
+                }
+                Approval::Deny { reason } => {
+                    let e = ToolError::Denied { reason };
+                    return Some(answer(call, Outcome::error(&e), None));
+                }
+            },
+        }
+        let since = Instant::now();
+        self.activity = Activity::Tool {
+            since,
+            what: format!("{} {}", call.name, tools::key_argument(&call.args)),
+        };
+        self.publish();
+        let sandbox = cfg.sandbox.clone();
+        let limits = self.tool_limits(cfg.limits);
+        let out = self
+            .listen(async move { prepared.run(&sandbox, limits).await })
+            .await?;
+        let ms = u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Some(answer(call, out, Some(ms)))
+    }
+
+    /// A result may take at most a quarter of the context (in bytes ≈ 4 per token, so
+    /// about the context's size in bytes), within the configured cap: one call cannot
+    /// crowd out the conversation on a small model.
+    fn tool_limits(&self, mut limits: tools::Limits) -> tools::Limits {
+        let ctx = usize::try_from(self.engine.ctx()).unwrap_or(usize::MAX);
+        limits.output_bytes = limits.output_bytes.min(ctx.max(1024));
+        limits
+    }
+
+    /// Show the call and wait for the person's answer; `None` when they stopped instead.
+    async fn ask(
+        &mut self,
+        call: &ToolCall,
+        prepared: &Prepared,
+        sandbox: &tools::Sandbox,
+    ) -> Option<Approval> {
+        let session_scope = match prepared {
+            Prepared::RunCommand(c) => SessionScope::CommandPrefix(c.prefix()),
+            _ => SessionScope::Tool(call.name.clone()),
+        };
+        self.asked += 1;
+        let id = self.asked;
+        self.activity = Activity::Approval(Arc::new(ApprovalAsk {
+            id,
+            tool: call.name.clone(),
+            preview: prepared.preview(sandbox),
+            session_scope,
+            from_text: call.from_text,
+        }));
+        self.publish();
+        let decision = self.await_approval(id).await;
+        self.activity = Activity::Idle;
+        self.publish();
+        decision
+    }
+
+    /// Commands while a call waits: the answer ends it, Stop or quitting ends the calls,
+    /// read-only commands are answered, the rest wait their turn.
+    async fn await_approval(&mut self, id: u64) -> Option<Approval> {
+        loop {
+            if self.rx_closed || self.deferred.iter().any(|c| matches!(c, Command::Shutdown)) {
+                return None;
+            }
+            let cmd = next_command(&mut self.rx, &mut self.rx_closed).await;
+            match cmd {
+                Some(Command::Approve {
+                    id: answered,
+                    answer,
+                }) if answered == id => {
+                    return Some(answer);
+                }
+                // An answer to an earlier question (a key pressed twice).
+                Some(Command::Approve { .. }) => {}
+                Some(Command::Stop) | None => return None,
+                Some(Command::Shutdown) => {
+                    self.deferred.push_front(Command::Shutdown);
+                    return None;
+                }
+                Some(c) if c.is_read_only() => self.answer(c),
+                Some(c) => self.deferred.push_back(c),
+            }
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! Tools the model may call: the built-in ones (files and a shell command, all inside the
+//! working directory), their JSON schemas as Ollama takes them, and how a call is checked
+//! and run.
+//!
+//! Strategy: a call is first *prepared* — its arguments parsed into a typed request and
+//! its paths resolved inside the sandbox — which is where a bad call (unknown tool, missing
+//! or ill-typed argument, a path that leads out) becomes a [`ToolError`] the model is told
+//! about. A prepared call knows whether it reads, writes or executes and can say exactly
+//! what it will do (the command line, the diff) for the approval dialog; only then is it
+//! run. Every result is capped (`limit` bytes) so one call cannot flood the context.
+//!
+//! This layer knows `core` (the call type) and nothing above it; the actor decides when
+//! to ask the person and runs [`Prepared::run`] under its Stop handling.
+
+mod command;
+mod edit;
+mod files;
+pub mod policy;
+pub mod recover;
+pub mod sandbox;
+
+use crate::core::message::ToolCall;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+pub use policy::{Approvals, Policy, ToolMode};
+pub use sandbox::Sandbox;
+
+/// What a tool does to the machine; decides whether it asks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Access {
+    Read,
+    Write,
+    Execute,
+}
+
+/// A tool as offered to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub access: Access,
+    /// Ollama's `{"type":"function","function":{…}}` object.
+    pub schema: Value,
+}
+
+/// Why a call did not run, in words the model can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    #[error("there is no tool named {0:?}; the tools are: {1}")]
+    Unknown(String, String),
+    #[error("the arguments are not valid: {0}")]
+    BadArgs(String),
+    #[error("{path:?} is outside the working directory {root}; only paths inside it can be used")]
+    Outside { path: String, root: String },
+    #[error("{0}")]
+    Failed(String),
+    #[error("the user denied this call{}", reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
+    Denied { reason: Option<String> },
+    #[error("this tool is turned off by the user's settings")]
+    Disabled,
+}
+
+/// Limits every tool runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// A result longer than this is cut, and says so.
+    pub output_bytes: usize,
+    /// `run_command` is killed after this long.
+    pub command_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            output_bytes: 16 * 1024,
+            command_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// A call checked and ready to run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Prepared {
+    ReadFile(files::ReadFile),
+    ListFiles(files::ListFiles),
+    SearchFiles(files::SearchFiles),
+    WriteFile(edit::WriteFile),
+    EditFile(edit::EditFile),
+    RunCommand(command::RunCommand),
+}
+
+/// A finished call: what the model is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub text: String,
+    pub is_error: bool,
+}
+
+impl Outcome {
+    pub fn ok(text: String) -> Outcome {
+        Outcome {
+            text,
+            is_error: false,
+        }
+    }
+
+    pub fn error(err: &ToolError) -> Outcome {
+        Outcome {
+            text: format!("Error: {err}"),
+            is_error: true,
+        }
+    }
+}
+
+/// The built-in tools, in the order they are offered.
+pub fn builtin_specs() -> Vec<ToolSpec> {
+    fn spec(name: &'static str, access: Access, description: &str, params: Value) -> ToolSpec {
+        ToolSpec {
+            name,
+            access,
+            schema: json!({
+                "type": "function",
+                "function": { "name": name, "description": description, "parameters": params }
+            }),
+        }
+    }
+    vec![
+        spec(
+            "read_file",
+            Access::Read,
+            "Read a text file in the working directory. Returns its lines with numbers and the total line count.",
+            json!({"type": "object", "required": ["path"], "properties": {
+                "path": {"type": "string", "description": "file path, relative to the working directory"},
+                "start_line": {"type": "integer", "description": "first line to read (1-based)"},
+                "end_line": {"type": "integer", "description": "last line to read"}
+            }}),
+        ),
+        spec(
+            "list_files",
+            Access::Read,
+            "List files under a directory of the working directory (respects .gitignore).",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string", "description": "directory, default: the working directory"},
+                "glob": {"type": "string", "description": "only names matching this glob, e.g. *.rs"},
+                "depth": {"type": "integer", "description": "how deep to go, default 3"}
+            }}),
+        ),
+        spec(
+            "search_files",
+            Access::Read,
+            "Search file contents for a regular expression (respects .gitignore). Returns path:line: text.",
+            json!({"type": "object", "required": ["pattern"], "properties": {
+                "pattern": {"type": "string", "description": "regular expression"},
+                "path": {"type": "string", "description": "directory or file to search, default: the working directory"},
+                "glob": {"type": "string", "description": "only files matching this glob"}
+            }}),
+        ),
+        spec(
+            "write_file",
+            Access::Write,
+            "Create or overwrite a file in the working directory with the given content.",
+            json!({"type": "object", "required": ["path", "content"], "properties": {
+                "path": {"type": "string"},
+                "content": {"type": "string"}
+            }}),
+        ),
+        spec(
+            "edit_file",
+            Access::Write,
+            "Replace an exact piece of text in a file with new text. old_text must occur exactly once.",
+            json!({"type": "object", "required": ["path", "old_text", "new_text"], "properties": {
+                "path": {"type": "string"},
+                "old_text": {"type": "string", "description": "the exact text to replace"},
+                "new_text": {"type": "string"}
+            }}),
+        ),
+        spec(
+            "run_command",
+            Access::Execute,
+            "Run a shell command in the working directory. Returns its output and exit status.",
+            json!({"type": "object", "required": ["command"], "properties": {
+                "command": {"type": "string", "description": "the command line, run with sh -c"}
+            }}),
+        ),
+    ]
+}
+
+fn args<T: DeserializeOwned>(raw: &str) -> Result<T, ToolError> {
+    let value: Value = serde_json::from_str(raw.trim())
+        .map_err(|e| ToolError::BadArgs(format!("not JSON ({e})")))?;
+    if !value.is_object() {
+        return Err(ToolError::BadArgs("expected a JSON object".into()));
+    }
+    serde_json::from_value(value).map_err(|e| ToolError::BadArgs(e.to_string()))
+}
+
+/// Check a call: the tool exists, its arguments fit, its paths stay inside.
+pub fn prepare(call: &ToolCall, sandbox: &Sandbox) -> Result<Prepared, ToolError> {
+    Ok(match call.name.as_str() {
+        "read_file" => Prepared::ReadFile(files::ReadFile::prepare(args(&call.args)?, sandbox)?),
+        "list_files" => Prepared::ListFiles(files::ListFiles::prepare(args(&call.args)?, sandbox)?),
+        "search_files" => {
+            Prepared::SearchFiles(files::SearchFiles::prepare(args(&call.args)?, sandbox)?)
+        }
+        "write_file" => Prepared::WriteFile(edit::WriteFile::prepare(args(&call.args)?, sandbox)?),
+        "edit_file" => Prepared::EditFile(edit::EditFile::prepare(args(&call.args)?, sandbox)?),
+        "run_command" => {
+            Prepared::RunCommand(command::RunCommand::prepare(args(&call.args)?, sandbox)?)
+        }
+        other => {
+            let names: Vec<&str> = builtin_specs().iter().map(|s| s.name).collect();
+            return Err(ToolError::Unknown(other.to_string(), names.join(", ")));
+        }
+    })
+}
+
+impl Prepared {
+    pub fn access(&self) -> Access {
+        match self {
+            Prepared::ReadFile(_) | Prepared::ListFiles(_) | Prepared::SearchFiles(_) => {
+                Access::Read
+            }
+            Prepared::WriteFile(_) | Prepared::EditFile(_) => Access::Write,
+            Prepared::RunCommand(_) => Access::Execute,
+        }
+    }
+
+    /// Exactly what will happen, for the approval dialog: the command line, the diff.
+    pub fn preview(&self, sandbox: &Sandbox) -> String {
+        match self {
+            Prepared::ReadFile(r) => format!("read {}", sandbox.show(&r.path)),
+            Prepared::ListFiles(l) => format!("list {}", sandbox.show(&l.path)),
+            Prepared::SearchFiles(s) => {
+                format!("search {:?} in {}", s.pattern, sandbox.show(&s.path))
+            }
+            Prepared::WriteFile(w) => w.preview(sandbox),
+            Prepared::EditFile(e) => e.preview(sandbox),
+            Prepared::RunCommand(c) => format!("$ {}", c.command),
+        }
+    }
+
+    /// What "allow for this session" covers: the command's first word for a command, else
+    /// the tool.
+    pub fn session_key(&self, tool: &str) -> String {
+        match self {
+            Prepared::RunCommand(c) => format!("run_command:{}", c.prefix()),
+            _ => tool.to_string(),
+        }
+    }
+
+    /// Run it. Blocking file work goes to a blocking thread; a command is killed (its
+    /// whole process group) when this future is dropped.
+    pub async fn run(self, sandbox: &Sandbox, limits: Limits) -> Outcome {
+        let sb = sandbox.clone();
+        let result = match self {
+            Prepared::RunCommand(c) => c.run(sandbox.root(), limits).await,
+            other => tokio::task::spawn_blocking(move || other.run_blocking(&sb, limits))
+                .await
+                .unwrap_or_else(|e| Err(ToolError::Failed(format!("the tool crashed: {e}")))),
+        };
+        match result {
+            Ok(text) => Outcome::ok(text),
+            Err(e) => Outcome::error(&e),
+        }
+    }
+
+    fn run_blocking(self, sandbox: &Sandbox, limits: Limits) -> Result<String, ToolError> {
+        match self {
+            Prepared::ReadFile(r) => r.run(sandbox, limits),
+            Prepared::ListFiles(l) => l.run(sandbox, limits),
+            Prepared::SearchFiles(s) => s.run(sandbox, limits),
+            Prepared::WriteFile(w) => w.run(sandbox),
+            Prepared::EditFile(e) => e.run(sandbox),
+            Prepared::RunCommand(_) => Err(ToolError::Failed("not a blocking tool".into())),
+        }
+    }
+}
+
+/// Cut `text` to `limit` bytes on a character boundary, saying what was left out.
+pub(crate) fn cap(mut text: String, limit: usize, hint: &str) -> String {
+    if text.len() <= limit {
+        return text;
+    }
+    let total = text.len();
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if let Some(nl) = text[..end].rfind('\n') {
+        end = nl + 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("[… cut: {} of {total} bytes shown; {hint}]", end));
+    text
+}
+
+/// A short form of a call's key argument, for the transcript's one-line summary.
+pub fn key_argument(args: &str) -> String {
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(args) else {
+        return String::new();
+    };
+    for key in [
+        "command", "path", "pattern", "glob", "dir", "file", "query", "url",
+    ] {
+        if let Some(Value::String(s)) = map.get(key) {
+            return s.clone();
+        }
+    }
+    map.values()
+        .find_map(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Whether `path` looks like text (no NUL in its first 8 KiB).
+pub(crate) fn looks_binary(head: &[u8]) -> bool {
+    head.contains(&0)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn call(name: &str, args: &str) -> ToolCall {
+        ToolCall {
+            id: String::new(),
+            name: name.into(),
+            args: args.into(),
+            from_text: false,
+        }
+    }
+
+    #[test]
+    fn bad_calls_are_errors_the_model_can_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let e = prepare(&call("rm_rf", "{}"), &sb).unwrap_err();
+        assert!(e.to_string().contains("read_file"), "{e}");
+        let e = prepare(&call("read_file", "{}"), &sb).unwrap_err();
+        assert!(e.to_string().contains("path"), "{e}");
+        let e = prepare(&call("read_file", r#"{"path": 3}"#), &sb).unwrap_err();
+        assert!(matches!(e, ToolError::BadArgs(_)), "{e}");
+        let e = prepare(&call("read_file", r#"{"path": "x""#), &sb).unwrap_err();
+        assert!(e.to_string().contains("not JSON"), "{e}");
+        let e = prepare(&call("read_file", r#"["x"]"#), &sb).unwrap_err();
+        assert!(e.to_string().contains("object"), "{e}");
+        let e = prepare(&call("read_file", r#"{"path": "../x"}"#), &sb).unwrap_err();
+        assert!(matches!(e, ToolError::Outside { .. }), "{e}");
+    }
+
+    #[test]
+    fn cap_cuts_on_a_line_and_says_so() {
+        let text = "line one\nline two\nline three\n".to_string();
+        let cut = cap(text.clone(), 14, "ask for less");
+        assert!(cut.starts_with("line one\n"));
+        assert!(!cut.contains("line two"));
+        assert!(cut.contains("9 of 29 bytes shown; ask for less"), "{cut}");
+        assert_eq!(cap(text.clone(), 100, "x"), text);
+        let wide = "日本語".repeat(10);
+        let cut = cap(wide, 10, "x");
+        assert!(cut.starts_with("日本語"));
+    }
+
+    #[test]
+    fn key_argument_picks_what_says_most() {
+        assert_eq!(key_argument(r#"{"command":"ls -l"}"#), "ls -l");
+        assert_eq!(key_argument(r#"{"start_line":1,"path":"a.rs"}"#), "a.rs");
+        assert_eq!(key_argument("not json"), "");
+    }
+}
