@@ -1621,6 +1621,18 @@ fn with_tools(
     }
 }
 
+/// A session whose tools work in `dir`, with the default rules (reading runs, the rest
+/// asks).
+fn start_with_tools(server: &FakeOllama, dir: &std::path::Path) -> Session {
+    spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", None),
+        OllamaOptions::default(),
+        open_store,
+        with_tools(dir, ollm_tui::tools::ToolMode::Ask),
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tool_call_runs_and_its_result_goes_back_as_ollama_expects() {
     let dir = tempfile::tempdir().unwrap();
@@ -1630,13 +1642,7 @@ async fn a_tool_call_runs_and_its_result_goes_back_as_ollama_expects() {
         "read_file",
         serde_json::json!({"path": "notes.txt"}),
     )]);
-    let s = spawn_session(
-        &server.url(),
-        engine("llama3.2:3b", None),
-        OllamaOptions::default(),
-        open_store,
-        with_tools(dir.path(), ollm_tui::tools::ToolMode::Ask),
-    );
+    let s = start_with_tools(&server, dir.path());
     s.say("what is in notes.txt?").await;
     s.wait_for_messages(4).await;
     let (exit, updates) = s.finish().await;
@@ -1701,13 +1707,7 @@ async fn a_command_asks_first_and_a_denial_is_told_to_the_model() {
         "run_command",
         serde_json::json!({"command": "touch denied"}),
     )]);
-    let s = spawn_session(
-        &server.url(),
-        engine("llama3.2:3b", None),
-        OllamaOptions::default(),
-        open_store,
-        with_tools(dir.path(), ollm_tui::tools::ToolMode::Ask),
-    );
+    let s = start_with_tools(&server, dir.path());
     s.say("make a file").await;
     let mut view = s.spawned.view.clone();
     for (expected, answer) in [
@@ -1774,13 +1774,7 @@ async fn the_round_cap_ends_a_loop_and_paths_outside_are_refused() {
             serde_json::json!({"path": "../etc/passwd"}),
         )]);
     }
-    let s = spawn_session(
-        &server.url(),
-        engine("llama3.2:3b", None),
-        OllamaOptions::default(),
-        open_store,
-        with_tools(dir.path(), ollm_tui::tools::ToolMode::Ask),
-    );
+    let s = start_with_tools(&server, dir.path());
     s.say("loop").await;
     // user + 10 rounds (call + result) + the capped call and its answer
     s.wait_for_messages(1 + 2 * 11).await;

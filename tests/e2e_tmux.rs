@@ -91,6 +91,14 @@ impl Tmux {
         self.tmux(&["send-keys", "-t", "e2e", "-l", text]);
     }
 
+    /// Paste `text` as a terminal does: `paste-buffer -p` sends a bracketed paste with
+    /// each `\n` turned into a CR, as xterm and VTE do. `file` holds it on the way.
+    fn paste(&self, file: &Path, text: &str) {
+        std::fs::write(file, text).unwrap();
+        self.tmux(&["load-buffer", file.to_str().unwrap()]);
+        self.tmux(&["paste-buffer", "-p", "-t", "e2e"]);
+    }
+
     fn screen(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-t", "e2e"])
     }
@@ -666,10 +674,8 @@ async fn a_large_paste_is_a_marker_in_the_box_and_sent_whole() {
         .map(|i| format!("log line {i}: request served in {} ms", i % 97))
         .collect::<Vec<_>>()
         .join("\n");
-    std::fs::write(&file, &pasted).unwrap();
     t.type_text("summarise ");
-    t.tmux(&["load-buffer", file.to_str().unwrap()]);
-    t.tmux(&["paste-buffer", "-p", "-t", "e2e"]);
+    t.paste(&file, &pasted);
     t.wait_for("the marker", |s| {
         s.contains("[paste 1: 3,000 lines, ") && s.contains("sent in full")
     })
@@ -707,12 +713,8 @@ async fn a_pasted_text_keeps_its_line_breaks() {
         30,
     )
     .await;
-    // `paste-buffer -p` sends a bracketed paste with each `\n` turned into a CR, as
-    // xterm and VTE do.
     let file = home.path().join("paste.txt");
-    std::fs::write(&file, "alpha line\nbeta line\ngamma line").unwrap();
-    t.tmux(&["load-buffer", file.to_str().unwrap()]);
-    t.tmux(&["paste-buffer", "-p", "-t", "e2e"]);
+    t.paste(&file, "alpha line\nbeta line\ngamma line");
     t.wait_for("the paste in the input", |s| s.contains("gamma line"))
         .await;
     t.keys(&["Enter"]);

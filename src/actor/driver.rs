@@ -74,6 +74,8 @@ pub(crate) struct Actor<B, S> {
     pub bg: Option<Background>,
     /// The model has the `tools` capability (`/api/show`).
     pub tools_capable: bool,
+    /// What the settings offer of the tools (`tools::offered_specs`).
+    pub offered: Vec<crate::tools::ToolSpec>,
     /// Approval questions asked so far (each has its number).
     pub asked: u64,
 }

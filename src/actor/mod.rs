@@ -186,6 +186,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         };
         let reconnect = config.reconnect_after;
+        let offered = tools::offered_specs(config.tools.as_ref());
         let store = LazyStore::new(store, engine.header(&config.app_version));
         let backend = Arc::new(backend);
         let summary_backend = summary_backend.map_or_else(|| backend.clone(), Arc::new);
@@ -211,6 +212,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             loaded_checked: None,
             bg: None,
             tools_capable: false,
+            offered,
             asked: 0,
         };
         actor.run(model).await

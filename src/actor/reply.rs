@@ -147,19 +147,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 None => return (partial(text, raw), Ended::Stopped),
                 Some(Some(Ok(StreamEvent::ToolCalls(more)))) => calls.extend(more),
                 // The reasoning of a thinking model is not shown yet; the status line
-                // counts it as generating.
-                Some(Some(Ok(StreamEvent::Thinking(_)))) => {
-                    chunks += 1;
-                    if chunks == 1 || last_count.elapsed() >= COUNT_EVERY {
-                        last_count = Instant::now();
-                        self.activity = Activity::Generating { since, chunks };
-                        self.publish();
+                // counts it as generating, like text.
+                Some(Some(Ok(ev @ (StreamEvent::Delta(_) | StreamEvent::Thinking(_))))) => {
+                    if let StreamEvent::Delta(d) = ev {
+                        text.push_str(&d);
+                        self.send(Update::Delta(d));
                     }
-                }
-                Some(Some(Ok(StreamEvent::Delta(d)))) => {
-                    text.push_str(&d);
                     chunks += 1;
-                    self.send(Update::Delta(d));
                     // The status line's count follows at up to 10 updates a second,
                     // however fast or slow the tokens come.
                     if chunks == 1 || last_count.elapsed() >= COUNT_EVERY {

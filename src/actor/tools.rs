@@ -17,17 +17,25 @@ use chrono::Utc;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The tools the settings offer (mode and per-tool policy; neither changes while the
+/// session runs, so this is worked out once, not per request or per published view).
+pub(super) fn offered_specs(cfg: Option<&super::ToolsConfig>) -> Vec<tools::ToolSpec> {
+    let Some(t) = cfg else {
+        return Vec::new();
+    };
+    tools::builtin_specs()
+        .into_iter()
+        .filter(|s| t.approvals.offered(s.name, s.access))
+        .collect()
+}
+
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// The tools' JSON schemas for the next request (empty: none offered).
     pub(super) fn offered_tools(&self) -> Vec<serde_json::Value> {
-        let Some(t) = self.cfg.tools.as_ref().filter(|_| self.tools_capable) else {
+        if !self.tools_capable {
             return Vec::new();
-        };
-        tools::builtin_specs()
-            .into_iter()
-            .filter(|s| t.approvals.offered(s.name, s.access))
-            .map(|s| s.schema)
-            .collect()
+        }
+        self.offered.iter().map(|s| s.schema.clone()).collect()
     }
 
     pub(super) fn tools_state(&self) -> ToolsState {
@@ -35,7 +43,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             None => ToolsState::Off,
             Some(t) if t.approvals.mode == tools::ToolMode::Off => ToolsState::Off,
             Some(_) if !self.tools_capable => ToolsState::Unsupported,
-            Some(_) => ToolsState::On(self.offered_tools().len()),
+            Some(_) => ToolsState::On(self.offered.len()),
         }
     }
 
@@ -43,22 +51,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// offered tool and its arguments fit.
     pub(super) fn recover_call(&self, text: &str) -> Option<ToolCall> {
         let t = self.cfg.tools.as_ref().filter(|_| self.tools_capable)?;
-        let offered: Vec<_> = tools::builtin_specs()
-            .into_iter()
-            .filter(|s| t.approvals.offered(s.name, s.access))
-            .collect();
-        tools::recover::recover(text, |name, args| {
-            offered.iter().any(|s| s.name == name)
-                && tools::prepare(
-                    &ToolCall {
-                        id: String::new(),
-                        name: name.to_string(),
-                        args: args.to_string(),
-                        from_text: true,
-                    },
-                    &t.sandbox,
-                )
-                .is_ok()
+        tools::recover::recover(text, |call| {
+            self.offered.iter().any(|s| s.name == call.name)
+                && tools::prepare(call, &t.sandbox).is_ok()
         })
     }
 
@@ -114,7 +109,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let since = Instant::now();
         self.activity = Activity::Tool {
             since,
-            what: format!("{} {}", call.name, tools::key_argument(&call.args)),
+            what: format!("{} {}", call.name, crate::view::key_argument(&call.args)),
         };
         self.publish();
         let sandbox = cfg.sandbox.clone();
@@ -142,9 +137,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         prepared: &Prepared,
         sandbox: &tools::Sandbox,
     ) -> Option<Approval> {
-        let session_scope = match prepared {
-            Prepared::RunCommand(c) => SessionScope::CommandPrefix(c.prefix()),
-            _ => SessionScope::Tool(call.name.clone()),
+        let session_scope = match prepared.command_prefix() {
+            Some(prefix) => SessionScope::CommandPrefix(prefix),
+            None => SessionScope::Tool(call.name.clone()),
         };
         self.asked += 1;
         let id = self.asked;

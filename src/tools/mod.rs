@@ -240,12 +240,20 @@ impl Prepared {
         }
     }
 
-    /// What "allow for this session" covers: the command's first word for a command, else
-    /// the tool.
-    pub fn session_key(&self, tool: &str) -> String {
+    /// A command's first word: what "allow for this session" covers for a command (for
+    /// the other tools it covers the tool).
+    pub fn command_prefix(&self) -> Option<String> {
         match self {
-            Prepared::RunCommand(c) => format!("run_command:{}", c.prefix()),
-            _ => tool.to_string(),
+            Prepared::RunCommand(c) => Some(c.prefix()),
+            _ => None,
+        }
+    }
+
+    /// The key of a session allowance ([`Approvals::allow_for_session`]).
+    pub fn session_key(&self, tool: &str) -> String {
+        match self.command_prefix() {
+            Some(prefix) => format!("run_command:{prefix}"),
+            None => tool.to_string(),
         }
     }
 
@@ -293,23 +301,6 @@ pub(crate) fn cap(mut text: String, limit: usize, hint: &str) -> String {
     text.truncate(end);
     text.push_str(&format!("[… cut: {} of {total} bytes shown; {hint}]", end));
     text
-}
-
-/// A short form of a call's key argument, for the transcript's one-line summary.
-pub fn key_argument(args: &str) -> String {
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(args) else {
-        return String::new();
-    };
-    for key in [
-        "command", "path", "pattern", "glob", "dir", "file", "query", "url",
-    ] {
-        if let Some(Value::String(s)) = map.get(key) {
-            return s.clone();
-        }
-    }
-    map.values()
-        .find_map(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// Whether `path` looks like text (no NUL in its first 8 KiB).
@@ -360,12 +351,5 @@ mod tests {
         let wide = "日本語".repeat(10);
         let cut = cap(wide, 10, "x");
         assert!(cut.starts_with("日本語"));
-    }
-
-    #[test]
-    fn key_argument_picks_what_says_most() {
-        assert_eq!(key_argument(r#"{"command":"ls -l"}"#), "ls -l");
-        assert_eq!(key_argument(r#"{"start_line":1,"path":"a.rs"}"#), "a.rs");
-        assert_eq!(key_argument("not json"), "");
     }
 }

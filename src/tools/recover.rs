@@ -10,8 +10,9 @@
 use crate::core::message::ToolCall;
 use serde_json::{Map, Value};
 
-/// The call `content` spells out, if it is one and `accepts(name, args)` agrees.
-pub fn recover(content: &str, accepts: impl Fn(&str, &str) -> bool) -> Option<ToolCall> {
+/// The call `content` spells out, if it is one and `accepts` agrees (the tool is offered,
+/// its arguments fit).
+pub fn recover(content: &str, accepts: impl Fn(&ToolCall) -> bool) -> Option<ToolCall> {
     let body = unwrap(content.trim())?;
     let value: Value = serde_json::from_str(body).ok()?;
     let Value::Object(obj) = value else {
@@ -28,12 +29,13 @@ pub fn recover(content: &str, accepts: impl Fn(&str, &str) -> bool) -> Option<To
         Value::Null => "{}".to_string(),
         _ => return None,
     };
-    accepts(name, &args).then(|| ToolCall {
+    let call = ToolCall {
         id: String::new(),
         name: name.to_string(),
         args,
         from_text: true,
-    })
+    };
+    accepts(&call).then_some(call)
 }
 
 /// The JSON inside a fence or `<tool_call>` tags, or the text itself.
@@ -76,8 +78,9 @@ fn shape(obj: &Map<String, Value>) -> Option<(&str, &Value)> {
 mod tests {
     use super::*;
 
-    fn read_file_only(name: &str, args: &str) -> bool {
-        name == "read_file" && serde_json::from_str::<Value>(args).unwrap()["path"].is_string()
+    fn read_file_only(call: &ToolCall) -> bool {
+        call.name == "read_file"
+            && serde_json::from_str::<Value>(&call.args).unwrap()["path"].is_string()
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use crate::core::message::{Message, MessageId, ReplyStatus, Role};
 use chrono::{DateTime, Utc};
+use serde_json::Value;
 
 /// How urgent a notice is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,7 +100,7 @@ impl Entry {
                 detail: m
                     .tool
                     .as_ref()
-                    .map(|t| crate::tools::key_argument(&t.args))
+                    .map(|t| key_argument(&t.args))
                     .unwrap_or_default(),
                 ms: m.tool.as_ref().and_then(|t| t.ms),
             },
@@ -122,5 +123,34 @@ impl Entry {
                 state: ReplyState::Streaming
             }
         )
+    }
+}
+
+/// A short form of a call's key argument, for the transcript's one-line summary.
+pub fn key_argument(args: &str) -> String {
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(args) else {
+        return String::new();
+    };
+    for key in [
+        "command", "path", "pattern", "glob", "dir", "file", "query", "url",
+    ] {
+        if let Some(Value::String(s)) = map.get(key) {
+            return s.clone();
+        }
+    }
+    map.values()
+        .find_map(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_argument_picks_what_says_most() {
+        assert_eq!(key_argument(r#"{"command":"ls -l"}"#), "ls -l");
+        assert_eq!(key_argument(r#"{"start_line":1,"path":"a.rs"}"#), "a.rs");
+        assert_eq!(key_argument("not json"), "");
     }
 }

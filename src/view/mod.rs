@@ -12,7 +12,7 @@ mod notice;
 mod session;
 mod update;
 
-pub use entry::{Entry, EntryKind, ReplyState, Severity};
+pub use entry::{Entry, EntryKind, ReplyState, Severity, key_argument};
 pub use notice::{Found, Notice, Place, RestoreLookup, show};
 pub use session::{
     Activity, ApprovalAsk, BackgroundWork, Connection, SessionScope, SessionView, ToolsState,

@@ -781,6 +781,16 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     } else {
         "application/json; charset=utf-8"
     };
+    planned_response(plan, shared, index, content_type)
+}
+
+/// A response whose body plays `plan`.
+fn planned_response(
+    plan: Plan,
+    shared: &Arc<Shared>,
+    index: usize,
+    content_type: &'static str,
+) -> Response {
     let body = PlannedBody::new(plan, Arc::clone(shared), index);
     let mut r = Response::new(Body::from_stream(body));
     r.headers_mut().insert(
@@ -838,13 +848,7 @@ fn tool_call_response(
         summary: false,
         reply: String::new(),
     });
-    let body = PlannedBody::new(plan, Arc::clone(shared), index);
-    let mut r = Response::new(Body::from_stream(body));
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        header::HeaderValue::from_static("application/x-ndjson"),
-    );
-    r
+    planned_response(plan, shared, index, "application/x-ndjson")
 }
 
 fn mark_loaded(shared: &Shared, name: &str, num_ctx: u32, keep_alive: &Value) {
