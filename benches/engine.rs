@@ -186,6 +186,7 @@ fn benches(c: &mut Criterion) {
                 eval_count: None,
                 prompt_raw: 0,
                 tool_calls: Vec::new(),
+                thinking: String::new(),
             }),
             now,
         );
@@ -223,6 +224,7 @@ fn benches(c: &mut Criterion) {
                         eval_count: Some(120),
                         prompt_raw: prompt.raw_estimate,
                         tool_calls: Vec::new(),
+                        thinking: String::new(),
                     }),
                     now,
                 );
@@ -279,6 +281,7 @@ fn benches(c: &mut Criterion) {
                         eval_count: Some(10),
                         prompt_raw: prompt.raw_estimate,
                         tool_calls: Vec::new(),
+                        thinking: String::new(),
                     }),
                     now,
                 );

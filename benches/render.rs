@@ -115,6 +115,7 @@ fn frame(fx: &Fixed, t: &mut Transcript, buf: &mut Buffer, width: u16) {
         theme: &fx.theme,
         ascii: false,
         utc_offset: FixedOffset::east_opt(0).unwrap(),
+        details: false,
     };
     render_buffer(area, buf, &mut view);
 }
@@ -306,6 +307,7 @@ fn bench_render(c: &mut Criterion) {
                 theme: &fx.theme,
                 ascii: false,
                 utc_offset: FixedOffset::east_opt(0).unwrap(),
+                details: false,
             };
             term.draw(|f| render(f, &mut view)).unwrap();
         });

@@ -51,6 +51,7 @@ fn message(seq: u64) -> Record {
             eval_count: Some(256),
             tokens: None,
             tool_calls: Vec::new(),
+            thinking: String::new(),
             prompt_eval_cached: None,
         }
     };

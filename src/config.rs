@@ -65,6 +65,10 @@ pub struct Cli {
     /// the current directory]
     #[arg(long, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
+    /// How much a thinking model reasons: on, off, low, medium, high [default: config,
+    /// else the model's own]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub think: Option<crate::llm::Think>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -148,6 +152,7 @@ pub struct FileConfig {
     pub ctx: Option<u32>,
     pub mode: Option<String>,
     pub temperature: Option<f32>,
+    pub think: Option<crate::llm::Think>,
     pub summary_model: Option<String>,
     pub summary_host: Option<String>,
     pub compress_at: Option<f64>,
@@ -165,6 +170,22 @@ pub struct FileConfig {
     pub keys: BTreeMap<String, String>,
     #[serde(default)]
     pub tools: ToolsConfig,
+    /// `[mcp.NAME]`: MCP servers whose tools are offered beside the built-in ones.
+    #[serde(default)]
+    pub mcp: BTreeMap<String, McpFileConfig>,
+}
+
+/// One `[mcp.NAME]` section: a stdio MCP server.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpFileConfig {
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// How long it may take to start and list its tools (default 20 s).
+    pub startup_timeout_secs: Option<u64>,
 }
 
 /// `[tools]` in `config.toml`.
@@ -190,6 +211,7 @@ pub struct ToolSettings {
     pub limits: Limits,
     /// Where tools work: `--workdir`, else the directory ollm-tui was started in.
     pub workdir: PathBuf,
+    pub mcp: Vec<crate::tools::mcp::ServerConfig>,
 }
 
 /// A config problem, naming the file and what is wrong.
@@ -217,6 +239,8 @@ pub struct Settings {
     pub ctx: Option<u32>,
     pub mode: Option<Mode>,
     pub temperature: Option<f32>,
+    /// `think` for thinking models; `None`: the model's own default.
+    pub think: Option<crate::llm::Think>,
     /// The model that writes summaries; `None`: the chat model.
     pub summary_model: Option<String>,
     /// The summary model's server (normalized); `None`: the chat server.
@@ -381,7 +405,7 @@ pub fn resolve_with(
                 message: e.to_string(),
             })?,
     };
-    let tools = resolve_tools(cli, &file.tools, path)?;
+    let tools = resolve_tools(cli, &file.tools, &file.mcp, path)?;
     let defaults = BudgetConfig::default();
     let engine = EngineConfig {
         budget: BudgetConfig {
@@ -413,6 +437,7 @@ pub fn resolve_with(
         ctx: cli.ctx.or(file.ctx).filter(|c| *c > 0),
         mode,
         temperature: file.temperature,
+        think: cli.think.or(file.think),
         summary_model: cli
             .summary_model
             .clone()
@@ -444,18 +469,24 @@ pub fn resolve_with(
     })
 }
 
-fn resolve_tools(cli: &Cli, file: &ToolsConfig, path: &Path) -> Result<ToolSettings, ConfigError> {
+fn resolve_tools(
+    cli: &Cli,
+    file: &ToolsConfig,
+    mcp: &BTreeMap<String, McpFileConfig>,
+    path: &Path,
+) -> Result<ToolSettings, ConfigError> {
+    use crate::tools::mcp::SEPARATOR;
     let invalid = |message: String| ConfigError::Invalid {
         path: path.to_path_buf(),
         message,
     };
-    let names: Vec<&str> = crate::tools::builtin_specs()
-        .iter()
+    let names: Vec<String> = crate::tools::builtin_specs()
+        .into_iter()
         .map(|s| s.name)
         .collect();
     for tool in file.policy.keys() {
         // MCP tools are named `server.tool`; built-in names are checked for typos.
-        if !tool.contains('.') && !names.contains(&tool.as_str()) {
+        if !tool.contains(SEPARATOR) && !names.contains(tool) {
             return Err(invalid(format!(
                 "[tools.policy] {tool}: no such tool; the built-in tools are {}",
                 names.join(", ")
@@ -471,6 +502,31 @@ fn resolve_tools(cli: &Cli, file: &ToolsConfig, path: &Path) -> Result<ToolSetti
         return Err(invalid(
             "[tools] command_timeout_secs = 0: use at least 1".into(),
         ));
+    }
+    let mut servers = Vec::new();
+    for (name, s) in mcp {
+        if name.is_empty() || name.contains(SEPARATOR) || name.chars().any(char::is_whitespace) {
+            return Err(invalid(format!(
+                "[mcp.{name:?}]: a server's name is one word without {SEPARATOR:?} (it prefixes its tools' names: NAME{SEPARATOR}tool)"
+            )));
+        }
+        if s.command.trim().is_empty() {
+            return Err(invalid(format!(
+                "[mcp.{name}] command is empty: the program that runs the server, e.g. command = \"npx\""
+            )));
+        }
+        if s.startup_timeout_secs == Some(0) {
+            return Err(invalid(format!(
+                "[mcp.{name}] startup_timeout_secs = 0: use at least 1"
+            )));
+        }
+        servers.push(crate::tools::mcp::ServerConfig {
+            name: name.clone(),
+            command: s.command.clone(),
+            args: s.args.clone(),
+            env: s.env.clone(),
+            startup_timeout: Duration::from_secs(s.startup_timeout_secs.unwrap_or(20)),
+        });
     }
     let defaults = Limits::default();
     let workdir = match &cli.workdir {
@@ -492,6 +548,7 @@ fn resolve_tools(cli: &Cli, file: &ToolsConfig, path: &Path) -> Result<ToolSetti
                 .map_or(defaults.command_timeout, Duration::from_secs),
         },
         workdir,
+        mcp: servers,
     })
 }
 
@@ -514,6 +571,22 @@ mod tests {
             Path::new("c.toml"),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn think_comes_from_the_flag_then_the_file_else_the_model() {
+        use crate::llm::Think;
+        assert_eq!(settings(&[], Env::default(), "").think, None);
+        assert_eq!(
+            settings(&[], Env::default(), "think = \"low\"").think,
+            Some(Think::Low)
+        );
+        assert_eq!(
+            settings(&["--think", "off"], Env::default(), "think = \"high\"").think,
+            Some(Think::Off)
+        );
+        assert!(parse_file_config("think = \"maybe\"", Path::new("c.toml")).is_err());
+        assert!(Cli::try_parse_from(["ollm-tui", "--think", "lots"]).is_err());
     }
 
     #[test]

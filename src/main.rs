@@ -338,26 +338,12 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
     }
     // Tools work inside one directory; one that cannot be opened is said now, not at the
     // first call.
-    let tools = match settings.tools.mode {
-        ollm_tui::tools::ToolMode::Off => None,
-        _ => {
-            let sandbox =
-                ollm_tui::tools::Sandbox::new(&settings.tools.workdir).with_context(|| {
-                    format!(
-                        "the tools' working directory {} cannot be used",
-                        settings.tools.workdir.display()
-                    )
-                })?;
-            Some(actor::ToolsConfig {
-                sandbox,
-                approvals: ollm_tui::tools::Approvals::new(
-                    settings.tools.mode,
-                    settings.tools.policy.clone(),
-                ),
-                limits: settings.tools.limits,
-            })
-        }
-    };
+    let tools = actor::ToolsConfig::from_settings(&settings.tools).with_context(|| {
+        format!(
+            "the tools' working directory {} cannot be used",
+            settings.tools.workdir.display()
+        )
+    })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -371,6 +357,7 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
             config: ActorConfig {
                 host: settings.host.clone(),
                 temperature: settings.temperature,
+                think: settings.think,
                 summary_model: settings.summary_model.clone(),
                 keep_auto_snapshots: settings.keep_auto_snapshots,
                 tools,

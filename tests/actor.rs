@@ -1000,6 +1000,7 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
                 eval_count: None,
                 prompt_raw: 0,
                 tool_calls: Vec::new(),
+                thinking: String::new(),
             }),
         ],
     );
@@ -1397,6 +1398,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
             eval_count: None,
             prompt_raw: 0,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         }));
     }
     let e = with_inputs(engine("llama3.2:3b", Some(2048)), inputs);
@@ -1617,6 +1619,7 @@ fn with_tools(
             sandbox,
             approvals: ollm_tui::tools::Approvals::new(mode, Default::default()),
             limits: ollm_tui::tools::Limits::default(),
+            mcp: Vec::new(),
         });
     }
 }
@@ -1803,4 +1806,149 @@ async fn the_round_cap_ends_a_loop_and_paths_outside_are_refused() {
         u,
         Update::Engine(ollm_tui::core::events::EngineEvent::ToolRoundsCapped { rounds: 10 })
     )));
+}
+
+/// A server with the default models and a thinking one (`qwen3:4b`).
+async fn server_with_a_thinking_model() -> FakeOllama {
+    let mut models = support::fake_ollama::default_models();
+    models.push(support::fake_ollama::thinking_model());
+    FakeOllama::start_with(FakeConfig {
+        models,
+        ..FakeConfig::default()
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thinking_is_shown_and_stored_but_never_sent_back() {
+    let server = server_with_a_thinking_model().await;
+    let s = start(&server, "qwen3:4b", None);
+    s.say("why is the sky blue").await;
+    s.wait_for_messages(2).await;
+    s.say("and at sunset").await;
+    s.wait_for_messages(4).await;
+    let (exit, updates) = s.finish().await;
+    // It streamed as reasoning, apart from the text.
+    let thought: String = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Thinking(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        thought.starts_with("Thinking about \"why is the sky blue\""),
+        "{thought}"
+    );
+    let text: String = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Delta(d) => Some(d.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(!text.contains("Thinking about"), "{text}");
+    // It is in the log, with its reply.
+    let RecordBody::Assistant { thinking, text, .. } = &records(&exit)[1] else {
+        panic!()
+    };
+    assert!(thinking.starts_with("Thinking about \"why is the sky blue\""));
+    assert!(!text.contains("Thinking about"));
+    // The second request carries the first reply, without its reasoning.
+    let requests = server.chat_requests();
+    let second = requests.last().unwrap();
+    let raw = second.to_string();
+    assert!(
+        raw.contains("You said: \\\"why is the sky blue\\\""),
+        "{raw}"
+    );
+    assert!(!raw.contains("Thinking about"), "{raw}");
+    assert!(
+        second["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m.get("thinking").is_none())
+    );
+    // Nothing asked: the model's default (no `think` field).
+    assert!(requests.iter().all(|r| r.get("think").is_none()));
+    // The history (which replay rebuilds from the same records) keeps it too.
+    let reply = exit.engine.history().iter().nth(1).unwrap();
+    assert!(reply.thinking.starts_with("Thinking about"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn think_is_sent_only_to_models_that_can_think() {
+    let server = server_with_a_thinking_model().await;
+    let s = start(&server, "qwen3:4b", None);
+    s.cmd(Command::SetThink(Some(ollm_tui::llm::Think::Off)))
+        .await;
+    s.say("first").await;
+    s.wait_for_messages(2).await;
+    s.cmd(Command::SetThink(Some(ollm_tui::llm::Think::High)))
+        .await;
+    s.say("second").await;
+    s.wait_for_messages(4).await;
+    // The same setting for a model without the capability: not sent (Ollama would refuse
+    // the request).
+    s.cmd(Command::SetModel {
+        name: "llama3.2:3b".into(),
+    })
+    .await;
+    s.say("third").await;
+    s.wait_for_messages(6).await;
+    let (exit, updates) = s.finish().await;
+    let requests = server.chat_requests();
+    let thinks: Vec<Option<serde_json::Value>> =
+        requests.iter().map(|r| r.get("think").cloned()).collect();
+    assert_eq!(
+        thinks,
+        vec![
+            Some(serde_json::json!(false)),
+            Some(serde_json::json!("high")),
+            None
+        ]
+    );
+    let recs = records(&exit);
+    let RecordBody::Assistant { thinking, .. } = &recs[1] else {
+        panic!()
+    };
+    assert!(thinking.is_empty(), "think:false: {thinking}");
+    let RecordBody::Assistant { thinking, .. } = &recs[3] else {
+        panic!()
+    };
+    assert!(!thinking.is_empty());
+    assert!(
+        notices(&updates)
+            .iter()
+            .any(|n| n.contains("Thinking: `think: \"high\"`")),
+        "{:?}",
+        notices(&updates)
+    );
+    assert!(!banners(&updates).iter().any(|(t, _)| t.contains("think")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_model_does_not_think_while_it_summarizes() {
+    let server = server_with_a_thinking_model().await;
+    server.set_reply_words(80);
+    let s = start(&server, "qwen3:4b", None);
+    for i in 0..30 {
+        s.say(&format!("Tell me about topic_{i}")).await;
+    }
+    s.cmd(Request::Compress { focus: None }).await;
+    let (exit, _) = s.finish().await;
+    let summaries = server.summary_requests();
+    assert!(
+        !summaries.is_empty(),
+        "no summary request in {} ({} compressions)",
+        server.chat_requests().len(),
+        exit.engine.compressions()
+    );
+    assert!(
+        summaries
+            .iter()
+            .all(|r| r["think"] == serde_json::json!(false))
+    );
+    assert!(exit.engine.status().compressions >= 1);
 }

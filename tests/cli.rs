@@ -66,6 +66,7 @@ fn session_titled(home: &Path, id: &str, first_line: &str) {
             eval_count: None,
             tokens: None,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         },
     ];
     for (i, body) in records.into_iter().enumerate() {

@@ -731,3 +731,103 @@ async fn a_pasted_text_keeps_its_line_breaks() {
     t.keys(&["C-q"]);
     assert_eq!(t.wait_exit().await, 0);
 }
+
+/// The model (scripted) asks to run a command: the dialog shows the command line, `y`
+/// runs it and the transcript shows the call as one line; a second command is denied
+/// with `n`, does not run, and the model is told so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let workdir = work.path().display().to_string();
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo approved-run > ran.txt && echo done-e2e"}),
+    )]);
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b", "--workdir", &workdir],
+        home.path(),
+        &server.url(),
+        110,
+        36,
+    )
+    .await;
+    t.type_text("please run it");
+    t.keys(&["Enter"]);
+    let s = t
+        .wait_for("the approval dialog", |s| {
+            s.contains("Allow run_command?") && s.contains("echo approved-run > ran.txt")
+        })
+        .await;
+    assert!(s.contains("y/Enter allow"), "{s}");
+    assert!(
+        !work.path().join("ran.txt").exists(),
+        "ran before it was approved"
+    );
+    t.keys(&["y"]);
+    let s = t
+        .wait_for("the result and the answer", |s| {
+            s.contains("⚙ run_command") && s.contains("You said: \"please run it\"") && idle(s)
+        })
+        .await;
+    assert!(!s.contains("Allow run_command?"), "the dialog stayed:\n{s}");
+    let tool_line = s.lines().find(|l| l.contains("⚙ run_command")).unwrap();
+    assert!(tool_line.contains('✓'), "{tool_line}");
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("ran.txt")).unwrap(),
+        "approved-run\n"
+    );
+    // A reply that only called the tool leaves no empty entry.
+    assert!(!s.contains("Assistant #2"), "{s}");
+    // Folded, the output is not shown (only the command, on the tool line); the details
+    // key unfolds the arguments and the output.
+    assert_eq!(s.matches("done-e2e").count(), 1, "{s}");
+    t.keys(&["C-o"]);
+    t.wait_for("the unfolded result", |s| {
+        s.contains("command: echo approved-run") && s.matches("done-e2e").count() >= 3
+    })
+    .await;
+    t.keys(&["C-o"]);
+    t.wait_for("folded again", |s| s.matches("done-e2e").count() == 1)
+        .await;
+
+    // The second one is denied.
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "touch denied.txt"}),
+    )]);
+    t.type_text("and the other one");
+    t.keys(&["Enter"]);
+    t.wait_for("the second dialog", |s| {
+        s.contains("Allow run_command?") && s.contains("touch denied.txt")
+    })
+    .await;
+    t.keys(&["n"]);
+    let s = t
+        .wait_for("the answer after the denial", |s| {
+            s.contains("You said: \"and the other one\"") && idle(s)
+        })
+        .await;
+    let denied = s
+        .lines()
+        .filter(|l| l.contains("⚙ run_command"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no second tool line:\n{s}"));
+    assert!(denied.contains('✗'), "{denied}");
+    assert!(
+        !work.path().join("denied.txt").exists(),
+        "a denied command ran"
+    );
+    // What went back to the model says it was denied.
+    let sent = server.chat_requests();
+    let messages = sent.last().unwrap()["messages"].as_array().unwrap().clone();
+    let tool_msg = messages.iter().rev().find(|m| m["role"] == "tool").unwrap();
+    assert!(
+        tool_msg["content"].as_str().unwrap().contains("denied"),
+        "{tool_msg}"
+    );
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+}

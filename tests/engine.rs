@@ -746,6 +746,7 @@ fn interrupted_replies_are_kept_and_marked() {
         eval_count: None,
         prompt_raw: p.raw_estimate,
         tool_calls: Vec::new(),
+        thinking: String::new(),
     }));
     let m = h.engine.history().get(MessageId(2)).unwrap();
     assert_eq!(m.status, ReplyStatus::Interrupted);
@@ -772,6 +773,7 @@ fn interrupted_replies_are_kept_and_marked() {
         eval_count: None,
         prompt_raw: retry.raw_estimate,
         tool_calls: Vec::new(),
+        thinking: String::new(),
     }));
     // Answered afresh: the fragment stays in history, out of the requests.
     let r = h.turn("and then?", |_| "They lived on.".into());
@@ -803,6 +805,7 @@ fn interrupted_replies_are_kept_and_marked() {
         eval_count: None,
         prompt_raw: 0,
         tool_calls: Vec::new(),
+        thinking: String::new(),
     }));
     let r = h.turn("continue from there", |_| "2. two".into());
     assert!(contents(r.sent.last().unwrap()).contains(&"2. tw".to_string()));
@@ -869,6 +872,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
         eval_count: Some(10),
         prompt_raw: prompt.raw_estimate,
         tool_calls: Vec::new(),
+        thinking: String::new(),
     };
     let fx = h.engine.handle(Input::Reply(reply), h.clock.tick());
     // The background pass after the reply is stopped, so the retry must make room itself
@@ -1448,6 +1452,7 @@ fn reply_turn<S: ollm_tui::core::summarizer::Summarizer>(
             eval_count: Some(10),
             prompt_raw: prompt.raw_estimate,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         }),
         h.clock.tick(),
     );

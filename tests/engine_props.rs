@@ -760,6 +760,7 @@ impl Sim {
                         eval_count: Some(7),
                         prompt_raw: p.raw_estimate,
                         tool_calls: Vec::new(),
+                        thinking: String::new(),
                     });
                     self.feed(input, answer);
                     if status == ReplyStatus::Complete {

@@ -48,6 +48,7 @@ fn record(seq: u64, text: String, reply: bool) -> Record {
             eval_count: None,
             tokens: None,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         }
     } else {
         RecordBody::User {

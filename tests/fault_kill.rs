@@ -53,6 +53,7 @@ fn record(seq: u64) -> Record {
             eval_count: None,
             tokens: None,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         }
     };
     Record {

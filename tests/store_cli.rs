@@ -530,3 +530,71 @@ fn the_json_export_escapes_what_acts_on_a_terminal_and_means_the_same() {
     let path = export::write_export(&dir, id, true).unwrap();
     assert_eq!(fs::read_to_string(path).unwrap(), json);
 }
+
+#[test]
+fn both_exports_carry_tool_calls_and_reasoning() {
+    let (_tmp, dir) = data_dir();
+    let mut asks = assistant(2, "", ReplyStatus::Complete);
+    if let RecordBody::Assistant {
+        tool_calls,
+        thinking,
+        ..
+    } = &mut asks.body
+    {
+        *thinking = "The file will say; read it first.".into();
+        tool_calls.push(ollm_tui::core::message::ToolCall {
+            id: "call_ab12".into(),
+            name: "read_file".into(),
+            args: r#"{"path":"notes.txt"}"#.into(),
+            from_text: true,
+        });
+    }
+    let records = vec![
+        user(1, "What is in notes.txt?"),
+        asks,
+        rec(
+            3,
+            RecordBody::Tool {
+                name: "read_file".into(),
+                args: r#"{"path":"notes.txt"}"#.into(),
+                result: "1| port 7040".into(),
+                is_error: false,
+                tokens: None,
+                call_id: Some("call_ab12".into()),
+                ms: Some(1500),
+            },
+        ),
+        assistant(4, "It says port 7040.", ReplyStatus::Complete),
+    ];
+    write_session(&dir, header("tools-demo"), &records);
+    let log = SessionLog::read(&dir, "tools-demo").unwrap();
+
+    let v = export::to_json(&log);
+    let asked = &v["messages"][1];
+    assert_eq!(asked["parts"][0]["type"], "thinking");
+    assert_eq!(
+        asked["parts"][0]["text"],
+        "The file will say; read it first."
+    );
+    assert_eq!(asked["toolCalls"][0]["id"], "call_ab12");
+    assert_eq!(asked["toolCalls"][0]["args"]["path"], "notes.txt");
+    assert_eq!(asked["toolCalls"][0]["fromText"], true);
+    let call = &v["toolCalls"][0];
+    assert_eq!(
+        call["id"], "call_ab12",
+        "the result names the call it answers"
+    );
+    assert_eq!(call["durationMs"], 1500);
+    assert_eq!(call["result"]["llmContent"], "1| port 7040");
+
+    let md = export::to_markdown(&log);
+    assert!(md.contains("<summary>Thinking (7 words)</summary>"), "{md}");
+    assert!(md.contains("The file will say; read it first."), "{md}");
+    assert!(
+        md.contains("Calls `read_file` (written as text, read as a call)"),
+        "{md}"
+    );
+    assert!(md.contains("### Tool `read_file` #3"), "{md}");
+    assert!(md.contains("· 1.5s"), "{md}");
+    assert!(md.contains("1| port 7040"), "{md}");
+}

@@ -65,6 +65,7 @@ pub fn assistant(seq: u64, text: &str, status: ReplyStatus) -> Record {
             tokens: None,
             prompt_eval_cached: None,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         },
     }
 }
@@ -107,6 +108,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             tokens: None,
             prompt_eval_cached: None,
             tool_calls: Vec::new(),
+            thinking: String::new(),
         },
         RecordBody::Tool {
             name: "read_file".to_string(),
@@ -244,6 +246,7 @@ pub fn snapshot(purpose: SnapshotPurpose, secs: i64, text: &str) -> Snapshot {
             pinned: false,
             tool: None,
             calls: Vec::new(),
+            thinking: String::new(),
             tokens: 7,
         }],
     }

@@ -41,6 +41,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
         theme,
         ascii: false,
         utc_offset: FixedOffset::east_opt(0).unwrap(),
+        details: false,
     };
     render_buffer(area, &mut buf, &mut view);
 }

@@ -65,6 +65,7 @@ struct Parts {
     status: StatusView,
     banner: Option<Banner>,
     ascii: bool,
+    details: bool,
 }
 
 impl Parts {
@@ -75,6 +76,7 @@ impl Parts {
             status: status("llama3.2:3b"),
             banner: None,
             ascii: false,
+            details: false,
         }
     }
 
@@ -120,6 +122,7 @@ impl Parts {
             theme: &self.theme,
             ascii: self.ascii,
             utc_offset: FixedOffset::east_opt(3600).unwrap(),
+            details: self.details,
         };
         render_buffer(area, &mut buf, &mut view);
         buf
@@ -142,6 +145,7 @@ fn msg(id: u64, role: Role, text: &str) -> Message {
             ms: None,
         }),
         calls: Vec::new(),
+        thinking: String::new(),
         tokens: 10,
     }
 }
@@ -229,6 +233,7 @@ fn every_size_renders_with_every_screen() {
         size_bytes: Some(1),
         parameter_size: None,
         context_length: Some(8192),
+        capabilities: Vec::new(),
     }];
     let panel = PanelView {
         goals: &board,
@@ -343,14 +348,19 @@ fn untrusted_text_never_reaches_the_buffer() {
         EntryKind::Tool {
             name: NASTY.to_string(),
             is_error: false,
-            detail: String::new(),
+            detail: NASTY.to_string(),
+            args: serde_json::json!({ "path": NASTY }).to_string(),
             ms: None,
         },
         NASTY,
         t0(),
     ));
     t.push(Entry::notice(Severity::Warn, NASTY, t0()));
+    let mut thought = Entry::assistant(NASTY, ReplyState::Complete, t0());
+    thought.thinking = NASTY.to_string();
+    t.push(thought);
     t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    t.append_thinking(NASTY);
     t.append_delta("partial \u{1b}]52;c;");
     t.append_delta("ZXZpbA==\u{7} done \u{202E}x");
 
@@ -381,6 +391,11 @@ fn untrusted_text_never_reaches_the_buffer() {
     let buf = parts.draw(&mut t, 140, 60, Some(panel), None);
     assert_clean(&buf);
     assert!(buffer_text(&buf).contains("evil"), "visible text is kept");
+    // Unfolded: the tool's arguments and result, the reasoning.
+    parts.details = true;
+    let buf = parts.draw(&mut t, 140, 200, Some(panel), None);
+    assert_clean(&buf);
+    parts.details = false;
 
     let originals = vec![msg(1, Role::User, NASTY), msg(2, Role::Tool, NASTY)];
     let bindings = vec![(NASTY.to_string(), NASTY.to_string())];
@@ -402,6 +417,7 @@ fn untrusted_text_never_reaches_the_buffer() {
         size_bytes: None,
         parameter_size: Some(NASTY.to_string()),
         context_length: None,
+        capabilities: Vec::new(),
     }];
     for overlay in [
         Overlay::Help {
@@ -901,6 +917,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             name: "ls".to_string(),
             is_error: false,
             detail: String::new(),
+            args: "{}".to_string(),
             ms: None,
         },
         (0..40).map(|i| format!("file{i}\n")).collect::<String>(),
@@ -941,6 +958,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
         size_bytes: Some(12_345_678),
         parameter_size: Some("1B".to_string()),
         context_length: Some(4096),
+        capabilities: Vec::new(),
     }];
     let panel = PanelView {
         goals: &board,
@@ -1084,4 +1102,87 @@ fn the_restore_picker_names_del_and_asks_before_deleting() {
         asking.contains("Delete this snapshot? Del or y"),
         "{asking}"
     );
+}
+
+fn tool_entry(name: &str, args: serde_json::Value, result: &str, is_error: bool) -> Entry {
+    Entry::new(
+        EntryKind::Tool {
+            name: name.to_string(),
+            is_error,
+            detail: ollm_tui::view::key_argument(&args.to_string()),
+            args: args.to_string(),
+            ms: Some(1234),
+        },
+        result,
+        t0(),
+    )
+}
+
+#[test]
+fn a_tool_call_is_one_line_until_details_unfold_it() {
+    let mut parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(tool_entry(
+        "run_command",
+        serde_json::json!({"command": "cargo test", "timeout_secs": 30}),
+        "running 3 tests\ntest a ... ok\nexit status 0",
+        false,
+    ));
+    t.push(tool_entry(
+        "read_file",
+        serde_json::json!({"path": "secret.txt"}),
+        "error: denied by the user\nmore detail here",
+        true,
+    ));
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    let line = text.lines().find(|l| l.contains("⚙ run_command")).unwrap();
+    assert!(line.contains("cargo test"), "{line}");
+    assert!(line.contains('✓') && line.contains("1.2s"), "{line}");
+    assert!(
+        !text.contains("running 3 tests"),
+        "the result is folded:\n{text}"
+    );
+    assert!(!text.contains("timeout_secs"), "{text}");
+    // A failure says why in one line, folded.
+    let failed = text.lines().find(|l| l.contains("⚙ read_file")).unwrap();
+    assert!(failed.contains('✗'), "{failed}");
+    assert!(text.contains("error: denied by the user"), "{text}");
+    assert!(!text.contains("more detail here"), "{text}");
+
+    parts.details = true;
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(text.contains("command: cargo test"), "{text}");
+    assert!(text.contains("timeout_secs: 30"), "{text}");
+    assert!(
+        text.contains("running 3 tests") && text.contains("exit status 0"),
+        "{text}"
+    );
+    assert!(text.contains("more detail here"), "{text}");
+}
+
+#[test]
+fn reasoning_is_a_folded_line_above_the_answer_until_details_unfold_it() {
+    let mut parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("why?", t0()));
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    t.append_thinking("Let me weigh");
+    t.append_thinking(" the options");
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(text.contains("▸ thinking · 5 words"), "{text}");
+    assert!(!text.contains("Let me weigh"), "{text}");
+    t.append_delta("Because it is.");
+    t.finish_streaming(ReplyState::Complete);
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    let folded = text.lines().position(|l| l.contains("▸ thought · 5 words"));
+    let answer = text.lines().position(|l| l.contains("Because it is."));
+    assert!(
+        folded.is_some() && folded < answer,
+        "reasoning above the answer:\n{text}"
+    );
+
+    parts.details = true;
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(text.contains("Let me weigh the options"), "{text}");
+    assert!(text.contains("Because it is."), "{text}");
 }

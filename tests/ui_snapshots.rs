@@ -106,6 +106,7 @@ impl Fixture {
             theme: &self.theme,
             ascii: self.ascii,
             utc_offset: FixedOffset::east_opt(0).unwrap(),
+            details: false,
         };
         term.draw(|f| render(f, &mut view)).unwrap();
         term.backend().buffer().clone()
@@ -158,7 +159,8 @@ fn conversation(t: &mut Transcript) {
         EntryKind::Tool {
             name: "read_file".to_string(),
             is_error: true,
-            detail: String::new(),
+            detail: "config.toml".to_string(),
+            args: r#"{"path":"config.toml"}"#.to_string(),
             ms: None,
         },
         "error: config.toml: permission denied",
@@ -261,6 +263,7 @@ fn originals() -> Vec<Message> {
             pinned: false,
             tool: None,
             calls: Vec::new(),
+            thinking: String::new(),
             tokens: 20,
         })
         .chain(std::iter::once(Message {
@@ -278,6 +281,7 @@ fn originals() -> Vec<Message> {
                 ms: None,
             }),
             calls: Vec::new(),
+            thinking: String::new(),
             tokens: 5,
         }))
         .collect()
@@ -525,18 +529,21 @@ fn model_entries() -> Vec<ModelEntry> {
             size_bytes: Some(2_019_393_189),
             parameter_size: Some("3.2B".to_string()),
             context_length: Some(131_072),
+            capabilities: vec!["completion".into(), "tools".into()],
         },
         ModelEntry {
             name: "qwen2.5-coder:0.5b".to_string(),
             size_bytes: Some(397_821_319),
             parameter_size: Some("494.03M".to_string()),
             context_length: Some(32_768),
+            capabilities: vec!["completion".into(), "tools".into(), "thinking".into()],
         },
         ModelEntry {
             name: "mistral:7b".to_string(),
             size_bytes: Some(4_113_301_824),
             parameter_size: None,
             context_length: None,
+            capabilities: vec!["completion".into(), "vision".into()],
         },
     ]
 }

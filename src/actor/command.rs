@@ -45,6 +45,8 @@ pub enum Command {
     },
     /// Check the server again now.
     Reconnect,
+    /// How much a thinking model reasons (`/think`); `None`: the model's default.
+    SetThink(Option<crate::llm::Think>),
     /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
     /// with this `id`).
     Approve {

@@ -19,6 +19,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// chat's window (the same `num_ctx` keeps a shared model from reloading; a plan's
     /// inputs are made to fit it).
     pub(super) fn summarizer(&self) -> BackendSummarizer<B> {
+        let own = self.cfg.summary_model.is_none();
         BackendSummarizer {
             backend: self.summary_backend.clone(),
             model: self
@@ -27,6 +28,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 .clone()
                 .unwrap_or_else(|| self.engine.model().to_string()),
             num_ctx: self.engine.ctx(),
+            // A thinking model would spend the summary's token cap reasoning. Only the
+            // chat model's capabilities are known; `think` for another model is left out
+            // (Ollama refuses it for models that cannot think).
+            think: (own && self.thinking_capable).then_some(crate::llm::Think::Off),
         }
     }
 

@@ -85,7 +85,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let model = self.engine.model().to_string();
         match self.backend.show_model(&model).await {
             Ok(info) => {
-                self.tools_capable = info.capabilities.iter().any(|c| c == "tools");
+                self.learn_capabilities(&info.capabilities);
                 let server_ctx = self.loaded_window(&model).await;
                 self.apply(Input::ModelInfo {
                     context_length: info.context_length,
@@ -102,11 +102,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
+    /// What the model can do, from `/api/show`: tools are offered and `think` is sent only
+    /// to models that have them.
+    fn learn_capabilities(&mut self, capabilities: &[String]) {
+        self.tools_capable = capabilities.iter().any(|c| c == "tools");
+        self.thinking_capable = capabilities.iter().any(|c| c == "thinking");
+    }
+
     /// `/model NAME`: check it exists, switch, and reconnect if the old one was missing.
     pub(super) async fn set_model(&mut self, name: String) {
         match self.backend.show_model(&name).await {
             Ok(info) => {
-                self.tools_capable = info.capabilities.iter().any(|c| c == "tools");
+                self.learn_capabilities(&info.capabilities);
                 let server_ctx = self.loaded_window(&name).await;
                 self.apply(Input::SetModel { name: name.clone() });
                 self.apply(Input::ModelInfo {

@@ -74,8 +74,15 @@ pub(crate) struct Actor<B, S> {
     pub bg: Option<Background>,
     /// The model has the `tools` capability (`/api/show`).
     pub tools_capable: bool,
+    /// The model has the `thinking` capability: `think` is sent only then.
+    pub thinking_capable: bool,
+    /// `think` for chat requests (`/think`, `--think`); `None`: the model's default.
+    pub think: Option<crate::llm::Think>,
     /// What the settings offer of the tools (`tools::offered_specs`).
     pub offered: Vec<crate::tools::ToolSpec>,
+    /// The MCP servers of the session, and the tools of those running.
+    pub mcp: crate::tools::mcp::Hub,
+    pub mcp_tools: Vec<crate::tools::mcp::McpTool>,
     /// Approval questions asked so far (each has its number).
     pub asked: u64,
 }
@@ -193,6 +200,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
             Command::SetModel { name } => self.set_model(name).await,
             Command::Reconnect => self.connect().await,
+            Command::SetThink(think) => {
+                self.think = think;
+                self.notice(Notice::ThinkSet {
+                    think,
+                    model: self.engine.model().to_string(),
+                    capable: self.thinking_capable,
+                });
+            }
             // Only meaningful while a call asks (answered in `tools.rs`).
             Command::Approve { .. } => {}
             // Matched above; the compiler cannot see through the guard.

@@ -90,6 +90,8 @@ pub struct ActorConfig {
     pub rescue_dir: std::path::PathBuf,
     /// Tools the model may call; `None`: none.
     pub tools: Option<ToolsConfig>,
+    /// `think` for thinking models; `None`: the model's default.
+    pub think: Option<crate::llm::Think>,
 }
 
 /// The tools of a session: where they work and who decides.
@@ -98,6 +100,24 @@ pub struct ToolsConfig {
     pub sandbox: crate::tools::Sandbox,
     pub approvals: crate::tools::Approvals,
     pub limits: crate::tools::Limits,
+    /// MCP servers, started when tools are first offered.
+    pub mcp: Vec<crate::tools::mcp::ServerConfig>,
+}
+
+impl ToolsConfig {
+    /// The session's tools as the settings give them; `None` when they are off. A working
+    /// directory that cannot be opened is an error now, not at the first call.
+    pub fn from_settings(s: &crate::config::ToolSettings) -> std::io::Result<Option<ToolsConfig>> {
+        if s.mode == crate::tools::ToolMode::Off {
+            return Ok(None);
+        }
+        Ok(Some(ToolsConfig {
+            sandbox: crate::tools::Sandbox::new(&s.workdir)?,
+            approvals: crate::tools::Approvals::new(s.mode, s.policy.clone()),
+            limits: s.limits,
+            mcp: s.mcp.clone(),
+        }))
+    }
 }
 
 impl Default for ActorConfig {
@@ -111,6 +131,7 @@ impl Default for ActorConfig {
             app_version: env!("CARGO_PKG_VERSION").to_string(),
             rescue_dir: std::env::temp_dir(),
             tools: None,
+            think: None,
         }
     }
 }
@@ -186,10 +207,18 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         };
         let reconnect = config.reconnect_after;
-        let offered = tools::offered_specs(config.tools.as_ref());
+        let offered = tools::offered_specs(config.tools.as_ref(), &[]);
+        let mcp = crate::tools::mcp::Hub::new(
+            config
+                .tools
+                .as_ref()
+                .map(|t| t.mcp.clone())
+                .unwrap_or_default(),
+        );
         let store = LazyStore::new(store, engine.header(&config.app_version));
         let backend = Arc::new(backend);
         let summary_backend = summary_backend.map_or_else(|| backend.clone(), Arc::new);
+        let config_think = config.think;
         let actor = driver::Actor {
             backend,
             summary_backend,
@@ -212,7 +241,11 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             loaded_checked: None,
             bg: None,
             tools_capable: false,
+            thinking_capable: false,
+            think: config_think,
             offered,
+            mcp,
+            mcp_tools: Vec::new(),
             asked: 0,
         };
         actor.run(model).await

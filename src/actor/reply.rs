@@ -44,9 +44,10 @@ fn chat_role(r: PromptRole) -> ChatRole {
 }
 
 /// What arrived of a reply that did not finish.
-fn partial(text: String, prompt_raw: u32) -> Input {
+fn partial(text: String, thinking: String, prompt_raw: u32) -> Input {
     Input::Reply(ReplyInput {
         text,
+        thinking,
         status: ReplyStatus::Interrupted,
         prompt_eval_count: None,
         prompt_eval_cached: None,
@@ -70,6 +71,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             let fx = self.engine.handle(Input::NoReply, Utc::now());
             return self.execute(fx);
         }
+        // MCP servers start when their tools are first needed (the app opens at once).
+        self.refresh_mcp().await;
         let (answer, ended) = self.stream_reply(&prompt).await;
         let status = match ended {
             Ended::Done(..) => ReplyStatus::Complete,
@@ -138,39 +141,57 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Some(Ok(s)) => s,
         };
         let mut text = String::new();
+        let mut thinking = String::new();
         let mut calls = Vec::new();
         let mut chunks = 0u32;
         let mut last_count = Instant::now();
         loop {
             match self.listen(stream.next()).await {
                 // Stop: dropping the stream closes the HTTP connection now.
-                None => return (partial(text, raw), Ended::Stopped),
+                None => return (partial(text, thinking, raw), Ended::Stopped),
                 Some(Some(Ok(StreamEvent::ToolCalls(more)))) => calls.extend(more),
-                // The reasoning of a thinking model is not shown yet; the status line
-                // counts it as generating, like text.
                 Some(Some(Ok(ev @ (StreamEvent::Delta(_) | StreamEvent::Thinking(_))))) => {
-                    if let StreamEvent::Delta(d) = ev {
-                        text.push_str(&d);
-                        self.send(Update::Delta(d));
-                    }
+                    let first_text = match ev {
+                        StreamEvent::Delta(d) => {
+                            let first = text.is_empty();
+                            text.push_str(&d);
+                            self.send(Update::Delta(d));
+                            first
+                        }
+                        StreamEvent::Thinking(t) => {
+                            thinking.push_str(&t);
+                            self.send(Update::Thinking(t));
+                            false
+                        }
+                        _ => false,
+                    };
                     chunks += 1;
                     // The status line's count follows at up to 10 updates a second,
-                    // however fast or slow the tokens come.
-                    if chunks == 1 || last_count.elapsed() >= COUNT_EVERY {
+                    // however fast or slow the tokens come; it says "thinking" until
+                    // the answer starts.
+                    if chunks == 1 || first_text || last_count.elapsed() >= COUNT_EVERY {
                         last_count = Instant::now();
-                        self.activity = Activity::Generating { since, chunks };
+                        self.activity = if text.is_empty() && !thinking.is_empty() {
+                            Activity::Thinking { since, chunks }
+                        } else {
+                            Activity::Generating { since, chunks }
+                        };
                         self.publish();
                     }
                 }
                 Some(Some(Ok(StreamEvent::Done(stats)))) => {
-                    if calls.is_empty()
-                        && let Some(call) = self.recover_call(&text)
-                    {
-                        // The reply was a call written as text: shown as the call.
-                        tracing::info!(tool = %call.name, "tool call recovered from text");
-                        self.send(Update::ReplyIsToolCall);
-                        text.clear();
-                        calls.push(call);
+                    if calls.is_empty() {
+                        let recovered = self.recover_calls(&text);
+                        if !recovered.is_empty() {
+                            // The reply was calls written as text: shown as the calls.
+                            tracing::info!(
+                                calls = recovered.len(),
+                                "tool calls recovered from text"
+                            );
+                            self.send(Update::ReplyIsToolCall);
+                            text.clear();
+                            calls = recovered;
+                        }
                     }
                     let reply = ReplyInput {
                         text,
@@ -180,11 +201,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         eval_count: stats.eval_count,
                         prompt_raw: raw,
                         tool_calls: calls,
+                        thinking,
                     };
                     return (Input::Reply(reply), Ended::Done(stats, since));
                 }
-                Some(Some(Err(e))) => return (partial(text, raw), Ended::Failed(e)),
-                Some(None) => return (partial(text, raw), Ended::Cut),
+                Some(Some(Err(e))) => return (partial(text, thinking, raw), Ended::Failed(e)),
+                Some(None) => return (partial(text, thinking, raw), Ended::Cut),
             }
         }
     }
@@ -211,7 +233,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             },
             keep_alive: None,
             tools: self.offered_tools(),
-            think: None,
+            think: self.think.filter(|_| self.thinking_capable),
         }
     }
 

@@ -15,6 +15,7 @@ pub struct BackendSummarizer<B> {
     pub backend: Arc<B>,
     pub model: String,
     pub num_ctx: u32,
+    pub think: Option<crate::llm::Think>,
 }
 
 impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
@@ -33,7 +34,7 @@ impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
             },
             keep_alive: None,
             tools: Vec::new(),
-            think: None,
+            think: self.think,
         };
         let started = std::time::Instant::now();
         let reply = self

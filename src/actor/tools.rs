@@ -10,22 +10,28 @@ use crate::core::engine::{Input, ToolAnswer};
 use crate::core::message::ToolCall;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
+use crate::tools::mcp::McpTool;
 use crate::tools::policy::Verdict;
 use crate::tools::{self, Outcome, Prepared, ToolError};
-use crate::view::{Activity, ApprovalAsk, SessionScope, ToolsState};
+use crate::view::{Activity, ApprovalAsk, Notice, SessionScope, ToolsState};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// The tools the settings offer (mode and per-tool policy; neither changes while the
-/// session runs, so this is worked out once, not per request or per published view).
-pub(super) fn offered_specs(cfg: Option<&super::ToolsConfig>) -> Vec<tools::ToolSpec> {
+/// session runs, so this is worked out once — and again when MCP servers start or stop —
+/// not per request or per published view).
+pub(super) fn offered_specs(
+    cfg: Option<&super::ToolsConfig>,
+    mcp: &[McpTool],
+) -> Vec<tools::ToolSpec> {
     let Some(t) = cfg else {
         return Vec::new();
     };
     tools::builtin_specs()
         .into_iter()
-        .filter(|s| t.approvals.offered(s.name, s.access))
+        .chain(mcp.iter().map(|m| m.spec.clone()))
+        .filter(|s| t.approvals.offered(&s.name, s.access))
         .collect()
 }
 
@@ -47,13 +53,41 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
-    /// A reply with no tool calls whose whole text is one: the call, if it names an
-    /// offered tool and its arguments fit.
-    pub(super) fn recover_call(&self, text: &str) -> Option<ToolCall> {
-        let t = self.cfg.tools.as_ref().filter(|_| self.tools_capable)?;
+    /// Start the MCP servers the first time tools are offered, and withdraw the tools of
+    /// any that stopped; the offer follows. Each start or loss is said once.
+    pub(super) async fn refresh_mcp(&mut self) {
+        if self.cfg.tools.is_none() || !self.tools_capable {
+            return;
+        }
+        let mut events = Vec::new();
+        if self.mcp.has_unstarted() {
+            self.activity = Activity::Tool {
+                since: Instant::now(),
+                what: "starting MCP servers".into(),
+            };
+            self.publish();
+            events = self.mcp.start().await;
+        }
+        events.extend(self.mcp.reap());
+        if events.is_empty() {
+            return;
+        }
+        self.mcp_tools = self.mcp.tools();
+        self.offered = offered_specs(self.cfg.tools.as_ref(), &self.mcp_tools);
+        for e in events {
+            self.notice(Notice::Mcp(e));
+        }
+    }
+
+    /// A reply with no tool calls whose whole text is calls: those calls, if each names an
+    /// offered tool and its arguments fit (see `tools::recover`).
+    pub(super) fn recover_calls(&self, text: &str) -> Vec<ToolCall> {
+        let Some(t) = self.cfg.tools.as_ref().filter(|_| self.tools_capable) else {
+            return Vec::new();
+        };
         tools::recover::recover(text, |call| {
             self.offered.iter().any(|s| s.name == call.name)
-                && tools::prepare(call, &t.sandbox).is_ok()
+                && tools::prepare(call, &t.sandbox, &self.mcp_tools).is_ok()
         })
     }
 
@@ -83,10 +117,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let Some(cfg) = self.cfg.tools.clone() else {
             return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
         };
-        let prepared = match tools::prepare(&call, &cfg.sandbox) {
+        if let Some(e) = self.mcp.unavailable(&call.name) {
+            return Some(answer(call, Outcome::error(&e), None));
+        }
+        let prepared = match tools::prepare(&call, &cfg.sandbox, &self.mcp_tools) {
             Ok(p) => p,
             Err(e) => return Some(answer(call, Outcome::error(&e), None)),
         };
+        let is_mcp = matches!(prepared, Prepared::Mcp(_));
         let key = prepared.session_key(&call.name);
         match cfg.approvals.verdict(&call.name, prepared.access(), &key) {
             Verdict::Refuse => {
@@ -118,6 +156,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .listen(async move { prepared.run(&sandbox, limits).await })
             .await?;
         let ms = u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if is_mcp {
+            // A server that died on this call is said now, and its tools withdrawn.
+            self.refresh_mcp().await;
+        }
         Some(answer(call, out, Some(ms)))
     }
 

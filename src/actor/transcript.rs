@@ -32,7 +32,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .iter()
             .filter_map(|id| self.engine.history().get(*id))
             // A reply that was only tool calls shows as its calls' lines.
-            .filter(|m| !m.text.is_empty() || m.calls.is_empty())
+            .filter(|m| !m.text.is_empty() || m.calls.is_empty() || !m.thinking.is_empty())
             .map(Entry::from_message)
             .collect();
         // A fold marker where the compression happened, as it appeared live (after the

@@ -173,6 +173,7 @@ impl App {
             theme: &self.opts.theme,
             ascii: self.opts.ascii,
             utc_offset: Local::now().offset().fix(),
+            details: self.details,
         };
         terminal.draw(|f| ui::render(f, &mut view))?;
         Ok(())

@@ -19,6 +19,7 @@ pub enum Action {
     Compress,
     Goals,
     Models,
+    Details,
     Help,
     Quit,
     ScrollUp,
@@ -30,7 +31,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 16] = [
+    pub const ALL: [Action; 17] = [
         Action::Send,
         Action::Newline,
         Action::Stop,
@@ -39,6 +40,7 @@ impl Action {
         Action::Compress,
         Action::Goals,
         Action::Models,
+        Action::Details,
         Action::Help,
         Action::Quit,
         Action::ScrollUp,
@@ -60,6 +62,7 @@ impl Action {
             Action::Compress => "compress",
             Action::Goals => "goals",
             Action::Models => "models",
+            Action::Details => "details",
             Action::Help => "help",
             Action::Quit => "quit",
             Action::ScrollUp => "scroll_up",
@@ -82,6 +85,7 @@ impl Action {
             Action::Compress => "compress now",
             Action::Goals => "show/hide the goal and checkpoint panel",
             Action::Models => "choose a model",
+            Action::Details => "show/hide tool arguments and results, and the model's reasoning",
             Action::Help => "this help",
             Action::Quit => "quit (Ctrl+C stops a reply first)",
             Action::ScrollUp => "scroll up a line",
@@ -103,6 +107,7 @@ impl Action {
             Action::Compress => "ctrl+k",
             Action::Goals => "ctrl+g",
             Action::Models => "ctrl+l",
+            Action::Details => "ctrl+o",
             Action::Help => "f1",
             Action::Quit => "ctrl+q, ctrl+c",
             Action::ScrollUp => "ctrl+up",

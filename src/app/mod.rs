@@ -56,6 +56,8 @@ pub struct App {
     /// How notices and hints name keys: the ones the keymap binds.
     pub(crate) keys: KeyNames,
     pub(crate) help_lines: Vec<(String, String)>,
+    /// Tool calls and reasoning unfolded in the transcript.
+    pub(crate) details: bool,
     pub(crate) panel: bool,
     pub(crate) panel_focus: bool,
     pub(crate) panel_selected: Option<usize>,
@@ -123,6 +125,7 @@ impl App {
             opts,
             help_lines,
             panel: false,
+            details: false,
             panel_focus: false,
             panel_selected: None,
             overlay: None,
@@ -146,7 +149,7 @@ impl App {
     pub(crate) fn generating(&self) -> bool {
         matches!(
             self.session.activity,
-            Activity::Generating { .. } | Activity::Compressing { .. }
+            Activity::Generating { .. } | Activity::Thinking { .. } | Activity::Compressing { .. }
         )
     }
 

@@ -55,6 +55,7 @@ fn model_entry(m: &ModelSummary) -> ModelEntry {
         size_bytes: Some(m.size_bytes),
         parameter_size: m.parameter_size.clone(),
         context_length: m.context_length,
+        capabilities: m.capabilities.clone(),
     }
 }
 

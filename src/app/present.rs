@@ -27,6 +27,7 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
     let b = &s.status.budget;
     let elapsed_ms = match &s.activity {
         Activity::Generating { since, .. }
+        | Activity::Thinking { since, .. }
         | Activity::Compressing { since, .. }
         | Activity::Tool { since, .. } => since.elapsed().as_millis() as u64,
         Activity::Loading | Activity::Idle | Activity::Approval(_) => 0,
@@ -71,8 +72,13 @@ impl App {
             Update::Delta(d) => {
                 self.transcript.append_delta(&d);
             }
+            Update::Thinking(t) => self.transcript.append_thinking(&t),
             Update::ReplyIsToolCall => self.transcript.drop_streaming(),
             Update::ReplyEnd { id: None, .. } if self.transcript.discard_empty_streaming() => {}
+            Update::ReplyEnd {
+                status: ReplyStatus::Complete,
+                ..
+            } if self.transcript.drop_if_empty() => {}
             Update::ReplyEnd { status, id } => {
                 if let Some(i) = self.transcript.streaming_index() {
                     self.transcript.finish_streaming(match status {

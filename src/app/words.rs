@@ -191,6 +191,30 @@ const SNAPSHOT_FIX: &str = "Check disk space and permissions of the data directo
 pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
     match notice {
         Notice::Engine(ev) => event(ev, keys),
+        Notice::Mcp(crate::tools::mcp::Event::Started { server, tools }) => Words::line(format!(
+            "MCP server {server}: {tools} tool{} offered as {server}.…",
+            if *tools == 1 { "" } else { "s" }
+        )),
+        Notice::Mcp(crate::tools::mcp::Event::Failed { server, error }) => Words::line(format!(
+            "MCP server {server} is not available: {error}. Its tools are not offered."
+        )),
+        Notice::ThinkSet {
+            think,
+            model,
+            capable,
+        } => {
+            let what = match think {
+                None => "the model's default".to_string(),
+                Some(t) => format!("`think: {}`", t.wire()),
+            };
+            if *capable {
+                Words::line(format!("Thinking: {what} from the next message on."))
+            } else {
+                Words::line(format!(
+                    "Thinking: {what} is kept, but {model} has no thinking capability: nothing is sent to it."
+                ))
+            }
+        }
         Notice::Unanswered => {
             Words::line("Your last message has no complete reply: /retry asks for it again.")
         }

@@ -208,6 +208,7 @@ mod tests {
             pinned: false,
             tool: None,
             calls: Vec::new(),
+            thinking: String::new(),
             tokens,
         }
     }

@@ -35,6 +35,11 @@ pub fn parse(text: &str) -> Vec<GoalChange> {
     out
 }
 
+/// Whether one line is a marker (what [`parse`] would take from it).
+pub fn is_marker_line(line: &str) -> bool {
+    parse_line(line.trim_start()).is_some()
+}
+
 fn strip_decoration(line: &str) -> &str {
     let mut s = line.trim();
     loop {

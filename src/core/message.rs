@@ -89,6 +89,10 @@ pub struct Message {
     /// The tool calls an assistant message made (answered by the tool messages after it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<ToolCall>,
+    /// An assistant message's reasoning (thinking models): shown and stored, never part
+    /// of a prompt.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub thinking: String,
     /// Cached raw token count (tiktoken, before calibration).
     #[serde(default)]
     pub tokens: u32,

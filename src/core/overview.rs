@@ -143,6 +143,7 @@ mod tests {
                     eval_count: Some(20),
                     tokens: None,
                     tool_calls: Vec::new(),
+                    thinking: String::new(),
                 },
             ),
             rec(

@@ -159,6 +159,10 @@ pub enum RecordBody {
         /// The tools the reply asked to run; each is answered by a `tool` record.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
+        /// What a thinking model reasoned before it answered: kept for the person (the
+        /// transcript, exports), never sent back to the model.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        thinking: String,
     },
     /// A tool call with its result.
     Tool {

@@ -225,6 +225,7 @@ impl<S: Summarizer> Harness<S> {
                     );
                     let (text, seen) = server(&prompt);
                     let reply = ReplyInput {
+                        thinking: String::new(),
                         text,
                         status: ReplyStatus::Complete,
                         prompt_eval_count: seen,

@@ -82,9 +82,47 @@ pub struct ChatRequest {
     /// (`{"type":"function","function":{"name","description","parameters"}}`); sent only
     /// to models whose capabilities include `tools`.
     pub tools: Vec<serde_json::Value>,
-    /// Ollama's `think`: `true`/`false`, or a level (`"low"`, `"medium"`, `"high"`); `None`
-    /// leaves the model's default.
-    pub think: Option<serde_json::Value>,
+    /// Ollama's `think`; `None` leaves the model's default (and is not sent).
+    pub think: Option<Think>,
+}
+
+/// How much a thinking model reasons before it answers (Ollama's `think`: a boolean, or a
+/// level that gpt-oss style models take).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Think {
+    On,
+    Off,
+    Low,
+    Medium,
+    High,
+}
+
+impl Think {
+    /// The value of the request's `think` field.
+    pub fn wire(self) -> serde_json::Value {
+        match self {
+            Think::On => serde_json::Value::Bool(true),
+            Think::Off => serde_json::Value::Bool(false),
+            Think::Low => "low".into(),
+            Think::Medium => "medium".into(),
+            Think::High => "high".into(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Think::On => "on",
+            Think::Off => "off",
+            Think::Low => "low",
+            Think::Medium => "medium",
+            Think::High => "high",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Think> {
+        <Think as clap::ValueEnum>::from_str(s.trim(), true).ok()
+    }
 }
 
 /// What a streaming chat yields: text and thinking as they come, tool calls as the server
@@ -137,6 +175,8 @@ pub struct ModelSummary {
     pub modified_at: Option<DateTime<Utc>>,
     /// The trained window (from `/api/show`), when known.
     pub context_length: Option<u32>,
+    /// What it can do (from `/api/show`): "tools", "thinking", "vision", …
+    pub capabilities: Vec<String>,
 }
 
 /// Details of one model (`/api/show`).

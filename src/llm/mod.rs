@@ -17,7 +17,7 @@ pub mod ollama;
 
 pub use backend::{
     ChatBackend, ChatMessage, ChatOptions, ChatReply, ChatRequest, ChatRole, ChatStats, ChatStream,
-    LoadedModel, ModelInfo, ModelSummary, StreamEvent, ToolCall,
+    LoadedModel, ModelInfo, ModelSummary, StreamEvent, Think, ToolCall,
 };
 pub use error::{LlmError, Waiting};
 pub use host::{DEFAULT_HOST, DEFAULT_PORT, HostError, parse_host};

@@ -244,7 +244,7 @@ fn wire_chat(req: &ChatRequest) -> Value {
             map.insert("tools".into(), Value::Array(req.tools.clone()));
         }
         if let Some(think) = &req.think {
-            map.insert("think".into(), think.clone());
+            map.insert("think".into(), think.wire());
         }
         map.insert("stream".into(), json!(true));
         // Overflow is an error, not silently dropped history.
@@ -459,6 +459,7 @@ impl ChatBackend for OllamaBackend {
                 parameter_size: info.as_ref().and_then(|i| i.parameter_size.clone()),
                 family: info.as_ref().and_then(|i| i.family.clone()),
                 context_length: info.as_ref().and_then(|i| i.context_length),
+                capabilities: info.map(|i| i.capabilities).unwrap_or_default(),
             })
             .collect())
     }

@@ -51,18 +51,38 @@ pub fn to_json(log: &LoadedLog) -> Value {
                 status,
                 model,
                 eval_count,
+                tool_calls: calls,
+                thinking,
                 ..
             } => {
+                let mut parts = Vec::new();
+                if !thinking.is_empty() {
+                    parts.push(json!({"type": "thinking", "text": thinking}));
+                }
+                parts.push(json!({"type": "text", "text": text}));
                 let mut m = json!({
                     "id": r.seq,
                     "role": "assistant",
-                    "parts": [{"type": "text", "text": text}],
+                    "parts": parts,
                     "timestamp": ts,
                     "model": model,
                     "status": status,
                 });
                 if let Some(n) = eval_count {
                     m["tokens"] = json!(n);
+                }
+                if !calls.is_empty() {
+                    m["toolCalls"] = calls
+                        .iter()
+                        .map(|c| {
+                            let mut call =
+                                json!({"id": c.id, "name": c.name, "args": json_or_text(&c.args)});
+                            if c.from_text {
+                                call["fromText"] = Value::Bool(true);
+                            }
+                            call
+                        })
+                        .collect();
                 }
                 messages.push(m);
             }
@@ -71,16 +91,24 @@ pub fn to_json(log: &LoadedLog) -> Value {
                 args,
                 result,
                 is_error,
+                call_id,
+                ms,
                 ..
-            } => tool_calls.push(json!({
-                "id": format!("call_{}", r.seq),
-                "name": name,
-                // Arguments are JSON text from the model; keep the text if it is not JSON.
-                "args": serde_json::from_str::<Value>(args)
-                    .unwrap_or_else(|_| Value::from(args.as_str())),
-                "result": {"llmContent": result, "isError": is_error},
-                "timestamp": ts,
-            })),
+            } => {
+                let mut call = json!({
+                    // The server's id for the call where it gave one (the assistant
+                    // message's `toolCalls` names it too).
+                    "id": call_id.clone().filter(|id| !id.is_empty()).unwrap_or_else(|| format!("call_{}", r.seq)),
+                    "name": name,
+                    "args": json_or_text(args),
+                    "result": {"llmContent": result, "isError": is_error},
+                    "timestamp": ts,
+                });
+                if let Some(ms) = ms {
+                    call["durationMs"] = json!(ms);
+                }
+                tool_calls.push(call);
+            }
             RecordBody::Checkpoint { checkpoint } => {
                 checkpoints.push(checkpoint_json("created", checkpoint, &ts, &[]));
             }
@@ -212,12 +240,26 @@ fn render_record(
             text,
             status,
             model,
+            tool_calls,
+            thinking,
             ..
         } => {
             let _ = writeln!(md, "### Assistant #{n} · {time} · {}\n", one_line(model));
+            if !thinking.trim().is_empty() {
+                let words = thinking.split_whitespace().count();
+                folded(md, &format!("Thinking ({words} words)"), thinking);
+            }
             let body = sanitize(text);
             if !body.trim().is_empty() {
                 let _ = writeln!(md, "{}\n", body.trim_end());
+            }
+            for c in tool_calls {
+                let how = if c.from_text {
+                    " (written as text, read as a call)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(md, "Calls `{}`{how}\n", one_line(&c.name));
             }
             if *status == ReplyStatus::Interrupted {
                 md.push_str(
@@ -231,10 +273,16 @@ fn render_record(
             args,
             result,
             is_error,
+            ms,
             ..
         } => {
             let err = if *is_error { " · ❌ error" } else { "" };
-            let _ = writeln!(md, "### Tool `{}` #{n} · {time}{err}\n", one_line(name));
+            let took = ms.map_or(String::new(), |ms| format!(" · {:.1}s", ms as f64 / 1000.0));
+            let _ = writeln!(
+                md,
+                "### Tool `{}` #{n} · {time}{took}{err}\n",
+                one_line(name)
+            );
             md.push_str("**Arguments**\n\n");
             fenced(md, "json", &sanitize(args));
             md.push_str("**Result**\n\n");
@@ -453,6 +501,11 @@ fn camel_keys(v: Value) -> Value {
 }
 
 /// A collapsible note (`<details>`), as GitHub and most Markdown viewers render it.
+/// Arguments are JSON text from the model; the text itself where it is not JSON.
+fn json_or_text(args: &str) -> Value {
+    serde_json::from_str::<Value>(args).unwrap_or_else(|_| Value::from(args))
+}
+
 fn folded(md: &mut String, summary: &str, body: &str) {
     let body = sanitize(body);
     let _ = writeln!(

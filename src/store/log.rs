@@ -720,6 +720,7 @@ mod tests {
                 tokens: None,
                 prompt_eval_cached: None,
                 tool_calls: Vec::new(),
+                thinking: String::new(),
             },
         };
         let s = scan(&log_bytes(std::slice::from_ref(&r)), Path::new("x")).unwrap();

@@ -435,6 +435,7 @@ mod tests {
                 pinned: false,
                 tool: None,
                 calls: Vec::new(),
+                thinking: String::new(),
                 tokens: 3,
             }],
         }

@@ -18,7 +18,9 @@ const MAX_ENTRIES: usize = 500;
 #[derive(Debug, Deserialize)]
 pub struct ReadFileArgs {
     path: String,
+    #[serde(default, deserialize_with = "super::lenient_number")]
     start_line: Option<u64>,
+    #[serde(default, deserialize_with = "super::lenient_number")]
     end_line: Option<u64>,
 }
 
@@ -108,6 +110,7 @@ impl ReadFile {
 pub struct ListFilesArgs {
     path: Option<String>,
     glob: Option<String>,
+    #[serde(default, deserialize_with = "super::lenient_number")]
     depth: Option<usize>,
 }
 

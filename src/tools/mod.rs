@@ -15,6 +15,7 @@
 mod command;
 mod edit;
 mod files;
+pub mod mcp;
 pub mod policy;
 pub mod recover;
 pub mod sandbox;
@@ -38,7 +39,7 @@ pub enum Access {
 /// A tool as offered to the model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSpec {
-    pub name: &'static str,
+    pub name: String,
     pub access: Access,
     /// Ollama's `{"type":"function","function":{…}}` object.
     pub schema: Value,
@@ -80,7 +81,7 @@ impl Default for Limits {
 }
 
 /// A call checked and ready to run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Prepared {
     ReadFile(files::ReadFile),
     ListFiles(files::ListFiles),
@@ -88,6 +89,7 @@ pub enum Prepared {
     WriteFile(edit::WriteFile),
     EditFile(edit::EditFile),
     RunCommand(command::RunCommand),
+    Mcp(Box<mcp::McpCall>),
 }
 
 /// A finished call: what the model is told.
@@ -115,9 +117,9 @@ impl Outcome {
 
 /// The built-in tools, in the order they are offered.
 pub fn builtin_specs() -> Vec<ToolSpec> {
-    fn spec(name: &'static str, access: Access, description: &str, params: Value) -> ToolSpec {
+    fn spec(name: &str, access: Access, description: &str, params: Value) -> ToolSpec {
         ToolSpec {
-            name,
+            name: name.to_string(),
             access,
             schema: json!({
                 "type": "function",
@@ -186,6 +188,30 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
     ]
 }
 
+/// A whole number, or a string holding one: small models write `"start_line": "1"`
+/// (measured on Qwen2.5-Coder 0.5B), and refusing that would throw away a good call.
+pub(crate) fn lenient_number<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr + serde::Deserialize<'de>,
+{
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrText<T> {
+        Number(T),
+        Text(String),
+    }
+    match <Option<NumberOrText<T>> as serde::Deserialize>::deserialize(d)? {
+        None => Ok(None),
+        Some(NumberOrText::Number(n)) => Ok(Some(n)),
+        Some(NumberOrText::Text(s)) => {
+            s.trim().parse().map(Some).map_err(|_| {
+                serde::de::Error::custom(format!("expected a whole number, got {s:?}"))
+            })
+        }
+    }
+}
+
 fn args<T: DeserializeOwned>(raw: &str) -> Result<T, ToolError> {
     let value: Value = serde_json::from_str(raw.trim())
         .map_err(|e| ToolError::BadArgs(format!("not JSON ({e})")))?;
@@ -195,8 +221,16 @@ fn args<T: DeserializeOwned>(raw: &str) -> Result<T, ToolError> {
     serde_json::from_value(value).map_err(|e| ToolError::BadArgs(e.to_string()))
 }
 
-/// Check a call: the tool exists, its arguments fit, its paths stay inside.
-pub fn prepare(call: &ToolCall, sandbox: &Sandbox) -> Result<Prepared, ToolError> {
+/// Check a call: the tool exists (built in, or one of `mcp`'s), its arguments fit, its
+/// paths stay inside.
+pub fn prepare(
+    call: &ToolCall,
+    sandbox: &Sandbox,
+    mcp: &[mcp::McpTool],
+) -> Result<Prepared, ToolError> {
+    if let Some(t) = mcp.iter().find(|t| t.spec.name == call.name) {
+        return Ok(Prepared::Mcp(Box::new(t.prepare(&call.args)?)));
+    }
     Ok(match call.name.as_str() {
         "read_file" => Prepared::ReadFile(files::ReadFile::prepare(args(&call.args)?, sandbox)?),
         "list_files" => Prepared::ListFiles(files::ListFiles::prepare(args(&call.args)?, sandbox)?),
@@ -209,7 +243,11 @@ pub fn prepare(call: &ToolCall, sandbox: &Sandbox) -> Result<Prepared, ToolError
             Prepared::RunCommand(command::RunCommand::prepare(args(&call.args)?, sandbox)?)
         }
         other => {
-            let names: Vec<&str> = builtin_specs().iter().map(|s| s.name).collect();
+            let names: Vec<String> = builtin_specs()
+                .into_iter()
+                .map(|s| s.name)
+                .chain(mcp.iter().map(|t| t.spec.name.clone()))
+                .collect();
             return Err(ToolError::Unknown(other.to_string(), names.join(", ")));
         }
     })
@@ -222,7 +260,7 @@ impl Prepared {
                 Access::Read
             }
             Prepared::WriteFile(_) | Prepared::EditFile(_) => Access::Write,
-            Prepared::RunCommand(_) => Access::Execute,
+            Prepared::RunCommand(_) | Prepared::Mcp(_) => Access::Execute,
         }
     }
 
@@ -237,6 +275,7 @@ impl Prepared {
             Prepared::WriteFile(w) => w.preview(sandbox),
             Prepared::EditFile(e) => e.preview(sandbox),
             Prepared::RunCommand(c) => format!("$ {}", c.command),
+            Prepared::Mcp(c) => c.preview(),
         }
     }
 
@@ -263,6 +302,7 @@ impl Prepared {
         let sb = sandbox.clone();
         let result = match self {
             Prepared::RunCommand(c) => c.run(sandbox.root(), limits).await,
+            Prepared::Mcp(c) => return c.run(limits.command_timeout, limits.output_bytes).await,
             other => tokio::task::spawn_blocking(move || other.run_blocking(&sb, limits))
                 .await
                 .unwrap_or_else(|e| Err(ToolError::Failed(format!("the tool crashed: {e}")))),
@@ -280,7 +320,9 @@ impl Prepared {
             Prepared::SearchFiles(s) => s.run(sandbox, limits),
             Prepared::WriteFile(w) => w.run(sandbox),
             Prepared::EditFile(e) => e.run(sandbox),
-            Prepared::RunCommand(_) => Err(ToolError::Failed("not a blocking tool".into())),
+            Prepared::RunCommand(_) | Prepared::Mcp(_) => {
+                Err(ToolError::Failed("not a blocking tool".into()))
+            }
         }
     }
 }
@@ -326,18 +368,47 @@ mod tests {
     fn bad_calls_are_errors_the_model_can_read() {
         let dir = tempfile::tempdir().unwrap();
         let sb = Sandbox::new(dir.path()).unwrap();
-        let e = prepare(&call("rm_rf", "{}"), &sb).unwrap_err();
+        let e = prepare(&call("rm_rf", "{}"), &sb, &[]).unwrap_err();
         assert!(e.to_string().contains("read_file"), "{e}");
-        let e = prepare(&call("read_file", "{}"), &sb).unwrap_err();
+        let e = prepare(&call("read_file", "{}"), &sb, &[]).unwrap_err();
         assert!(e.to_string().contains("path"), "{e}");
-        let e = prepare(&call("read_file", r#"{"path": 3}"#), &sb).unwrap_err();
+        let e = prepare(&call("read_file", r#"{"path": 3}"#), &sb, &[]).unwrap_err();
         assert!(matches!(e, ToolError::BadArgs(_)), "{e}");
-        let e = prepare(&call("read_file", r#"{"path": "x""#), &sb).unwrap_err();
+        let e = prepare(
+            &call("read_file", r#"{"path": "x", "start_line": "one"}"#),
+            &sb,
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("whole number"), "{e}");
+        assert!(matches!(e, ToolError::BadArgs(_)), "{e}");
+        let e = prepare(&call("read_file", r#"{"path": "x""#), &sb, &[]).unwrap_err();
         assert!(e.to_string().contains("not JSON"), "{e}");
-        let e = prepare(&call("read_file", r#"["x"]"#), &sb).unwrap_err();
+        let e = prepare(&call("read_file", r#"["x"]"#), &sb, &[]).unwrap_err();
         assert!(e.to_string().contains("object"), "{e}");
-        let e = prepare(&call("read_file", r#"{"path": "../x"}"#), &sb).unwrap_err();
+        let e = prepare(&call("read_file", r#"{"path": "../x"}"#), &sb, &[]).unwrap_err();
         assert!(matches!(e, ToolError::Outside { .. }), "{e}");
+    }
+
+    #[test]
+    fn numbers_written_as_text_are_read_as_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("n.txt"), "a\nb\nc\nd\n").unwrap();
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let as_text = r#"{"path": "n.txt", "start_line": "2", "end_line": " 3 "}"#;
+        let as_numbers = r#"{"path": "n.txt", "start_line": 2, "end_line": 3}"#;
+        assert_eq!(
+            format!(
+                "{:?}",
+                prepare(&call("read_file", as_text), &sb, &[]).unwrap()
+            ),
+            format!(
+                "{:?}",
+                prepare(&call("read_file", as_numbers), &sb, &[]).unwrap()
+            )
+        );
+        let listed = prepare(&call("list_files", r#"{"depth": "1"}"#), &sb, &[]);
+        assert!(listed.is_ok(), "{listed:?}");
     }
 
     #[test]

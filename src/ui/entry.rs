@@ -22,15 +22,14 @@ use super::theme::Theme;
 use super::wrap::wrap;
 use crate::view::{Entry, EntryKind, ReplyState, Severity};
 
-/// Tool output shows at most this many source lines in the transcript.
-pub(crate) const TOOL_PREVIEW_LINES: usize = 12;
-
 /// Everything besides the entry that affects its lines (the cache key, with width).
 pub(crate) struct EntryCtx<'a> {
     pub theme: &'a Theme,
     pub g: &'static Glyphs,
     pub ascii: bool,
     pub offset: FixedOffset,
+    /// Show what is folded away: a tool call's arguments and result, a reply's reasoning.
+    pub details: bool,
 }
 
 /// A streaming reply's lines, kept between frames. `lines[..prefix_len]` (separator,
@@ -82,6 +81,7 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
             is_error,
             detail,
             ms,
+            ..
         } => {
             spans.push(Span::styled(
                 format!("{} {}", ctx.g.tool, clean_line(name)),
@@ -98,27 +98,22 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
                     s.text,
                 ));
             }
-            if let Some(ms) = ms {
-                spans.push(sep.clone());
-                spans.push(Span::styled(
-                    format!(
-                        "{} {} {:.1}s",
-                        super::text::bytes(entry.text.len() as u64),
-                        match (*is_error, ctx.ascii) {
-                            (true, false) => "✗",
-                            (false, false) => "✓",
-                            (true, true) => "failed",
-                            (false, true) => "ok",
-                        },
-                        *ms as f64 / 1000.0
-                    ),
-                    if *is_error { s.tool_error } else { s.dim },
-                ));
-            }
-            if *is_error {
-                spans.push(sep.clone());
-                spans.push(Span::styled("error", s.tool_error));
-            }
+            // A call that never ran (denied, stopped) has no time.
+            let time = ms.map_or(String::new(), |ms| format!(" {:.1}s", ms as f64 / 1000.0));
+            spans.push(sep.clone());
+            spans.push(Span::styled(
+                format!(
+                    "{} {}{time}",
+                    super::text::bytes(entry.text.len() as u64),
+                    match (*is_error, ctx.ascii) {
+                        (true, false) => "✗",
+                        (false, false) => "✓",
+                        (true, true) => "failed",
+                        (false, true) => "ok",
+                    },
+                ),
+                if *is_error { s.tool_error } else { s.dim },
+            ));
         }
         EntryKind::Notice(_) | EntryKind::Fold { .. } => {}
     }
@@ -202,7 +197,10 @@ pub(crate) fn render_entry(
     code: &mut CodeCache,
 ) -> Vec<Line<'static>> {
     render_with(entry, width, ctx, |body_w| {
-        if entry.text.trim().is_empty() {
+        // Reasoning that led only to tool calls has no text to stand in for.
+        if entry.text.trim().is_empty() && !entry.thinking.trim().is_empty() {
+            Vec::new()
+        } else if entry.text.trim().is_empty() {
             placeholder(ctx)
         } else {
             markdown(&entry.text, body_w, ctx, code)
@@ -238,6 +236,9 @@ pub(crate) fn render_streaming(
             lines.push(Line::default());
         }
         lines.push(header(entry, ctx));
+        let indent = indent_for(width);
+        let body_w = usize::from(width).saturating_sub(indent).max(1);
+        lines.extend(indented(thinking(entry, body_w, ctx), indent));
         cache.head_len = lines.len();
         cache.prefix_len = lines.len();
     }
@@ -286,6 +287,45 @@ fn push_block(
     lines.extend(indented(block, indent));
 }
 
+/// A reply's reasoning: one folded line, or the whole text with `details`.
+fn thinking(entry: &Entry, body_w: usize, ctx: &EntryCtx<'_>) -> Vec<Line<'static>> {
+    let text = entry.thinking.trim();
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let s = &ctx.theme.styles;
+    let words = thousands(text.split_whitespace().count() as u64);
+    let still = entry.is_streaming() && entry.text.is_empty();
+    if !ctx.details {
+        let what = if still { "thinking" } else { "thought" };
+        let line = format!("{} {what} · {words} words", ctx.g.collapsed);
+        return vec![Line::from(Span::styled(line, s.dim))];
+    }
+    let mut out = vec![Line::from(Span::styled(
+        format!("{} thinking · {words} words", ctx.g.expanded),
+        s.dim,
+    ))];
+    out.extend(wrap(&[Span::styled(clean(text), s.dim)], body_w, &[], &[]));
+    // A blank line between the reasoning and the answer.
+    out.push(Line::default());
+    out
+}
+
+/// A call's arguments, one per line (`path: notes.txt`), or the JSON as sent.
+fn pretty_args(args: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(args) {
+        Ok(serde_json::Value::Object(map)) if !map.is_empty() => map
+            .iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::String(s) => format!("{k}: {}", clean(s)),
+                other => format!("{k}: {other}"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => clean(args).into_owned(),
+    }
+}
+
 fn render_with(
     entry: &Entry,
     width: u16,
@@ -303,6 +343,7 @@ fn render_with(
         }
         EntryKind::Assistant { state } => {
             out.push(header(entry, ctx));
+            out.extend(indented(thinking(entry, body_w, ctx), indent));
             let bw = u16::try_from(body_w).unwrap_or(u16::MAX);
             out.extend(indented(assistant(bw), indent));
             if *state == ReplyState::Interrupted {
@@ -313,32 +354,26 @@ fn render_with(
                 ));
             }
         }
-        EntryKind::Tool { is_error, .. } => {
+        EntryKind::Tool { is_error, args, .. } => {
             out.push(header(entry, ctx));
             let style = if *is_error { s.tool_error } else { s.dim };
             let cleaned = clean(&entry.text);
             let body = cleaned.trim_end_matches('\n');
-            let total = body.lines().count();
-            let shown: String = if total > TOOL_PREVIEW_LINES && !*is_error {
-                body.lines()
-                    .take(TOOL_PREVIEW_LINES)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            } else {
-                body.to_string()
-            };
-            out.extend(indented(
-                wrap(&[Span::styled(shown, style)], body_w, &[], &[]),
-                indent,
-            ));
-            if total > TOOL_PREVIEW_LINES && !*is_error {
-                let more = format!(
-                    "{} {} more lines",
-                    ctx.g.ellipsis,
-                    thousands((total - TOOL_PREVIEW_LINES) as u64)
-                );
+            if ctx.details {
                 out.extend(indented(
-                    vec![Line::from(Span::styled(more, s.dim))],
+                    wrap(&[Span::styled(pretty_args(args), s.dim)], body_w, &[], &[]),
+                    indent,
+                ));
+                out.extend(indented(
+                    wrap(&[Span::styled(body.to_string(), style)], body_w, &[], &[]),
+                    indent,
+                ));
+            } else if *is_error {
+                // Folded, a failure still says why, in one line.
+                let first = body.lines().next().unwrap_or_default();
+                let line = super::text::truncate(first, body_w, ctx.g.ellipsis);
+                out.extend(indented(
+                    vec![Line::from(Span::styled(line, style))],
                     indent,
                 ));
             }

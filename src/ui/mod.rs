@@ -71,6 +71,7 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
             g,
             ascii: view.ascii,
             offset: view.utc_offset,
+            details: view.details,
         };
         view.transcript.render(r, buf, &ctx, style_key(view));
     }
@@ -118,6 +119,7 @@ fn style_key(view: &UiView<'_>) -> u64 {
     view.theme.hash(&mut h);
     view.ascii.hash(&mut h);
     view.utc_offset.local_minus_utc().hash(&mut h);
+    view.details.hash(&mut h);
     h.finish()
 }
 

@@ -374,6 +374,25 @@ fn snapshots(
     }
 }
 
+/// Width of the capabilities column ("tools think vision").
+const CAN_W: usize = 20;
+
+/// What a model can do beyond completing text, in a word each: whether it calls tools,
+/// thinks, sees images.
+fn can(capabilities: &[String]) -> String {
+    capabilities
+        .iter()
+        .filter_map(|c| match c.as_str() {
+            "tools" => Some("tools"),
+            "thinking" => Some("think"),
+            "vision" => Some("vision"),
+            "embedding" => Some("embed"),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn models(
     items: &[ModelEntry],
     selected: usize,
@@ -390,7 +409,7 @@ fn models(
         .max()
         .unwrap_or(10)
         .clamp(10, 40);
-    let want_w = u16::try_from(name_w + 40).unwrap_or(u16::MAX);
+    let want_w = u16::try_from(name_w + 40 + CAN_W).unwrap_or(u16::MAX);
     let want_h = u16::try_from(items.len() + 5).unwrap_or(u16::MAX).max(6);
     let rect = popup(area, want_w, want_h);
     let footer = format!("Enter select{}Esc close", cx.g.sep);
@@ -435,11 +454,12 @@ fn models(
     }
     if y < usize::from(inner.height) {
         let header = format!(
-            "  {} {} {} {}",
+            "  {} {} {} {}  {}",
             pad_right("name", name_w),
             pad_left("size", 8),
             pad_left("params", 7),
-            pad_left("context", 9)
+            pad_left("context", 9),
+            "can"
         );
         buf.set_span(
             inner.x,
@@ -458,7 +478,7 @@ fn models(
         let is_current = m.name == current;
         let mark = if is_current { cx.g.current } else { " " };
         let text = format!(
-            "{mark} {} {} {} {}",
+            "{mark} {} {} {} {}  {}",
             pad_right(&truncate(&name, name_w, cx.g.ellipsis), name_w),
             pad_left(&m.size_bytes.map(bytes).unwrap_or_default(), 8),
             pad_left(
@@ -474,6 +494,7 @@ fn models(
                     .unwrap_or_default(),
                 9
             ),
+            can(&m.capabilities),
         );
         let row = inner.y + u16::try_from(y + k - off).unwrap_or(0);
         let style = match (is_sel, is_current) {

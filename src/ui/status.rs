@@ -184,6 +184,14 @@ fn activity(
                 format!("generating {} tok {secs:.1}s", thousands(u64::from(tokens)))
             }
         }
+        Activity::Thinking { .. } => {
+            let secs = status.elapsed_ms as f64 / 1000.0;
+            if short {
+                "thinking".to_string()
+            } else {
+                format!("thinking{} {secs:.1}s", glyphs.ellipsis)
+            }
+        }
         Activity::Compressing { what, .. } => {
             if short {
                 "compressing".to_string()

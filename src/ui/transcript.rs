@@ -122,6 +122,22 @@ impl Transcript {
         true
     }
 
+    /// Append reasoning to the streaming reply. Its block sits above the text, inside
+    /// the part the stream cache treats as the head, so the cache starts over (cheap:
+    /// reasoning comes before the answer, while the body is still empty).
+    pub fn append_thinking(&mut self, delta: &str) {
+        let Some(i) = self.streaming else {
+            return;
+        };
+        if delta.is_empty() {
+            return;
+        }
+        self.entries[i].thinking.push_str(delta);
+        self.slots[i] = None;
+        self.stream_cache = StreamCache::default();
+        self.mark_new();
+    }
+
     /// End the streaming reply with `state` (`Complete` or `Interrupted`).
     pub fn finish_streaming(&mut self, state: ReplyState) {
         if let Some(i) = self.streaming.take() {
@@ -131,26 +147,40 @@ impl Transcript {
         }
     }
 
-    /// Drop the streaming reply if it is the newest entry and nothing arrived: a request
-    /// that failed before any text should leave no empty "interrupted" reply behind.
-    /// Returns whether it was dropped (otherwise it is finished as interrupted).
-    /// Take the streaming entry off the screen whatever it holds (its text turned out to
-    /// be a tool call, shown as such next).
+    /// Take the streaming entry's text off the screen (it turned out to be a tool call,
+    /// shown as such next); the entry goes too unless it holds reasoning.
     pub fn drop_streaming(&mut self) {
         if let Some(i) = self.streaming
             && i + 1 == self.entries.len()
         {
             self.entries[i].text.clear();
+            self.slots[i] = None;
+            self.stream_cache = StreamCache::default();
             self.discard_empty_streaming();
         }
     }
 
+    /// Drop the streaming reply if it is the newest entry and nothing arrived: a request
+    /// that failed before any text should leave no empty "interrupted" reply behind.
+    /// Returns whether it was dropped (otherwise it is finished as interrupted).
     pub fn discard_empty_streaming(&mut self) -> bool {
+        if self.drop_if_empty() {
+            return true;
+        }
+        if self.streaming.is_some() {
+            self.finish_streaming(ReplyState::Interrupted);
+        }
+        false
+    }
+
+    /// Drop the streaming reply if it is the newest entry and holds neither text nor
+    /// reasoning (a reply that only called tools: its tool lines say what it did).
+    pub fn drop_if_empty(&mut self) -> bool {
         let Some(i) = self.streaming else {
             return false;
         };
-        if i + 1 != self.entries.len() || !self.entries[i].text.is_empty() {
-            self.finish_streaming(ReplyState::Interrupted);
+        let e = &self.entries[i];
+        if i + 1 != self.entries.len() || !e.text.is_empty() || !e.thinking.is_empty() {
             return false;
         }
         self.streaming = None;

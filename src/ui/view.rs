@@ -34,6 +34,8 @@ pub struct UiView<'a> {
     /// Offset used to show timestamps as local time (`Local::now().offset().fix()`);
     /// explicit so rendering stays a pure function.
     pub utc_offset: FixedOffset,
+    /// Tool calls and reasoning unfolded (the details key).
+    pub details: bool,
 }
 
 /// The status line.
@@ -172,6 +174,8 @@ pub struct ModelEntry {
     pub size_bytes: Option<u64>,
     pub parameter_size: Option<String>,
     pub context_length: Option<u32>,
+    /// Ollama's capabilities ("tools", "thinking", "vision", …), when known.
+    pub capabilities: Vec<String>,
 }
 
 /// A notice that needs the user: what happened, and how to fix it.

@@ -33,6 +33,8 @@ pub enum EntryKind {
         is_error: bool,
         /// The call's key argument (the path, the command), for the one-line summary.
         detail: String,
+        /// All its arguments (JSON), for the expanded view.
+        args: String,
         /// How long it ran.
         ms: Option<u64>,
     },
@@ -58,6 +60,8 @@ pub struct Entry {
     pub pinned: bool,
     /// The checkpoint that now stands for this message in the model's context.
     pub folded: Option<u32>,
+    /// A reply's reasoning (thinking models), shown collapsed above its text.
+    pub thinking: String,
 }
 
 impl Entry {
@@ -69,6 +73,7 @@ impl Entry {
             ts,
             pinned: false,
             folded: None,
+            thinking: String::new(),
         }
     }
 
@@ -102,6 +107,7 @@ impl Entry {
                     .as_ref()
                     .map(|t| key_argument(&t.args))
                     .unwrap_or_default(),
+                args: m.tool.as_ref().map(|t| t.args.clone()).unwrap_or_default(),
                 ms: m.tool.as_ref().and_then(|t| t.ms),
             },
         };
@@ -112,6 +118,7 @@ impl Entry {
             ts: m.ts,
             pinned: m.pinned,
             folded: None,
+            thinking: m.thinking.clone(),
         }
     }
 

@@ -118,6 +118,15 @@ pub enum Notice {
     },
     /// `/export` before the first message: there is no session file yet.
     NothingToExport,
+    /// An MCP server started (its tools are offered) or is not available.
+    Mcp(crate::tools::mcp::Event),
+    /// `/think`: what is sent from now on (`None`: the model's default), and whether the
+    /// model thinks at all.
+    ThinkSet {
+        think: Option<crate::llm::Think>,
+        model: String,
+        capable: bool,
+    },
 }
 
 /// Where an engine event shows.
@@ -203,7 +212,11 @@ impl Notice {
             | Notice::RestoreLoadFailed { .. }
             | Notice::SnapshotDeleteFailed { .. }
             | Notice::ExportFailed { .. } => Warn,
+            Notice::ThinkSet { capable: false, .. }
+            | Notice::Mcp(crate::tools::mcp::Event::Failed { .. }) => Warn,
             Notice::Unanswered
+            | Notice::ThinkSet { .. }
+            | Notice::Mcp(_)
             | Notice::Connected { .. }
             | Notice::StoppedBeforeReply
             | Notice::ReplyCutAtLimit

@@ -35,6 +35,11 @@ pub enum Activity {
         since: Instant,
         chunks: u32,
     },
+    /// A thinking model reasons before it answers (its answer has not started).
+    Thinking {
+        since: Instant,
+        chunks: u32,
+    },
     Compressing {
         since: Instant,
         what: String,

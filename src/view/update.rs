@@ -15,6 +15,8 @@ pub enum Update {
     /// A reply starts streaming.
     ReplyStart,
     Delta(String),
+    /// More of the streaming reply's reasoning (thinking models), shown above its text.
+    Thinking(String),
     /// The streamed reply was a tool call written as text: it is shown as the call (the
     /// tool line that follows), not as text.
     ReplyIsToolCall,

@@ -100,6 +100,38 @@ impl FakeModel {
     }
 }
 
+/// A model with the `thinking` capability (like qwen3): it reasons before it answers
+/// unless a request says `"think": false`.
+pub fn thinking_model() -> FakeModel {
+    let mut m = FakeModel::new("qwen3:4b", "qwen3", "4.0B", 4_022_468_096, 40_960);
+    m.capabilities.push("thinking".to_string());
+    m
+}
+
+/// What the fake thinks before its reply: `Thinking about "<first words>"` and a fixed
+/// sentence, one chunk per word.
+fn thinking_chunks(messages: &[Msg]) -> Vec<String> {
+    let last_user = messages
+        .iter()
+        .rev()
+        .find(|m| m.role == "user")
+        .map_or("", |m| m.content.as_str());
+    let quote: Vec<&str> = last_user.split_whitespace().take(QUOTE_WORDS).collect();
+    let text = format!(
+        "Thinking about \"{}\": the person wants a short answer, so I answer plainly.",
+        quote.join(" ")
+    );
+    let mut out = Vec::new();
+    for (i, w) in text.split(' ').enumerate() {
+        out.push(if i == 0 {
+            w.to_string()
+        } else {
+            format!(" {w}")
+        });
+    }
+    out
+}
+
 /// `llama3.2:3b` (ctx 131072), `qwen2.5-coder:0.5b` (ctx 32768), `llama3.1:70b` (ctx 131072).
 pub fn default_models() -> Vec<FakeModel> {
     vec![
@@ -336,6 +368,14 @@ impl FakeOllama {
             .collect()
     }
 
+    /// The chat requests that asked for a summary (by the summarizer's prompt).
+    pub fn summary_requests(&self) -> Vec<Value> {
+        self.chat_requests()
+            .into_iter()
+            .filter(asks_for_summary)
+            .collect()
+    }
+
     /// What the fake made of each chat request that reached generation.
     pub fn chat_outcomes(&self) -> Vec<ChatOutcome> {
         lock(&self.shared.outcomes).clone()
@@ -351,8 +391,6 @@ impl FakeOllama {
         lock(&self.shared.replies).push_back(reply.into());
     }
 
-    /// Hold every summary request (no answer) until released: a summarizer that takes
-    /// as long as a test needs. Chats are not held.
     /// The next chat reply (not a summary) calls these tools, as Ollama streams a parsed
     /// call: one `done:false` chunk with empty content and `tool_calls` (each with an id
     /// and its arguments as an object), then the final line.
@@ -361,6 +399,8 @@ impl FakeOllama {
             .push_back(calls.into_iter().map(|(n, a)| (n.to_string(), a)).collect());
     }
 
+    /// Hold every summary request (no answer) until released: a summarizer that takes
+    /// as long as a test needs. Chats are not held.
     pub fn hold_summaries(&self, hold: bool) {
         self.shared.hold_summaries.send_replace(hold);
     }
@@ -677,6 +717,21 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
         .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
     let truncate = ignore_truncate || body["truncate"].as_bool().unwrap_or(true);
     let shift = body["shift"].as_bool().unwrap_or(true);
+    // `think`: a boolean or a level. Like Ollama, asking a model that cannot think to
+    // think is a 400; a thinking model thinks unless told `false`.
+    let think = match &body["think"] {
+        Value::Bool(b) => Some(*b),
+        Value::String(_) => Some(true),
+        _ => None,
+    };
+    let can_think = model.capabilities.iter().any(|c| c == "thinking");
+    if think == Some(true) && !can_think {
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            &format!("\"{}\" does not support thinking", model.name),
+        );
+    }
+    let thinks = can_think && think != Some(false);
 
     mark_loaded(shared, &model.name, num_ctx, &body["keep_alive"]);
 
@@ -738,6 +793,11 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
         cap = cap.min(num_ctx.saturating_sub(fit.prompt_eval_count));
     }
     let generated = generate(&text, cap);
+    let thinking = if thinks {
+        thinking_chunks(seen)
+    } else {
+        Vec::new()
+    };
     let done_reason = if generated.cut || summary_cut {
         "length"
     } else {
@@ -769,9 +829,9 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
         token_delay: delay,
     };
     let plan = if streaming {
-        stream_plan(&generated.chunks, &stats, fault.as_ref())
+        stream_plan(&thinking, &generated.chunks, &stats, fault.as_ref())
     } else {
-        match single_plan(&generated.chunks, &stats, fault.as_ref()) {
+        match single_plan(&thinking, &generated.chunks, &stats, fault.as_ref()) {
             Ok(plan) => plan,
             Err(response) => return *response,
         }
@@ -1344,8 +1404,29 @@ fn split_points(bytes: &[u8]) -> Vec<usize> {
     points
 }
 
-fn stream_plan(chunks: &[String], stats: &Stats, fault: Option<&Fault>) -> Plan {
+fn stream_plan(
+    thinking: &[String],
+    chunks: &[String],
+    stats: &Stats,
+    fault: Option<&Fault>,
+) -> Plan {
     let mut plan = Plan::new(fault == Some(&Fault::SplitLines));
+    // A thinking model streams its reasoning first, in chunks of their own with empty
+    // content.
+    for t in thinking {
+        if !stats.token_delay.is_zero() {
+            plan.push(Step::Sleep(stats.token_delay));
+        }
+        plan.line(
+            &json!({
+                "model": stats.model,
+                "created_at": now_rfc3339(),
+                "message": { "role": "assistant", "content": "", "thinking": t },
+                "done": false,
+            }),
+            true,
+        );
+    }
     let fault_at = |tokens: usize| tokens.min(chunks.len());
     for i in 0..=chunks.len() {
         match fault {
@@ -1379,6 +1460,7 @@ fn stream_plan(chunks: &[String], stats: &Stats, fault: Option<&Fault>) -> Plan 
 
 /// A non-streaming reply: one JSON object, or the fault's equivalent.
 fn single_plan(
+    thinking: &[String],
     chunks: &[String],
     stats: &Stats,
     fault: Option<&Fault>,
@@ -1412,7 +1494,11 @@ fn single_plan(
         let n = u32::try_from(chunks.len()).unwrap_or(u32::MAX);
         plan.push(Step::Sleep(stats.token_delay.saturating_mul(n)));
     }
-    plan.line(&stats.final_object(&content), false);
+    let mut last = stats.final_object(&content);
+    if !thinking.is_empty() {
+        last["message"]["thinking"] = Value::String(thinking.concat());
+    }
+    plan.line(&last, false);
     Ok(plan)
 }
 

@@ -26,6 +26,8 @@ impl App {
             Intent::Export { json } => self.command(Command::Export { json }),
             Intent::Inspect(number) => self.inspect(number, false),
             Intent::Panel => self.toggle_panel(),
+            Intent::Details => self.details = !self.details,
+            Intent::Think(think) => self.command(Command::SetThink(think)),
             Intent::Retry => self.command(Request::Retry),
             Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
             Intent::Quit => self.quit = true,

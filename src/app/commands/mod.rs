@@ -35,6 +35,10 @@ pub enum Intent {
     },
     Inspect(Option<u32>),
     Panel,
+    /// Unfold (or fold again) tool calls and reasoning.
+    Details,
+    /// `None`: the model's default.
+    Think(Option<crate::llm::Think>),
     Retry,
     Help,
     Quit,
@@ -232,6 +236,27 @@ pub static COMMANDS: &[SlashCommand] = &[
         parse: |_, _| Ok(Intent::Panel),
     },
     SlashCommand {
+        name: "details",
+        aliases: &["expand"],
+        usage: "/details",
+        help: "show/hide tool arguments and results, and the model's reasoning",
+        key: Some(Action::Details),
+        parse: |_, _| Ok(Intent::Details),
+    },
+    SlashCommand {
+        name: "think",
+        aliases: &[],
+        usage: "/think [on|off|low|medium|high|default]",
+        help: "how much a thinking model reasons before it answers",
+        key: None,
+        parse: |_, arg| match arg.trim() {
+            "" | "default" => Ok(Intent::Think(None)),
+            a => crate::llm::Think::parse(a)
+                .map(|t| Intent::Think(Some(t)))
+                .ok_or_else(|| "usage: /think [on|off|low|medium|high|default]".into()),
+        },
+    },
+    SlashCommand {
         name: "retry",
         aliases: &[],
         usage: "/retry",
@@ -381,6 +406,17 @@ mod tests {
         assert!(parse("//not a command").is_none());
         assert!(parse("/").is_none());
         assert!(parse("a /goal in the middle").is_none());
+    }
+
+    #[test]
+    fn think_takes_a_level_or_the_default() {
+        use crate::llm::Think;
+        assert_eq!(ok("/think"), Intent::Think(None));
+        assert_eq!(ok("/think default"), Intent::Think(None));
+        assert_eq!(ok("/think off"), Intent::Think(Some(Think::Off)));
+        assert_eq!(ok("/think HIGH"), Intent::Think(Some(Think::High)));
+        assert!(parse("/think lots").unwrap().unwrap_err().contains("usage"));
+        assert_eq!(ok("/details"), Intent::Details);
     }
 
     #[test]

@@ -89,6 +89,7 @@ impl Engine {
                 eval_count,
                 tokens,
                 tool_calls,
+                thinking,
                 ..
             } => {
                 if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate) {
@@ -109,10 +110,11 @@ impl Engine {
                     self.reply_lengths.push(*n);
                 }
                 self.push_message(r, Role::Assistant, text, *status, false, None, *tokens);
-                if !tool_calls.is_empty()
+                if (!tool_calls.is_empty() || !thinking.is_empty())
                     && let Some(m) = self.history.get_mut(MessageId(r.seq))
                 {
                     m.calls = tool_calls.clone();
+                    m.thinking = thinking.clone();
                 }
             }
             RecordBody::Tool {
@@ -259,6 +261,7 @@ impl Engine {
             pinned,
             tool,
             calls: Vec::new(),
+            thinking: String::new(),
             tokens,
         };
         let entry = ActiveEntry::from_message(&message);

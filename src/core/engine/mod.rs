@@ -113,6 +113,8 @@ pub struct ReplyInput {
     /// Tools the reply asks to run (a complete reply only); the turn goes on with their
     /// results.
     pub tool_calls: Vec<ToolCall>,
+    /// The reasoning that streamed before the answer (thinking models).
+    pub thinking: String,
 }
 
 /// Everything the status line and panels need, computed in O(1).

@@ -183,6 +183,7 @@ impl Engine {
         } else {
             Vec::new()
         };
+        // Reasoning alone is no reply: without an answer nothing is recorded.
         if reply.status == ReplyStatus::Interrupted && reply.text.trim().is_empty() {
             fx.push(Effect::Sync);
             return;
@@ -215,6 +216,7 @@ impl Engine {
                 eval_count: reply.eval_count,
                 tokens: Some(tokens),
                 tool_calls: calls.clone(),
+                thinking: reply.thinking,
             },
             now,
             fx,

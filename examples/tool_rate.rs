@@ -1,0 +1,159 @@
+//! How often a model really runs a tool when asked to: the same request, in a fresh
+//! session each try, through the session actor and the real server (tool calls the server
+//! parses, and calls written as JSON text that the app recovers, both count).
+//!
+//!     cargo run --release --example tool_rate -- --host 127.0.0.1:11434 \
+//!         --model qwen2.5-coder:0.5b --tries 10
+//!
+//! Each try works in a new directory holding `notes.txt`; the report says per try whether
+//! `read_file` ran (and how the call arrived), whether the answer quotes the file, and
+//! what the model did instead when it did not call.
+
+use clap::Parser;
+use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot, ToolsConfig};
+use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
+use ollm_tui::core::mode::Mode;
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::core::record::RecordBody;
+use ollm_tui::core::tokens::Tiktoken;
+use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use ollm_tui::store::MemoryStore;
+use ollm_tui::tools::{Approvals, Limits, Sandbox, ToolMode};
+use ollm_tui::view::Activity;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+struct Args {
+    #[arg(long, default_value = "127.0.0.1:11434")]
+    host: String,
+    #[arg(long, default_value = "qwen2.5-coder:0.5b")]
+    model: String,
+    #[arg(long, default_value_t = 10)]
+    tries: usize,
+    #[arg(long, default_value = "What is in notes.txt? Use the read_file tool.")]
+    ask: String,
+    #[arg(long)]
+    ctx: Option<u32>,
+    /// Print each whole answer, not its first line.
+    #[arg(long)]
+    full: bool,
+}
+
+const NOTES: &str = "Deploy window: Friday 14:00. Staging port: 7040. Owner: Dana.\n";
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let tok = Arc::new(Tiktoken::new()?);
+    let (mut ran, mut quoted) = (0, 0);
+    for i in 1..=args.tries {
+        let dir = tempfile::tempdir()?;
+        std::fs::write(dir.path().join("notes.txt"), NOTES)?;
+        let engine = Engine::new(
+            SessionSpec {
+                session_id: format!("tool-rate-{i}"),
+                model: args.model.clone(),
+                mode: Mode::Assistant,
+                ctx: args.ctx,
+            },
+            EngineConfig::default(),
+            tok.clone(),
+            Arc::new(Prompts::builtin()),
+            chrono::Utc::now(),
+        );
+        let header = engine.header("tool-rate");
+        let options = OllamaOptions {
+            first_token_timeout: Duration::from_secs(600),
+            idle_timeout: Duration::from_secs(120),
+            request_timeout: Duration::from_secs(600),
+            ..OllamaOptions::default()
+        };
+        let spawned = actor::spawn(Parts {
+            backend: OllamaBackend::new(&args.host, options)?,
+            summary_backend: None,
+            engine: Box::new(move || engine),
+            store: StoreSlot::Open(MemoryStore::new(header)),
+            config: ActorConfig {
+                host: args.host.clone(),
+                tools: Some(ToolsConfig {
+                    sandbox: Sandbox::new(dir.path())?,
+                    // Reading runs unasked; anything else would wait for a person.
+                    approvals: Approvals::new(ToolMode::Read, Default::default()),
+                    limits: Limits::default(),
+                    mcp: Vec::new(),
+                }),
+                ..ActorConfig::default()
+            },
+            model: None,
+        });
+        let started = Instant::now();
+        spawned
+            .handle
+            .send(ollm_tui::actor::Command::from(Request::Send {
+                text: args.ask.clone(),
+            }))
+            .await?;
+        let mut view = spawned.view.clone();
+        // Idle with at least the question and one reply recorded.
+        let _ = tokio::time::timeout(
+            Duration::from_secs(900),
+            view.wait_for(|v| v.status.history_messages >= 2 && v.activity == Activity::Idle),
+        )
+        .await;
+        let secs = started.elapsed().as_secs_f64();
+        let actor::Spawned { handle, task, .. } = spawned;
+        drop(handle);
+        let exit = task.await?;
+        let records: Vec<RecordBody> = exit
+            .store
+            .as_ref()
+            .map(|s| s.records().into_iter().map(|r| r.body).collect())
+            .unwrap_or_default();
+        let mut how = "no call";
+        let mut answer = String::new();
+        for r in &records {
+            match r {
+                RecordBody::Assistant {
+                    tool_calls, text, ..
+                } => {
+                    if let Some(c) = tool_calls.iter().find(|c| c.name == "read_file") {
+                        how = if c.from_text {
+                            "read_file (recovered from text)"
+                        } else {
+                            "read_file (tool_calls)"
+                        };
+                    } else if tool_calls.is_empty() {
+                        answer = text.clone();
+                    }
+                }
+                RecordBody::Tool { is_error: true, .. } if how != "no call" => {
+                    how = "read_file failed";
+                }
+                _ => {}
+            }
+        }
+        let did_run = how.starts_with("read_file (");
+        let quotes = ["7040", "14:00", "Dana"].iter().any(|w| answer.contains(w));
+        ran += usize::from(did_run);
+        quoted += usize::from(did_run && quotes);
+        let shown: String = if args.full {
+            format!("\n{answer}\n")
+        } else {
+            answer
+                .chars()
+                .take(90)
+                .collect::<String>()
+                .replace('\n', " ")
+        };
+        println!(
+            "try {i:>2}: {how:<32} answer quotes the file: {:<3} {secs:>5.1}s  {shown}",
+            if quotes { "yes" } else { "no" }
+        );
+    }
+    println!(
+        "\n{}: read_file ran in {ran}/{} tries; the answer quoted the file in {quoted}",
+        args.model, args.tries
+    );
+    Ok(())
+}
