@@ -110,30 +110,43 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .as_ref()
             .map(|s| s.records().into_iter().map(|r| r.body).collect())
             .unwrap_or_default();
-        let mut how = "no call";
+        // Ran: a read_file call (sent as a tool call, or written as text and recovered)
+        // whose result was the file.
+        let mut how = String::from("no call");
         let mut answer = String::new();
+        let mut rounds = 0;
         for r in &records {
             match r {
                 RecordBody::Assistant {
                     tool_calls, text, ..
                 } => {
-                    if let Some(c) = tool_calls.iter().find(|c| c.name == "read_file") {
-                        how = if c.from_text {
-                            "read_file (recovered from text)"
-                        } else {
-                            "read_file (tool_calls)"
-                        };
-                    } else if tool_calls.is_empty() {
+                    rounds += usize::from(!tool_calls.is_empty());
+                    if tool_calls.is_empty() {
                         answer = text.clone();
+                    } else if how == "no call" {
+                        how = match tool_calls.iter().find(|c| c.name == "read_file") {
+                            Some(c) if c.from_text => "read_file? (recovered from text)",
+                            Some(_) => "read_file? (tool_calls)",
+                            None => "another tool",
+                        }
+                        .to_string();
                     }
                 }
-                RecordBody::Tool { is_error: true, .. } if how != "no call" => {
-                    how = "read_file failed";
+                RecordBody::Tool {
+                    name,
+                    is_error: false,
+                    ..
+                } if name == "read_file" => {
+                    how = how.replace('?', "");
                 }
                 _ => {}
             }
         }
         let did_run = how.starts_with("read_file (");
+        let how = format!(
+            "{how}, {rounds} round{}",
+            if rounds == 1 { "" } else { "s" }
+        );
         let quotes = ["7040", "14:00", "Dana"].iter().any(|w| answer.contains(w));
         ran += usize::from(did_run);
         quoted += usize::from(did_run && quotes);
@@ -147,7 +160,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .replace('\n', " ")
         };
         println!(
-            "try {i:>2}: {how:<32} answer quotes the file: {:<3} {secs:>5.1}s  {shown}",
+            "try {i:>2}: {how:<44} answer quotes the file: {:<3} {secs:>5.1}s  {shown}",
             if quotes { "yes" } else { "no" }
         );
     }

@@ -1952,3 +1952,38 @@ async fn a_thinking_model_does_not_think_while_it_summarizes() {
     );
     assert!(exit.engine.status().compressions >= 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_repeated_in_the_same_turn_is_not_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "port 7040\n").unwrap();
+    let server = FakeOllama::start().await;
+    let same = serde_json::json!({"path": "notes.txt"});
+    server.push_tool_calls(vec![("read_file", same.clone())]);
+    // A small model asks again, then again with another call beside it.
+    server.push_tool_calls(vec![("read_file", same.clone())]);
+    server.push_tool_calls(vec![
+        ("read_file", same.clone()),
+        ("list_files", serde_json::json!({})),
+    ]);
+    let s = start_with_tools(&server, dir.path());
+    s.say("what is in notes.txt?").await;
+    // user, call, result, call, "already", two calls, "already", listing, answer
+    s.wait_for_messages(9).await;
+    let (exit, _) = s.finish().await;
+    let results: Vec<(String, String)> = records(&exit)
+        .into_iter()
+        .filter_map(|r| match r {
+            RecordBody::Tool { name, result, .. } => Some((name, result)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 4, "{results:?}");
+    assert!(results[0].1.contains("port 7040"), "{results:?}");
+    assert!(results[1].1.contains("already made"), "{results:?}");
+    assert!(results[2].1.contains("already made"), "{results:?}");
+    assert_eq!(results[3].0, "list_files", "{results:?}");
+    assert!(results[3].1.contains("notes.txt"), "{results:?}");
+    // Four requests: the question, after each round, and the answer came with the last.
+    assert_eq!(server.chat_requests().len(), 4);
+}

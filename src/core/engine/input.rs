@@ -156,6 +156,9 @@ pub enum NotRun {
     RoundLimit(u32),
     /// The person stopped the calls.
     Stopped,
+    /// The same call (tool and arguments) was already answered for this message: small
+    /// models repeat a call round after round instead of answering.
+    Repeated,
 }
 
 impl ToolAnswer {
@@ -166,6 +169,9 @@ impl ToolAnswer {
                  Answer with what you have, or say what you would do next."
             ),
             NotRun::Stopped => "Not run: the user stopped the tool calls.".to_string(),
+            NotRun::Repeated => "Not run: this exact call was already made for this message; \
+                 its result is above. Answer the user with it, or call with other arguments."
+                .to_string(),
         };
         ToolAnswer {
             call,

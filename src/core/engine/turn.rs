@@ -45,6 +45,8 @@ pub(super) struct Turn {
     tool_rounds: u32,
     /// Calls of the last reply still waiting for their result, in order.
     pending_calls: Vec<ToolCall>,
+    /// Calls answered in this turn (tool, arguments as sent): the same again is not run.
+    answered_calls: Vec<(String, String)>,
 }
 
 /// What the turn waits for.
@@ -240,10 +242,25 @@ impl Engine {
                 return;
             }
             turn.tool_rounds += 1;
-            turn.pending_calls = calls.clone();
+            let (repeated, fresh): (Vec<ToolCall>, Vec<ToolCall>) =
+                calls.into_iter().partition(|c| {
+                    turn.answered_calls
+                        .iter()
+                        .any(|(name, args)| *name == c.name && *args == c.args)
+                });
+            for call in repeated {
+                self.record_tool_result(ToolAnswer::not_run(call, NotRun::Repeated), now, fx);
+            }
             turn.awaiting = Awaiting::Tools;
+            turn.pending_calls = fresh.clone();
             self.turn = Some(turn);
-            fx.push(Effect::RunTools(calls));
+            if fresh.is_empty() {
+                // Only repeats: the model is told so and asked again at once.
+                fx.push(Effect::Sync);
+                self.advance(now, fx);
+            } else {
+                fx.push(Effect::RunTools(fresh));
+            }
             return;
         }
         self.compress_in_background(now, fx);
@@ -259,10 +276,12 @@ impl Engine {
     ) {
         let id = answer.call.id.clone();
         let name = answer.call.name.clone();
+        let args = answer.call.args.clone();
         self.record_tool_result(answer, now, fx);
         let Some(turn) = &mut self.turn else {
             return;
         };
+        turn.answered_calls.push((name.clone(), args));
         if let Some(i) = turn
             .pending_calls
             .iter()
