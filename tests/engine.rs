@@ -1567,3 +1567,34 @@ fn a_stopped_background_compression_changes_nothing_and_the_next_reply_starts_an
         "{after:?}"
     );
 }
+
+#[test]
+fn models_under_a_billion_parameters_are_not_taught_the_marker_lines() {
+    let system_of = |h: &mut Harness<Extractive>| {
+        let fx = h.engine.handle(
+            Request::Send {
+                text: "hello".into(),
+            },
+            h.clock.tick(),
+        );
+        let p = chat_request(h.take(fx));
+        h.apply(Input::NoReply);
+        p.messages[0].content.clone()
+    };
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    let taught = system_of(&mut h);
+    assert!(taught.contains("[GOAL] <goal>"), "{taught}");
+    // The server says it is a 0.5B model: the instructions go, the rest stays.
+    h.apply(Input::ModelInfo {
+        context_length: Some(32_768),
+        parameter_size: Some("494.03M".into()),
+        server_ctx: None,
+    });
+    let small = system_of(&mut h);
+    assert!(!small.contains("[GOAL]"), "{small}");
+    assert!(small.contains("Mode: general assistant."), "{small}");
+    assert!(
+        small.len() > "Mode: general assistant.".len() + 100,
+        "{small}"
+    );
+}

@@ -14,6 +14,10 @@ use crate::core::prompts::fill;
 use crate::core::tokens::{MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS};
 use serde::Serialize;
 
+/// Models smaller than this (billions of parameters) are not taught the goal-marker
+/// lines: they echo the instructions instead of following them.
+const MARKERS_MIN_BILLIONS: f64 = 1.0;
+
 /// A message role as the chat API knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -158,10 +162,22 @@ impl Engine {
             return;
         }
         let chat = &self.prompts.chat;
+        // Measured on Qwen2.5-Coder 0.5B with tools offered: taught the marker lines, it
+        // wrote the template back ("[GOAL] Read a text file…") instead of answering or
+        // calling the tool (read_file ran in 2 of 10 tries; without them, 8 of 10).
+        let too_small = self
+            .model_billions
+            .is_some_and(|b| b < MARKERS_MIN_BILLIONS);
         let text = if self.tier() == Tier::T1 {
             format!(
                 "{}\n{}",
                 chat.base_short.trim(),
+                chat.modes.get(self.settings.mode)
+            )
+        } else if too_small {
+            format!(
+                "{}\n{}",
+                chat.base.trim(),
                 chat.modes.get(self.settings.mode)
             )
         } else {
