@@ -9,139 +9,20 @@ use crate::core::budget::BudgetConfig;
 use crate::core::engine::EngineConfig;
 use crate::core::mode::Mode;
 use crate::llm::{DEFAULT_HOST, OllamaOptions, parse_host};
-use crate::tools::{Limits, Policy, ToolMode};
-use clap::{Parser, Subcommand, ValueEnum};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod cli;
+mod tools;
+
+use cli::check_ctx;
+pub use cli::{CTX_RANGE, Cli, Command, ExportFormat, MAX_RESERVE_TOKENS, ModeArg};
+pub use tools::{McpFileConfig, ToolSettings, ToolsConfig};
+
 /// The documented default config, shipped in the binary.
-pub const DEFAULT_CONFIG: &str = include_str!("../assets/default-config.toml");
-
-#[derive(Debug, Clone, Parser)]
-#[command(
-    name = "ollm-tui",
-    version,
-    about = "Chat with local Ollama models; long conversations are compressed, never lost.",
-    after_help = "Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
-                  Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
-                  Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
-)]
-pub struct Cli {
-    /// Ollama server: URL, host:port or :port [default: $OLLAMA_HOST or http://127.0.0.1:11434]
-    #[arg(long, value_name = "URL")]
-    pub host: Option<String>,
-    /// Model to chat with [default: config, else the session's, else the newest installed]
-    #[arg(long, short, value_name = "NAME")]
-    pub model: Option<String>,
-    /// Context size (num_ctx) sent on every request; 0 = automatic [default: what the
-    /// server loaded the model with, else the model's, capped at 8192]
-    #[arg(long, value_name = "TOKENS", value_parser = parse_ctx)]
-    pub ctx: Option<u32>,
-    /// The model that writes summaries [default: config, else the chat model]
-    #[arg(long, value_name = "NAME")]
-    pub summary_model: Option<String>,
-    /// The server of the summary model [default: config, else the chat server]
-    #[arg(long, value_name = "URL")]
-    pub summary_host: Option<String>,
-    /// Resume a session: the latest, or the one with this id (a unique prefix is enough)
-    #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
-    pub resume: Option<String>,
-    /// What the conversation is about; shapes the summaries
-    #[arg(long, value_enum)]
-    pub mode: Option<ModeArg>,
-    /// Colour theme: dark, light, high-contrast, or a file in $OLLM_HOME/themes
-    #[arg(long, value_name = "NAME")]
-    pub theme: Option<String>,
-    /// Read this config file instead of $OLLM_HOME/config.toml
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Tools the model may use: off, read (only reading tools), ask (writing and commands
-    /// ask first), auto (nothing asks) [default: config, else ask]
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub tools: Option<ToolMode>,
-    /// The directory tools work in; nothing outside it can be read or written [default:
-    /// the current directory]
-    #[arg(long, value_name = "DIR")]
-    pub workdir: Option<PathBuf>,
-    /// How much a thinking model reasons: on, off, low, medium, high [default: config,
-    /// else the model's own]
-    #[arg(long, value_enum, value_name = "LEVEL")]
-    pub think: Option<crate::llm::Think>,
-    #[command(subcommand)]
-    pub command: Option<Command>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
-    Assistant,
-    Developer,
-    Planning,
-    Debugger,
-}
-
-impl From<ModeArg> for Mode {
-    fn from(m: ModeArg) -> Mode {
-        match m {
-            ModeArg::Assistant => Mode::Assistant,
-            ModeArg::Developer => Mode::Developer,
-            ModeArg::Planning => Mode::Planning,
-            ModeArg::Debugger => Mode::Debugger,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Subcommand)]
-pub enum Command {
-    /// List saved sessions, newest first
-    Sessions,
-    /// Write a session as Markdown or JSON (to stdout, or --output FILE)
-    Export {
-        /// Session id (a unique prefix is enough)
-        id: String,
-        #[arg(long, value_enum, default_value_t = ExportFormat::Md)]
-        format: ExportFormat,
-        #[arg(long, short, value_name = "FILE")]
-        output: Option<PathBuf>,
-    },
-    /// Print the documented default config file
-    DefaultConfig,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
-    Md,
-    Json,
-}
-
-/// Context sizes a request may use; 0 means automatic, everywhere (flag, file, `/ctx`).
-pub const CTX_RANGE: std::ops::RangeInclusive<u32> = 512..=1_048_576;
-
-/// The largest reply reserve worth asking for: half the largest context (a reserve is
-/// never more than half of the context in use anyway).
-pub const MAX_RESERVE_TOKENS: u32 = *CTX_RANGE.end() / 2;
-
-/// `--ctx`: 0 (automatic) or a size in [`CTX_RANGE`].
-fn parse_ctx(arg: &str) -> Result<u32, String> {
-    let n: u32 = arg
-        .trim()
-        .parse()
-        .map_err(|_| format!("{arg:?} is not a number of tokens"))?;
-    check_ctx(n)
-}
-
-fn check_ctx(n: u32) -> Result<u32, String> {
-    if n == 0 || CTX_RANGE.contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!(
-            "{n} is not a context size: use 0 (automatic) or {} to {}",
-            CTX_RANGE.start(),
-            CTX_RANGE.end()
-        ))
-    }
-}
+pub const DEFAULT_CONFIG: &str = include_str!("../../assets/default-config.toml");
 
 /// `config.toml` as written: every key optional.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -173,45 +54,6 @@ pub struct FileConfig {
     /// `[mcp.NAME]`: MCP servers whose tools are offered beside the built-in ones.
     #[serde(default)]
     pub mcp: BTreeMap<String, McpFileConfig>,
-}
-
-/// One `[mcp.NAME]` section: a stdio MCP server.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct McpFileConfig {
-    pub command: String,
-    #[serde(default)]
-    pub args: Vec<String>,
-    #[serde(default)]
-    pub env: BTreeMap<String, String>,
-    /// How long it may take to start and list its tools (default 20 s).
-    pub startup_timeout_secs: Option<u64>,
-}
-
-/// `[tools]` in `config.toml`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ToolsConfig {
-    pub mode: Option<ToolMode>,
-    /// Rounds of tool calls one message may lead to.
-    pub rounds: Option<u32>,
-    pub command_timeout_secs: Option<u64>,
-    pub output_limit_kib: Option<usize>,
-    /// Per tool: "allow", "ask" or "deny".
-    #[serde(default)]
-    pub policy: BTreeMap<String, Policy>,
-}
-
-/// Tools, resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolSettings {
-    pub mode: ToolMode,
-    pub rounds: u32,
-    pub policy: BTreeMap<String, Policy>,
-    pub limits: Limits,
-    /// Where tools work: `--workdir`, else the directory ollm-tui was started in.
-    pub workdir: PathBuf,
-    pub mcp: Vec<crate::tools::mcp::ServerConfig>,
 }
 
 /// A config problem, naming the file and what is wrong.
@@ -405,7 +247,7 @@ pub fn resolve_with(
                 message: e.to_string(),
             })?,
     };
-    let tools = resolve_tools(cli, &file.tools, &file.mcp, path)?;
+    let tools = tools::resolve(cli, &file.tools, &file.mcp, path)?;
     let defaults = BudgetConfig::default();
     let engine = EngineConfig {
         budget: BudgetConfig {
@@ -469,93 +311,12 @@ pub fn resolve_with(
     })
 }
 
-fn resolve_tools(
-    cli: &Cli,
-    file: &ToolsConfig,
-    mcp: &BTreeMap<String, McpFileConfig>,
-    path: &Path,
-) -> Result<ToolSettings, ConfigError> {
-    use crate::tools::mcp::SEPARATOR;
-    let invalid = |message: String| ConfigError::Invalid {
-        path: path.to_path_buf(),
-        message,
-    };
-    let names: Vec<String> = crate::tools::builtin_specs()
-        .into_iter()
-        .map(|s| s.name)
-        .collect();
-    for tool in file.policy.keys() {
-        // MCP tools are named `server.tool`; built-in names are checked for typos.
-        if !tool.contains(SEPARATOR) && !names.contains(tool) {
-            return Err(invalid(format!(
-                "[tools.policy] {tool}: no such tool; the built-in tools are {}",
-                names.join(", ")
-            )));
-        }
-    }
-    if file.rounds == Some(0) {
-        return Err(invalid(
-            "[tools] rounds = 0: use at least 1 (or mode = \"off\")".into(),
-        ));
-    }
-    if file.command_timeout_secs == Some(0) {
-        return Err(invalid(
-            "[tools] command_timeout_secs = 0: use at least 1".into(),
-        ));
-    }
-    let mut servers = Vec::new();
-    for (name, s) in mcp {
-        if name.is_empty() || name.contains(SEPARATOR) || name.chars().any(char::is_whitespace) {
-            return Err(invalid(format!(
-                "[mcp.{name:?}]: a server's name is one word without {SEPARATOR:?} (it prefixes its tools' names: NAME{SEPARATOR}tool)"
-            )));
-        }
-        if s.command.trim().is_empty() {
-            return Err(invalid(format!(
-                "[mcp.{name}] command is empty: the program that runs the server, e.g. command = \"npx\""
-            )));
-        }
-        if s.startup_timeout_secs == Some(0) {
-            return Err(invalid(format!(
-                "[mcp.{name}] startup_timeout_secs = 0: use at least 1"
-            )));
-        }
-        servers.push(crate::tools::mcp::ServerConfig {
-            name: name.clone(),
-            command: s.command.clone(),
-            args: s.args.clone(),
-            env: s.env.clone(),
-            startup_timeout: Duration::from_secs(s.startup_timeout_secs.unwrap_or(20)),
-        });
-    }
-    let defaults = Limits::default();
-    let workdir = match &cli.workdir {
-        Some(d) => d.clone(),
-        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-    };
-    Ok(ToolSettings {
-        mode: cli.tools.or(file.mode).unwrap_or_default(),
-        rounds: file
-            .rounds
-            .unwrap_or(crate::core::engine::DEFAULT_TOOL_ROUNDS),
-        policy: file.policy.clone(),
-        limits: Limits {
-            output_bytes: file
-                .output_limit_kib
-                .map_or(defaults.output_bytes, |k| k.max(1) * 1024),
-            command_timeout: file
-                .command_timeout_secs
-                .map_or(defaults.command_timeout, Duration::from_secs),
-        },
-        workdir,
-        mcp: servers,
-    })
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::tools::{Policy, ToolMode};
+    use clap::Parser;
 
     fn cli(args: &[&str]) -> Cli {
         Cli::try_parse_from(std::iter::once("ollm-tui").chain(args.iter().copied())).unwrap()

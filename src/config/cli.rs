@@ -1,0 +1,130 @@
+//! The command line: flags, subcommands, and the checks on their values.
+
+use crate::core::mode::Mode;
+use crate::tools::ToolMode;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "ollm-tui",
+    version,
+    about = "Chat with local Ollama models; long conversations are compressed, never lost.",
+    after_help = "Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
+                  Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
+                  Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
+)]
+pub struct Cli {
+    /// Ollama server: URL, host:port or :port [default: $OLLAMA_HOST or http://127.0.0.1:11434]
+    #[arg(long, value_name = "URL")]
+    pub host: Option<String>,
+    /// Model to chat with [default: config, else the session's, else the newest installed]
+    #[arg(long, short, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Context size (num_ctx) sent on every request; 0 = automatic [default: what the
+    /// server loaded the model with, else the model's, capped at 8192]
+    #[arg(long, value_name = "TOKENS", value_parser = parse_ctx)]
+    pub ctx: Option<u32>,
+    /// The model that writes summaries [default: config, else the chat model]
+    #[arg(long, value_name = "NAME")]
+    pub summary_model: Option<String>,
+    /// The server of the summary model [default: config, else the chat server]
+    #[arg(long, value_name = "URL")]
+    pub summary_host: Option<String>,
+    /// Resume a session: the latest, or the one with this id (a unique prefix is enough)
+    #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
+    pub resume: Option<String>,
+    /// What the conversation is about; shapes the summaries
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Colour theme: dark, light, high-contrast, or a file in $OLLM_HOME/themes
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Read this config file instead of $OLLM_HOME/config.toml
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Tools the model may use: off, read (only reading tools), ask (writing and commands
+    /// ask first), auto (nothing asks) [default: config, else ask]
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub tools: Option<ToolMode>,
+    /// The directory tools work in; nothing outside it can be read or written [default:
+    /// the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub workdir: Option<PathBuf>,
+    /// How much a thinking model reasons: on, off, low, medium, high [default: config,
+    /// else the model's own]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub think: Option<crate::llm::Think>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Assistant,
+    Developer,
+    Planning,
+    Debugger,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Assistant => Mode::Assistant,
+            ModeArg::Developer => Mode::Developer,
+            ModeArg::Planning => Mode::Planning,
+            ModeArg::Debugger => Mode::Debugger,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// List saved sessions, newest first
+    Sessions,
+    /// Write a session as Markdown or JSON (to stdout, or --output FILE)
+    Export {
+        /// Session id (a unique prefix is enough)
+        id: String,
+        #[arg(long, value_enum, default_value_t = ExportFormat::Md)]
+        format: ExportFormat,
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Print the documented default config file
+    DefaultConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Md,
+    Json,
+}
+
+/// Context sizes a request may use; 0 means automatic, everywhere (flag, file, `/ctx`).
+pub const CTX_RANGE: std::ops::RangeInclusive<u32> = 512..=1_048_576;
+
+/// The largest reply reserve worth asking for: half the largest context (a reserve is
+/// never more than half of the context in use anyway).
+pub const MAX_RESERVE_TOKENS: u32 = *CTX_RANGE.end() / 2;
+
+/// `--ctx`: 0 (automatic) or a size in [`CTX_RANGE`].
+fn parse_ctx(arg: &str) -> Result<u32, String> {
+    let n: u32 = arg
+        .trim()
+        .parse()
+        .map_err(|_| format!("{arg:?} is not a number of tokens"))?;
+    check_ctx(n)
+}
+
+pub(super) fn check_ctx(n: u32) -> Result<u32, String> {
+    if n == 0 || CTX_RANGE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{n} is not a context size: use 0 (automatic) or {} to {}",
+            CTX_RANGE.start(),
+            CTX_RANGE.end()
+        ))
+    }
+}
