@@ -68,12 +68,16 @@ pub struct McpCall {
 
 enum State {
     NotStarted,
-    Running {
-        // Kept for its Drop: the service and the child process end with it.
-        _service: RunningService<RoleClient, ()>,
-        tools: Vec<McpTool>,
-    },
+    Running(Running),
     Failed(String),
+}
+
+/// A started server. Dropping it ends the service and the child process.
+struct Running {
+    service: RunningService<RoleClient, ()>,
+    tools: Vec<McpTool>,
+    /// The last lines it wrote to stderr, to explain a failure.
+    stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 struct Server {
@@ -132,16 +136,13 @@ impl Hub {
         let mut events = Vec::new();
         for (i, server, result) in started {
             self.servers[i].state = match result {
-                Ok((service, tools)) => {
-                    tracing::info!(%server, tools = tools.len(), "MCP server started");
+                Ok(running) => {
+                    tracing::info!(%server, tools = running.tools.len(), "MCP server started");
                     events.push(Event::Started {
                         server,
-                        tools: tools.len(),
+                        tools: running.tools.len(),
                     });
-                    State::Running {
-                        _service: service,
-                        tools,
-                    }
+                    State::Running(running)
                 }
                 Err(error) => {
                     tracing::warn!(%server, %error, "MCP server failed to start");
@@ -160,11 +161,11 @@ impl Hub {
     pub fn reap(&mut self) -> Vec<Event> {
         let mut events = Vec::new();
         for s in &mut self.servers {
-            if let State::Running { tools, .. } = &s.state
-                && let Some(t) = tools.first()
-                && t.peer.is_transport_closed()
+            // Asked of the service itself: a server that offers no tools is reaped too.
+            if let State::Running(r) = &s.state
+                && r.service.peer().is_transport_closed()
             {
-                let error = t.stopped();
+                let error = stopped(&r.stderr);
                 tracing::warn!(server = %s.cfg.name, %error, "MCP server stopped");
                 events.push(Event::Failed {
                     server: s.cfg.name.clone(),
@@ -181,7 +182,7 @@ impl Hub {
         self.servers
             .iter()
             .flat_map(|s| match &s.state {
-                State::Running { tools, .. } => tools.clone(),
+                State::Running(r) => r.tools.clone(),
                 _ => Vec::new(),
             })
             .collect()
@@ -192,7 +193,7 @@ impl Hub {
         let (server, _) = name.split_once(SEPARATOR)?;
         let s = self.servers.iter().find(|s| s.cfg.name == server)?;
         match &s.state {
-            State::Running { .. } => None,
+            State::Running(_) => None,
             State::NotStarted => Some(ToolError::Failed(format!(
                 "the MCP server {server:?} has not been started"
             ))),
@@ -204,9 +205,7 @@ impl Hub {
 }
 
 /// Spawn the server, shake hands, list its tools.
-async fn start_one(
-    cfg: ServerConfig,
-) -> Result<(RunningService<RoleClient, ()>, Vec<McpTool>), String> {
+async fn start_one(cfg: ServerConfig) -> Result<Running, String> {
     let mut cmd = tokio::process::Command::new(cmd_path(&cfg.command));
     cmd.args(&cfg.args).envs(&cfg.env);
     let (transport, stderr) = TokioChildProcess::builder(cmd)
@@ -274,7 +273,11 @@ async fn start_one(
             }
         })
         .collect();
-    Ok((service, tools))
+    Ok(Running {
+        service,
+        tools,
+        stderr: tail,
+    })
 }
 
 /// A bare program name as written; `~/` expanded (config files are written by hand).
@@ -314,11 +317,12 @@ fn with_stderr(error: String, tail: &Mutex<VecDeque<String>>) -> String {
     }
 }
 
-impl McpTool {
-    fn stopped(&self) -> String {
-        with_stderr("it stopped".to_string(), &self.stderr)
-    }
+/// Why a server is gone, with the last thing it said.
+fn stopped(stderr: &Mutex<VecDeque<String>>) -> String {
+    with_stderr("it stopped".to_string(), stderr)
+}
 
+impl McpTool {
     /// Check a call's arguments: a JSON object holding what the tool requires (the
     /// server checks the rest).
     pub fn prepare(&self, args: &str) -> Result<McpCall, ToolError> {
@@ -375,7 +379,7 @@ impl McpCall {
             Ok(Err(e)) if self.tool.peer.is_transport_closed() => {
                 Outcome::error(&ToolError::Failed(format!(
                     "the MCP server {server:?} stopped ({}; {e})",
-                    self.tool.stopped()
+                    stopped(&self.tool.stderr)
                 )))
             }
             Ok(Err(e)) => Outcome::error(&ToolError::Failed(format!(
