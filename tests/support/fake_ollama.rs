@@ -111,15 +111,9 @@ pub fn thinking_model() -> FakeModel {
 /// What the fake thinks before its reply: `Thinking about "<first words>"` and a fixed
 /// sentence, one chunk per word.
 fn thinking_chunks(messages: &[Msg]) -> Vec<String> {
-    let last_user = messages
-        .iter()
-        .rev()
-        .find(|m| m.role == "user")
-        .map_or("", |m| m.content.as_str());
-    let quote: Vec<&str> = last_user.split_whitespace().take(QUOTE_WORDS).collect();
     let text = format!(
         "Thinking about \"{}\": the person wants a short answer, so I answer plainly.",
-        quote.join(" ")
+        quote_last_user(messages)
     );
     let mut out = Vec::new();
     for (i, w) in text.split(' ').enumerate() {
@@ -1100,12 +1094,9 @@ const FILLER: &[&str] = &[
 ];
 
 /// `You said: "<first words of the last user message>". ` then seeded filler sentences.
-fn normal_reply(messages: &[Msg], model: &str, reply_words: usize, unicode: bool) -> String {
-    let mut seed = fnv1a(model.as_bytes());
-    for m in messages {
-        seed = fnv1a_continue(seed, m.role.as_bytes());
-        seed = fnv1a_continue(seed, m.content.as_bytes());
-    }
+/// The first words of the last user message (`…` when there are more): how the fake's
+/// replies and reasoning show which message they answer.
+fn quote_last_user(messages: &[Msg]) -> String {
     let last_user = messages
         .iter()
         .rev()
@@ -1116,7 +1107,16 @@ fn normal_reply(messages: &[Msg], model: &str, reply_words: usize, unicode: bool
     if words.len() > QUOTE_WORDS {
         quote.push('…');
     }
-    let mut out = format!("You said: \"{quote}\".");
+    quote
+}
+
+fn normal_reply(messages: &[Msg], model: &str, reply_words: usize, unicode: bool) -> String {
+    let mut seed = fnv1a(model.as_bytes());
+    for m in messages {
+        seed = fnv1a_continue(seed, m.role.as_bytes());
+        seed = fnv1a_continue(seed, m.content.as_bytes());
+    }
+    let mut out = format!("You said: \"{}\".", quote_last_user(messages));
     if unicode {
         out.push(' ');
         out.push_str(UNICODE_SENTENCE);
