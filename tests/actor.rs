@@ -10,41 +10,19 @@ mod support;
 use ollm_tui::actor::{self, ActorConfig, ActorExit, Command, Parts, StoreSlot};
 use ollm_tui::app::words::{self, KeyNames};
 use ollm_tui::core::budget::CtxSource;
-use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, Request, SessionSpec};
+use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, Request};
 use ollm_tui::core::message::{ReplyStatus, Role};
 use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
 use ollm_tui::core::record::{Header, RecordBody};
-use ollm_tui::core::tokens::Tiktoken;
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use ollm_tui::store::MemoryStore;
 use ollm_tui::view::{Activity, Connection, Entry, EntryKind, Update};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 use support::fake_ollama::{FakeConfig, FakeModel, FakeOllama, Fault};
-use tokio::sync::mpsc;
-
-static TOKENIZER: LazyLock<Arc<Tiktoken>> = LazyLock::new(|| Arc::new(Tiktoken::new().unwrap()));
-
-fn engine(model: &str, ctx: Option<u32>) -> Engine {
-    Engine::new(
-        SessionSpec {
-            session_id: "actor-test".into(),
-            model: model.into(),
-            mode: Mode::Assistant,
-            ctx,
-        },
-        EngineConfig::default(),
-        TOKENIZER.clone(),
-        Arc::new(Prompts::builtin()),
-        chrono::Utc::now(),
-    )
-}
-
-struct Session {
-    spawned: actor::Spawned<MemoryStore>,
-}
+use support::session::{Session, TOKENIZER, engine};
 
 /// A session on `url` whose store `store` makes from the engine's header; `config` may
 /// change the actor's settings (reconnecting is off: tests say when to connect).
@@ -105,49 +83,6 @@ fn start_lazy(server: &FakeOllama, model: &str) -> (Session, Arc<AtomicBool>) {
 
 fn start(server: &FakeOllama, model: &str, ctx: Option<u32>) -> Session {
     start_with(server, engine(model, ctx), OllamaOptions::default())
-}
-
-impl Session {
-    async fn cmd(&self, c: impl Into<Command>) {
-        self.spawned.handle.send(c.into()).await.unwrap();
-    }
-    /// Wait until the session holds `n` messages and is idle (read-only commands are
-    /// answered at once, ahead of queued ones: a test that asks about the state after
-    /// some turns waits for them first).
-    async fn wait_for_messages(&self, n: usize) {
-        let mut view = self.spawned.view.clone();
-        tokio::time::timeout(
-            Duration::from_secs(30),
-            view.wait_for(|v| v.status.history_messages >= n && v.activity == Activity::Idle),
-        )
-        .await
-        .expect("the turns did not finish")
-        .unwrap();
-    }
-    async fn say(&self, text: &str) {
-        self.cmd(Request::Send { text: text.into() }).await;
-    }
-    /// Drop the handle and wait for the actor to finish everything queued.
-    async fn finish(self) -> (ActorExit<MemoryStore>, Vec<Update>) {
-        let Session { spawned } = self;
-        let actor::Spawned {
-            handle,
-            mut updates,
-            task,
-            ..
-        } = spawned;
-        drop(handle);
-        let exit = task.await.unwrap();
-        (exit, drain(&mut updates))
-    }
-}
-
-fn drain(rx: &mut mpsc::UnboundedReceiver<Update>) -> Vec<Update> {
-    let mut out = Vec::new();
-    while let Ok(u) = rx.try_recv() {
-        out.push(u);
-    }
-    out
 }
 
 /// The banners the actor raised, in the words the app shows (default keys).

@@ -12,14 +12,10 @@ mod support;
 use clap::Parser;
 use ollm_tui::actor::{self, ActorConfig, ActorExit, Parts, StoreSlot, ToolsConfig};
 use ollm_tui::app::words::{self, KeyNames};
-use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
-use ollm_tui::core::mode::Mode;
-use ollm_tui::core::prompts::Prompts;
 use ollm_tui::core::record::RecordBody;
-use ollm_tui::core::tokens::Tiktoken;
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use ollm_tui::store::MemoryStore;
-use ollm_tui::view::{Activity, Update};
+use ollm_tui::view::Update;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -32,6 +28,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 use support::fake_ollama::FakeOllama;
+use support::session::{Session, engine};
 
 const SERVER_ENV: &str = "OLLM_MCP_TEST_SERVER";
 
@@ -99,9 +96,6 @@ fn serve() {
 
 // ----- the tests -----
 
-static TOKENIZER: std::sync::LazyLock<Arc<Tiktoken>> =
-    std::sync::LazyLock::new(|| Arc::new(Tiktoken::new().unwrap()));
-
 /// `[mcp.t]` pointing at this binary, resolved as the app resolves its config.
 fn tools_from_config(workdir: &std::path::Path, extra: &str) -> ToolsConfig {
     let exe = std::env::current_exe().unwrap();
@@ -132,23 +126,8 @@ fn tools_from_config(workdir: &std::path::Path, extra: &str) -> ToolsConfig {
         .unwrap()
 }
 
-struct Session {
-    spawned: actor::Spawned<MemoryStore>,
-}
-
 fn start(server: &FakeOllama, tools: ToolsConfig) -> Session {
-    let engine = Engine::new(
-        SessionSpec {
-            session_id: "mcp-test".into(),
-            model: "llama3.2:3b".into(),
-            mode: Mode::Assistant,
-            ctx: None,
-        },
-        EngineConfig::default(),
-        TOKENIZER.clone(),
-        Arc::new(Prompts::builtin()),
-        chrono::Utc::now(),
-    );
+    let engine = engine("llama3.2:3b", None);
     let store = StoreSlot::Open(MemoryStore::new(engine.header("test")));
     let spawned = actor::spawn(Parts {
         backend: OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap(),
@@ -164,43 +143,6 @@ fn start(server: &FakeOllama, tools: ToolsConfig) -> Session {
         model: None,
     });
     Session { spawned }
-}
-
-impl Session {
-    async fn say(&self, text: &str) {
-        self.spawned
-            .handle
-            .send(Request::Send { text: text.into() }.into())
-            .await
-            .unwrap();
-    }
-
-    async fn wait_for_messages(&self, n: usize) {
-        let mut view = self.spawned.view.clone();
-        tokio::time::timeout(
-            Duration::from_secs(60),
-            view.wait_for(|v| v.status.history_messages >= n && v.activity == Activity::Idle),
-        )
-        .await
-        .expect("the turns did not finish")
-        .unwrap();
-    }
-
-    async fn finish(self) -> (ActorExit<MemoryStore>, Vec<Update>) {
-        let actor::Spawned {
-            handle,
-            mut updates,
-            task,
-            ..
-        } = self.spawned;
-        drop(handle);
-        let exit = task.await.unwrap();
-        let mut out = Vec::new();
-        while let Ok(u) = updates.try_recv() {
-            out.push(u);
-        }
-        (exit, out)
-    }
 }
 
 fn tool_results(exit: &ActorExit<MemoryStore>) -> Vec<(String, String, bool)> {
