@@ -68,7 +68,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             self.publish();
             events = self.mcp.start().await;
         }
-        events.extend(self.mcp.reap());
+        events.extend(self.mcp.reap().await);
         if events.is_empty() {
             return;
         }

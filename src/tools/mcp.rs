@@ -47,7 +47,7 @@ pub struct McpTool {
     pub spec: ToolSpec,
     required: Vec<String>,
     peer: Peer<RoleClient>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Tail>,
 }
 
 impl std::fmt::Debug for McpTool {
@@ -77,7 +77,7 @@ struct Running {
     service: RunningService<RoleClient, ()>,
     tools: Vec<McpTool>,
     /// The last lines it wrote to stderr, to explain a failure.
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Tail>,
 }
 
 struct Server {
@@ -158,14 +158,14 @@ impl Hub {
     }
 
     /// Servers that stopped since the last look: reported once, their tools withdrawn.
-    pub fn reap(&mut self) -> Vec<Event> {
+    pub async fn reap(&mut self) -> Vec<Event> {
         let mut events = Vec::new();
         for s in &mut self.servers {
             // Asked of the service itself: a server that offers no tools is reaped too.
             if let State::Running(r) = &s.state
                 && r.service.peer().is_transport_closed()
             {
-                let error = stopped(&r.stderr);
+                let error = stopped(&r.stderr).await;
                 tracing::warn!(server = %s.cfg.name, %error, "MCP server stopped");
                 events.push(Event::Failed {
                     server: s.cfg.name.clone(),
@@ -212,9 +212,14 @@ async fn start_one(cfg: ServerConfig) -> Result<Running, String> {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start `{}`: {e}", cfg.command))?;
-    let tail = Arc::new(Mutex::new(VecDeque::new()));
-    if let Some(stderr) = stderr {
-        tokio::spawn(keep_stderr(cfg.name.clone(), stderr, tail.clone()));
+    let tail = Arc::new(Tail::default());
+    match stderr {
+        Some(stderr) => drop(tokio::spawn(keep_stderr(
+            cfg.name.clone(),
+            stderr,
+            tail.clone(),
+        ))),
+        None => tail.close(),
     }
     let handshake = async {
         let service = ().serve(transport).await.map_err(|e| e.to_string())?;
@@ -227,14 +232,14 @@ async fn start_one(cfg: ServerConfig) -> Result<Running, String> {
     };
     let (service, listed) = match tokio::time::timeout(cfg.startup_timeout, handshake).await {
         Ok(Ok(done)) => done,
-        Ok(Err(e)) => return Err(with_stderr(e, &tail)),
+        Ok(Err(e)) => return Err(with_stderr(e, tail.last_words().await)),
         Err(_) => {
             return Err(with_stderr(
                 format!(
                     "it did not answer within {} s",
                     cfg.startup_timeout.as_secs_f64()
                 ),
-                &tail,
+                tail.last(),
             ));
         }
     };
@@ -288,16 +293,25 @@ fn cmd_path(command: &str) -> std::path::PathBuf {
     }
 }
 
-async fn keep_stderr(
-    server: String,
-    stderr: tokio::process::ChildStderr,
-    tail: Arc<Mutex<VecDeque<String>>>,
-) {
-    use tokio::io::AsyncBufReadExt;
-    let mut lines = tokio::io::BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::debug!(%server, stderr = %line, "MCP server");
-        let mut t = tail
+/// The last lines a server wrote to stderr, and whether that stream has ended.
+struct Tail {
+    lines: Mutex<VecDeque<String>>,
+    closed: tokio::sync::watch::Sender<bool>,
+}
+
+impl Default for Tail {
+    fn default() -> Tail {
+        Tail {
+            lines: Mutex::new(VecDeque::new()),
+            closed: tokio::sync::watch::Sender::new(false),
+        }
+    }
+}
+
+impl Tail {
+    fn push(&self, line: String) {
+        let mut t = self
+            .lines
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if t.len() == STDERR_LINES {
@@ -305,21 +319,50 @@ async fn keep_stderr(
         }
         t.push_back(line);
     }
+
+    fn close(&self) {
+        self.closed.send_replace(true);
+    }
+
+    /// The last line, once the stream has ended (or after a second): a server that
+    /// just died may still have its last words in the pipe when its death is noticed.
+    async fn last_words(&self) -> Option<String> {
+        let mut closed = self.closed.subscribe();
+        let _ = tokio::time::timeout(Duration::from_secs(1), closed.wait_for(|c| *c)).await;
+        self.last()
+    }
+
+    fn last(&self) -> Option<String> {
+        let t = self
+            .lines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        t.back()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+    }
 }
 
-fn with_stderr(error: String, tail: &Mutex<VecDeque<String>>) -> String {
-    let t = tail
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    match t.back() {
-        Some(last) if !last.trim().is_empty() => format!("{error}; it said: {}", last.trim()),
-        _ => error,
+async fn keep_stderr(server: String, stderr: tokio::process::ChildStderr, tail: Arc<Tail>) {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        tracing::debug!(%server, stderr = %line, "MCP server");
+        tail.push(line);
+    }
+    tail.close();
+}
+
+fn with_stderr(error: String, last: Option<String>) -> String {
+    match last {
+        Some(last) => format!("{error}; it said: {last}"),
+        None => error,
     }
 }
 
 /// Why a server is gone, with the last thing it said.
-fn stopped(stderr: &Mutex<VecDeque<String>>) -> String {
-    with_stderr("it stopped".to_string(), stderr)
+async fn stopped(tail: &Tail) -> String {
+    with_stderr("it stopped".to_string(), tail.last_words().await)
 }
 
 impl McpTool {
@@ -379,7 +422,7 @@ impl McpCall {
             Ok(Err(e)) if self.tool.peer.is_transport_closed() => {
                 Outcome::error(&ToolError::Failed(format!(
                     "the MCP server {server:?} stopped ({}; {e})",
-                    stopped(&self.tool.stderr)
+                    stopped(&self.tool.stderr).await
                 )))
             }
             Ok(Err(e)) => Outcome::error(&ToolError::Failed(format!(
