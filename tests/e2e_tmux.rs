@@ -645,11 +645,14 @@ async fn until_compressing(t: &Tmux) {
     for i in 0..12 {
         t.type_text(&format!("question {i} about the module layout"));
         t.keys(&["Enter"]);
+        // A compression may start between a reply and the next Enter (it runs in the
+        // background), and then the message waits for it: either ends this turn.
         let s = t
-            .wait_for("the reply", |s| {
-                s.contains(&format!("You said: \"question {i}"))
-                    && !s.contains("generating")
-                    && !s.contains("waiting for the model")
+            .wait_for("the reply or a compression", |s| {
+                s.contains("compressing")
+                    || (s.contains(&format!("You said: \"question {i}"))
+                        && !s.contains("generating")
+                        && !s.contains("waiting for the model"))
             })
             .await;
         if s.contains("compressing") {
