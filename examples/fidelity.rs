@@ -4,7 +4,7 @@
 //!     cargo run --release --example fidelity -- --host 127.0.0.1:11434 \
 //!         --model qwen2.5-coder:0.5b --ctx 2048 --ctx 4096 --json results.json
 //!
-//! `--scenario facts|coding|planning|distractors` (repeatable) and `--strategy
+//! `--scenario facts|coding|planning|distractors|ops` (repeatable) and `--strategy
 //! ours|rolling|truncate` (repeatable) narrow a run; `--turns N` plays the first N turns;
 //! `--think S` is how long the person reads each reply before typing (default 5 s: a
 //! compression that runs while they read does not make them wait). Tables go to stdout as

@@ -32,7 +32,7 @@ pub struct LedgerLine {
 
 /// Words of context kept before the first value and after the last.
 const WORDS_BEFORE: usize = 12;
-const WORDS_AFTER: usize = 5;
+const WORDS_AFTER: usize = 8;
 
 fn re(pattern: &str) -> Regex {
     // The patterns are constants covered by tests; failing to compile is a build bug.
@@ -53,6 +53,8 @@ static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?", // paths in code
         r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?", // snake_case
         r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", // CONSTANT_CASE
+        r"|\b[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)+\b|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*[0-9][a-z0-9]*\b", // kebab-case with a digit: orchid-5g
+        r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b", // kebab-case, three parts or more: shop-assets-eu
         r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.(?:internal|local|lan|com|org|net|io|dev|example)\b", // host
         r"|\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b",
         r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b",
@@ -100,6 +102,18 @@ const STOP: &[&str] = &[
     "make", "made", "need", "needs", "let", "lets",
 ];
 
+/// "up-to-date", "end-to-end": hyphenated English, not a name of something.
+fn english_compound(v: &str) -> bool {
+    v.contains('-')
+        && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+        && v.split('-').any(|w| {
+            [
+                "a", "an", "and", "at", "by", "for", "in", "of", "on", "the", "to",
+            ]
+            .contains(&w)
+        })
+}
+
 /// The values a sentence states.
 pub fn values(sentence: &str) -> Vec<String> {
     let mut out: Vec<String> = VALUE
@@ -110,7 +124,7 @@ pub fn values(sentence: &str) -> Vec<String> {
                 .trim_end_matches(['.', ','])
                 .to_string()
         })
-        .filter(|v| v.len() >= 2)
+        .filter(|v| v.len() >= 2 && !english_compound(v))
         .collect();
     for c in NAME.captures_iter(sentence) {
         if let Some(m) = c.get(1) {
@@ -198,6 +212,16 @@ fn lower_words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words that say what a line is about: its words outside its values, so two lines
+/// naming paths under one directory ("src/cart/…") do not share a subject by it.
+fn subject_words(text: &str, values: &[String]) -> Vec<String> {
+    let mut rest = text.to_string();
+    for v in values {
+        rest = rest.replace(v.as_str(), " ");
+    }
+    lower_words(&rest)
+}
+
 fn says_change(lower: &str) -> bool {
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
@@ -223,10 +247,11 @@ impl Parsed {
     fn new(line: &LedgerLine) -> Parsed {
         let lower = line.text.to_lowercase();
         let values = values(&line.text);
+        let words = subject_words(&line.text, &values);
         Parsed {
             lower_values: values.iter().map(|v| v.to_lowercase()).collect(),
             values,
-            words: lower_words(&line.text),
+            words,
             change: says_change(&lower),
             lower,
             line: line.clone(),
@@ -277,9 +302,11 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
     out.into_iter().map(|p| p.line).collect()
 }
 
-/// The lines that fit `budget` tokens (each counted as rendered, with its "- "): the
-/// person's lines are kept first; assistant lines whose values the kept lines already
-/// hold go first, then the oldest. Order is preserved.
+/// The lines that fit `budget` tokens (each counted as rendered, with its "- "). What
+/// goes first: assistant lines whose values the person's lines already hold, then other
+/// assistant lines, then the person's lines whose only value is a capitalised word (a
+/// name is weak evidence: "our Rust service", "Historians argue"), then the rest; the
+/// oldest first within each. Order is preserved.
 pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Vec<LedgerLine> {
     let cost = |l: &LedgerLine| tok.count(&l.text) + 2;
     let mut total: u32 = lines.iter().map(cost).sum();
@@ -300,10 +327,12 @@ pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Vec<Ledg
                 .iter()
                 .all(|v| user_text.contains(&v.to_lowercase()))
     };
+    let names_only = |l: &LedgerLine| !VALUE.is_match(&l.text);
     let order: Vec<usize> = (0..lines.len())
         .filter(|&i| redundant(&lines[i]))
         .chain((0..lines.len()).filter(|&i| !lines[i].user && !redundant(&lines[i])))
-        .chain((0..lines.len()).filter(|&i| lines[i].user))
+        .chain((0..lines.len()).filter(|&i| lines[i].user && names_only(&lines[i])))
+        .chain((0..lines.len()).filter(|&i| lines[i].user && !names_only(&lines[i])))
         .collect();
     for i in order {
         if total <= budget {
@@ -368,6 +397,13 @@ mod tests {
         assert!(v.contains(&"src/cart/total.rs:88".to_string()), "{v:?}");
         // Prose without hard values, and questions, state nothing.
         assert!(extract("That sounds like a good plan to me.", true).is_empty());
+        assert_eq!(values("My network is called orchid-5g."), ["orchid-5g"]);
+        assert_eq!(
+            values("The images are in shop-assets-eu now."),
+            ["shop-assets-eu"]
+        );
+        assert!(extract("Keep the docs up-to-date, end-to-end.", true).is_empty());
+        assert!(extract("A well-known, long-term plan.", true).is_empty());
         assert!(extract("Which port does it use, 6379?", true).is_empty());
     }
 
@@ -413,6 +449,32 @@ mod tests {
             user("Now the cache uses 6379."),
         ]);
         assert_eq!(kept.len(), 2);
+        // "Now" opening a sentence, and paths under one directory, tie nothing together.
+        let kept = merge(&[
+            user("The function at that line is compute_total(), it subtracts the discount."),
+            user("I run the tests with: cargo test --test cart_total -- --nocapture"),
+            user("Now clippy complains: this `if` has identical blocks at src/cart/total.rs:41."),
+        ]);
+        assert_eq!(kept.len(), 3, "{:?}", texts(&kept));
+    }
+
+    #[test]
+    fn under_the_budget_a_line_with_only_a_name_goes_before_a_hard_value() {
+        let lines = vec![
+            user("The test tests/cart_total.rs fails at src/cart/total.rs:88."),
+            user("I'm debugging our Rust checkout service."),
+            user("The payment client reads PAYMENT_API_URL."),
+        ];
+        let tok = ByteEstimate;
+        let all: u32 = lines.iter().map(|l| tok.count(&l.text) + 2).sum();
+        let fitted = fit(lines.clone(), all - 1, &tok);
+        assert_eq!(
+            texts(&fitted),
+            [
+                "The test tests/cart_total.rs fails at src/cart/total.rs:88.",
+                "The payment client reads PAYMENT_API_URL.",
+            ]
+        );
     }
 
     #[test]

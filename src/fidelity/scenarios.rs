@@ -358,6 +358,81 @@ fn long_distractors() -> Scenario {
     }
 }
 
+/// Running a small platform: owners, addresses, limits and a changed retention, in the
+/// forms people write them (a name alone, a URL, "every 15 minutes", a unit).
+fn operations_log() -> Scenario {
+    let turns: Vec<String> = vec![
+        "I'm taking over the on-call rotation for our platform this week, so let me write down what I learn.".into(),
+        "The VPN is WireGuard, listening on UDP port 51820.".into(),
+        "What should be in a good incident postmortem?".into(),
+        "The billing service is owned by Maria Okafor's team.".into(),
+        "Dashboards are at https://grafana.ops.example/d/platform-overview for everything we run.".into(),
+        distractor("the history of lighthouses"),
+        "Log retention for the app servers is 14 days.".into(),
+        "The cleanup cron job runs every 15 minutes on the worker nodes.".into(),
+        "How do I keep alert fatigue down?".into(),
+        "Our Kubernetes namespace for payments is payments-prod-eu.".into(),
+        "Uploads are capped at 25 MB per file by the ingress.".into(),
+        distractor("the way octopuses change colour"),
+        "We deploy the platform chart at version v2.14.1 and nothing newer yet.".into(),
+        "Correction on logs: retention was extended to 30 days for compliance.".into(),
+        "Is it better to page one person or a whole team?".into(),
+        "The disk usage alert fires at 85 percent on every node.".into(),
+        distractor("the building of medieval cathedrals"),
+        "The status page is hosted by Statuspage under the name acme-status.".into(),
+        "That's all for the handover notes, thanks.".into(),
+    ];
+    let facts = vec![
+        fact(&["vpn", "wireguard"], "51820", 1),
+        fact(&["billing"], "Maria", 3),
+        fact(
+            &["dashboard", "grafana"],
+            "https://grafana.ops.example/d/platform-overview",
+            4,
+        ),
+        changed(&["retention", "logs"], "30 days", "14 days", 13),
+        fact(&["cron", "cleanup"], "15 minutes", 7),
+        fact(&["namespace", "kubernetes"], "payments-prod-eu", 9),
+        fact(&["upload"], "25 MB", 10),
+        fact(&["chart", "deploy"], "v2.14.1", 12),
+        fact(&["disk", "alert"], "85", 15),
+        fact(&["status page", "statuspage"], "acme-status", 17),
+    ];
+    let quiz = vec![
+        Question {
+            ask: "Which UDP port does our VPN listen on?",
+            fact: 0,
+        },
+        Question {
+            ask: "Whose team owns the billing service?",
+            fact: 1,
+        },
+        Question {
+            ask: "How long is log retention on the app servers?",
+            fact: 3,
+        },
+        Question {
+            ask: "What is our Kubernetes namespace for payments?",
+            fact: 5,
+        },
+        Question {
+            ask: "Which version of the platform chart do we deploy?",
+            fact: 7,
+        },
+        Question {
+            ask: "At what disk usage does the alert fire?",
+            fact: 8,
+        },
+    ];
+    Scenario {
+        name: "ops",
+        locked: "Never restart the billing database during business hours",
+        turns,
+        facts,
+        quiz,
+    }
+}
+
 /// Every scenario, by name.
 pub fn all() -> Vec<Scenario> {
     vec![
@@ -365,6 +440,7 @@ pub fn all() -> Vec<Scenario> {
         coding_session(),
         planning_thread(),
         long_distractors(),
+        operations_log(),
     ]
 }
 

@@ -37,12 +37,21 @@ pub fn kept_with_subject(context: &str, fact: &Fact) -> bool {
     passages(&normalize(context)).iter().any(|p| {
         p.contains(&value)
             && has_subject(p, fact)
-            && stale.as_ref().is_none_or(|s| {
-                // A passage giving only the stale value does not count; one naming both
-                // ("moved from X to Y") does, when the new value comes last.
-                !p.contains(s.as_str()) || p.rfind(&value) > p.rfind(s.as_str())
-            })
+            && stale
+                .as_ref()
+                .is_none_or(|s| !p.contains(s.as_str()) || current_beside_stale(p, &value, s))
     })
+}
+
+/// A passage naming both values presents the new one as current: "moved from X to Y"
+/// (the new value last) or "now Y, not X" (the old one denied).
+fn current_beside_stale(passage: &str, value: &str, stale: &str) -> bool {
+    let denied = |v: &str| {
+        ["not ", "instead of ", "no longer ", "rather than "]
+            .iter()
+            .any(|p| passage.contains(&format!("{p}{v}")))
+    };
+    !denied(value) && (denied(stale) || passage.rfind(value) > passage.rfind(stale))
 }
 
 /// Whether a quiz answer gives the fact's value (and, for a changed fact, not the stale
@@ -97,7 +106,15 @@ mod tests {
             "The launch city moved from Lisbon to Porto.",
             &city
         ));
+        assert!(kept_with_subject(
+            "The launch city is now Porto, not Lisbon.",
+            &city
+        ));
         assert!(!kept_with_subject("The launch city is Lisbon.", &city));
+        assert!(!kept_with_subject(
+            "The launch city is Lisbon, not Porto.",
+            &city
+        ));
         assert!(!kept_with_subject(
             "The launch city is Porto, later changed to Lisbon.",
             &city
