@@ -884,13 +884,6 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
         h.apply(Input::CompressionStopped);
     }
     let reply_id = h.engine.last_active(Role::Assistant).unwrap();
-    let question_id = h
-        .engine
-        .history()
-        .iter()
-        .find(|m| m.text == "LAST-QUESTION")
-        .unwrap()
-        .id;
     // The next request failed (server down): the message stays saved, unanswered.
     let fx = h.engine.handle(
         Request::Send {
@@ -905,9 +898,8 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
     });
     assert!(r.blocked.is_none(), "{:?}", r.blocked);
     assert!(r.compressions > 0, "the request needed room");
-    for cp in h.engine.checkpoints() {
-        assert!(!cp.covers.contains(&question_id) && !cp.covers.contains(&reply_id));
-    }
+    // What the retry's request carried is the test: once "back" answers it, the pass
+    // after that turn may fold the older exchange like any other.
     let sent = r.sent.last().unwrap();
     let bodies: Vec<&str> = sent.messages.iter().map(|m| m.content.as_str()).collect();
     assert!(bodies.contains(&"LAST-QUESTION"));
