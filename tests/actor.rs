@@ -1922,3 +1922,76 @@ async fn a_call_repeated_in_the_same_turn_is_not_run_again() {
     // Four requests: the question, after each round, and the answer came with the last.
     assert_eq!(server.chat_requests().len(), 4);
 }
+
+/// A file read far larger than its share of the context reaches the model shortened,
+/// saying so and naming its id; `recall` with that id and a line range brings back
+/// exactly those lines; the whole result is in the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_result_is_shortened_and_recall_brings_back_the_lines_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let big: String = (1..=3000)
+        .map(|i| format!("line {i} of the big file, value {}\n", i * 7))
+        .collect();
+    std::fs::write(dir.path().join("big.txt"), &big).unwrap();
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![("read_file", serde_json::json!({"path": "big.txt"}))]);
+    let s = start_with_tools(&server, dir.path());
+    s.say("read big.txt").await;
+    s.wait_for_messages(4).await;
+    let tool_content = |request: &serde_json::Value| {
+        request["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|m| m["role"] == "tool")
+            .unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let shortened = tool_content(&server.chat_requests()[1]);
+    assert!(shortened.starts_with("[Shortened file:"), "{shortened}");
+    assert!(
+        shortened.len() < big.len() / 10,
+        "{} bytes",
+        shortened.len()
+    );
+    assert!(shortened.contains("line 1 of the big file"), "the head");
+    assert!(!shortened.contains("line 1500 of the big file"));
+    let id: u64 = shortened
+        .split("recall with id ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+
+    server.push_tool_calls(vec![(
+        "recall",
+        serde_json::json!({"id": id, "start_line": 1501, "end_line": 1502}),
+    )]);
+    s.say("what is on line 1500 of big.txt?").await;
+    s.wait_for_messages(8).await;
+    let requests = server.chat_requests();
+    let recalled = tool_content(requests.last().unwrap());
+    // Line 1 of the result is read_file's header, so the file's line 1500 is line 1501.
+    assert_eq!(
+        recalled,
+        format!(
+            "result {id}: lines 1501–1502 of 3001\n 1501   1500  line 1500 of the big file, value 10500\n 1502   1501  line 1501 of the big file, value 10507\n"
+        )
+    );
+    let (exit, updates) = s.finish().await;
+    let store = exit.store.as_ref().unwrap();
+    let saved = ollm_tui::store::SessionStore::load_result(store, &format!("{id}.txt")).unwrap();
+    assert_eq!(saved.lines().count(), 3001);
+    assert!(saved.ends_with("\n 3000  line 3000 of the big file, value 21000\n"));
+    // The transcript line says what the model kept.
+    assert!(updates.iter().any(|u| matches!(
+        u,
+        Update::Appended(Entry {
+            kind: EntryKind::Tool { original_chars: Some(n), .. },
+            ..
+        }) if *n as usize == saved.chars().count()
+    )));
+}

@@ -79,6 +79,15 @@ fn fixed_reserve<S: ollm_tui::core::summarizer::Summarizer>(
     Harness::with_config(ctx, cfg, tok, summarizer)
 }
 
+/// [`fixed_reserve`] with tool results entering whole (`results = "whole"`): the
+/// emergency paths must cope with a result larger than its share of the context.
+fn whole_results<S: ollm_tui::core::summarizer::Summarizer>(ctx: u32, summarizer: S) -> Harness<S> {
+    let mut cfg = EngineConfig::default();
+    cfg.budget.reserve_tokens = Some(1024.max(ctx / 10).min(ctx / 2));
+    cfg.whole_results = true;
+    Harness::with_config(ctx, cfg, tok(), summarizer)
+}
+
 fn pin(id: MessageId) -> Request {
     Request::Pin {
         id: Some(id),
@@ -108,7 +117,7 @@ fn tool_result<S: ollm_tui::core::summarizer::Summarizer>(
         }),
         h.clock.tick(),
     );
-    let id = MessageId(fx[0].record().unwrap().seq);
+    let id = MessageId(fx.iter().find_map(|e| e.record()).unwrap().seq);
     h.absorb(fx);
     id
 }
@@ -1055,7 +1064,7 @@ fn a_fold_that_would_free_nothing_is_not_applied() {
     // 13-token user message was folded by the emergency Truncate step into a 15-token
     // marked truncation plus the checkpoint header: the request grew (518 → 561 tokens),
     // the user's text was replaced by a marker for nothing, and the turn stayed blocked.
-    let mut h = fixed_reserve(1024, tok(), Extractive::new());
+    let mut h = whole_results(1024, Extractive::new());
     let tool = tool_result(
         &mut h,
         "read_file",
@@ -1102,7 +1111,7 @@ fn an_overage_no_single_message_covers_is_clipped_across_messages() {
     // again. Four ~450-token messages in the last exchange at 2K ctx, or a follow-up
     // question after a clipped paste, were blocked ("what is left is protected") though
     // clipping would make them fit.
-    let mut h = fixed_reserve(2048, tok(), Extractive::new());
+    let mut h = whole_results(2048, Extractive::new());
     let big = |c: &str| format!("{c}-HEAD {} {c}-TAIL", "text ".repeat(360));
     h.turn(&big("Q1"), |_| big("A1"));
     tool_result(&mut h, "t", "{}", &big("T1"), false);

@@ -915,9 +915,23 @@ impl Sim {
                     }),
                     self.h.clock.tick(),
                 );
-                let id = MessageId(fx[0].record().unwrap().seq);
+                let id = MessageId(fx.iter().find_map(|e| e.record()).unwrap().seq);
                 self.absorb(fx);
-                assert_eq!(self.text_of(id), text);
+                let original = self
+                    .h
+                    .engine
+                    .history()
+                    .get(id)
+                    .and_then(|m| m.tool.as_ref()?.original.clone());
+                match original {
+                    // Shortened for the context: the whole result is kept byte for byte.
+                    Some(o) => {
+                        assert!(!*is_error, "an error was shortened");
+                        assert_eq!(self.h.saved[&o.file], text);
+                        assert!(self.text_of(id).starts_with("[Shortened "));
+                    }
+                    None => assert_eq!(self.text_of(id), text),
+                }
             }
             Op::Pin { pick, pinned } => {
                 let active = self.h.engine.active().messages();

@@ -56,6 +56,7 @@ fn sessions_list_shows_title_model_counts_and_activity_newest_first() {
                 tokens: None,
                 call_id: None,
                 ms: None,
+                original: None,
             },
         ),
         rec(
@@ -246,6 +247,7 @@ fn sample_session() -> ollm_tui::store::LoadedLog {
                 tokens: None,
                 call_id: None,
                 ms: None,
+                original: None,
             },
         ),
         rec(
@@ -562,6 +564,7 @@ fn both_exports_carry_tool_calls_and_reasoning() {
                 tokens: None,
                 call_id: Some("call_ab12".into()),
                 ms: Some(1500),
+                original: None,
             },
         ),
         assistant(4, "It says port 7040.", ReplyStatus::Complete),

@@ -118,6 +118,10 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             tokens: None,
             call_id: None,
             ms: None,
+            original: Some(ollm_tui::core::message::Original {
+                file: "7.txt".to_string(),
+                chars: 48_000,
+            }),
         },
         RecordBody::Checkpoint {
             checkpoint: checkpoint(1, &[1, 2, 3]),
@@ -184,6 +188,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
                 mode: Mode::Debugger,
                 compressions: 1,
                 clips: Vec::new(),
+                watermark: Some(MessageId(2)),
             },
         },
         RecordBody::Clip {
@@ -194,6 +199,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
                 omitted_tokens: 900,
             },
         },
+        RecordBody::Watermark { at: MessageId(3) },
         RecordBody::Settings {
             model: Some("qwen2.5:7b".to_string()),
             ctx: Some(16384),
@@ -236,6 +242,7 @@ pub fn snapshot(purpose: SnapshotPurpose, secs: i64, text: &str) -> Snapshot {
             mode: Mode::Developer,
             compressions: 1,
             clips: Vec::new(),
+            watermark: None,
         },
         messages: vec![Message {
             id: MessageId(3),

@@ -143,6 +143,7 @@ fn msg(id: u64, role: Role, text: &str) -> Message {
             is_error: false,
             call_id: None,
             ms: None,
+            original: None,
         }),
         calls: Vec::new(),
         thinking: String::new(),
@@ -351,6 +352,7 @@ fn untrusted_text_never_reaches_the_buffer() {
             detail: NASTY.to_string(),
             args: serde_json::json!({ "path": NASTY }).to_string(),
             ms: None,
+            original_chars: None,
         },
         NASTY,
         t0(),
@@ -919,6 +921,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             detail: String::new(),
             args: "{}".to_string(),
             ms: None,
+            original_chars: None,
         },
         (0..40).map(|i| format!("file{i}\n")).collect::<String>(),
         t0(),
@@ -1112,6 +1115,7 @@ fn tool_entry(name: &str, args: serde_json::Value, result: &str, is_error: bool)
             detail: ollm_tui::view::key_argument(&args.to_string()),
             args: args.to_string(),
             ms: Some(1234),
+            original_chars: None,
         },
         result,
         t0(),
@@ -1185,4 +1189,35 @@ fn reasoning_is_a_folded_line_above_the_answer_until_details_unfold_it() {
     let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
     assert!(text.contains("Let me weigh the options"), "{text}");
     assert!(text.contains("Because it is."), "{text}");
+}
+
+#[test]
+fn a_shortened_result_says_what_the_model_kept_and_how_to_get_the_rest() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    let mut e = tool_entry(
+        "read_file",
+        serde_json::json!({"path": "big.rs"}),
+        &"x".repeat(2100),
+        false,
+    );
+    e.id = Some(ollm_tui::core::message::MessageId(7));
+    if let EntryKind::Tool { original_chars, .. } = &mut e.kind {
+        *original_chars = Some(48_000);
+    }
+    t.push(e);
+    t.push(tool_entry(
+        "read_file",
+        serde_json::json!({"path": "small.rs"}),
+        "short",
+        false,
+    ));
+    let text = buffer_text(&parts.draw(&mut t, 120, 20, None, None));
+    let line = text.lines().find(|l| l.contains("big.rs")).unwrap();
+    assert!(
+        line.contains("kept 2.1K of 48.0K chars · recall #7"),
+        "{line}"
+    );
+    let small = text.lines().find(|l| l.contains("small.rs")).unwrap();
+    assert!(!small.contains("kept"), "{small}");
 }

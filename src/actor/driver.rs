@@ -278,6 +278,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Effect::CompressInBackground(plan) => self.start_background(*plan),
                 Effect::AwaitCompression => job = Some(Job::AwaitBackground),
                 Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
+                Effect::SaveResult { file, text } => self.save_result(&file, &text),
             }
         }
         self.publish();
@@ -322,6 +323,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         ) && let Some(m) = self.engine.history().get(MessageId(record.seq))
         {
             self.send(Update::Appended(Entry::from_message(m)));
+        }
+    }
+
+    /// Keep a tool result whole before its shortened form is recorded. If it cannot be
+    /// written, the person is told now; `recall` of it will say the same.
+    fn save_result(&mut self, file: &str, text: &str) {
+        if let Err(e) = self.store.save_result(file, text) {
+            tracing::error!(%file, error = %e, "cannot save a tool result");
+            self.notice(Notice::ResultNotSaved(e.to_string()));
         }
     }
 

@@ -223,4 +223,18 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
             .ok_or(StoreError::NoSessionFile)
             .and_then(|s| s.export(json))
     }
+
+    /// A tool result comes after the person's message, so the file exists by then.
+    fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError> {
+        match self.open()? {
+            Some(s) => s.save_result(file, text),
+            None => Err(StoreError::NoSessionFile),
+        }
+    }
+
+    fn load_result(&self, file: &str) -> Result<String, StoreError> {
+        self.open_existing()
+            .ok_or(StoreError::NoSessionFile)
+            .and_then(|s| s.load_result(file))
+    }
 }

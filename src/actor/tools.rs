@@ -144,6 +144,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
             },
         }
+        match &prepared {
+            Prepared::Recall(r) => return Some(answer(call, self.recall(r), Some(0))),
+            Prepared::TaskDone => {
+                let text = "Noted: the task is done. Its tool calls and results leave the \
+                            conversation after your answer. Answer the user now.";
+                return Some(answer(call, Outcome::ok(text.to_string()), Some(0)));
+            }
+            _ => {}
+        }
         let since = Instant::now();
         self.activity = Activity::Tool {
             since,
@@ -151,7 +160,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         };
         self.publish();
         let sandbox = cfg.sandbox.clone();
-        let limits = self.tool_limits(cfg.limits);
+        let limits = cfg.limits;
         let out = self
             .listen(async move { prepared.run(&sandbox, limits).await })
             .await?;
@@ -163,13 +172,31 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         Some(answer(call, out, Some(ms)))
     }
 
-    /// A result may take at most a quarter of the context (in bytes ≈ 4 per token, so
-    /// about the context's size in bytes), within the configured cap: one call cannot
-    /// crowd out the conversation on a small model.
-    fn tool_limits(&self, mut limits: tools::Limits) -> tools::Limits {
-        let ctx = usize::try_from(self.engine.ctx()).unwrap_or(usize::MAX);
-        limits.output_bytes = limits.output_bytes.min(ctx.max(1024));
-        limits
+    /// A `recall`: the lines asked for of a saved result, or of a result the context
+    /// holds whole. The answer is itself shortened if it is large (ask for fewer lines).
+    fn recall(&self, r: &tools::Recall) -> Outcome {
+        let failed = |why: String| Outcome::error(&ToolError::Failed(why));
+        let Some(m) = self
+            .engine
+            .history()
+            .get(crate::core::message::MessageId(r.id))
+        else {
+            return failed(format!("there is no result with id {}", r.id));
+        };
+        let Some(tool) = &m.tool else {
+            return failed(format!("{} is not a tool result", r.id));
+        };
+        let text = match &tool.original {
+            Some(o) => match self.store.load_result(&o.file) {
+                Ok(t) => t,
+                Err(e) => return failed(format!("the whole result {} cannot be read: {e}", r.id)),
+            },
+            None => m.text.clone(),
+        };
+        match crate::core::results::slice(&text, r.id, r.start_line, r.end_line) {
+            Ok(s) => Outcome::ok(s),
+            Err(e) => failed(e),
+        }
     }
 
     /// Show the call and wait for the person's answer; `None` when they stopped instead.

@@ -198,6 +198,10 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         Notice::Mcp(crate::tools::mcp::Event::Failed { server, error }) => Words::line(format!(
             "MCP server {server} is not available: {error}. Its tools are not offered."
         )),
+        Notice::ResultNotSaved(error) => Words::line(format!(
+            "A tool result could not be kept whole ({error}); the model saw it shortened \
+             and cannot recall the rest. {SNAPSHOT_FIX}"
+        )),
         Notice::ThinkSet {
             think,
             model,
@@ -416,11 +420,23 @@ fn refused(error: &EngineError) -> Words {
             SNAPSHOT_FIX,
         ),
         EngineError::Goal(e) => Words::line(format!("Goal board: {e}.")),
+        EngineError::NothingToClear => Words::line(format!("Nothing to mark done: {error}.")),
     }
 }
 
 fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
     match ev {
+        EngineEvent::TaskDone { messages, tokens } => Words::with_hint(
+            format!(
+                "Task done: {messages} tool call{} and result{} left the context ({tokens} tokens freed); what was said stays.",
+                if *messages == 1 { "" } else { "s" },
+                if *messages == 1 { "" } else { "s" },
+            ),
+            format!(
+                "A snapshot of the state before was taken: {} undoes it.",
+                keys.restore
+            ),
+        ),
         EngineEvent::CompressionSkipped { reason } => {
             Words::line(format!("Compression skipped: {}.", skip_reason(reason)))
         }

@@ -30,9 +30,21 @@ pub struct ToolsConfig {
     pub rounds: Option<u32>,
     pub command_timeout_secs: Option<u64>,
     pub output_limit_kib: Option<usize>,
+    /// "shorten" (default): a large result enters the context shortened by kind, kept
+    /// whole on disk; "whole": every result enters whole (for debugging a tool).
+    pub results: Option<ResultsMode>,
     /// Per tool: "allow", "ask" or "deny".
     #[serde(default)]
     pub policy: BTreeMap<String, Policy>,
+}
+
+/// How tool results enter the context.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultsMode {
+    #[default]
+    Shorten,
+    Whole,
 }
 
 /// Tools, resolved.
@@ -40,6 +52,7 @@ pub struct ToolsConfig {
 pub struct ToolSettings {
     pub mode: ToolMode,
     pub rounds: u32,
+    pub results: ResultsMode,
     pub policy: BTreeMap<String, Policy>,
     pub limits: Limits,
     /// Where tools work: `--workdir`, else the directory ollm-tui was started in.
@@ -116,6 +129,7 @@ pub(super) fn resolve(
         rounds: file
             .rounds
             .unwrap_or(crate::core::engine::DEFAULT_TOOL_ROUNDS),
+        results: file.results.unwrap_or_default(),
         policy: file.policy.clone(),
         limits: Limits {
             output_bytes: file

@@ -119,6 +119,8 @@ pub enum EngineError {
     WrongSession { snapshot: String, other: String },
     #[error(transparent)]
     Goal(#[from] GoalError),
+    #[error("there are no tool calls or results in the context to clear")]
+    NothingToClear,
 }
 
 /// Events for the UI and the log: the seed's compression and snapshot events, and what
@@ -152,6 +154,12 @@ pub enum EngineEvent {
     /// whose message is saved but was not sent.
     CompressionStopped {
         unsent: bool,
+    },
+    /// A task was marked done: this many tool messages left the context, freeing this
+    /// many tokens.
+    TaskDone {
+        messages: usize,
+        tokens: u32,
     },
     /// A message led to this many rounds of tool calls, the limit: the last calls were
     /// not run and the turn ended.
@@ -276,6 +284,7 @@ impl EngineEvent {
             EngineEvent::CompressionFailed { .. } => "compression-error",
             EngineEvent::CompressionStopped { .. } => "compression-stopped",
             EngineEvent::ToolRoundsCapped { .. } => "tool-rounds-capped",
+            EngineEvent::TaskDone { .. } => "task-done",
             EngineEvent::RolloverComplete { .. } => "rollover-complete",
             EngineEvent::CheckpointCreated { .. } => "checkpoint-created",
             EngineEvent::CheckpointAged { .. } => "checkpoint-aged",

@@ -53,6 +53,18 @@ pub struct ToolInfo {
     /// How long the tool ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ms: Option<u64>,
+    /// Set when the context holds a shortened form: where the whole result is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<Original>,
+}
+
+/// A tool result kept whole on disk while the context holds a shorter form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Original {
+    /// The file's name in the session's results directory.
+    pub file: String,
+    /// Its length in characters.
+    pub chars: u64,
 }
 
 /// A tool call the model asked for, kept with the assistant message that made it so the

@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod prompts;
 pub mod record;
 pub mod reliability;
+pub mod results;
 pub mod sanitize;
 pub mod snapshot;
 pub mod summarizer;

@@ -93,6 +93,9 @@ pub struct ActiveState {
     /// Messages shown to the model cut down (emergency only), by id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clips: Vec<Clip>,
+    /// The last task-done watermark: tool calls and results up to it left the context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watermark: Option<MessageId>,
 }
 
 /// An emergency cut of one message in the active context: the model sees its first
@@ -179,6 +182,9 @@ pub enum RecordBody {
         /// How long the tool ran, in milliseconds.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ms: Option<u64>,
+        /// `result` is a shortened form; the whole result is this saved file.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        original: Option<crate::core::message::Original>,
     },
     /// A compression created this checkpoint.
     Checkpoint {
@@ -204,6 +210,11 @@ pub enum RecordBody {
     /// Emergency: a message in the active context is shown cut down (see [`Clip`]).
     Clip {
         clip: Clip,
+    },
+    /// A task was finished (`/done`, or the model's `task_done`): the tool calls and
+    /// results up to `at` leave the active context; the conversation's text stays.
+    Watermark {
+        at: MessageId,
     },
     /// A snapshot file was written.
     Snapshot {
@@ -240,6 +251,7 @@ impl RecordBody {
             RecordBody::Clip { .. } => "clip",
             RecordBody::Snapshot { .. } => "snapshot",
             RecordBody::Restore { .. } => "restore",
+            RecordBody::Watermark { .. } => "watermark",
             RecordBody::Settings { .. } => "settings",
         }
     }

@@ -51,8 +51,12 @@ pub struct Harness<S> {
     pub app_version: String,
     /// Tool calls the next replies make, one entry per reply (none when empty).
     pub scripted_calls: std::collections::VecDeque<Vec<ToolCall>>,
-    /// Every tool call the engine asked to run; each is answered `ran NAME`.
+    /// Every tool call the engine asked to run; each is answered by `tool_output`.
     pub tools_run: Vec<ToolCall>,
+    /// What a tool call returns, and whether it is an error (default: `ran NAME`).
+    pub tool_output: fn(&ToolCall) -> (String, bool),
+    /// Tool results saved whole (`SaveResult`), by file name.
+    pub saved: std::collections::BTreeMap<String, String>,
 }
 
 /// How the harness's "server" answers a request: the reply text, and the prompt tokens
@@ -87,6 +91,8 @@ impl<S: Summarizer> Harness<S> {
             engine,
             summarizer,
             records: Vec::new(),
+            tool_output: |call| (format!("ran {}", call.name), false),
+            saved: std::collections::BTreeMap::new(),
             events: Vec::new(),
             clock,
             app_version: "test".into(),
@@ -99,15 +105,31 @@ impl<S: Summarizer> Harness<S> {
         self.engine.header(&self.app_version)
     }
 
+    /// A record as the store takes it: its seq must exceed the last one's.
+    fn keep(&mut self, r: Record) {
+        if let Some(last) = self.records.last() {
+            assert!(
+                r.seq > last.seq,
+                "record {} after {}: the log would refuse it",
+                r.seq,
+                last.seq
+            );
+        }
+        self.records.push(r);
+    }
+
     /// Keep the records and events of effects that ask for nothing back. Panics on a
     /// request (snapshot, chat, compression): use [`Self::execute`] for those.
     pub fn absorb(&mut self, fx: Vec<Effect>) -> Vec<EngineEvent> {
         let mut events = Vec::new();
         for e in fx {
             match e {
-                Effect::Persist(r) => self.records.push(r),
+                Effect::Persist(r) => self.keep(r),
                 Effect::Sync => {}
                 Effect::Event(ev) => events.push(ev),
+                Effect::SaveResult { file, text } => {
+                    self.saved.insert(file, text);
+                }
                 other => panic!("absorb cannot answer {other:?}"),
             }
         }
@@ -185,7 +207,7 @@ impl<S: Summarizer> Harness<S> {
             server,
         );
         assert!(
-            report.sent.len() == 1 || report.blocked.is_some(),
+            !report.sent.is_empty() || report.blocked.is_some(),
             "the turn ended neither sent nor blocked: {report:?}"
         );
         report
@@ -203,7 +225,7 @@ impl<S: Summarizer> Harness<S> {
     pub fn execute(&mut self, fx: Vec<Effect>, report: &mut TurnReport, server: Server<'_>) {
         for e in fx {
             match e {
-                Effect::Persist(r) => self.records.push(r),
+                Effect::Persist(r) => self.keep(r),
                 Effect::Sync => {}
                 Effect::Event(ev) => {
                     if let EngineEvent::Blocked(b) = &ev {
@@ -243,6 +265,9 @@ impl<S: Summarizer> Harness<S> {
                     let outcome = futures_lite_block_on(plan.run(&self.summarizer));
                     self.run(Input::Compressed(Box::new(outcome)), report, server);
                 }
+                Effect::SaveResult { file, text } => {
+                    self.saved.insert(file, text);
+                }
                 Effect::AwaitCompression => {
                     panic!(
                         "nothing runs in the background here: background compressions end at once"
@@ -251,10 +276,11 @@ impl<S: Summarizer> Harness<S> {
                 Effect::RunTools(calls) => {
                     for call in calls {
                         self.tools_run.push(call.clone());
+                        let (result, is_error) = (self.tool_output)(&call);
                         let answer = ToolAnswer {
-                            result: format!("ran {}", call.name),
+                            result,
                             call,
-                            is_error: false,
+                            is_error,
                             ms: Some(1),
                         };
                         self.run(Input::ToolResult(answer), report, server);

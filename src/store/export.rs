@@ -93,6 +93,7 @@ pub fn to_json(log: &LoadedLog) -> Value {
                 is_error,
                 call_id,
                 ms,
+                original,
                 ..
             } => {
                 let mut call = json!({
@@ -106,6 +107,9 @@ pub fn to_json(log: &LoadedLog) -> Value {
                 });
                 if let Some(ms) = ms {
                     call["durationMs"] = json!(ms);
+                }
+                if let Some(o) = original {
+                    call["original"] = json!({"file": o.file, "chars": o.chars});
                 }
                 tool_calls.push(call);
             }
@@ -274,6 +278,7 @@ fn render_record(
             result,
             is_error,
             ms,
+            original,
             ..
         } => {
             let err = if *is_error { " · ❌ error" } else { "" };
@@ -286,6 +291,15 @@ fn render_record(
             md.push_str("**Arguments**\n\n");
             fenced(md, "json", &sanitize(args));
             md.push_str("**Result**\n\n");
+            if let Some(o) = original {
+                let _ = writeln!(
+                    md,
+                    "> The model saw this shortened form; the whole result ({} characters) \
+                     is saved as `results/<session>/{}` in the data directory.\n",
+                    o.chars,
+                    one_line(&o.file)
+                );
+            }
             fenced(md, "", &sanitize(result));
         }
         RecordBody::Checkpoint { checkpoint: c } => {
@@ -355,6 +369,13 @@ fn render_record(
                 "> 💾 Snapshot `{}` saved ({}) · {time}\n",
                 one_line(snapshot_id),
                 purpose.as_str()
+            );
+        }
+        RecordBody::Watermark { at } => {
+            let _ = writeln!(
+                md,
+                "> ✔ Task done at #{at}: the tool calls and results before it left the model's context · {time}\n",
+                at = at.0
             );
         }
         RecordBody::Restore { snapshot_id, .. } => {

@@ -8,6 +8,7 @@ use crate::core::record::{Header, Record};
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
 use crate::store::SessionStore;
 use crate::store::error::StoreError;
+use crate::store::fsutil;
 use crate::store::lock::SessionLock;
 use crate::store::log::{LoadedLog, SessionLog};
 use crate::store::paths::DataDir;
@@ -109,5 +110,45 @@ impl SessionStore for FileStore {
 
     fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
         crate::store::export::write_export(&self.dir, self.session_id(), json)
+    }
+
+    /// Written, then synced with its directory: the log record naming it follows.
+    fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError> {
+        use std::io::Write;
+        let path = self.result_path(file)?;
+        let dir = self.dir.results_dir(self.session_id());
+        fsutil::ensure_private_dir(&dir)?;
+        let mut f = fsutil::open_private(
+            &path,
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true),
+            "write",
+        )?;
+        f.write_all(text.as_bytes())
+            .and_then(|()| f.sync_data())
+            .map_err(|e| StoreError::io(&path, "write", e))?;
+        fsutil::sync_dir(&dir)
+    }
+
+    fn load_result(&self, file: &str) -> Result<String, StoreError> {
+        let path = self.result_path(file)?;
+        std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => StoreError::NotFound {
+                what: "saved tool result",
+                id: file.to_string(),
+                path: path.clone(),
+            },
+            _ => StoreError::io(&path, "read", e),
+        })
+    }
+}
+
+impl FileStore {
+    /// A saved result's path; a name that is not a plain file name is refused.
+    fn result_path(&self, file: &str) -> Result<PathBuf, StoreError> {
+        crate::store::paths::validate_id("tool result", file)?;
+        Ok(self.dir.results_dir(self.session_id()).join(file))
     }
 }

@@ -31,6 +31,7 @@ struct Inner {
     snapshots: Vec<Snapshot>,
     fail_next: bool,
     fail_all: bool,
+    results: std::collections::BTreeMap<String, String>,
 }
 
 impl MemoryStore {
@@ -50,6 +51,7 @@ impl MemoryStore {
                 snapshots: Vec::new(),
                 fail_next: false,
                 fail_all: false,
+                results: std::collections::BTreeMap::new(),
             })),
         }
     }
@@ -225,6 +227,25 @@ impl SessionStore for MemoryStore {
 
     fn export(&self, _json: bool) -> Result<std::path::PathBuf, StoreError> {
         Err(StoreError::Unsupported("export"))
+    }
+
+    fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError> {
+        let mut inner = self.inner();
+        inner.check_write("save a tool result in")?;
+        inner.results.insert(file.to_string(), text.to_string());
+        Ok(())
+    }
+
+    fn load_result(&self, file: &str) -> Result<String, StoreError> {
+        self.inner()
+            .results
+            .get(file)
+            .cloned()
+            .ok_or_else(|| StoreError::NotFound {
+                what: "saved tool result",
+                id: file.to_string(),
+                path: PathBuf::from(MEMORY_PATH),
+            })
     }
 }
 

@@ -70,6 +70,10 @@ pub trait SessionStore: Send + 'static {
     /// Write the session as Markdown (or JSON) under the data directory's `exports/`;
     /// returns the file written.
     fn export(&self, json: bool) -> Result<PathBuf, StoreError>;
+    /// Keep a tool result whole under `file` (a plain name) in the session's results.
+    fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError>;
+    /// A tool result saved by `save_result`.
+    fn load_result(&self, file: &str) -> Result<String, StoreError>;
 }
 
 impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
@@ -96,5 +100,11 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     }
     fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
         (**self).export(json)
+    }
+    fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError> {
+        (**self).save_result(file, text)
+    }
+    fn load_result(&self, file: &str) -> Result<String, StoreError> {
+        (**self).load_result(file)
     }
 }

@@ -70,6 +70,11 @@ impl DataDir {
         self.snapshots_root().join(session_id)
     }
 
+    /// `results/<session-id>/`: tool results kept whole (created on the first save).
+    pub fn results_dir(&self, session_id: &str) -> PathBuf {
+        self.root.join("results").join(session_id)
+    }
+
     pub fn config_path(&self) -> PathBuf {
         self.root.join("config.toml")
     }

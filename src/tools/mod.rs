@@ -7,7 +7,9 @@
 //! or ill-typed argument, a path that leads out) becomes a [`ToolError`] the model is told
 //! about. A prepared call knows whether it reads, writes or executes and can say exactly
 //! what it will do (the command line, the diff) for the approval dialog; only then is it
-//! run. Every result is capped (`limit` bytes) so one call cannot flood the context.
+//! run. Every result is capped (`limit` bytes, a memory guard); what keeps a large one
+//! from flooding the context is the engine's shortening (`core::results`), with the whole
+//! result saved for `recall` (answered by the session, not here).
 //!
 //! This layer knows `core` (the call type) and nothing above it; the actor decides when
 //! to ask the person and runs [`Prepared::run`] under its Stop handling.
@@ -65,7 +67,8 @@ pub enum ToolError {
 /// Limits every tool runs under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// A result longer than this is cut, and says so.
+    /// A result longer than this is cut, and says so. Below it, a result is kept whole
+    /// on disk; the context holds a shortened form of a large one (`core::results`).
     pub output_bytes: usize,
     /// `run_command` is killed after this long.
     pub command_timeout: Duration,
@@ -74,7 +77,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            output_bytes: 16 * 1024,
+            output_bytes: 1024 * 1024,
             command_timeout: Duration::from_secs(60),
         }
     }
@@ -90,6 +93,25 @@ pub enum Prepared {
     EditFile(edit::EditFile),
     RunCommand(command::RunCommand),
     Mcp(Box<mcp::McpCall>),
+    /// Answered by the session, which holds the saved results.
+    Recall(Recall),
+    /// Answered by the session: the engine sets the watermark after the model's answer.
+    TaskDone,
+}
+
+/// A `recall` call: which saved result, which lines.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Recall {
+    #[serde(deserialize_with = "required_number")]
+    pub id: u64,
+    #[serde(default, deserialize_with = "lenient_number")]
+    pub start_line: Option<u64>,
+    #[serde(default, deserialize_with = "lenient_number")]
+    pub end_line: Option<u64>,
+}
+
+fn required_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    lenient_number(d)?.ok_or_else(|| serde::de::Error::custom("id is required"))
 }
 
 /// A finished call: what the model is told.
@@ -178,6 +200,22 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
             }}),
         ),
         spec(
+            "recall",
+            Access::Read,
+            "Read back a tool result that was shortened in the conversation (it says \"call recall with id N\"). Returns the lines asked for, numbered.",
+            json!({"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "integer", "description": "the id the shortened result names"},
+                "start_line": {"type": "integer", "description": "first line to read (1-based)"},
+                "end_line": {"type": "integer", "description": "last line to read"}
+            }}),
+        ),
+        spec(
+            crate::core::engine::TASK_DONE_TOOL,
+            Access::Read,
+            "Call this once the user's task is completely finished, then answer the user. The tool calls and results of the task leave the conversation (what was said stays), making room for the next task.",
+            json!({"type": "object", "properties": {}}),
+        ),
+        spec(
             "run_command",
             Access::Execute,
             "Run a shell command in the working directory. Returns its output and exit status.",
@@ -242,6 +280,8 @@ pub fn prepare(
         "run_command" => {
             Prepared::RunCommand(command::RunCommand::prepare(args(&call.args)?, sandbox)?)
         }
+        "recall" => Prepared::Recall(args(&call.args)?),
+        crate::core::engine::TASK_DONE_TOOL => Prepared::TaskDone,
         other => {
             let names: Vec<String> = builtin_specs()
                 .into_iter()
@@ -256,9 +296,11 @@ pub fn prepare(
 impl Prepared {
     pub fn access(&self) -> Access {
         match self {
-            Prepared::ReadFile(_) | Prepared::ListFiles(_) | Prepared::SearchFiles(_) => {
-                Access::Read
-            }
+            Prepared::ReadFile(_)
+            | Prepared::ListFiles(_)
+            | Prepared::SearchFiles(_)
+            | Prepared::Recall(_)
+            | Prepared::TaskDone => Access::Read,
             Prepared::WriteFile(_) | Prepared::EditFile(_) => Access::Write,
             Prepared::RunCommand(_) | Prepared::Mcp(_) => Access::Execute,
         }
@@ -276,6 +318,8 @@ impl Prepared {
             Prepared::EditFile(e) => e.preview(sandbox),
             Prepared::RunCommand(c) => format!("$ {}", c.command),
             Prepared::Mcp(c) => c.preview(),
+            Prepared::Recall(r) => format!("recall result {}", r.id),
+            Prepared::TaskDone => "mark the task done".to_string(),
         }
     }
 
@@ -320,9 +364,10 @@ impl Prepared {
             Prepared::SearchFiles(s) => s.run(sandbox, limits),
             Prepared::WriteFile(w) => w.run(sandbox),
             Prepared::EditFile(e) => e.run(sandbox),
-            Prepared::RunCommand(_) | Prepared::Mcp(_) => {
-                Err(ToolError::Failed("not a blocking tool".into()))
-            }
+            Prepared::RunCommand(_)
+            | Prepared::Mcp(_)
+            | Prepared::Recall(_)
+            | Prepared::TaskDone => Err(ToolError::Failed("not a blocking tool".into())),
         }
     }
 }

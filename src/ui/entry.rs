@@ -81,6 +81,7 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
             is_error,
             detail,
             ms,
+            original_chars,
             ..
         } => {
             spans.push(Span::styled(
@@ -114,6 +115,18 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
                 ),
                 if *is_error { s.tool_error } else { s.dim },
             ));
+            // Never silent: what the model saw of a large result, and how to get the rest.
+            if let (Some(orig), Some(id)) = (original_chars, entry.id) {
+                spans.push(sep.clone());
+                spans.push(Span::styled(
+                    format!(
+                        "kept {} of {} chars · recall {id}",
+                        crate::core::results::human(entry.text.chars().count()),
+                        crate::core::results::human(*orig as usize)
+                    ),
+                    s.warn,
+                ));
+            }
         }
         EntryKind::Notice(_) | EntryKind::Fold { .. } => {}
     }

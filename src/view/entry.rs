@@ -37,6 +37,9 @@ pub enum EntryKind {
         args: String,
         /// How long it ran.
         ms: Option<u64>,
+        /// The length in characters of the whole result, when the model saw it
+        /// shortened (the entry's text is the shortened form).
+        original_chars: Option<u64>,
     },
     /// A note from the app itself (not part of the conversation).
     Notice(Severity),
@@ -109,6 +112,11 @@ impl Entry {
                     .unwrap_or_default(),
                 args: m.tool.as_ref().map(|t| t.args.clone()).unwrap_or_default(),
                 ms: m.tool.as_ref().and_then(|t| t.ms),
+                original_chars: m
+                    .tool
+                    .as_ref()
+                    .and_then(|t| t.original.as_ref())
+                    .map(|o| o.chars),
             },
         };
         Entry {

@@ -120,6 +120,9 @@ pub enum Notice {
     NothingToExport,
     /// An MCP server started (its tools are offered) or is not available.
     Mcp(crate::tools::mcp::Event),
+    /// A large tool result could not be kept whole on disk: the model saw its shortened
+    /// form, and `recall` cannot read the rest.
+    ResultNotSaved(String),
     /// `/think`: what is sent from now on (`None`: the model's default), and whether the
     /// model thinks at all.
     ThinkSet {
@@ -165,6 +168,7 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
             author: Author::User,
         }
         | EngineEvent::Pinned { .. }
+        | EngineEvent::TaskDone { .. }
         | EngineEvent::NothingToRetry
         | EngineEvent::ModeChanged { .. }
         | EngineEvent::CtxChanged { .. }
@@ -211,7 +215,8 @@ impl Notice {
             | Notice::RestoreNotFound { .. }
             | Notice::RestoreLoadFailed { .. }
             | Notice::SnapshotDeleteFailed { .. }
-            | Notice::ExportFailed { .. } => Warn,
+            | Notice::ExportFailed { .. }
+            | Notice::ResultNotSaved(_) => Warn,
             Notice::ThinkSet { capable: false, .. }
             | Notice::Mcp(crate::tools::mcp::Event::Failed { .. }) => Warn,
             Notice::Unanswered

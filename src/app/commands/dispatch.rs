@@ -29,6 +29,7 @@ impl App {
             Intent::Details => self.details = !self.details,
             Intent::Think(think) => self.command(Command::SetThink(think)),
             Intent::Retry => self.command(Request::Retry),
+            Intent::Done => self.command(Request::Done),
             Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
             Intent::Quit => self.quit = true,
         }

@@ -40,6 +40,8 @@ pub enum Intent {
     /// `None`: the model's default.
     Think(Option<crate::llm::Think>),
     Retry,
+    /// The task is finished: its tool calls and results leave the context.
+    Done,
     Help,
     Quit,
 }
@@ -263,6 +265,14 @@ pub static COMMANDS: &[SlashCommand] = &[
         help: "send the last message again after an error",
         key: None,
         parse: |_, _| Ok(Intent::Retry),
+    },
+    SlashCommand {
+        name: "done",
+        aliases: &[],
+        usage: "/done",
+        help: "the task is finished: its tool calls and results leave the context",
+        key: None,
+        parse: |_, _| Ok(Intent::Done),
     },
     SlashCommand {
         name: "help",

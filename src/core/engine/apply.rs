@@ -124,6 +124,7 @@ impl Engine {
                 tokens,
                 call_id,
                 ms,
+                original,
                 ..
             } => {
                 let tool = ToolInfo {
@@ -132,6 +133,7 @@ impl Engine {
                     is_error: *is_error,
                     call_id: call_id.clone(),
                     ms: *ms,
+                    original: original.clone(),
                 };
                 self.push_message(
                     r,
@@ -221,6 +223,9 @@ impl Engine {
                 }
             }
             RecordBody::Clip { clip } => self.apply_clip(*clip)?,
+            RecordBody::Watermark { at } => {
+                self.apply_watermark(*at);
+            }
             RecordBody::Snapshot { .. } => {}
             RecordBody::Restore { state, .. } => self.apply_restore(state)?,
             RecordBody::Settings { .. } => {
@@ -319,6 +324,7 @@ impl Engine {
         self.goals = state.goals.clone();
         self.settings.mode = state.mode;
         self.compressions = state.compressions;
+        self.watermark = state.watermark;
         self.backoff = None;
         self.version += 1;
         self.rebuild_system();

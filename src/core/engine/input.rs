@@ -55,6 +55,8 @@ pub enum Request {
     Snapshot {
         label: Option<String>,
     },
+    /// The task is finished (`/done`): its tool calls and results leave the context.
+    Done,
 }
 
 /// Something that happened: the person's requests, what the server said, and the answers
@@ -136,6 +138,9 @@ pub enum Effect {
     /// Run these tool calls of the last reply, in order (asking the person where the
     /// policy says so); answer `ToolResult` for each, or `ToolsStopped`.
     RunTools(Vec<ToolCall>),
+    /// Save a tool result whole, under this name in the session's results directory,
+    /// before the record that holds its shortened form is appended.
+    SaveResult { file: String, text: String },
 }
 
 /// A tool call's outcome as the model will see it.
@@ -237,6 +242,7 @@ impl Engine {
             Request::Pin { id, pinned } => self.pin(id, pinned, now, fx),
             Request::SetCtx { ctx } => self.set_ctx(ctx, now, fx),
             Request::SetMode { mode } => self.set_mode(mode, now, fx),
+            Request::Done => self.done(now, fx),
             Request::Snapshot { label } => {
                 let snap = self.make_snapshot(SnapshotPurpose::Rollback, label, now);
                 fx.push(Effect::SaveSnapshot(Box::new(snap)));

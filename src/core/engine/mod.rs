@@ -41,12 +41,14 @@ mod prompt;
 mod replay;
 mod snapshots;
 mod turn;
+mod watermark;
 
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
 pub use replay::ReplayReport;
+pub use watermark::TASK_DONE_TOOL;
 
 use crate::core::budget::{BudgetConfig, CtxSource, resolve_ctx};
 use crate::core::checkpoint::Checkpoint;
@@ -74,6 +76,9 @@ pub struct EngineConfig {
     /// Rounds of tool calls one message may lead to before the turn stops and asks the
     /// person (a model that calls tools in a loop must not run forever).
     pub tool_rounds: u32,
+    /// Tool results enter the context whole, however large (`[tools] results = "whole"`,
+    /// for debugging a tool); by default a large one is shortened by kind.
+    pub whole_results: bool,
 }
 
 impl Default for EngineConfig {
@@ -82,6 +87,7 @@ impl Default for EngineConfig {
             budget: BudgetConfig::default(),
             auto_snapshots: true,
             tool_rounds: DEFAULT_TOOL_ROUNDS,
+            whole_results: false,
         }
     }
 }
@@ -176,6 +182,8 @@ pub struct Engine {
     /// than num_ctx. Runtime information, not persisted; reset with the model or ctx.
     loaded_ctx: Option<u32>,
     compressions: u32,
+    /// Tool calls and results up to here left the context (a finished task).
+    watermark: Option<MessageId>,
     calibrations: HashMap<String, Calibration>,
     /// Lengths (eval_count) of the last complete replies, oldest first: the reply reserve
     /// follows them. From the log, so replay rebuilds the same budget.
@@ -252,6 +260,7 @@ impl Engine {
             server_limit: None,
             loaded_ctx: None,
             compressions: 0,
+            watermark: None,
             calibrations: HashMap::new(),
             reply_lengths: Vec::new(),
             next_seq: 1,
@@ -392,6 +401,7 @@ impl Engine {
                 .iter()
                 .filter_map(|e| e.clip)
                 .collect(),
+            watermark: self.watermark,
         }
     }
 

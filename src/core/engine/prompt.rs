@@ -132,7 +132,12 @@ impl Engine {
                     Role::Tool => PromptRole::Tool,
                 },
                 content: clipped_text(&m.text, e.clip.as_ref()),
-                tool_calls: m.calls.clone(),
+                // Before a finished task's watermark the results are gone: so are the calls.
+                tool_calls: if self.watermark.is_some_and(|w| m.id <= w) {
+                    Vec::new()
+                } else {
+                    m.calls.clone()
+                },
                 tool_name: m.tool.as_ref().map(|t| t.name.clone()),
                 tool_call_id: m.tool.as_ref().and_then(|t| t.call_id.clone()),
             });

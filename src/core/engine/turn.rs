@@ -25,8 +25,9 @@ use crate::core::engine::prompt::ChatPrompt;
 use crate::core::events::{Blocked, CompressReason, EngineEvent, Intensity};
 use crate::core::goals::{Author, GoalError};
 use crate::core::markers;
-use crate::core::message::{ReplyStatus, ToolCall};
+use crate::core::message::{Original, ReplyStatus, ToolCall};
 use crate::core::record::RecordBody;
+use crate::core::results;
 use crate::core::snapshot::Snapshot;
 use crate::core::tokens::MIN_SERVER_WINDOW;
 use chrono::{DateTime, Utc};
@@ -47,6 +48,8 @@ pub(super) struct Turn {
     pending_calls: Vec<ToolCall>,
     /// Calls answered in this turn (tool, arguments as sent): the same again is not run.
     answered_calls: Vec<(String, String)>,
+    /// The model called `task_done`: the watermark goes after its answer.
+    task_done: bool,
 }
 
 /// What the turn waits for.
@@ -207,7 +210,7 @@ impl Engine {
                 .saturating_add(self.tok.count(&c.args))
         });
         let text = reply.text.clone();
-        self.commit(
+        let reply_id = self.commit(
             RecordBody::Assistant {
                 text: reply.text,
                 status: reply.status,
@@ -263,6 +266,9 @@ impl Engine {
             }
             return;
         }
+        if turn.as_ref().is_some_and(|t| t.task_done) && reply.status == ReplyStatus::Complete {
+            self.watermark_at(crate::core::message::MessageId(reply_id), now, fx);
+        }
         self.compress_in_background(now, fx);
     }
 
@@ -277,10 +283,12 @@ impl Engine {
         let id = answer.call.id.clone();
         let name = answer.call.name.clone();
         let args = answer.call.args.clone();
+        let done = name == super::TASK_DONE_TOOL && !answer.is_error;
         self.record_tool_result(answer, now, fx);
         let Some(turn) = &mut self.turn else {
             return;
         };
+        turn.task_done |= done;
         turn.answered_calls.push((name.clone(), args));
         if let Some(i) = turn
             .pending_calls
@@ -307,17 +315,81 @@ impl Engine {
         fx.push(Effect::Sync);
     }
 
+    /// The tokens the next tool result may take: its share of the room (a quarter), or,
+    /// when less, an equal part of what is left for the results still to come in this
+    /// reply. The running exchange cannot be folded, nor the summaries and the ledger
+    /// removed: only the older messages can make room (folding them adds a summary), so
+    /// the results must fit beside the rest.
+    fn result_limit(&self) -> u32 {
+        let b = self.budget();
+        let cal = self.calibration();
+        let msgs = self.active.messages();
+        let start = msgs
+            .iter()
+            .rposition(|e| e.role == crate::core::message::Role::User)
+            .unwrap_or(0);
+        let foldable_raw: u32 = msgs[..start].iter().map(|e| e.cost()).sum();
+        let foldable = cal.apply(foldable_raw).min(b.total());
+        let new_summary = if foldable > 0 {
+            b.level_cap(crate::core::checkpoint::Level::Detailed)
+        } else {
+            0
+        };
+        let fixed = b.total() - foldable + new_summary;
+        let left = b.hard_limit().saturating_sub(fixed);
+        let calls = self
+            .turn
+            .as_ref()
+            .map_or(1, |t| t.pending_calls.len().max(1));
+        let overhead = crate::core::tokens::MESSAGE_OVERHEAD_TOKENS;
+        // A tenth spare: the estimate is calibrated, not exact.
+        let share = (left - left / 10) / calls as u32;
+        results::limit_for(b.room(), share.saturating_sub(overhead))
+    }
+
+    /// Record a result: whole when it fits its share of the context (or is an error, or
+    /// the person keeps results whole); else saved whole first, then recorded as its
+    /// shortened form, which names the record's own id for `recall`.
     fn record_tool_result(&mut self, answer: ToolAnswer, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
-        let tokens = self.tok.count(&answer.result);
+        let id = self.next_seq;
+        let shortened = (!answer.is_error && !self.cfg.whole_results)
+            .then(|| {
+                let limit = self.result_limit();
+                results::shorten(
+                    &answer.call.name,
+                    &answer.result,
+                    limit,
+                    id,
+                    self.tok.as_ref(),
+                )
+            })
+            .flatten();
+        let (result, original) = match shortened {
+            Some(short) => {
+                let file = format!("{id}.txt");
+                fx.push(Effect::SaveResult {
+                    file: file.clone(),
+                    text: answer.result,
+                });
+                let original = Original {
+                    file,
+                    chars: short.original_chars as u64,
+                };
+                (short.text, Some(original))
+            }
+            None => (answer.result, None),
+        };
+        let tokens = self.tok.count(&result);
         self.commit(
             RecordBody::Tool {
                 name: answer.call.name,
                 args: answer.call.args,
-                result: answer.result,
+                result,
                 is_error: answer.is_error,
                 tokens: Some(tokens),
                 call_id: (!answer.call.id.is_empty()).then_some(answer.call.id),
                 ms: answer.ms,
+                original,
             },
             now,
             fx,

@@ -54,11 +54,14 @@ impl Engine {
         })
     }
 
-    /// The ledger lines of the messages `ids`, in order, merged.
+    /// The ledger lines of the messages `ids`, in order, merged. Tool results are not
+    /// what was said: a file read would fill the ledger with its identifiers and crowd
+    /// out the person's facts (the checkpoint summarizes them; `recall` has them whole).
     fn ledger_of(&self, ids: &[MessageId]) -> Vec<LedgerLine> {
         let lines: Vec<LedgerLine> = ids
             .iter()
             .filter_map(|id| self.history.get(*id))
+            .filter(|m| m.role != Role::Tool)
             .flat_map(|m| ledger::extract(&m.text, m.role == Role::User))
             .collect();
         ledger::fit(
