@@ -1981,9 +1981,20 @@ async fn a_large_result_is_shortened_and_recall_brings_back_the_lines_asked_for(
             "result {id}: lines 1501–1502 of 3001\n 1501   1500  line 1500 of the big file, value 10500\n 1502   1501  line 1501 of the big file, value 10507\n"
         )
     );
+    // `/inspect #N`: what the model saw beside the whole result.
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Command::InspectResult {
+        id: ollm_tui::core::message::MessageId(id),
+        reply: tx,
+    })
+    .await;
+    let inspection = rx.await.unwrap().unwrap();
+    assert_eq!(inspection.seen, shortened);
+    assert_eq!(inspection.original.lines().count(), 3001);
     let (exit, updates) = s.finish().await;
     let store = exit.store.as_ref().unwrap();
     let saved = ollm_tui::store::SessionStore::load_result(store, &format!("{id}.txt")).unwrap();
+    assert_eq!(saved, inspection.original);
     assert_eq!(saved.lines().count(), 3001);
     assert!(saved.ends_with("\n 3000  line 3000 of the big file, value 21000\n"));
     // The transcript line says what the model kept.

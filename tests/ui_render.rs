@@ -993,6 +993,13 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             originals: &originals,
             scroll: 0,
         }),
+        Some(Overlay::ResultInspector {
+            id: ollm_tui::core::message::MessageId(9),
+            tool: "read_file",
+            seen: "[Shortened file: 20 of 9,000 characters]\nline 1",
+            original: "line 1\nline 2\n",
+            scroll: 0,
+        }),
     ];
     for banner in [
         None,
@@ -1220,4 +1227,32 @@ fn a_shortened_result_says_what_the_model_kept_and_how_to_get_the_rest() {
     );
     let small = text.lines().find(|l| l.contains("small.rs")).unwrap();
     assert!(!small.contains("kept"), "{small}");
+}
+
+#[test]
+fn the_result_inspector_shows_what_the_model_saw_beside_the_whole() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    let original: String = (1..=3000).map(|i| format!("whole line {i}\n")).collect();
+    let overlay = Overlay::ResultInspector {
+        id: ollm_tui::core::message::MessageId(9),
+        tool: "read_file",
+        seen: "[Shortened file: 30 of 40,893 characters]\nwhole line 1",
+        original: &original,
+        scroll: 0,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 120, 30, None, Some(overlay)));
+    assert!(text.contains("read_file #9"), "{text}");
+    assert!(
+        text.contains("What the model saw") && text.contains("The whole result"),
+        "{text}"
+    );
+    assert!(text.contains("[Shortened file:"), "{text}");
+    assert!(
+        text.contains("whole line 2"),
+        "the original's lines:\n{text}"
+    );
+    // Narrow: one column below the other.
+    let text = buffer_text(&parts.draw(&mut t, 50, 30, None, Some(overlay)));
+    assert!(text.contains("What the model saw"), "{text}");
 }

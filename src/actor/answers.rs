@@ -30,6 +30,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Inspect { number, reply } => {
                 let _ = reply.send(self.inspect(number));
             }
+            Command::InspectResult { id, reply } => {
+                let _ = reply.send(self.inspect_result(id));
+            }
             Command::Export { json } => self.export(json),
             other => tracing::error!(?other, "not a read-only command"),
         }
@@ -50,6 +53,35 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             asked: number,
             checkpoint,
             originals,
+        })
+    }
+
+    /// A tool result beside its original: from the saved file when it was shortened.
+    fn inspect_result(
+        &self,
+        id: crate::core::message::MessageId,
+    ) -> Result<super::command::ResultInspection, String> {
+        let m = self
+            .engine
+            .history()
+            .get(id)
+            .ok_or_else(|| format!("there is no message {id}"))?;
+        let tool = m
+            .tool
+            .as_ref()
+            .ok_or_else(|| format!("message {id} is not a tool result"))?;
+        let original = match &tool.original {
+            Some(o) => self
+                .store
+                .load_result(&o.file)
+                .map_err(|e| format!("the whole result of {id} cannot be read: {e}"))?,
+            None => m.text.clone(),
+        };
+        Ok(super::command::ResultInspection {
+            id,
+            tool: tool.name.clone(),
+            seen: m.text.clone(),
+            original,
         })
     }
 

@@ -38,6 +38,11 @@ pub enum Command {
         number: Option<u32>,
         reply: oneshot::Sender<Option<Inspection>>,
     },
+    /// Tool result `id`: what the model saw beside the whole result (`/inspect #N`).
+    InspectResult {
+        id: crate::core::message::MessageId,
+        reply: oneshot::Sender<Result<ResultInspection, String>>,
+    },
     /// Write the session to a file under the data directory (`/export`); the outcome
     /// arrives as a notice.
     Export {
@@ -68,6 +73,15 @@ pub enum Approval {
     },
 }
 
+/// A tool result as the model saw it beside the whole of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultInspection {
+    pub id: crate::core::message::MessageId,
+    pub tool: String,
+    pub seen: String,
+    pub original: String,
+}
+
 /// A checkpoint beside the messages it stands for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inspection {
@@ -92,6 +106,7 @@ impl Command {
             Command::ListSnapshots { .. }
                 | Command::ListModels { .. }
                 | Command::Inspect { .. }
+                | Command::InspectResult { .. }
                 | Command::Export { .. }
         )
     }

@@ -214,6 +214,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::ListSnapshots { .. }
             | Command::ListModels { .. }
             | Command::Inspect { .. }
+            | Command::InspectResult { .. }
             | Command::Export { .. } => {}
         }
         self.publish();

@@ -33,7 +33,7 @@ pub mod summarizer;
 mod tools;
 mod transcript;
 
-pub use command::{Approval, Command, Inspection};
+pub use command::{Approval, Command, Inspection, ResultInspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
 use crate::core::engine::Engine;

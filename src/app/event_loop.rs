@@ -147,6 +147,13 @@ impl App {
                 originals,
                 scroll: *scroll,
             },
+            OverlayState::ResultInspector { inspection, scroll } => Overlay::ResultInspector {
+                id: inspection.id,
+                tool: &inspection.tool,
+                seen: &inspection.seen,
+                original: &inspection.original,
+                scroll: *scroll,
+            },
         });
         let overlay = match &asking {
             Some(ask) => Some(Overlay::Approval {

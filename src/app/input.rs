@@ -202,7 +202,9 @@ impl App {
 
     pub(super) fn scroll(&mut self, up: bool, lines: u16) {
         match &mut self.overlay {
-            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => {
+            Some(OverlayState::Help { scroll })
+            | Some(OverlayState::Inspector { scroll, .. })
+            | Some(OverlayState::ResultInspector { scroll, .. }) => {
                 *scroll = if up {
                     scroll.saturating_sub(lines)
                 } else {

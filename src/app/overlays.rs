@@ -6,7 +6,7 @@ use super::App;
 use super::keymap::Action;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
-use crate::actor::{Command, Inspection};
+use crate::actor::{Command, Inspection, ResultInspection};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::message::Message;
 use crate::core::snapshot::SnapshotMeta;
@@ -25,6 +25,7 @@ pub enum Reply {
         /// Boxed: a checkpoint with its ledger is much larger than the other answers.
         inspection: Option<Box<Inspection>>,
     },
+    InspectResult(Result<Box<ResultInspection>, String>),
 }
 
 pub enum OverlayState {
@@ -45,6 +46,10 @@ pub enum OverlayState {
     Inspector {
         checkpoint: Checkpoint,
         originals: Vec<Message>,
+        scroll: u16,
+    },
+    ResultInspector {
+        inspection: Box<ResultInspection>,
         scroll: u16,
     },
 }
@@ -86,6 +91,14 @@ impl App {
                 from_panel,
                 inspection: inspection.map(Box::new),
             },
+        );
+    }
+
+    /// Tool result `id` beside its whole original.
+    pub(super) fn inspect_result(&mut self, id: crate::core::message::MessageId) {
+        self.ask(
+            move |reply| Command::InspectResult { id, reply },
+            |r: Result<ResultInspection, String>| Reply::InspectResult(r.map(Box::new)),
         );
     }
 
@@ -134,17 +147,17 @@ impl App {
         }
         let mut chosen: Option<Command> = None;
         match &mut self.overlay {
-            Some(OverlayState::Help { scroll }) | Some(OverlayState::Inspector { scroll, .. }) => {
-                match k.code {
-                    KeyCode::Up => *scroll = scroll.saturating_sub(1),
-                    KeyCode::Down => *scroll = scroll.saturating_add(1),
-                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
-                    KeyCode::PageDown => *scroll = scroll.saturating_add(10),
-                    KeyCode::Home => *scroll = 0,
-                    KeyCode::Enter => self.overlay = None,
-                    _ => {}
-                }
-            }
+            Some(OverlayState::Help { scroll })
+            | Some(OverlayState::Inspector { scroll, .. })
+            | Some(OverlayState::ResultInspector { scroll, .. }) => match k.code {
+                KeyCode::Up => *scroll = scroll.saturating_sub(1),
+                KeyCode::Down => *scroll = scroll.saturating_add(1),
+                KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+                KeyCode::Home => *scroll = 0,
+                KeyCode::Enter => self.overlay = None,
+                _ => {}
+            },
             Some(OverlayState::Snapshots {
                 items,
                 selected,
@@ -268,6 +281,13 @@ impl App {
                 from_panel: true,
                 inspection: None,
             } => self.info(CHECKPOINT_GONE),
+            Reply::InspectResult(Ok(inspection)) => {
+                self.overlay = Some(OverlayState::ResultInspector {
+                    inspection,
+                    scroll: 0,
+                });
+            }
+            Reply::InspectResult(Err(e)) => self.info(format!("Cannot inspect: {e}.")),
             Reply::Inspect {
                 from_panel: false,
                 inspection: None,

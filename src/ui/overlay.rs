@@ -121,6 +121,13 @@ pub(crate) fn render_overlay(
             originals,
             scroll,
         } => inspector(checkpoint, originals, *scroll, area, buf, cx),
+        Overlay::ResultInspector {
+            id,
+            tool,
+            seen,
+            original,
+            scroll,
+        } => result_inspector(*id, tool, seen, original, *scroll, area, buf, cx),
         Overlay::Approval { ask, scroll } => approval(ask, *scroll, area, buf, cx),
     }
 }
@@ -540,6 +547,78 @@ fn list_section(
     out
 }
 
+/// The most lines of a whole result the inspector lays out (a megabyte would be wrapped
+/// on every frame); the rest is named, and `recall` or the saved file has it.
+const RESULT_LINES: usize = 2000;
+
+/// A tool result as the model saw it (left) beside the whole result (right).
+#[allow(clippy::too_many_arguments)]
+fn result_inspector(
+    id: crate::core::message::MessageId,
+    tool: &str,
+    seen: &str,
+    original: &str,
+    scroll: u16,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let rect = popup(
+        area,
+        area.width.saturating_sub(4).max(40),
+        area.height.saturating_sub(2),
+    );
+    let title = format!(
+        "{} {} {id}{sep}the model saw {} of {} characters",
+        cx.g.tool,
+        clean_line(tool),
+        thousands(seen.chars().count() as u64),
+        thousands(original.chars().count() as u64),
+        sep = cx.g.sep,
+    );
+    let inner = frame(rect, buf, &title, "Esc close", cx);
+    let column = |heading: &str, text: &str, width: usize| {
+        let s = &cx.theme.styles;
+        let mut out = vec![Line::from(Span::styled(heading.to_string(), s.title))];
+        let total = text.lines().count();
+        let shown: String = text
+            .lines()
+            .take(RESULT_LINES)
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.extend(wrap(
+            &[Span::styled(super::text::clean(&shown), s.text)],
+            width,
+            &[],
+            &[],
+        ));
+        if total > RESULT_LINES {
+            out.extend(wrap(
+                &[Span::styled(
+                    format!(
+                        "… {} more lines: recall reads them, and the saved file holds them all",
+                        thousands((total - RESULT_LINES) as u64)
+                    ),
+                    s.dim,
+                )],
+                width,
+                &[],
+                &[],
+            ));
+        }
+        out
+    };
+    side_by_side(
+        |w| column("What the model saw", seen, w),
+        |w| column("The whole result", original, w),
+        scroll,
+        rect,
+        inner,
+        buf,
+        cx,
+    );
+}
+
 fn summary_lines(cp: &Checkpoint, width: usize, cx: &OverlayCtx<'_>) -> Vec<Line<'static>> {
     let s = &cx.theme.styles;
     let mut out = vec![Line::from(Span::styled("Summary", s.title))];
@@ -633,7 +712,6 @@ fn inspector(
     buf: &mut Buffer,
     cx: &OverlayCtx<'_>,
 ) {
-    let s = &cx.theme.styles;
     let rect = popup(
         area,
         area.width.saturating_sub(4).max(40),
@@ -653,6 +731,30 @@ fn inspector(
         sep = cx.g.sep,
     );
     let inner = frame(rect, buf, &title, "Esc close", cx);
+    side_by_side(
+        |w| summary_lines(cp, w, cx),
+        |w| original_lines(originals, w, cx),
+        scroll,
+        rect,
+        inner,
+        buf,
+        cx,
+    );
+}
+
+/// Two columns scrolled together (left two fifths), or, in a narrow frame, one below
+/// the other under a rule.
+#[allow(clippy::too_many_arguments)]
+fn side_by_side(
+    left_of: impl Fn(usize) -> Vec<Line<'static>>,
+    right_of: impl Fn(usize) -> Vec<Line<'static>>,
+    scroll: u16,
+    rect: Rect,
+    inner: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let s = &cx.theme.styles;
     if inner.width == 0 || inner.height == 0 {
         return;
     }
@@ -666,8 +768,8 @@ fn inspector(
             inner.width - left_w - 2,
             inner.height,
         );
-        let sum = summary_lines(cp, usize::from(left.width), cx);
-        let orig = original_lines(originals, usize::from(right.width), cx);
+        let sum = left_of(usize::from(left.width));
+        let orig = right_of(usize::from(right.width));
         let off_l = clamp_scroll(scroll, sum.len(), left.height);
         let off_r = clamp_scroll(scroll, orig.len(), right.height);
         draw_lines(&sum, left, buf, off_l);
@@ -685,10 +787,10 @@ fn inspector(
         );
     } else {
         let width = usize::from(inner.width);
-        let mut lines = summary_lines(cp, width, cx);
+        let mut lines = left_of(width);
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(cx.g.rule.repeat(width), s.rule)));
-        lines.extend(original_lines(originals, width, cx));
+        lines.extend(right_of(width));
         let off = clamp_scroll(scroll, lines.len(), inner.height);
         draw_lines(&lines, inner, buf, off);
         more_marker(lines.len(), off, inner, inner != rect, buf, cx);

@@ -160,6 +160,14 @@ pub enum Overlay<'a> {
         originals: &'a [Message],
         scroll: u16,
     },
+    /// A tool result as the model saw it beside the whole of it (`/inspect #N`).
+    ResultInspector {
+        id: crate::core::message::MessageId,
+        tool: &'a str,
+        seen: &'a str,
+        original: &'a str,
+        scroll: u16,
+    },
     /// A tool call that asks before it runs.
     Approval {
         ask: &'a crate::view::ApprovalAsk,

@@ -25,6 +25,7 @@ impl App {
             Intent::Mode(mode) => self.command(Request::SetMode { mode }),
             Intent::Export { json } => self.command(Command::Export { json }),
             Intent::Inspect(number) => self.inspect(number, false),
+            Intent::InspectResult(id) => self.inspect_result(id),
             Intent::Panel => self.toggle_panel(),
             Intent::Details => self.details = !self.details,
             Intent::Think(think) => self.command(Command::SetThink(think)),

@@ -34,6 +34,8 @@ pub enum Intent {
         json: bool,
     },
     Inspect(Option<u32>),
+    /// `/inspect #N`: tool result N beside its whole original.
+    InspectResult(MessageId),
     Panel,
     /// Unfold (or fold again) tool calls and reasoning.
     Details,
@@ -180,11 +182,13 @@ pub static COMMANDS: &[SlashCommand] = &[
     SlashCommand {
         name: "inspect",
         aliases: &[],
-        usage: "/inspect [N]",
-        help: "show checkpoint N beside the messages it covers",
+        usage: "/inspect [N|#N]",
+        help: "show checkpoint N beside the messages it covers; #N: tool result N beside its whole original",
         key: None,
         parse: |_, arg| match rest(arg) {
-            Some(_) => number(arg, "/inspect [N]").map(|n| Intent::Inspect(Some(n))),
+            Some(a) if a.starts_with('#') => number(&a[1..], "/inspect #N")
+                .map(|n| Intent::InspectResult(MessageId(u64::from(n)))),
+            Some(_) => number(arg, "/inspect [N|#N]").map(|n| Intent::Inspect(Some(n))),
             None => Ok(Intent::Inspect(None)),
         },
     },
@@ -499,6 +503,10 @@ mod tests {
         assert_eq!(ok("/pin"), Intent::Pin(None));
         assert_eq!(ok("/export json"), Intent::Export { json: true });
         assert_eq!(ok("/RETRY"), Intent::Retry);
+        assert_eq!(ok("/inspect #42"), Intent::InspectResult(MessageId(42)));
+        assert_eq!(ok("/inspect 3"), Intent::Inspect(Some(3)));
+        assert!(parse("/inspect #x").unwrap().is_err());
+        assert_eq!(ok("/done"), Intent::Done);
         let e = parse("/frobnicate").unwrap().unwrap_err();
         assert!(e.contains("/help") && e.contains("//frobnicate"), "{e}");
     }
