@@ -164,20 +164,16 @@ fn head_chars(text: &str, n: usize) -> String {
     text.chars().take(n).collect()
 }
 
-/// Lines from the front until `chars` is spent.
+/// Whole lines from the front until `chars` is spent (none when the first is longer:
+/// the callers handle one enormous line by characters).
 fn take_lines<'a>(lines: impl Iterator<Item = &'a str>, chars: usize) -> Vec<&'a str> {
     let mut used = 0;
     let mut out = Vec::new();
     for l in lines {
-        let cost = l.chars().count() + 1;
-        if used + cost > chars && !out.is_empty() {
+        used += l.chars().count() + 1;
+        if used > chars {
             break;
         }
-        if used + cost > chars {
-            // A single line longer than the budget: its start.
-            break;
-        }
-        used += cost;
         out.push(l);
     }
     out
@@ -283,6 +279,10 @@ fn file_read(text: &str, chars: usize) -> String {
     let header = lines.next().unwrap_or_default();
     let body: Vec<&str> = lines.collect();
     let head = take_lines(body.iter().copied(), chars * 2 / 5);
+    if head.is_empty() && !body.is_empty() {
+        // Lines longer than the budget (minified code): its start and its end.
+        return format!("{header}\n{}", head_tail(&body, chars, 0.6));
+    }
     let rest = &body[head.len()..];
     let mut out = format!("{header}\n");
     for l in &head {
@@ -660,6 +660,22 @@ mod tests {
         );
         assert!(s.text.contains("characters left out"));
         assert!(tok.count(&s.text) <= 300);
+    }
+
+    #[test]
+    fn a_minified_file_keeps_its_start_and_end() {
+        let tok = ByteEstimate;
+        let text = format!(
+            "app.min.js: lines 1–1 of 1\n    1  START{}END\n",
+            "x;".repeat(50_000)
+        );
+        let s = shorten("read_file", &text, 300, 1, &tok).unwrap();
+        assert!(
+            s.text.contains("START") && s.text.contains("END"),
+            "{}",
+            s.text
+        );
+        assert!(s.text.contains("app.min.js: lines 1–1 of 1"));
     }
 
     #[test]
