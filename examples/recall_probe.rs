@@ -1,0 +1,224 @@
+//! Whether a model finds a specific line of a large file it read many turns earlier: a
+//! file read shortened for the context (its whole kept for `recall`), then small talk,
+//! then a question only the left-out part answers. Through the session actor and a real
+//! server, tools in read mode (nothing asks).
+//!
+//!     cargo run --release --example recall_probe -- --host 127.0.0.1:11434 \
+//!         --model qwen2.5-coder:0.5b --ctx 4096 --turns 20
+//!
+//! It reports whether the read ran and how much of it the context kept, what the model
+//! called for the last question (`recall`, `read_file`, nothing), whether its answer holds
+//! the line's code, the tokens the shortening saved, compressions, and the time each
+//! phase took.
+
+use clap::Parser;
+use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot, ToolsConfig};
+use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
+use ollm_tui::core::mode::Mode;
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::core::record::RecordBody;
+use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use ollm_tui::store::{MemoryStore, SessionStore};
+use ollm_tui::tools::{Approvals, Limits, Sandbox, ToolMode};
+use ollm_tui::view::Activity;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+struct Args {
+    #[arg(long, default_value = "127.0.0.1:11434")]
+    host: String,
+    #[arg(long, default_value = "qwen2.5-coder:0.5b")]
+    model: String,
+    #[arg(long, default_value_t = 4096)]
+    ctx: u32,
+    /// Turns of small talk between the read and the question.
+    #[arg(long, default_value_t = 20)]
+    turns: usize,
+    /// Lines in the file.
+    #[arg(long, default_value_t = 3000)]
+    lines: usize,
+    /// The line asked about at the end.
+    #[arg(long, default_value_t = 1234)]
+    target: usize,
+}
+
+/// Send `text` and wait until its turn is over (the history grew by at least a reply
+/// and the session is idle); the seconds it took.
+async fn say(
+    handle: &ollm_tui::actor::SessionHandle,
+    view: &mut tokio::sync::watch::Receiver<Arc<ollm_tui::view::SessionView>>,
+    text: &str,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    let started = Instant::now();
+    let want = view.borrow().status.history_messages + 2;
+    handle
+        .send(ollm_tui::actor::Command::from(Request::Send {
+            text: text.into(),
+        }))
+        .await?;
+    let _ = tokio::time::timeout(
+        Duration::from_secs(1800),
+        view.wait_for(|v| v.status.history_messages >= want && v.activity == Activity::Idle),
+    )
+    .await;
+    Ok(started.elapsed().as_secs_f64())
+}
+
+fn code(k: usize) -> String {
+    format!("Q{:05}", (k * 7919) % 100_000)
+}
+
+const SMALL_TALK: &[&str] = &[
+    "Name one fruit that is in season in autumn.",
+    "What is a good name for a grey cat?",
+    "Give me a synonym for 'quick'.",
+    "How many days are in a leap year?",
+    "What colour do you get mixing blue and yellow?",
+    "Suggest a short walk for a rainy day.",
+    "What is the capital of Portugal?",
+    "Tell me one tip for writing clear emails.",
+];
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let tok = Arc::new(Tiktoken::new()?);
+    let dir = tempfile::tempdir()?;
+    let file: String = (1..=args.lines)
+        .map(|k| {
+            format!(
+                "line {k}: order {k} shipped from warehouse {} with code {}\n",
+                ["north", "south", "east", "west"][k % 4],
+                code(k)
+            )
+        })
+        .collect();
+    std::fs::write(dir.path().join("records.log"), &file)?;
+    let engine = Engine::new(
+        SessionSpec {
+            session_id: "recall-probe".into(),
+            model: args.model.clone(),
+            mode: Mode::Assistant,
+            ctx: Some(args.ctx),
+        },
+        EngineConfig::default(),
+        tok.clone(),
+        Arc::new(Prompts::builtin()),
+        chrono::Utc::now(),
+    );
+    let header = engine.header("recall-probe");
+    let options = OllamaOptions {
+        first_token_timeout: Duration::from_secs(600),
+        idle_timeout: Duration::from_secs(120),
+        request_timeout: Duration::from_secs(900),
+        ..OllamaOptions::default()
+    };
+    let spawned = actor::spawn(Parts {
+        backend: OllamaBackend::new(&args.host, options)?,
+        summary_backend: None,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            host: args.host.clone(),
+            tools: Some(ToolsConfig {
+                sandbox: Sandbox::new(dir.path())?,
+                approvals: Approvals::new(ToolMode::Read, Default::default()),
+                limits: Limits::default(),
+                mcp: Vec::new(),
+            }),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let mut view = spawned.view.clone();
+    let handle = &spawned.handle;
+    let read_secs = say(
+        handle,
+        &mut view,
+        "Read records.log with the read_file tool and tell me what kind of records it holds.",
+    )
+    .await?;
+    eprintln!("read: {read_secs:.0}s");
+    let mut talk_secs = 0.0;
+    for i in 0..args.turns {
+        talk_secs += say(handle, &mut view, SMALL_TALK[i % SMALL_TALK.len()]).await?;
+        eprintln!(
+            "small talk {}/{}: {talk_secs:.0}s so far",
+            i + 1,
+            args.turns
+        );
+    }
+    let question_from = view.borrow().status.history_messages;
+    let question = format!(
+        "What is the code on line {} of records.log? The file was read earlier; use recall or \
+         read_file to look it up.",
+        args.target
+    );
+    let ask_secs = say(handle, &mut view, &question).await?;
+    let actor::Spawned { handle, task, .. } = spawned;
+    drop(handle);
+    let exit = task.await?;
+    let records: Vec<(u64, RecordBody)> = exit
+        .store
+        .as_ref()
+        .map(|s| s.records().into_iter().map(|r| (r.seq, r.body)).collect())
+        .unwrap_or_default();
+    let store = exit.store.as_ref();
+    // The first read: how much of it the context kept.
+    let mut saved_tokens = 0u32;
+    let mut first_read = String::from("no read_file ran");
+    for (_, r) in &records {
+        if let RecordBody::Tool {
+            name,
+            result,
+            original: Some(o),
+            ..
+        } = r
+        {
+            let whole = store
+                .and_then(|s| s.load_result(&o.file).ok())
+                .unwrap_or_default();
+            let (seen, all) = (tok.count(result), tok.count(&whole));
+            saved_tokens += all.saturating_sub(seen);
+            if name == "read_file" && first_read.starts_with("no") {
+                first_read = format!("read_file kept {seen} of {all} tokens");
+            }
+        }
+    }
+    // The last question: what the model called and what it answered.
+    let history = exit.engine.history();
+    let tail: Vec<_> = history.iter().skip(question_from).collect();
+    let calls: Vec<String> = tail
+        .iter()
+        .flat_map(|m| m.calls.iter())
+        .map(|c| format!("{}({})", c.name, c.args))
+        .collect();
+    let answer = tail
+        .iter()
+        .rev()
+        .find(|m| m.role == ollm_tui::core::message::Role::Assistant && !m.text.is_empty())
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    let want = code(args.target);
+    println!(
+        "{} at ctx {}: {first_read}; {} turns of small talk ({talk_secs:.0}s); {} compressions",
+        args.model,
+        args.ctx,
+        args.turns,
+        exit.engine.compressions()
+    );
+    println!(
+        "last question ({ask_secs:.0}s): calls {}; answer holds {want}: {}",
+        if calls.is_empty() {
+            "none".to_string()
+        } else {
+            calls.join(", ")
+        },
+        if answer.contains(&want) { "yes" } else { "no" }
+    );
+    println!("tokens the shortening saved: {saved_tokens}; the read took {read_secs:.0}s");
+    println!("answer: {}", answer.replace('\n', " "));
+    Ok(())
+}
