@@ -98,6 +98,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     }
                     Err(e) => eprintln!("  failed: {e}"),
                 }
+                // Written after every strategy: a run stopped halfway (they take hours on
+                // a small machine) keeps what it measured.
+                if let Some(path) = &args.json {
+                    let mut partial = results.clone();
+                    partial.push(serde_json::json!({
+                        "scenario": scenario.name,
+                        "ctx": ctx,
+                        "runs": rows,
+                        "partial": true,
+                    }));
+                    std::fs::write(path, serde_json::to_string_pretty(&partial)?)?;
+                }
             }
             let (ceiling, floor) = match (&transcript, args.no_bounds) {
                 (Some(t), false) => {
