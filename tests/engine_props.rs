@@ -1009,9 +1009,15 @@ impl Sim {
 
 /// A clipped message shows a head and a tail of the original around a marker.
 fn check_clip(original: &str, body: &str, id: MessageId) {
-    let (head, rest) = body
-        .split_once("\n[… ")
+    // The clip's own marker: a shortened tool result carries markers of its own ("[… 9
+    // lines left out …]") that may come first.
+    let cut = body
+        .find(" tokens cut here")
         .unwrap_or_else(|| panic!("{id} altered but carries no clip marker"));
+    let start = body[..cut]
+        .rfind("\n[… ")
+        .unwrap_or_else(|| panic!("{id}: clip marker not opened"));
+    let (head, rest) = (&body[..start], &body[start + "\n[… ".len()..]);
     let (marker, tail) = rest
         .split_once(" …]\n")
         .unwrap_or_else(|| panic!("{id}: clip marker not closed"));
