@@ -374,6 +374,9 @@ struct Model {
     tool_errors: BTreeSet<MessageId>,
     /// Messages the engine reported clipping (`MessageClipped`).
     clipped: BTreeSet<MessageId>,
+    /// Older tool results the model sees cut down (`result_reduced` records), until a pin
+    /// or a clip lifts it.
+    reduced: BTreeMap<MessageId, String>,
     ctx: u32,
     mode: Mode,
     /// eval_count of every complete reply, in order (the reply reserve follows them).
@@ -441,6 +444,20 @@ impl Sim {
             match e {
                 Effect::Persist(r) => {
                     let id = MessageId(r.seq);
+                    match &r.body {
+                        RecordBody::ResultReduced { id, text, .. } => {
+                            assert!(!self.model.tool_errors.contains(id), "an error was reduced");
+                            assert!(
+                                !self.model.pinned.contains(id),
+                                "a pinned result was reduced"
+                            );
+                            self.model.reduced.insert(*id, text.clone());
+                        }
+                        RecordBody::Pin { id, pinned: true } => {
+                            self.model.reduced.remove(id);
+                        }
+                        _ => {}
+                    }
                     let entry = match &r.body {
                         RecordBody::User { text, .. } => Some((Role::User, text.clone())),
                         RecordBody::Assistant { text, .. } => Some((Role::Assistant, text.clone())),
@@ -464,6 +481,7 @@ impl Sim {
                 }
                 Effect::Event(EngineEvent::MessageClipped { id, .. }) => {
                     self.model.clipped.insert(*id);
+                    self.model.reduced.remove(id);
                 }
                 _ => {}
             }
@@ -588,6 +606,9 @@ impl Sim {
                 entry.id
             );
             let original = self.text_of(entry.id);
+            if self.model.reduced.get(&entry.id).is_some_and(|r| r == body) {
+                continue;
+            }
             if *body != original {
                 assert!(
                     self.model.clipped.contains(&entry.id),
@@ -707,6 +728,10 @@ impl Sim {
                 Effect::Compress(plan) => {
                     let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
                     self.feed(Input::Compressed(Box::new(outcome)), answer);
+                }
+                Effect::ReduceResults(items) => {
+                    let texts = self.h.reduce_results(items);
+                    self.feed(Input::ResultsReduced(texts), answer);
                 }
                 Effect::CompressInBackground(plan) => {
                     assert!(self.pending.is_none(), "a second background compression");
@@ -980,6 +1005,14 @@ impl Sim {
                 self.feed(Input::Restore { snapshot }, &mut None);
                 self.model.conversation = conversation;
                 self.model.mode = snap.state.mode;
+                // Reductions go with the state, except of a message pinned since.
+                self.model.reduced = snap
+                    .state
+                    .reduced
+                    .iter()
+                    .filter(|r| !self.model.pinned.contains(&r.id))
+                    .map(|r| (r.id, r.text.clone()))
+                    .collect();
                 // Messages folded in that state were not pinned then; pins go with the state.
                 for cp in &snap.state.checkpoints {
                     for id in &cp.covers {

@@ -189,6 +189,11 @@ pub fn every_variant(start: u64) -> Vec<Record> {
                 compressions: 1,
                 clips: Vec::new(),
                 watermark: Some(MessageId(2)),
+                reduced: vec![ollm_tui::core::record::ReducedResult {
+                    id: MessageId(3),
+                    text: "[Shortened file: 10 of 48,000 characters shown.]".to_string(),
+                    tokens: 12,
+                }],
             },
         },
         RecordBody::Clip {
@@ -198,6 +203,11 @@ pub fn every_variant(start: u64) -> Vec<Record> {
                 tail_chars: 50,
                 omitted_tokens: 900,
             },
+        },
+        RecordBody::ResultReduced {
+            id: MessageId(3),
+            text: "[Shortened file: 10 of 48,000 characters shown.]".to_string(),
+            tokens: Some(12),
         },
         RecordBody::Watermark { at: MessageId(3) },
         RecordBody::Settings {
@@ -243,6 +253,7 @@ pub fn snapshot(purpose: SnapshotPurpose, secs: i64, text: &str) -> Snapshot {
             compressions: 1,
             clips: Vec::new(),
             watermark: None,
+            reduced: Vec::new(),
         },
         messages: vec![Message {
             id: MessageId(3),

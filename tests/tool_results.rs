@@ -381,3 +381,69 @@ fn the_models_task_done_sets_the_watermark_after_its_answer() {
             .any(|r| matches!(r.body, RecordBody::Watermark { .. }))
     );
 }
+
+/// Reads of 60 KiB files turn after turn at ctx 8192: when the context reaches the
+/// trigger, the older results are cut down from their originals before any conversation
+/// is folded; the newest exchange's result stays as it arrived.
+#[test]
+fn layer_two_reduces_older_results_before_folding_conversation() {
+    let tok: Arc<dyn Tokenizer> = Arc::new(Tiktoken::new().unwrap());
+    let mut h = harness(8192, tok.clone(), EngineConfig::default());
+    for turn in 0..8 {
+        h.scripted_calls
+            .push_back(vec![read(&format!("src/part_{turn}.rs"), 60)]);
+        h.scripted_calls.push_back(Vec::new());
+        h.turn(
+            &format!("Read part {turn} and tell me what it does."),
+            |p| answer_after(p, turn + 1, "It defines sections that transform values."),
+        );
+    }
+    let kinds: Vec<&str> = h.records.iter().map(|r| r.body.kind()).collect();
+    let first_reduced = kinds
+        .iter()
+        .position(|k| *k == "result_reduced")
+        .expect("no result was reduced");
+    if let Some(first_fold) = kinds.iter().position(|k| *k == "checkpoint") {
+        assert!(first_reduced < first_fold, "{kinds:?}");
+    }
+    // Each reduction is made from the original: its header counts the original's
+    // characters, and it is what the shortening of the original to its target gives.
+    for r in &h.records {
+        let RecordBody::ResultReduced { id, text, .. } = &r.body else {
+            continue;
+        };
+        let m = h.engine.history().get(*id).unwrap();
+        let original = &h.saved[&m.tool.as_ref().unwrap().original.as_ref().unwrap().file];
+        let chars = original.chars().count();
+        assert!(
+            text.contains(&format!("of {} characters", results::human(chars))),
+            "{text}"
+        );
+        assert!(
+            tok.count(text) < m.tokens,
+            "smaller than what the context held"
+        );
+    }
+    // The newest exchange's result is as it arrived.
+    let newest = h
+        .engine
+        .active()
+        .messages()
+        .iter()
+        .rev()
+        .find(|e| e.role == Role::Tool)
+        .unwrap()
+        .id;
+    assert!(
+        !h.records
+            .iter()
+            .any(|r| matches!(&r.body, RecordBody::ResultReduced { id, .. } if *id == newest))
+    );
+    let sent = h.engine.prompt();
+    let newest_text = &h.engine.history().get(newest).unwrap().text;
+    assert!(sent.messages.iter().any(|m| &m.content == newest_text));
+    // Replay rebuilds the same request.
+    let (replayed, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(replayed.prompt().messages, sent.messages);
+}

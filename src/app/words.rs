@@ -426,6 +426,14 @@ fn refused(error: &EngineError) -> Words {
 
 fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
     match ev {
+        EngineEvent::ResultsReduced {
+            results,
+            tokens_before,
+            tokens_after,
+        } => Words::line(format!(
+            "Older tool results cut down first: {results} result{}, context {tokens_before} → {tokens_after} tokens (the originals stay; the model can recall them).",
+            if *results == 1 { "" } else { "s" }
+        )),
         EngineEvent::TaskDone { messages, tokens } => Words::with_hint(
             format!(
                 "Task done: {messages} tool call{} and result{} left the context ({tokens} tokens freed); what was said stays.",

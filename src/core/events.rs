@@ -155,6 +155,12 @@ pub enum EngineEvent {
     CompressionStopped {
         unsent: bool,
     },
+    /// Older tool results were cut down from their originals before any fold.
+    ResultsReduced {
+        results: usize,
+        tokens_before: u32,
+        tokens_after: u32,
+    },
     /// A task was marked done: this many tool messages left the context, freeing this
     /// many tokens.
     TaskDone {
@@ -285,6 +291,7 @@ impl EngineEvent {
             EngineEvent::CompressionStopped { .. } => "compression-stopped",
             EngineEvent::ToolRoundsCapped { .. } => "tool-rounds-capped",
             EngineEvent::TaskDone { .. } => "task-done",
+            EngineEvent::ResultsReduced { .. } => "results-reduced",
             EngineEvent::RolloverComplete { .. } => "rollover-complete",
             EngineEvent::CheckpointCreated { .. } => "checkpoint-created",
             EngineEvent::CheckpointAged { .. } => "checkpoint-aged",

@@ -96,6 +96,17 @@ pub struct ActiveState {
     /// The last task-done watermark: tool calls and results up to it left the context.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watermark: Option<MessageId>,
+    /// Older tool results the model sees cut down from their originals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reduced: Vec<ReducedResult>,
+}
+
+/// A tool result as the model sees it after layer 2 cut it down.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReducedResult {
+    pub id: MessageId,
+    pub text: String,
+    pub tokens: u32,
 }
 
 /// An emergency cut of one message in the active context: the model sees its first
@@ -211,6 +222,14 @@ pub enum RecordBody {
     Clip {
         clip: Clip,
     },
+    /// An older tool result is shown to the model cut down from its original (the
+    /// context's second layer of keeping results small; `core::engine::reduce`).
+    ResultReduced {
+        id: MessageId,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tokens: Option<u32>,
+    },
     /// A task was finished (`/done`, or the model's `task_done`): the tool calls and
     /// results up to `at` leave the active context; the conversation's text stays.
     Watermark {
@@ -252,6 +271,7 @@ impl RecordBody {
             RecordBody::Snapshot { .. } => "snapshot",
             RecordBody::Restore { .. } => "restore",
             RecordBody::Watermark { .. } => "watermark",
+            RecordBody::ResultReduced { .. } => "result_reduced",
             RecordBody::Settings { .. } => "settings",
         }
     }

@@ -268,6 +268,10 @@ impl<S: Summarizer> Harness<S> {
                 Effect::SaveResult { file, text } => {
                     self.saved.insert(file, text);
                 }
+                Effect::ReduceResults(items) => {
+                    let texts = self.reduce_results(items);
+                    self.run(Input::ResultsReduced(texts), report, server);
+                }
                 Effect::AwaitCompression => {
                     panic!(
                         "nothing runs in the background here: background compressions end at once"
@@ -288,6 +292,31 @@ impl<S: Summarizer> Harness<S> {
                 }
             }
         }
+    }
+
+    /// Layer 2 as the actor does it, from the originals the harness keeps.
+    pub fn reduce_results(
+        &self,
+        items: Vec<crate::core::engine::Reduction>,
+    ) -> Vec<(crate::core::message::MessageId, String)> {
+        items
+            .into_iter()
+            .filter_map(|r| {
+                let original = match &r.file {
+                    Some(file) => self.saved.get(file)?.clone(),
+                    None => self.engine.history().get(r.id)?.text.clone(),
+                };
+                let tok = self.engine.tokenizer().clone();
+                let text = crate::core::results::reduce(
+                    &r.tool,
+                    &original,
+                    r.target,
+                    r.id.0,
+                    tok.as_ref(),
+                )?;
+                Some((r.id, text))
+            })
+            .collect()
     }
 
     /// A manual compression (Ctrl+K) carried out to the end.

@@ -371,6 +371,14 @@ fn render_record(
                 purpose.as_str()
             );
         }
+        RecordBody::ResultReduced { id, tokens, .. } => {
+            let _ = writeln!(
+                md,
+                "> ✂ Tool result #{} is shown to the model cut down from its original ({} tokens) · {time}\n",
+                id.0,
+                tokens.map_or_else(|| "?".to_string(), |t| t.to_string())
+            );
+        }
         RecordBody::Watermark { at } => {
             let _ = writeln!(
                 md,

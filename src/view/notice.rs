@@ -169,6 +169,7 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
         }
         | EngineEvent::Pinned { .. }
         | EngineEvent::TaskDone { .. }
+        | EngineEvent::ResultsReduced { .. }
         | EngineEvent::NothingToRetry
         | EngineEvent::ModeChanged { .. }
         | EngineEvent::CtxChanged { .. }

@@ -221,10 +221,28 @@ impl Engine {
                 if *pinned && clipped {
                     self.active.set_tokens(*id, full, None);
                 }
+                // So does a layer-2 reduction.
+                if *pinned && self.reduced.remove(id).is_some() {
+                    self.active.set_tokens(*id, full, None);
+                }
             }
             RecordBody::Clip { clip } => self.apply_clip(*clip)?,
             RecordBody::Watermark { at } => {
                 self.apply_watermark(*at);
+            }
+            RecordBody::ResultReduced { id, text, tokens } => {
+                if !self
+                    .active
+                    .messages()
+                    .iter()
+                    .any(|e| e.id == *id && e.role == Role::Tool)
+                {
+                    return Err(format!(
+                        "reduction of {id}, which is not an active tool result"
+                    ));
+                }
+                let tokens = tokens.unwrap_or_else(|| self.tok.count(text));
+                self.apply_reduced(*id, text.clone(), tokens);
             }
             RecordBody::Snapshot { .. } => {}
             RecordBody::Restore { state, .. } => self.apply_restore(state)?,
@@ -287,6 +305,8 @@ impl Engine {
         if !self.active.set_tokens(clip.id, tokens, Some(clip)) {
             return Err(format!("clip of inactive message {}", clip.id));
         }
+        // An emergency clip is made of the message itself and replaces a reduction.
+        self.reduced.remove(&clip.id);
         self.version += 1;
         Ok(())
     }
@@ -325,6 +345,17 @@ impl Engine {
         self.settings.mode = state.mode;
         self.compressions = state.compressions;
         self.watermark = state.watermark;
+        self.reduced = state
+            .reduced
+            .iter()
+            .map(|r| (r.id, (r.text.clone(), r.tokens)))
+            .collect();
+        // A message pinned since the snapshot is shown whole, like any pinned one.
+        self.reduced
+            .retain(|id, _| self.history.get(*id).is_some_and(|m| !m.pinned));
+        for (id, (_, tokens)) in &self.reduced {
+            self.active.set_tokens(*id, *tokens, None);
+        }
         self.backoff = None;
         self.version += 1;
         self.rebuild_system();

@@ -110,6 +110,9 @@ pub enum Input {
         id: String,
         error: String,
     },
+    /// Answer to `ReduceResults`: the cut-down texts (a result whose original could not
+    /// be read, or that needed no cut, is left out).
+    ResultsReduced(Vec<(MessageId, String)>),
 }
 
 /// Something the driver must carry out, in order. See the module docs. (Short-lived and
@@ -141,6 +144,9 @@ pub enum Effect {
     /// Save a tool result whole, under this name in the session's results directory,
     /// before the record that holds its shortened form is appended.
     SaveResult { file: String, text: String },
+    /// Cut these older tool results down from their originals (`results::shorten` to
+    /// each target); answer `ResultsReduced` at once.
+    ReduceResults(Vec<super::Reduction>),
 }
 
 /// A tool call's outcome as the model will see it.
@@ -225,6 +231,7 @@ impl Engine {
             Input::Compressed(outcome) => self.compressed(*outcome, now, &mut fx),
             Input::CompressionStopped => self.compression_stopped(&mut fx),
             Input::SnapshotSaved { meta } => self.snapshot_saved(&meta, now, &mut fx),
+            Input::ResultsReduced(texts) => self.results_reduced(texts, now, &mut fx),
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
         }
         self.sync_ledger();

@@ -38,6 +38,7 @@ mod commands;
 pub mod compress;
 mod input;
 mod prompt;
+mod reduce;
 mod replay;
 mod snapshots;
 mod turn;
@@ -47,6 +48,7 @@ pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
+pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
 pub use replay::ReplayReport;
 pub use watermark::TASK_DONE_TOOL;
 
@@ -184,6 +186,10 @@ pub struct Engine {
     compressions: u32,
     /// Tool calls and results up to here left the context (a finished task).
     watermark: Option<MessageId>,
+    /// Older tool results the model sees cut down from their originals: text, tokens.
+    reduced: std::collections::BTreeMap<MessageId, (String, u32)>,
+    /// A reduction pass just ran: the compression it leads to folds (runtime only).
+    reduce_tried: bool,
     calibrations: HashMap<String, Calibration>,
     /// Lengths (eval_count) of the last complete replies, oldest first: the reply reserve
     /// follows them. From the log, so replay rebuilds the same budget.
@@ -261,6 +267,8 @@ impl Engine {
             loaded_ctx: None,
             compressions: 0,
             watermark: None,
+            reduced: Default::default(),
+            reduce_tried: false,
             calibrations: HashMap::new(),
             reply_lengths: Vec::new(),
             next_seq: 1,
@@ -402,6 +410,19 @@ impl Engine {
                 .filter_map(|e| e.clip)
                 .collect(),
             watermark: self.watermark,
+            reduced: self
+                .active
+                .messages()
+                .iter()
+                .filter_map(|e| {
+                    let (text, tokens) = self.reduced.get(&e.id)?;
+                    Some(crate::core::record::ReducedResult {
+                        id: e.id,
+                        text: text.clone(),
+                        tokens: *tokens,
+                    })
+                })
+                .collect(),
         }
     }
 

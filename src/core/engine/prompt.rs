@@ -131,7 +131,10 @@ impl Engine {
                     Role::Assistant => PromptRole::Assistant,
                     Role::Tool => PromptRole::Tool,
                 },
-                content: clipped_text(&m.text, e.clip.as_ref()),
+                content: match self.reduced_text(m.id) {
+                    Some(reduced) => reduced.to_string(),
+                    None => clipped_text(&m.text, e.clip.as_ref()),
+                },
                 // Before a finished task's watermark the results are gone: so are the calls.
                 tool_calls: if self.watermark.is_some_and(|w| m.id <= w) {
                     Vec::new()

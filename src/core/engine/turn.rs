@@ -399,9 +399,17 @@ impl Engine {
     /// Between turns: when the recent messages reached the trigger, start a compression
     /// that runs while the person reads and types (one at a time; not while automatic
     /// compression backs off).
-    fn compress_in_background(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+    pub(super) fn compress_in_background(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
         if self.background || self.turn.is_some() {
             return;
+        }
+        // Older tool results go first, from their originals; the fold only after.
+        if !self.reduce_tried && (self.force.is_some() || self.budget().over_trigger()) {
+            let items = self.reducible_results();
+            if !items.is_empty() {
+                fx.push(Effect::ReduceResults(items));
+                return;
+            }
         }
         // A pass the next request must have (the server cut the last one) goes first.
         let reason = match self.force.take() {
