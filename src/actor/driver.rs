@@ -281,7 +281,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
                 Effect::SaveResult { file, text } => self.save_result(&file, &text),
                 Effect::ReduceResults(items) => {
-                    let texts = self.reduce_results(items);
+                    let texts = self.engine.reduce_with(items, |file| {
+                        self.store
+                            .load_result(file)
+                            .inspect_err(|e| {
+                                tracing::warn!(%file, error = %e, "cannot read a saved result to reduce it");
+                            })
+                            .ok()
+                    });
                     let more = self.engine.handle(Input::ResultsReduced(texts), Utc::now());
                     if let Some(j) = self.execute(more) {
                         job = Some(j);
@@ -332,34 +339,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         {
             self.send(Update::Appended(Entry::from_message(m)));
         }
-    }
-
-    /// Layer 2: older results cut down from their originals (read from the saved file,
-    /// or the message itself when it went in whole). One that cannot be read is left as
-    /// it is, and logged.
-    fn reduce_results(
-        &self,
-        items: Vec<crate::core::engine::Reduction>,
-    ) -> Vec<(MessageId, String)> {
-        let tok = self.engine.tokenizer().clone();
-        items
-            .into_iter()
-            .filter_map(|r| {
-                let original = match &r.file {
-                    Some(file) => match self.store.load_result(file) {
-                        Ok(text) => text,
-                        Err(e) => {
-                            tracing::warn!(%file, error = %e, "cannot read a saved result to reduce it");
-                            return None;
-                        }
-                    },
-                    None => self.engine.history().get(r.id)?.text.clone(),
-                };
-                let text =
-                    crate::core::results::reduce(&r.tool, &original, r.target, r.id.0, tok.as_ref())?;
-                Some((r.id, text))
-            })
-            .collect()
     }
 
     /// Keep a tool result whole before its shortened form is recorded. If it cannot be

@@ -499,19 +499,6 @@ fn table(text: &str, chars: usize) -> String {
     out
 }
 
-/// Layer 2: an older result cut to `target` tokens from its `original` (the same
-/// shortening a result gets when it arrives, to a smaller limit); `None` when it already
-/// fits. Shared by the actor and the test driver so both cut alike.
-pub fn reduce(
-    tool: &str,
-    original: &str,
-    target: u32,
-    reference: u64,
-    tok: &dyn Tokenizer,
-) -> Option<String> {
-    shorten(tool, original, target, reference, tok).map(|s| s.text)
-}
-
 /// The part of a saved result `recall` asks for: lines `start..=end` (1-based), numbered
 /// like a file read, under a header that says which part of how much it is.
 pub fn slice(text: &str, id: u64, start: Option<u64>, end: Option<u64>) -> Result<String, String> {

@@ -299,24 +299,8 @@ impl<S: Summarizer> Harness<S> {
         &self,
         items: Vec<crate::core::engine::Reduction>,
     ) -> Vec<(crate::core::message::MessageId, String)> {
-        items
-            .into_iter()
-            .filter_map(|r| {
-                let original = match &r.file {
-                    Some(file) => self.saved.get(file)?.clone(),
-                    None => self.engine.history().get(r.id)?.text.clone(),
-                };
-                let tok = self.engine.tokenizer().clone();
-                let text = crate::core::results::reduce(
-                    &r.tool,
-                    &original,
-                    r.target,
-                    r.id.0,
-                    tok.as_ref(),
-                )?;
-                Some((r.id, text))
-            })
-            .collect()
+        self.engine
+            .reduce_with(items, |file| self.saved.get(file).cloned())
     }
 
     /// A manual compression (Ctrl+K) carried out to the end.

@@ -563,11 +563,6 @@ fn result_inspector(
     buf: &mut Buffer,
     cx: &OverlayCtx<'_>,
 ) {
-    let rect = popup(
-        area,
-        area.width.saturating_sub(4).max(40),
-        area.height.saturating_sub(2),
-    );
     let title = format!(
         "{} {} {id}{sep}the model saw {} of {} characters",
         cx.g.tool,
@@ -576,7 +571,6 @@ fn result_inspector(
         thousands(original.chars().count() as u64),
         sep = cx.g.sep,
     );
-    let inner = frame(rect, buf, &title, "Esc close", cx);
     let column = |heading: &str, text: &str, width: usize| {
         let s = &cx.theme.styles;
         let mut out = vec![Line::from(Span::styled(heading.to_string(), s.title))];
@@ -609,11 +603,11 @@ fn result_inspector(
         out
     };
     side_by_side(
+        &title,
         |w| column("What the model saw", seen, w),
         |w| column("The whole result", original, w),
         scroll,
-        rect,
-        inner,
+        area,
         buf,
         cx,
     );
@@ -712,11 +706,6 @@ fn inspector(
     buf: &mut Buffer,
     cx: &OverlayCtx<'_>,
 ) {
-    let rect = popup(
-        area,
-        area.width.saturating_sub(4).max(40),
-        area.height.saturating_sub(2),
-    );
     let range = match cp.range() {
         Some((a, b)) if a == b => format!("{a}"),
         Some((a, b)) => format!("{a}{}{b}", cx.g.range),
@@ -730,31 +719,35 @@ fn inspector(
         thousands(u64::from(cp.original_tokens)),
         sep = cx.g.sep,
     );
-    let inner = frame(rect, buf, &title, "Esc close", cx);
     side_by_side(
+        &title,
         |w| summary_lines(cp, w, cx),
         |w| original_lines(originals, w, cx),
         scroll,
-        rect,
-        inner,
+        area,
         buf,
         cx,
     );
 }
 
-/// Two columns scrolled together (left two fifths), or, in a narrow frame, one below
-/// the other under a rule.
-#[allow(clippy::too_many_arguments)]
+/// A large framed popup titled `title`: two columns scrolled together (left two
+/// fifths), or, in a narrow frame, one below the other under a rule.
 fn side_by_side(
+    title: &str,
     left_of: impl Fn(usize) -> Vec<Line<'static>>,
     right_of: impl Fn(usize) -> Vec<Line<'static>>,
     scroll: u16,
-    rect: Rect,
-    inner: Rect,
+    area: Rect,
     buf: &mut Buffer,
     cx: &OverlayCtx<'_>,
 ) {
     let s = &cx.theme.styles;
+    let rect = popup(
+        area,
+        area.width.saturating_sub(4).max(40),
+        area.height.saturating_sub(2),
+    );
+    let inner = frame(rect, buf, title, "Esc close", cx);
     if inner.width == 0 || inner.height == 0 {
         return;
     }

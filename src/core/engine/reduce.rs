@@ -15,6 +15,7 @@ use super::input::Effect;
 use crate::core::events::EngineEvent;
 use crate::core::message::{MessageId, Role};
 use crate::core::record::RecordBody;
+use crate::core::results;
 use chrono::{DateTime, Utc};
 
 /// Results whose original is longer than this are reduced at the trigger.
@@ -55,6 +56,28 @@ impl Engine {
                     file: tool.original.as_ref().map(|o| o.file.clone()),
                     target,
                 })
+            })
+            .collect()
+    }
+
+    /// Carry out `items` (the answer to `ReduceResults`): each result cut down from its
+    /// original — the saved file through `load`, or the message when it went in whole.
+    /// One whose file `load` cannot give, or that needs no cut, is left out.
+    pub fn reduce_with(
+        &self,
+        items: Vec<Reduction>,
+        load: impl Fn(&str) -> Option<String>,
+    ) -> Vec<(MessageId, String)> {
+        items
+            .into_iter()
+            .filter_map(|r| {
+                let original = match &r.file {
+                    Some(file) => load(file)?,
+                    None => self.history.get(r.id)?.text.clone(),
+                };
+                let short =
+                    results::shorten(&r.tool, &original, r.target, r.id.0, self.tok.as_ref())?;
+                Some((r.id, short.text))
             })
             .collect()
     }
