@@ -166,25 +166,42 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|s| s.records().into_iter().map(|r| (r.seq, r.body)).collect())
         .unwrap_or_default();
     let store = exit.store.as_ref();
-    // The first read: how much of it the context kept.
+    // The first read: how much of it the context kept, and by which layer.
     let mut saved_tokens = 0u32;
     let mut first_read = String::from("no read_file ran");
-    for (_, r) in &records {
-        if let RecordBody::Tool {
-            name,
-            result,
-            original: Some(o),
-            ..
-        } = r
-        {
-            let whole = store
-                .and_then(|s| s.load_result(&o.file).ok())
-                .unwrap_or_default();
-            let (seen, all) = (tok.count(result), tok.count(&whole));
-            saved_tokens += all.saturating_sub(seen);
-            if name == "read_file" && first_read.starts_with("no") {
-                first_read = format!("read_file kept {seen} of {all} tokens");
+    let mut seen_of = std::collections::HashMap::new();
+    for (seq, r) in &records {
+        match r {
+            RecordBody::Tool {
+                name,
+                result,
+                original: Some(o),
+                ..
+            } => {
+                let whole = store
+                    .and_then(|s| s.load_result(&o.file).ok())
+                    .unwrap_or_default();
+                let (seen, all) = (tok.count(result), tok.count(&whole));
+                saved_tokens += all.saturating_sub(seen);
+                seen_of.insert(*seq, seen);
+                if name == "read_file" && first_read.starts_with("no") {
+                    let how = if o.summarized {
+                        "layer 1: the model's notes"
+                    } else {
+                        "shortened by kind"
+                    };
+                    first_read = format!("read_file kept {seen} of {all} tokens ({how})");
+                }
             }
+            // Layer 2: an older result cut down further at the compression trigger.
+            RecordBody::ResultReduced { id, text, .. } => {
+                let now = tok.count(text);
+                let before = seen_of.get(&id.0).copied().unwrap_or(now);
+                saved_tokens += before.saturating_sub(now);
+                println!("layer 2 cut result {}: {before} -> {now} tokens", id.0);
+                seen_of.insert(id.0, now);
+            }
+            _ => {}
         }
     }
     // The last question: what the model called and what it answered.
@@ -218,7 +235,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
         if answer.contains(&want) { "yes" } else { "no" }
     );
-    println!("tokens the shortening saved: {saved_tokens}; the read took {read_secs:.0}s");
+    println!("tokens the layers saved: {saved_tokens}; the read took {read_secs:.0}s");
     println!("answer: {}", answer.replace('\n', " "));
     Ok(())
 }

@@ -2006,3 +2006,121 @@ async fn a_large_result_is_shortened_and_recall_brings_back_the_lines_asked_for(
         }) if *n as usize == saved.chars().count()
     )));
 }
+
+/// A file read a few times over its limit is read through by the model before it enters
+/// the context (layer 1): one notes request per part, each with what the person asked
+/// and the call; the context gets the notes, marked and naming the saved whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_result_is_read_through_by_the_model_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid: String = (1..=600)
+        .map(|i| format!("line {i} of the mid file, port {}\n", 7000 + i))
+        .collect();
+    std::fs::write(dir.path().join("mid.txt"), &mid).unwrap();
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![("read_file", serde_json::json!({"path": "mid.txt"}))]);
+    let s = start_with_tools(&server, dir.path());
+    s.say("which port is on line 300 of mid.txt?").await;
+    s.wait_for_messages(4).await;
+    let notes = server.summary_requests();
+    assert!(notes.len() >= 2, "{} notes requests", notes.len());
+    let parts = notes
+        .iter()
+        .filter(|r| {
+            r["messages"][1]["content"]
+                .as_str()
+                .unwrap()
+                .contains("Part ")
+        })
+        .count();
+    for r in &notes[..parts] {
+        let user = r["messages"][1]["content"].as_str().unwrap();
+        assert!(
+            user.starts_with("Task: which port is on line 300 of mid.txt?"),
+            "{user}"
+        );
+        assert!(
+            user.contains("Tool call: read_file {\"path\":\"mid.txt\"}"),
+            "{user}"
+        );
+        assert!(r["think"] == serde_json::json!(false) || r.get("think").is_none());
+    }
+    assert!(
+        notes[0]["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("Part 1 of {parts}"))
+    );
+    let chats: Vec<serde_json::Value> = server
+        .chat_requests()
+        .into_iter()
+        .filter(|r| !server.summary_requests().contains(r))
+        .collect();
+    let seen = chats[1]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "tool")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(seen.starts_with("[Summarized file:"), "{seen}");
+    assert!(seen.contains(&format!("in {parts} parts")), "{seen}");
+    assert!(seen.contains("recall with id 3"), "{seen}");
+    let (exit, _) = s.finish().await;
+    let tool = records(&exit)
+        .into_iter()
+        .find_map(|r| match r {
+            RecordBody::Tool {
+                original, result, ..
+            } => Some((original, result)),
+            _ => None,
+        })
+        .unwrap();
+    let original = tool.0.expect("the whole result is saved");
+    assert!(original.summarized);
+    assert_eq!(tool.1, seen);
+    let store = exit.store.as_ref().unwrap();
+    let saved = ollm_tui::store::SessionStore::load_result(store, &original.file).unwrap();
+    assert!(saved.contains("line 300 of the mid file, port 7300"));
+    assert_eq!(saved.chars().count() as u64, original.chars);
+}
+
+/// Stop while the model reads a huge result through skips the reading, not the call:
+/// the result goes in shortened by kind and the model answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_while_a_result_is_read_through_keeps_the_shortened_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid: String = (1..=600)
+        .map(|i| format!("line {i} of the mid file, port {}\n", 7000 + i))
+        .collect();
+    std::fs::write(dir.path().join("mid.txt"), &mid).unwrap();
+    let server = FakeOllama::start().await;
+    server.hold_summaries(true);
+    server.push_tool_calls(vec![("read_file", serde_json::json!({"path": "mid.txt"}))]);
+    let s = start_with_tools(&server, dir.path());
+    s.say("read mid.txt").await;
+    wait_for_view(&s, |v| {
+        matches!(&v.activity, Activity::Tool { what, .. } if what.starts_with("reading the read_file result through"))
+    })
+    .await;
+    s.cmd(Command::Stop).await;
+    s.wait_for_messages(4).await;
+    server.hold_summaries(false);
+    let (exit, _) = s.finish().await;
+    let result = records(&exit)
+        .into_iter()
+        .find_map(|r| match r {
+            RecordBody::Tool {
+                result, original, ..
+            } => Some((result, original)),
+            _ => None,
+        })
+        .unwrap();
+    assert!(result.0.starts_with("[Shortened file:"), "{}", result.0);
+    assert!(!result.1.unwrap().summarized);
+    // The model was answered after the stop (the reply is the last message).
+    assert_eq!(exit.engine.history().len(), 4);
+}

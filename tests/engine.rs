@@ -113,6 +113,7 @@ fn tool_result<S: ollm_tui::core::summarizer::Summarizer>(
             },
             result: result.into(),
             is_error,
+            digest: None,
             ms: None,
         }),
         h.clock.tick(),

@@ -936,6 +936,7 @@ impl Sim {
                         },
                         result: text.clone(),
                         is_error: *is_error,
+                        digest: None,
                         ms: Some(5),
                     }),
                     self.h.clock.tick(),

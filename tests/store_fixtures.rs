@@ -121,6 +121,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             original: Some(ollm_tui::core::message::Original {
                 file: "7.txt".to_string(),
                 chars: 48_000,
+                summarized: false,
             }),
         },
         RecordBody::Checkpoint {

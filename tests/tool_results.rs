@@ -99,69 +99,96 @@ fn tool_records(h: &Harness<Extractive>) -> Vec<(String, String, String, Option<
         .collect()
 }
 
-/// 40 files of 20–200 KiB, four per message, at ctx 4096 and 8192: every request within
-/// budget (the harness checks each one), every large result shortened with a reference,
-/// and every original kept byte for byte.
+/// 40 files of 20–200 KiB, four per message, at ctx 4096 and 8192, read through by the
+/// summarizer (layer 1) and only shortened: every request within budget (the harness
+/// checks each one), every large result shortened or summarized with a reference, and
+/// every original kept byte for byte.
 #[test]
 fn a_task_reading_forty_large_files_never_goes_over_budget() {
     let tok: Arc<dyn Tokenizer> = Arc::new(Tiktoken::new().unwrap());
     for ctx in [4096, 8192] {
-        let mut h = harness(ctx, tok.clone(), EngineConfig::default());
-        for turn in 0..10 {
-            let calls: Vec<ToolCall> = (0..4)
-                .map(|i| {
-                    let n = turn * 4 + i;
-                    read(&format!("src/file_{n}.rs"), 20 + (n * 37) % 181)
-                })
-                .collect();
-            h.scripted_calls.push_back(calls);
-            h.scripted_calls.push_back(Vec::new());
-            let r = h.turn(&format!("Read the next four files, batch {turn}."), |_| {
-                "Read them; the sections are listed above.".into()
-            });
-            assert!(
-                r.blocked.is_none(),
-                "ctx {ctx} turn {turn}: {:?}",
-                r.blocked
-            );
-            assert_eq!(r.sent.len(), 2, "one request for the calls, one after them");
+        for digest in [true, false] {
+            forty_files(ctx, digest, &tok);
         }
-        let records = tool_records(&h);
-        assert_eq!(records.len(), 40);
-        let limit = results::limit_for(h.engine.budget().room(), u32::MAX);
-        for (name, args, result, file) in &records {
-            let call = ToolCall {
-                id: String::new(),
-                name: name.clone(),
-                args: args.clone(),
-                from_text: false,
-            };
-            let (original, _) = tool_output(&call);
-            let file = file
-                .as_ref()
-                .expect("a 20 KiB result is shortened at these sizes");
-            assert_eq!(
-                h.saved[file], original,
-                "the original is kept byte for byte"
-            );
-            assert!(result.starts_with("[Shortened file:"), "{result}");
-            assert!(result.contains("recall with id"), "{result}");
-            assert!(
-                tok.count(result) <= limit.max(results::SMALL_TOKENS),
-                "ctx {ctx}"
-            );
-        }
-        // The results of one reply share what their exchange has left: none needed an
-        // emergency cut to fit.
+    }
+}
+
+fn forty_files(ctx: u32, digest: bool, tok: &Arc<dyn Tokenizer>) {
+    let cfg = EngineConfig {
+        digest_results: digest,
+        ..EngineConfig::default()
+    };
+    let mut h = harness(ctx, tok.clone(), cfg);
+    let mut digests = 0;
+    for turn in 0..10 {
+        let calls: Vec<ToolCall> = (0..4)
+            .map(|i| {
+                let n = turn * 4 + i;
+                read(&format!("src/file_{n}.rs"), 20 + (n * 37) % 181)
+            })
+            .collect();
+        h.scripted_calls.push_back(calls);
+        h.scripted_calls.push_back(Vec::new());
+        let r = h.turn(&format!("Read the next four files, batch {turn}."), |_| {
+            "Read them; the sections are listed above.".into()
+        });
         assert!(
-            !h.events.iter().any(|e| matches!(
-                e,
-                ollm_tui::core::events::EngineEvent::MessageClipped { .. }
-            )),
-            "ctx {ctx}: a result was clipped"
+            r.blocked.is_none(),
+            "ctx {ctx} turn {turn}: {:?}",
+            r.blocked
         );
-        // The model saw the head and the outline of each file.
-        let last = &records.last().unwrap().2;
+        assert_eq!(r.sent.len(), 2, "one request for the calls, one after them");
+        digests += r.digests;
+    }
+    // Only the files small enough to read through in a few parts are (the rest would
+    // keep the person waiting): some of both kinds at these sizes.
+    if digest {
+        assert!((1..40).contains(&digests), "ctx {ctx}: {digests} digests");
+    } else {
+        assert_eq!(digests, 0);
+    }
+    let records = tool_records(&h);
+    assert_eq!(records.len(), 40);
+    let limit = results::limit_for(h.engine.budget().room(), u32::MAX);
+    let mut summarized = 0;
+    for (name, args, result, file) in &records {
+        let call = ToolCall {
+            id: String::new(),
+            name: name.clone(),
+            args: args.clone(),
+            from_text: false,
+        };
+        let (original, _) = tool_output(&call);
+        let file = file
+            .as_ref()
+            .expect("a 20 KiB result is shortened at these sizes");
+        assert_eq!(
+            h.saved[file], original,
+            "the original is kept byte for byte"
+        );
+        if result.starts_with("[Summarized file:") {
+            summarized += 1;
+        } else {
+            assert!(result.starts_with("[Shortened file:"), "{result}");
+        }
+        assert!(result.contains("recall with id"), "{result}");
+        assert!(
+            tok.count(result) <= limit.max(results::SMALL_TOKENS),
+            "ctx {ctx}"
+        );
+    }
+    assert_eq!(summarized, digests, "every digest made is the one recorded");
+    // The results of one reply share what their exchange has left: none needed an
+    // emergency cut to fit.
+    assert!(
+        !h.events.iter().any(|e| matches!(
+            e,
+            ollm_tui::core::events::EngineEvent::MessageClipped { .. }
+        )),
+        "ctx {ctx}: a result was clipped"
+    );
+    // The model saw the head and the outline of each file it did not read through.
+    if let Some((_, _, last, _)) = records.iter().rev().find(|r| r.2.starts_with("[Shortened")) {
         assert!(last.contains("    1  pub fn section_1"), "{last}");
         assert!(last.contains("left out"), "{last}");
     }

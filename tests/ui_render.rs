@@ -353,6 +353,7 @@ fn untrusted_text_never_reaches_the_buffer() {
             args: serde_json::json!({ "path": NASTY }).to_string(),
             ms: None,
             original_chars: None,
+            summarized: false,
         },
         NASTY,
         t0(),
@@ -922,6 +923,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             args: "{}".to_string(),
             ms: None,
             original_chars: None,
+            summarized: false,
         },
         (0..40).map(|i| format!("file{i}\n")).collect::<String>(),
         t0(),
@@ -1123,6 +1125,7 @@ fn tool_entry(name: &str, args: serde_json::Value, result: &str, is_error: bool)
             args: args.to_string(),
             ms: Some(1234),
             original_chars: None,
+            summarized: false,
         },
         result,
         t0(),
@@ -1227,6 +1230,30 @@ fn a_shortened_result_says_what_the_model_kept_and_how_to_get_the_rest() {
     );
     let small = text.lines().find(|l| l.contains("small.rs")).unwrap();
     assert!(!small.contains("kept"), "{small}");
+
+    // The model's own notes on a huge result say so, not "kept".
+    let mut t = Transcript::new();
+    let mut e = tool_entry(
+        "run_command",
+        serde_json::json!({"command": "make"}),
+        "[Summarized command output: …]",
+        false,
+    );
+    e.id = Some(ollm_tui::core::message::MessageId(9));
+    if let EntryKind::Tool {
+        original_chars,
+        summarized,
+        ..
+    } = &mut e.kind
+    {
+        *original_chars = Some(30_000);
+        *summarized = true;
+    }
+    t.push(e);
+    let text = buffer_text(&parts.draw(&mut t, 120, 20, None, None));
+    let line = text.lines().find(|l| l.contains("make")).unwrap();
+    assert!(line.contains("notes on 30.0K chars · recall #9"), "{line}");
+    assert!(!line.contains("kept"), "{line}");
 }
 
 #[test]

@@ -163,6 +163,7 @@ fn conversation(t: &mut Transcript) {
             args: r#"{"path":"config.toml"}"#.to_string(),
             ms: None,
             original_chars: None,
+            summarized: false,
         },
         "error: config.toml: permission denied",
         t0() + Duration::minutes(3),

@@ -26,6 +26,7 @@ mod background;
 pub mod command;
 mod compress;
 mod connect;
+mod digest;
 mod driver;
 mod reply;
 pub mod store;

@@ -95,7 +95,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) async fn run_tools(&mut self, calls: Vec<ToolCall>) -> Option<Job> {
         let mut job = None;
         for call in calls {
-            let Some(answer) = self.run_one(call).await else {
+            // Quitting while a result was read through: the rest are not run.
+            let quitting = self.deferred.iter().any(|c| matches!(c, Command::Shutdown));
+            let answer = if quitting {
+                None
+            } else {
+                self.run_one(call).await
+            };
+            let Some(answer) = answer else {
                 // Stopped: the calls not answered are recorded as not run.
                 let fx = self.engine.handle(Input::ToolsStopped, Utc::now());
                 return self.execute(fx);
@@ -113,6 +120,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             result: out.text,
             is_error: out.is_error,
             ms,
+            digest: None,
         };
         let Some(cfg) = self.cfg.tools.clone() else {
             return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
@@ -169,7 +177,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             // A server that died on this call is said now, and its tools withdrawn.
             self.refresh_mcp().await;
         }
-        Some(answer(call, out, Some(ms)))
+        let digest = if out.is_error {
+            None
+        } else {
+            self.digest(&call, &out.text).await
+        };
+        Some(ToolAnswer {
+            digest,
+            ..answer(call, out, Some(ms))
+        })
     }
 
     /// A `recall`: the lines asked for of a saved result, or of a result the context

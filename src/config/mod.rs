@@ -261,6 +261,7 @@ pub fn resolve_with(
         auto_snapshots: file.auto_snapshots.unwrap_or(true),
         tool_rounds: tools.rounds,
         whole_results: tools.results == tools::ResultsMode::Whole,
+        digest_results: tools.results == tools::ResultsMode::Summarize,
     };
     let ollama_defaults = OllamaOptions::default();
     let utf8 = env

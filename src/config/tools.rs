@@ -30,8 +30,9 @@ pub struct ToolsConfig {
     pub rounds: Option<u32>,
     pub command_timeout_secs: Option<u64>,
     pub output_limit_kib: Option<usize>,
-    /// "shorten" (default): a large result enters the context shortened by kind, kept
-    /// whole on disk; "whole": every result enters whole (for debugging a tool).
+    /// "summarize" (default): a huge result is read through by the model, a large one
+    /// shortened by kind, both kept whole on disk; "shorten": never the model, only the
+    /// shortening; "whole": every result enters whole (for debugging a tool).
     pub results: Option<ResultsMode>,
     /// Per tool: "allow", "ask" or "deny".
     #[serde(default)]
@@ -43,6 +44,7 @@ pub struct ToolsConfig {
 #[serde(rename_all = "lowercase")]
 pub enum ResultsMode {
     #[default]
+    Summarize,
     Shorten,
     Whole,
 }

@@ -65,6 +65,9 @@ pub struct Original {
     pub file: String,
     /// Its length in characters.
     pub chars: u64,
+    /// The context got the model's notes on it (layer 1), not a shortened form.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub summarized: bool,
 }
 
 /// A tool call the model asked for, kept with the assistant message that made it so the

@@ -8,6 +8,7 @@
 pub mod budget;
 pub mod checkpoint;
 pub mod context;
+pub mod digest;
 pub mod engine;
 pub use engine::compress;
 pub mod events;

@@ -37,6 +37,8 @@ impl Clock {
 pub struct TurnReport {
     pub sent: Vec<ChatPrompt>,
     pub compressions: usize,
+    /// Huge tool results the summarizer read through (layer 1).
+    pub digests: usize,
     pub blocked: Option<Blocked>,
     pub events: Vec<EngineEvent>,
 }
@@ -281,11 +283,27 @@ impl<S: Summarizer> Harness<S> {
                     for call in calls {
                         self.tools_run.push(call.clone());
                         let (result, is_error) = (self.tool_output)(&call);
+                        // A huge result is read through by the summarizer, as the actor does.
+                        let digest = (!is_error)
+                            .then(|| self.engine.digest_plan(&call, &result))
+                            .flatten()
+                            .and_then(|plan| {
+                                let tok = self.engine.tokenizer().clone();
+                                let d = futures_lite_block_on(plan.run(
+                                    &self.summarizer,
+                                    tok.as_ref(),
+                                    |_, _| {},
+                                ));
+                                report.digests += usize::from(d.is_ok());
+                                d.ok()
+                            })
+                            .map(|d| d.text);
                         let answer = ToolAnswer {
                             result,
                             call,
                             is_error,
                             ms: Some(1),
+                            digest,
                         };
                         self.run(Input::ToolResult(answer), report, server);
                     }

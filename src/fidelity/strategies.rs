@@ -404,6 +404,33 @@ fn archive_prompt(previous: Option<&str>, archive: &[(ChatRole, String)]) -> Str
     prompt
 }
 
+/// Cut the largest archived message until the summary prompt fits `budget` tokens.
+fn shrink_archive(
+    tok: &dyn Tokenizer,
+    previous: Option<&str>,
+    archive: &mut [(ChatRole, String)],
+    budget: u32,
+) -> String {
+    let mut prompt = archive_prompt(previous, archive);
+    for _ in 0..16 {
+        let over = (tok.count(&prompt) + tok.count(SUMMARY_SYSTEM)).saturating_sub(budget);
+        if over == 0 {
+            break;
+        }
+        let Some(largest) = archive.iter_mut().max_by_key(|(_, c)| c.len()) else {
+            break;
+        };
+        let keep = largest
+            .1
+            .chars()
+            .count()
+            .saturating_sub(over as usize * 4 + 256);
+        largest.1 = largest.1.chars().take(keep).collect();
+        prompt = archive_prompt(previous, archive);
+    }
+    prompt
+}
+
 /// One rolling compaction: previous summary + archived messages → a new summary.
 /// Returns whether it compacted.
 async fn compact<B: ChatBackend>(
@@ -442,45 +469,45 @@ async fn compact<B: ChatBackend>(
         .map(|m| (m.role, m.content.clone()))
         .collect();
     // Like the agent, shrink the largest archived message until the prompt fits the
-    // threshold (a summary request must not overflow itself).
-    let budget = (COMPACT_AT * f64::from(setup.ctx)) as u32;
-    let tok = setup.tok.as_ref();
-    let mut prompt = archive_prompt(previous.as_deref(), &archive);
-    for _ in 0..16 {
-        let over = (tok.count(&prompt) + tok.count(SUMMARY_SYSTEM)).saturating_sub(budget);
-        if over == 0 {
-            break;
-        }
-        let Some(largest) = archive.iter_mut().max_by_key(|(_, c)| c.len()) else {
-            break;
+    // threshold (a summary request must not overflow itself). Our tokenizer is not the
+    // model's: when the server still refuses the request as too long, shrink to two
+    // thirds and ask again, rather than fail every later turn the same way.
+    let mut budget = (COMPACT_AT * f64::from(setup.ctx)) as u32;
+    let mut summary = None;
+    for _attempt in 0..3 {
+        let prompt = shrink_archive(
+            setup.tok.as_ref(),
+            previous.as_deref(),
+            &mut archive,
+            budget,
+        );
+        let req = ChatRequest {
+            model: setup.model.clone(),
+            messages: vec![
+                message(ChatRole::System, SUMMARY_SYSTEM),
+                message(ChatRole::User, &prompt),
+            ],
+            options: ChatOptions {
+                num_ctx: setup.ctx,
+                num_predict: None,
+                temperature: setup.temperature,
+                seed: None,
+            },
+            keep_alive: None,
+            tools: Vec::new(),
+            think: None,
         };
-        let keep = largest
-            .1
-            .chars()
-            .count()
-            .saturating_sub(over as usize * 4 + 256);
-        largest.1 = largest.1.chars().take(keep).collect();
-        prompt = archive_prompt(previous.as_deref(), &archive);
+        match tokio::time::timeout(setup.turn_timeout, backend.chat(req)).await {
+            Ok(Ok(r)) => {
+                summary = Some(r.text.trim().to_string());
+                break;
+            }
+            Ok(Err(_)) => budget = budget * 2 / 3,
+            Err(_) => break,
+        }
     }
-    let req = ChatRequest {
-        model: setup.model.clone(),
-        messages: vec![
-            message(ChatRole::System, SUMMARY_SYSTEM),
-            message(ChatRole::User, &prompt),
-        ],
-        options: ChatOptions {
-            num_ctx: setup.ctx,
-            num_predict: None,
-            temperature: setup.temperature,
-            seed: None,
-        },
-        keep_alive: None,
-        tools: Vec::new(),
-        think: None,
-    };
-    let summary = match backend.chat(req).await {
-        Ok(r) => r.text.trim().to_string(),
-        Err(_) => return Ok(false),
+    let Some(summary) = summary else {
+        return Ok(false);
     };
     if summary.is_empty() {
         return Ok(false);

@@ -82,6 +82,7 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
             detail,
             ms,
             original_chars,
+            summarized,
             ..
         } => {
             spans.push(Span::styled(
@@ -118,14 +119,17 @@ fn header(entry: &Entry, ctx: &EntryCtx<'_>) -> Line<'static> {
             // Never silent: what the model saw of a large result, and how to get the rest.
             if let (Some(orig), Some(id)) = (original_chars, entry.id) {
                 spans.push(sep.clone());
-                spans.push(Span::styled(
+                let human = crate::core::results::human;
+                let said = if *summarized {
+                    format!("notes on {} chars · recall {id}", human(*orig as usize))
+                } else {
                     format!(
                         "kept {} of {} chars · recall {id}",
-                        crate::core::results::human(entry.text.chars().count()),
-                        crate::core::results::human(*orig as usize)
-                    ),
-                    s.warn,
-                ));
+                        human(entry.text.chars().count()),
+                        human(*orig as usize)
+                    )
+                };
+                spans.push(Span::styled(said, s.warn));
             }
         }
         EntryKind::Notice(_) | EntryKind::Fold { .. } => {}

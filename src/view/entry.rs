@@ -40,6 +40,8 @@ pub enum EntryKind {
         /// The length in characters of the whole result, when the model saw it
         /// shortened (the entry's text is the shortened form).
         original_chars: Option<u64>,
+        /// What the model saw are its own notes on the result (layer 1), not a shortening.
+        summarized: bool,
     },
     /// A note from the app itself (not part of the conversation).
     Notice(Severity),
@@ -117,6 +119,11 @@ impl Entry {
                     .as_ref()
                     .and_then(|t| t.original.as_ref())
                     .map(|o| o.chars),
+                summarized: m
+                    .tool
+                    .as_ref()
+                    .and_then(|t| t.original.as_ref())
+                    .is_some_and(|o| o.summarized),
             },
         };
         Entry {

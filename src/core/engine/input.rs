@@ -158,6 +158,9 @@ pub struct ToolAnswer {
     pub is_error: bool,
     /// How long it ran (none when it did not run).
     pub ms: Option<u64>,
+    /// The model's notes on a huge result (layer 1, see `Engine::digest_plan`): what the
+    /// context gets instead of the shortened form; the result is still saved whole.
+    pub digest: Option<String>,
 }
 
 /// Why a call was answered without running.
@@ -189,6 +192,7 @@ impl ToolAnswer {
             result,
             is_error: true,
             ms: None,
+            digest: None,
         }
     }
 }

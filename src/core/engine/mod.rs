@@ -36,6 +36,7 @@
 mod apply;
 mod commands;
 pub mod compress;
+mod digest;
 mod input;
 mod prompt;
 mod reduce;
@@ -81,6 +82,9 @@ pub struct EngineConfig {
     /// Tool results enter the context whole, however large (`[tools] results = "whole"`,
     /// for debugging a tool); by default a large one is shortened by kind.
     pub whole_results: bool,
+    /// A huge result is read through by the model (layer 1) before it enters the
+    /// context (`[tools] results = "summarize"`, the default); off, it is only shortened.
+    pub digest_results: bool,
 }
 
 impl Default for EngineConfig {
@@ -90,6 +94,7 @@ impl Default for EngineConfig {
             auto_snapshots: true,
             tool_rounds: DEFAULT_TOOL_ROUNDS,
             whole_results: false,
+            digest_results: true,
         }
     }
 }

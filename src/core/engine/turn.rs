@@ -320,7 +320,7 @@ impl Engine {
     /// reply. The running exchange cannot be folded, nor the summaries and the ledger
     /// removed: only the older messages can make room (folding them adds a summary), so
     /// the results must fit beside the rest.
-    fn result_limit(&self) -> u32 {
+    pub(super) fn result_limit(&self) -> u32 {
         let b = self.budget();
         let cal = self.calibration();
         let msgs = self.active.messages();
@@ -352,30 +352,41 @@ impl Engine {
     /// shortened form, which names the record's own id for `recall`.
     fn record_tool_result(&mut self, answer: ToolAnswer, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
         let id = self.next_seq;
-        let shortened = (!answer.is_error && !self.cfg.whole_results)
-            .then(|| {
-                let limit = self.result_limit();
-                results::shorten(
-                    &answer.call.name,
-                    &answer.result,
-                    limit,
-                    id,
-                    self.tok.as_ref(),
-                )
-            })
-            .flatten();
-        let (result, original) = match shortened {
-            Some(short) => {
+        let usable = !answer.is_error && !self.cfg.whole_results;
+        let limit = self.result_limit();
+        // The model's notes when they came and fit (they were planned for this limit);
+        // else the kind-aware shortening.
+        let digest = answer
+            .digest
+            .filter(|d| usable && self.tok.count(d) <= limit);
+        let short = match digest {
+            Some(text) => Some((text, true)),
+            None => usable
+                .then(|| {
+                    results::shorten(
+                        &answer.call.name,
+                        &answer.result,
+                        limit,
+                        id,
+                        self.tok.as_ref(),
+                    )
+                })
+                .flatten()
+                .map(|s| (s.text, false)),
+        };
+        let (result, original) = match short {
+            Some((text, summarized)) => {
                 let file = format!("{id}.txt");
-                fx.push(Effect::SaveResult {
+                let original = Original {
                     file: file.clone(),
+                    chars: answer.result.chars().count() as u64,
+                    summarized,
+                };
+                fx.push(Effect::SaveResult {
+                    file,
                     text: answer.result,
                 });
-                let original = Original {
-                    file,
-                    chars: short.original_chars as u64,
-                };
-                (short.text, Some(original))
+                (text, Some(original))
             }
             None => (answer.result, None),
         };

@@ -1,0 +1,359 @@
+//! Layer 1 of keeping tool results small: one huge result is read through by the model
+//! before it enters the context. The result is cut into parts that fit the summarizer's
+//! window; each part is summarized to about a tenth, with the call's purpose (what the
+//! person asked, the call itself) so the notes keep what the task needs; the notes are
+//! put together and, when they are still over the result's limit, merged once more.
+//!
+//! Strategy: this is the expensive path (one model call a part), so it is taken only for
+//! a result well over its limit ([`DIGEST_ABOVE`] times it) and not so large that reading
+//! it would keep the person waiting for minutes ([`MAX_PARTS`]); below, the kind-aware
+//! shortening alone is enough, above, it is all that is affordable.
+//!
+//! Invariants: the original is saved before the digest is used, and the digest says it
+//! is one and how to get the original back (`recall`); a digest over the limit, an empty
+//! one or a failed call is no digest — the caller falls back to the shortened form, never
+//! to a blind cut. Planning is pure; running needs only a [`Summarizer`].
+
+use crate::core::pipeline::{clean_summary, cut_to};
+use crate::core::results::{Kind, human};
+use crate::core::summarizer::{Summarizer, SummaryError, SummaryRequest};
+use crate::core::tokens::Tokenizer;
+
+/// A result is digested when it is more than this many times its limit.
+pub const DIGEST_ABOVE: u32 = 3;
+/// A result that needs more parts than this is only shortened: reading it through would
+/// take the person's time out of all proportion.
+pub const MAX_PARTS: usize = 8;
+/// The fewest tokens a part's notes may have (a tenth of a small part says nothing).
+const MIN_NOTE_TOKENS: u32 = 48;
+/// How much of the purpose (the person's words) goes into each prompt.
+const PURPOSE_CHARS: usize = 400;
+
+const PART_SYSTEM: &str = "You take notes on one part of a long tool result for an assistant that \
+cannot see it. Write short notes of what in this part matters for the task: names, \
+numbers together with what they are, paths, errors, and the line numbers where they are. \
+No introduction, no advice.";
+
+const MERGE_SYSTEM: &str = "You merge notes on the parts of a long tool result into one \
+short set of notes for an assistant that cannot see the result. Keep what matters for the \
+task: names, numbers together with what they are, paths, errors and line numbers. Drop \
+repetition. No introduction.";
+
+/// One part of the result, with the lines it spans (1-based, inclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub first_line: usize,
+    pub last_line: usize,
+    pub text: String,
+    pub tokens: u32,
+}
+
+/// How one huge result is to be read through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DigestPlan {
+    /// The message id the result will have (what `recall` is given).
+    pub reference: u64,
+    pub tool: String,
+    /// The call as one line (`read_file {"path":"log.txt"}`).
+    pub call: String,
+    /// What the person asked for, which the notes should serve.
+    pub purpose: String,
+    pub kind: Kind,
+    pub parts: Vec<Part>,
+    /// Tokens the finished digest may take in the context.
+    pub limit: u32,
+    pub original_chars: usize,
+}
+
+/// What the model made of the result: the text for the context and its cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Digest {
+    pub text: String,
+    pub calls: u32,
+}
+
+/// Plan a digest of `text` when it is worth one: over [`DIGEST_ABOVE`] × `limit` tokens
+/// and within [`MAX_PARTS`] parts of `part_tokens`.
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    tool: &str,
+    call: String,
+    purpose: &str,
+    text: &str,
+    limit: u32,
+    part_tokens: u32,
+    reference: u64,
+    tok: &dyn Tokenizer,
+) -> Option<DigestPlan> {
+    let part_tokens = part_tokens.max(256);
+    let threshold = limit.saturating_mul(DIGEST_ABOVE);
+    // Cheap bounds first: counting a megabyte to refuse it would be waste.
+    if text.len() <= threshold as usize
+        || text.len() > part_tokens as usize * MAX_PARTS * 12
+        || tok.count(text) <= threshold
+    {
+        return None;
+    }
+    let parts = split(text, part_tokens, tok);
+    if parts.len() > MAX_PARTS {
+        return None;
+    }
+    Some(DigestPlan {
+        reference,
+        tool: tool.to_string(),
+        call,
+        purpose: purpose.chars().take(PURPOSE_CHARS).collect(),
+        kind: Kind::of(tool, text),
+        parts,
+        limit,
+        original_chars: text.chars().count(),
+    })
+}
+
+/// Cut `text` into parts of at most `max` tokens at line boundaries (a single longer
+/// line is cut by characters and keeps its line number).
+fn split(text: &str, max: u32, tok: &dyn Tokenizer) -> Vec<Part> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut tokens = 0u32;
+    let mut first = 1usize;
+    let flush = |parts: &mut Vec<Part>,
+                 current: &mut String,
+                 tokens: &mut u32,
+                 first: usize,
+                 last: usize| {
+        if !current.is_empty() {
+            parts.push(Part {
+                first_line: first,
+                last_line: last,
+                text: std::mem::take(current),
+                tokens: std::mem::take(tokens),
+            });
+        }
+    };
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let n = i + 1;
+        let lt = tok.count(line);
+        if lt > max {
+            flush(
+                &mut parts,
+                &mut current,
+                &mut tokens,
+                first,
+                n.saturating_sub(1).max(first),
+            );
+            let chars: Vec<char> = line.chars().collect();
+            let per = ((chars.len() as u64 * u64::from(max) * 9 / 10) / u64::from(lt)).max(1);
+            for piece in chars.chunks(per as usize) {
+                let t: String = piece.iter().collect();
+                let pt = tok.count(&t);
+                parts.push(Part {
+                    first_line: n,
+                    last_line: n,
+                    text: t,
+                    tokens: pt,
+                });
+            }
+            first = n + 1;
+            continue;
+        }
+        if tokens + lt > max {
+            flush(&mut parts, &mut current, &mut tokens, first, n - 1);
+            first = n;
+        }
+        current.push_str(line);
+        tokens += lt;
+    }
+    let last = text.split_inclusive('\n').count().max(first);
+    flush(&mut parts, &mut current, &mut tokens, first, last);
+    parts
+}
+
+impl DigestPlan {
+    /// Model calls the plan makes at most (parts, and one merge).
+    pub fn most_calls(&self) -> usize {
+        self.parts.len() + 1
+    }
+
+    /// Read the result through: each part to notes, then one merge when they are over the
+    /// limit (cut at a word if the merge still overran). `progress(done, of)` is told
+    /// after each call. A failed call or empty notes end it: the caller keeps the
+    /// shortened form instead.
+    pub async fn run<S: Summarizer>(
+        &self,
+        summarizer: &S,
+        tok: &dyn Tokenizer,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Digest, DigestError> {
+        let of = self.parts.len();
+        let mut notes = Vec::with_capacity(of);
+        let mut calls = 0u32;
+        for (i, part) in self.parts.iter().enumerate() {
+            let cap = (part.tokens / 10).max(MIN_NOTE_TOKENS);
+            let words = cap * 3 / 4;
+            let user = format!(
+                "Task: {}\nTool call: {}\nPart {} of {} of its result (lines {}-{}):\n\n{}\n\n\
+                 Notes on this part (at most {words} words):",
+                self.purpose,
+                self.call,
+                i + 1,
+                of,
+                part.first_line,
+                part.last_line,
+                part.text.trim_end()
+            );
+            let text = summarizer
+                .summarize(SummaryRequest {
+                    system: PART_SYSTEM.to_string(),
+                    user,
+                    num_predict: cap,
+                })
+                .await?;
+            calls += 1;
+            progress(i + 1, of);
+            // Our tokenizer is not the model's: notes that count over their cap here are
+            // cut at a word (they are notes on a result that stays whole on disk).
+            let text = cut_to(clean_summary(&text).trim(), cap + cap / 5, tok);
+            if !text.trim().is_empty() {
+                notes.push(format!(
+                    "Lines {}-{}: {}",
+                    part.first_line,
+                    part.last_line,
+                    text.trim()
+                ));
+            }
+        }
+        if notes.is_empty() {
+            return Err(DigestError::Empty);
+        }
+        let mut body = notes.join("\n");
+        let header = self.header();
+        let room = self.limit.saturating_sub(tok.count(&header) + 8);
+        if tok.count(&body) > room {
+            let user = format!(
+                "Task: {}\nTool call: {}\nNotes on the parts of its result:\n\n{body}\n\n\
+                 Merged notes (at most {} words):",
+                self.purpose,
+                self.call,
+                room * 3 / 4
+            );
+            let merged = summarizer
+                .summarize(SummaryRequest {
+                    system: MERGE_SYSTEM.to_string(),
+                    user,
+                    num_predict: room,
+                })
+                .await?;
+            calls += 1;
+            body = cut_to(clean_summary(&merged).trim(), room, tok);
+            if body.is_empty() {
+                return Err(DigestError::Empty);
+            }
+        }
+        let text = format!("{}\n{body}", self.header());
+        // Unreachable by construction; a digest over its limit is never handed on.
+        if tok.count(&text) > self.limit {
+            return Err(DigestError::TooLarge);
+        }
+        Ok(Digest { text, calls })
+    }
+
+    fn header(&self) -> String {
+        format!(
+            "[Summarized {}: the model read all {} characters in {} parts and wrote these \
+             notes. The whole result is saved: call recall with id {} (and \
+             start_line/end_line) to read any part of it exactly.]",
+            self.kind.label(),
+            human(self.original_chars),
+            self.parts.len(),
+            self.reference
+        )
+    }
+}
+
+/// Why a digest was not made (the shortened form is used instead).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DigestError {
+    #[error(transparent)]
+    Summary(#[from] SummaryError),
+    #[error("the model's notes were empty")]
+    Empty,
+    #[error("the model's notes did not fit the result's limit")]
+    TooLarge,
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::summarizer::doubles::Extractive;
+    use crate::core::tokens::ByteEstimate;
+
+    fn numbered(lines: usize) -> String {
+        (1..=lines)
+            .map(|i| {
+                format!(
+                    "line {i}: the service on port {} answered in {i} ms\n",
+                    8000 + i
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_and_enormous_results_are_not_digested() {
+        let tok = ByteEstimate;
+        let small = numbered(5);
+        assert!(plan("run_command", "c".into(), "p", &small, 200, 1000, 3, &tok).is_none());
+        // Far more than MAX_PARTS parts of 300 tokens.
+        let huge = numbered(2000);
+        assert!(plan("run_command", "c".into(), "p", &huge, 200, 300, 3, &tok).is_none());
+    }
+
+    #[test]
+    fn parts_cover_every_line_once_in_order() {
+        let tok = ByteEstimate;
+        let text = numbered(300);
+        let p = plan("run_command", "c".into(), "why", &text, 200, 700, 9, &tok).unwrap();
+        assert!(p.parts.len() > 1 && p.parts.len() <= MAX_PARTS);
+        let joined: String = p.parts.iter().map(|x| x.text.as_str()).collect();
+        assert_eq!(joined, text);
+        assert_eq!(p.parts[0].first_line, 1);
+        for w in p.parts.windows(2) {
+            assert_eq!(w[0].last_line + 1, w[1].first_line);
+        }
+        assert_eq!(p.parts.last().unwrap().last_line, 300);
+        assert!(p.parts.iter().all(|x| x.tokens <= 700));
+    }
+
+    #[test]
+    fn a_digest_carries_its_header_and_fits_the_limit() {
+        let tok = ByteEstimate;
+        let text = numbered(300);
+        let p = plan(
+            "run_command",
+            "run_command make".into(),
+            "why does it fail",
+            &text,
+            400,
+            700,
+            9,
+            &tok,
+        )
+        .unwrap();
+        let s = Extractive::new();
+        let mut seen = Vec::new();
+        let d = now(p.run(&s, &tok, |a, b| seen.push((a, b)))).unwrap();
+        assert!(d.text.starts_with("[Summarized command output"));
+        assert!(d.text.contains("recall with id 9"));
+        assert!(tok.count(&d.text) <= 400);
+        assert_eq!(seen.last(), Some(&(p.parts.len(), p.parts.len())));
+        assert!(d.calls as usize >= p.parts.len());
+        assert_eq!(d.calls, s.calls());
+    }
+
+    /// The doubles answer at once: no runtime needed.
+    fn now<F: std::future::Future>(f: F) -> F::Output {
+        futures_util::FutureExt::now_or_never(Box::pin(f)).expect("the double never waits")
+    }
+}
