@@ -116,6 +116,7 @@ fn frame(fx: &Fixed, t: &mut Transcript, buf: &mut Buffer, width: u16) {
         ascii: false,
         utc_offset: FixedOffset::east_opt(0).unwrap(),
         details: false,
+        queued: &[],
     };
     render_buffer(area, buf, &mut view);
 }
@@ -308,6 +309,7 @@ fn bench_render(c: &mut Criterion) {
                 ascii: false,
                 utc_offset: FixedOffset::east_opt(0).unwrap(),
                 details: false,
+                queued: &[],
             };
             term.draw(|f| render(f, &mut view)).unwrap();
         });

@@ -2124,3 +2124,73 @@ async fn stop_while_a_result_is_read_through_keeps_the_shortened_form() {
     // The model was answered after the stop (the reply is the last message).
     assert_eq!(exit.engine.history().len(), 4);
 }
+
+/// Type ahead: a message sent while a reply streams is queued (the view lists it), then
+/// sent as soon as the turn ends, in order; nothing is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_typed_during_a_reply_is_queued_and_sent_after_it() {
+    let server = FakeOllama::start().await;
+    server.set_token_delay(Duration::from_millis(30));
+    let s = start(&server, "llama3.2:3b", Some(4096));
+    s.say("FIRST question").await;
+    wait_for_view(&s, |v| matches!(v.activity, Activity::Generating { .. })).await;
+    s.say("SECOND, typed ahead").await;
+    s.say("THIRD, typed ahead").await;
+    wait_for_view(&s, |v| v.queued.len() == 2).await;
+    assert_eq!(
+        s.spawned.view.borrow().queued,
+        vec!["SECOND, typed ahead", "THIRD, typed ahead"]
+    );
+    s.wait_for_messages(6).await;
+    assert!(s.spawned.view.borrow().queued.is_empty());
+    let (exit, _) = s.finish().await;
+    let users: Vec<String> = exit
+        .engine
+        .history()
+        .iter()
+        .filter(|m| m.role == ollm_tui::core::message::Role::User)
+        .map(|m| m.text.clone())
+        .collect();
+    assert_eq!(
+        users,
+        vec![
+            "FIRST question",
+            "SECOND, typed ahead",
+            "THIRD, typed ahead"
+        ]
+    );
+    // Each went out after the reply before it had ended: three requests, one per turn.
+    let last_users: Vec<String> = server
+        .chat_requests()
+        .iter()
+        .map(|r| {
+            let m = r["messages"].as_array().unwrap();
+            m.last().unwrap()["content"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(last_users, users);
+}
+
+/// A queued message taken back is never sent; the reply it waited for goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_message_taken_back_is_not_sent() {
+    let server = FakeOllama::start().await;
+    server.set_token_delay(Duration::from_millis(30));
+    let s = start(&server, "llama3.2:3b", Some(4096));
+    s.say("FIRST question").await;
+    wait_for_view(&s, |v| matches!(v.activity, Activity::Generating { .. })).await;
+    s.say("SECOND, on second thought").await;
+    wait_for_view(&s, |v| v.queued.len() == 1).await;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Command::TakeBackQueued { reply: tx }).await;
+    assert_eq!(rx.await.unwrap(), vec!["SECOND, on second thought"]);
+    assert!(s.spawned.view.borrow().queued.is_empty());
+    s.wait_for_messages(2).await;
+    let (exit, _) = s.finish().await;
+    assert_eq!(
+        exit.engine.history().len(),
+        2,
+        "the reply ended; nothing else was sent"
+    );
+    assert_eq!(server.chat_requests().len(), 1);
+}

@@ -1015,3 +1015,72 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
     assert!(log.contains("\"type\":\"watermark\""), "{log}");
 }
+
+/// Type ahead: Enter during a slow reply queues the message (shown as queued), which is
+/// sent when the reply ends; Esc takes a queued message back into the box without
+/// stopping the reply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_back() {
+    let server = FakeOllama::start_with(FakeConfig {
+        token_delay: Duration::from_millis(40),
+        reply_words: 120,
+        ..FakeConfig::default()
+    })
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    t.type_text("first question");
+    t.keys(&["Enter"]);
+    t.wait_for("generation", |s| s.contains("generating")).await;
+    t.type_text("second typed ahead");
+    t.keys(&["Enter"]);
+    let s = t
+        .wait_for("the queued line", |s| {
+            s.contains("queued") && s.contains("second typed ahead")
+        })
+        .await;
+    assert!(s.contains("Esc takes it back"), "{s}");
+    // The first reply ends, then the queued message goes out and is answered.
+    t.wait_for("the queued message sent", |s| {
+        s.contains("You said: \"second typed ahead\"")
+    })
+    .await;
+    // Typed during the second reply, then taken back: Esc does not stop the reply.
+    t.type_text("third taken back");
+    t.keys(&["Enter"]);
+    t.wait_for("the second queue", |s| {
+        s.contains(" queued ") && s.contains("third taken back")
+    })
+    .await;
+    t.keys(&["Escape"]);
+    let s = t
+        .wait_for("the reply ended, the text in the box", |s| {
+            idle(s) && !s.contains(" queued ") && s.contains("third taken back")
+        })
+        .await;
+    assert!(
+        !s.contains("interrupted"),
+        "the reply was not stopped:\n{s}"
+    );
+    assert!(!s.contains("You said: \"third taken back\""), "{s}");
+    t.keys(&["C-q"]);
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+    let users: Vec<String> = server
+        .chat_requests()
+        .iter()
+        .map(|r| {
+            let m = r["messages"].as_array().unwrap();
+            m.last().unwrap()["content"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(users, vec!["first question", "second typed ahead"]);
+}

@@ -42,6 +42,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
         ascii: false,
         utc_offset: FixedOffset::east_opt(0).unwrap(),
         details: false,
+        queued: &[],
     };
     render_buffer(area, &mut buf, &mut view);
 }

@@ -66,6 +66,7 @@ struct Parts {
     banner: Option<Banner>,
     ascii: bool,
     details: bool,
+    queued: Vec<String>,
 }
 
 impl Parts {
@@ -77,6 +78,7 @@ impl Parts {
             banner: None,
             ascii: false,
             details: false,
+            queued: Vec::new(),
         }
     }
 
@@ -123,6 +125,7 @@ impl Parts {
             ascii: self.ascii,
             utc_offset: FixedOffset::east_opt(3600).unwrap(),
             details: self.details,
+            queued: &self.queued,
         };
         render_buffer(area, &mut buf, &mut view);
         buf
@@ -1282,4 +1285,33 @@ fn the_result_inspector_shows_what_the_model_saw_beside_the_whole() {
     // Narrow: one column below the other.
     let text = buffer_text(&parts.draw(&mut t, 50, 30, None, Some(overlay)));
     assert!(text.contains("What the model saw"), "{text}");
+}
+
+#[test]
+fn messages_typed_ahead_show_as_queued_under_the_transcript() {
+    let mut parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(tool_entry(
+        "read_file",
+        serde_json::json!({"path": "a.rs"}),
+        "x",
+        false,
+    ));
+    parts.queued = vec!["and then the tests?\nsecond line".into(), "one more".into()];
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("queued")).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].contains("and then the tests?"), "{text}");
+    assert!(lines[0].contains("Esc takes it back"), "{text}");
+    assert!(!text.contains("second line"), "one line each:\n{text}");
+    assert!(lines[1].contains("one more"), "{text}");
+    // More than three: the last row counts the rest.
+    parts.queued = (1..=5).map(|i| format!("message {i}")).collect();
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(text.contains("queued (+2 more)"), "{text}");
+    assert!(!text.contains("message 4"), "{text}");
+    // Nothing queued: no such line.
+    parts.queued.clear();
+    let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
+    assert!(!text.contains("queued"), "{text}");
 }

@@ -107,6 +107,7 @@ impl Fixture {
             ascii: self.ascii,
             utc_offset: FixedOffset::east_opt(0).unwrap(),
             details: false,
+            queued: &[],
         };
         term.draw(|f| render(f, &mut view)).unwrap();
         term.backend().buffer().clone()

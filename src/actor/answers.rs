@@ -34,6 +34,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 let _ = reply.send(self.inspect_result(id));
             }
             Command::Export { json } => self.export(json),
+            Command::TakeBackQueued { reply } => {
+                let _ = reply.send(self.take_back_queued());
+            }
             other => tracing::error!(?other, "not a read-only command"),
         }
     }

@@ -58,6 +58,10 @@ pub enum Command {
         id: u64,
         answer: Approval,
     },
+    /// Return the messages typed ahead (not sent yet) and drop them from the queue.
+    TakeBackQueued {
+        reply: oneshot::Sender<Vec<String>>,
+    },
     /// Finish what is under way, sync, and stop.
     Shutdown,
 }
@@ -108,6 +112,9 @@ impl Command {
                 | Command::Inspect { .. }
                 | Command::InspectResult { .. }
                 | Command::Export { .. }
+                // Not read-only, but it must be answered while a reply runs: that is
+                // when there is a queue to take back.
+                | Command::TakeBackQueued { .. }
         )
     }
 }

@@ -215,6 +215,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             | Command::ListModels { .. }
             | Command::Inspect { .. }
             | Command::InspectResult { .. }
+            | Command::TakeBackQueued { .. }
             | Command::Export { .. } => {}
         }
         self.publish();
@@ -318,7 +319,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         return None;
                     }
                     Some(c) if c.is_read_only() => self.answer(c),
-                    Some(c) => self.deferred.push_back(c),
+                    Some(c) => self.defer(c),
                     None => {}
                 },
                 out = &mut fut => return Some(out),
@@ -508,6 +509,38 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         self.send(Update::Notice(notice));
     }
 
+    /// A command that arrived while something ran waits its turn; a message typed ahead
+    /// shows as queued at once.
+    pub(super) fn defer(&mut self, c: Command) {
+        let typed_ahead = matches!(c, Command::Request(Request::Send { .. }));
+        self.deferred.push_back(c);
+        if typed_ahead {
+            self.publish();
+        }
+    }
+
+    /// The messages waiting to be sent, in order.
+    fn queued(&self) -> Vec<String> {
+        self.deferred
+            .iter()
+            .filter_map(|c| match c {
+                Command::Request(Request::Send { text }) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Take the queued messages back out (for the input box); the rest still waits.
+    pub(super) fn take_back_queued(&mut self) -> Vec<String> {
+        let texts = self.queued();
+        self.deferred
+            .retain(|c| !matches!(c, Command::Request(Request::Send { .. })));
+        if !texts.is_empty() {
+            self.publish();
+        }
+        texts
+    }
+
     pub(super) fn publish(&mut self) {
         let cps = self.engine.checkpoints();
         if *self.checkpoints != cps {
@@ -529,6 +562,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             goals: self.goals.clone(),
             persisted: self.store.is_open(),
             tools: self.tools_state(),
+            queued: self.queued(),
         };
         self.view.send_replace(Arc::new(view));
     }

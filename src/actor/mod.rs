@@ -193,6 +193,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         goals: Arc::default(),
         persisted: false,
         tools: crate::view::ToolsState::Off,
+        queued: Vec::new(),
     }));
     let task = tokio::spawn(async move {
         let Parts {

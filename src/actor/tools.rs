@@ -265,7 +265,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     return None;
                 }
                 Some(c) if c.is_read_only() => self.answer(c),
-                Some(c) => self.deferred.push_back(c),
+                Some(c) => self.defer(c),
             }
         }
     }

@@ -10,7 +10,6 @@
 use super::App;
 use super::overlays::OverlayState;
 use super::present::status_view;
-use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
 use crate::ui::{self, Overlay, PanelView, UiView};
 use crate::view::{Activity, Update};
 use chrono::{Local, Offset, Utc};
@@ -181,23 +180,15 @@ impl App {
             ascii: self.opts.ascii,
             utc_offset: Local::now().offset().fix(),
             details: self.details,
+            queued: &self.session.queued,
         };
         terminal.draw(|f| ui::render(f, &mut view))?;
         Ok(())
     }
 
-    /// Take the actor's latest view. A "still replying" note outlives its reason once
-    /// the reply (or compression) is over, so it goes then.
+    /// Take the actor's latest view.
     pub(super) fn sync_session(&mut self) {
         self.session = self.view_rx.borrow_and_update().clone();
-        if !self.generating()
-            && matches!(
-                self.input_note.as_deref(),
-                Some(BUSY_NOTE | COMPRESSING_NOTE)
-            )
-        {
-            self.input_note = None;
-        }
     }
 
     pub(super) fn on_event(&mut self, e: Event) {

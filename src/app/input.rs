@@ -10,8 +10,9 @@ use super::App;
 use super::commands;
 use super::keymap::Action;
 use super::overlays::OverlayState;
+use super::overlays::Reply;
 use super::paste;
-use super::words::{self, BUSY_NOTE, COMPRESSING_NOTE};
+use super::words;
 use crate::actor::Command;
 use crate::core::engine::Request;
 use crate::core::sanitize::sanitize;
@@ -144,7 +145,10 @@ impl App {
             Action::Send => self.submit(),
             Action::Newline => self.input.insert_newline(),
             Action::Stop => {
-                if self.generating() {
+                if !self.session.queued.is_empty() {
+                    // Messages typed ahead come back first; the next Esc stops the reply.
+                    self.ask(|reply| Command::TakeBackQueued { reply }, Reply::TakenBack);
+                } else if self.generating() {
                     self.command(Command::Stop);
                 } else if self.banner.is_some() {
                     self.banner = None;
@@ -161,7 +165,8 @@ impl App {
                 let note = words::quit_note(&self.keys);
                 if ctrl_c && self.generating() {
                     self.command(Command::Stop);
-                } else if self.input.lines().iter().any(|l| !l.trim().is_empty())
+                } else if (self.input.lines().iter().any(|l| !l.trim().is_empty())
+                    || !self.session.queued.is_empty())
                     && self.input_note.as_deref() != Some(&note)
                 {
                     // Unsent text is not in the session yet: quitting would lose it, so
@@ -270,6 +275,33 @@ impl App {
         self.pastes.expand(&self.input.lines().join("\n"))
     }
 
+    /// Messages taken back from the queue go before what the box holds now, in order
+    /// (a long one folds to a paste marker again, so typing stays instant).
+    pub(super) fn put_back(&mut self, texts: Vec<String>) {
+        if texts.is_empty() {
+            return;
+        }
+        let mut parts: Vec<String> = texts
+            .into_iter()
+            .map(|t| {
+                if t.len() > paste::FOLD_BYTES {
+                    self.pastes.fold(t)
+                } else {
+                    t
+                }
+            })
+            .collect();
+        let now = self.input.lines().join("\n");
+        if !now.trim().is_empty() {
+            parts.push(now);
+        }
+        let all = parts.join("\n\n");
+        self.input = TextArea::new(all.split('\n').map(str::to_string).collect());
+        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.input.move_cursor(tui_textarea::CursorMove::Bottom);
+        self.input.move_cursor(tui_textarea::CursorMove::End);
+    }
+
     fn take_input(&mut self) -> String {
         let text = self.draft();
         self.pastes.clear();
@@ -296,15 +328,8 @@ impl App {
             }
             return;
         }
-        if self.generating() {
-            let note = if matches!(self.session.activity, Activity::Compressing { .. }) {
-                COMPRESSING_NOTE
-            } else {
-                BUSY_NOTE
-            };
-            self.input_note = Some(note.into());
-            return;
-        }
+        // While a reply streams or a compression runs the actor queues the message (it
+        // shows as queued) and sends it when the turn ends.
         let text = self.take_input();
         // `//x` sends `/x`.
         let text = match text.trim_start().strip_prefix("//") {

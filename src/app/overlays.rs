@@ -26,6 +26,8 @@ pub enum Reply {
         inspection: Option<Box<Inspection>>,
     },
     InspectResult(Result<Box<ResultInspection>, String>),
+    /// Messages typed ahead, taken back out of the queue: they return to the input.
+    TakenBack(Vec<String>),
 }
 
 pub enum OverlayState {
@@ -288,6 +290,7 @@ impl App {
                 });
             }
             Reply::InspectResult(Err(e)) => self.info(format!("Cannot inspect: {e}.")),
+            Reply::TakenBack(texts) => self.put_back(texts),
             Reply::Inspect {
                 from_panel: false,
                 inspection: None,

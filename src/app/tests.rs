@@ -4,7 +4,6 @@
 
 use super::keymap::Keymap;
 use super::overlays::{OverlayState, Reply};
-use super::words::{BUSY_NOTE, COMPRESSING_NOTE};
 use super::{App, AppOptions};
 use crate::actor::{self, ActorConfig, Inspection, Parts, StoreSlot};
 use crate::core::checkpoint::Checkpoint;
@@ -386,33 +385,46 @@ async fn quitting_over_unsent_text_asks_first() {
 }
 
 #[tokio::test]
-async fn enter_during_a_compression_says_compressing() {
-    let mut h = harness();
-    let app = &mut h.app;
-    let mut v = (*app.session).clone();
-    v.activity = Activity::Compressing {
-        since: std::time::Instant::now(),
-        what: "summarizing 2 messages".into(),
-    };
-    app.session = Arc::new(v);
-    type_text(app, "next question");
-    key(app, KeyCode::Enter);
-    assert_eq!(app.input_note.as_deref(), Some(COMPRESSING_NOTE));
-    assert_eq!(input(app), "next question", "kept for later");
+async fn enter_during_a_reply_or_compression_hands_the_message_on_to_queue() {
+    for activity in [
+        Activity::Compressing {
+            since: std::time::Instant::now(),
+            what: "summarizing 2 messages".into(),
+        },
+        Activity::Generating {
+            since: std::time::Instant::now(),
+            chunks: 3,
+        },
+    ] {
+        let mut h = harness();
+        let app = &mut h.app;
+        let mut v = (*app.session).clone();
+        v.activity = activity;
+        app.session = Arc::new(v);
+        type_text(app, "next question");
+        key(app, KeyCode::Enter);
+        // No refusal: the box is free for the next thought; the actor queues it.
+        assert_eq!(input(app), "");
+        assert_eq!(app.input_note, None);
+    }
 }
 
 #[tokio::test]
-async fn the_still_replying_note_goes_when_the_reply_ends() {
+async fn messages_taken_back_from_the_queue_return_to_the_input() {
     let mut h = harness();
     let app = &mut h.app;
-    app.input_note = Some(BUSY_NOTE.to_string());
-    app.sync_session();
-    assert!(!app.generating());
-    assert_eq!(app.input_note, None);
-    // Other notes (a cut paste) stay until the input changes.
-    app.input_note = Some("paste cut".into());
-    app.sync_session();
-    assert_eq!(app.input_note.as_deref(), Some("paste cut"));
+    type_text(app, "half typed");
+    app.on_reply(Reply::TakenBack(vec![
+        "first".into(),
+        "second\nline".into(),
+    ]));
+    assert_eq!(input(app), "first\n\nsecond\nline\n\nhalf typed");
+    // A long one comes back folded, as a paste would.
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::TakenBack(vec!["x".repeat(20_000)]));
+    assert!(input(app).starts_with("[paste 1"), "{}", input(app));
+    assert_eq!(app.draft(), "x".repeat(20_000));
 }
 
 #[tokio::test]
@@ -533,4 +545,17 @@ async fn a_deleted_paste_marker_sends_nothing_of_the_paste() {
     assert_eq!(input(app), "");
     type_text(app, "never mind");
     assert_eq!(app.draft(), "never mind");
+}
+
+#[tokio::test]
+async fn quitting_with_messages_queued_asks_first() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.queued = vec!["typed ahead".into()];
+    app.session = Arc::new(v);
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(!app.quit, "the queued message would be lost");
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.quit);
 }

@@ -87,10 +87,6 @@ impl Words {
 
 // ----- the app's own words -----
 
-/// On the input when Enter is pressed mid-reply; cleared when the reply ends.
-pub const BUSY_NOTE: &str = "still replying: Esc stops it; your text stays here";
-/// The same while a compression runs.
-pub const COMPRESSING_NOTE: &str = "still compressing: Esc stops it; your text stays here";
 /// The model picker before the list arrives.
 pub const LOADING: &str = "loading…";
 pub const NO_MODELS: &str = "No models installed: `ollama pull llama3.2`";

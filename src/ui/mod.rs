@@ -65,7 +65,17 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
     if let (Some(b), Some(r)) = (&view.banner, layout.banner) {
         banner::render_banner(b, r, buf, view.theme, view.ascii);
     }
-    if let Some(r) = layout.transcript {
+    if let Some(mut r) = layout.transcript {
+        // Messages typed ahead sit at the transcript's foot, one line each.
+        if !view.queued.is_empty() && r.height > 3 {
+            let rows = u16::try_from(view.queued.len().min(3))
+                .unwrap_or(3)
+                .min(r.height / 3)
+                .max(1);
+            r.height -= rows;
+            let foot = Rect::new(r.x, r.y + r.height, r.width, rows);
+            render_queued(view.queued, foot, buf, view.theme, view.ascii);
+        }
         let ctx = entry::EntryCtx {
             theme: view.theme,
             g,
@@ -202,6 +212,40 @@ impl Layout {
             Some(_) => l.panel = Some(main),
         }
         l
+    }
+}
+
+/// `queued · first line of the message` per message (the last row counts any more),
+/// and how to take them back.
+fn render_queued(queued: &[String], area: Rect, buf: &mut Buffer, theme: &Theme, ascii: bool) {
+    let s = &theme.styles;
+    let g = text::glyphs(ascii);
+    let rows = usize::from(area.height);
+    for (i, msg) in queued.iter().take(rows).enumerate() {
+        let more = queued.len() - rows;
+        let label = if i + 1 == rows && more > 0 {
+            format!(" queued (+{more} more) ")
+        } else {
+            " queued ".to_string()
+        };
+        let hint = if i == 0 { "  · Esc takes it back" } else { "" };
+        let first = msg.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let width = usize::from(area.width);
+        let room = width.saturating_sub(label.chars().count() + hint.chars().count() + 1);
+        let line = ratatui::text::Line::from(vec![
+            Span::styled(
+                label,
+                s.accent.add_modifier(ratatui::style::Modifier::REVERSED),
+            ),
+            Span::raw(" "),
+            Span::styled(
+                text::truncate(&text::clean_line(first), room, g.ellipsis),
+                s.text,
+            ),
+            Span::styled(hint, s.dim),
+        ]);
+        let y = area.y + u16::try_from(i).unwrap_or(0);
+        buf.set_line(area.x, y, &line, area.width);
     }
 }
 

@@ -36,6 +36,8 @@ pub struct UiView<'a> {
     pub utc_offset: FixedOffset,
     /// Tool calls and reasoning unfolded (the details key).
     pub details: bool,
+    /// Messages typed ahead, waiting for the turn to end (shown under the transcript).
+    pub queued: &'a [String],
 }
 
 /// The status line.

@@ -111,4 +111,7 @@ pub struct SessionView {
     /// The session has a log on disk (it is created with the first message).
     pub persisted: bool,
     pub tools: ToolsState,
+    /// Messages typed ahead while a reply or compression ran: sent in order when the
+    /// turn ends (`Command::TakeBackQueued` returns them to the input).
+    pub queued: Vec<String>,
 }
