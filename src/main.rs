@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
 use ollm_tui::app::{App, AppOptions, keymap::Keymap};
-use ollm_tui::config::{self, Cli, Command, Env, ExportFormat, Settings};
+use ollm_tui::config::{self, Cli, Command, Env, ExportFormat, SessionsAction, Settings};
 use ollm_tui::core::engine::{Engine, SessionSpec};
 use ollm_tui::core::prompts::Prompts;
 use ollm_tui::core::record::Header;
@@ -59,7 +59,14 @@ fn run(cli: Cli) -> Result<()> {
                 .write_all(config::DEFAULT_CONFIG.as_bytes())?;
             Ok(())
         }
-        Some(Command::Sessions) => list_sessions(&settings),
+        Some(Command::Sessions { action: None }) => list_sessions(&settings),
+        Some(Command::Sessions {
+            action: Some(SessionsAction::Rm { id }),
+        }) => remove_session(&settings, id),
+        Some(Command::Sessions {
+            action: Some(SessionsAction::Rename { id, title }),
+        }) => rename_session(&settings, id, &title.join(" ")),
+        Some(Command::Search { text, limit }) => search(&settings, &text.join(" "), *limit),
         Some(Command::Export { id, format, output }) => {
             export(&settings, id, *format, output.as_deref())
         }
@@ -142,6 +149,93 @@ fn list_sessions(settings: &Settings) -> Result<()> {
             ollm_tui::core::sanitize::sanitize(&s.model),
             title
         )?;
+    }
+    Ok(())
+}
+
+fn remove_session(settings: &Settings, id: &str) -> Result<()> {
+    let dir = data_dir(settings)?;
+    let id = store::sessions::resolve(&dir, id)?;
+    let t = store::manage::trash(&dir, &id)?;
+    println!(
+        "Moved session {id} to {} ({}). Move it back into {} to restore it.",
+        t.folder.display(),
+        t.moved.join(", "),
+        dir.sessions_dir().display()
+    );
+    Ok(())
+}
+
+fn rename_session(settings: &Settings, id: &str, title: &str) -> Result<()> {
+    let dir = data_dir(settings)?;
+    let id = store::sessions::resolve(&dir, id)?;
+    match store::manage::rename(&dir, &id, title)? {
+        Some(t) => println!("Session {id} is now titled {t:?}."),
+        None => println!("Session {id} is titled by its first message again."),
+    }
+    Ok(())
+}
+
+fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
+    use std::io::IsTerminal;
+    let dir = data_dir(settings)?;
+    let started = std::time::Instant::now();
+    let report = store::search::search(&dir, text, limit)?;
+    let elapsed = started.elapsed();
+    let tty = std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    for s in &report.sessions {
+        let title = s.title.as_deref().unwrap_or("(no title)");
+        writeln!(
+            out,
+            "{}  {}  ({} hit{})",
+            s.session_id,
+            ollm_tui::core::sanitize::sanitize(title),
+            s.hits.len(),
+            if s.hits.len() == 1 { "" } else { "s" }
+        )?;
+        for h in &s.hits {
+            let (a, m, b) = (
+                &h.snippet[..h.matched.start],
+                &h.snippet[h.matched.clone()],
+                &h.snippet[h.matched.end..],
+            );
+            let m = if tty {
+                format!("\x1b[1;7m{m}\x1b[0m")
+            } else {
+                m.to_string()
+            };
+            writeln!(
+                out,
+                "  #{:<6} {}  {:<9} {a}{m}{b}",
+                h.seq,
+                h.ts.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M"),
+                h.role
+            )?;
+        }
+    }
+    let hits = report.hit_count();
+    eprintln!(
+        "{hits} hit{} in {} of {} sessions ({:.0} ms){}. Open one with: ollm-tui --resume ID",
+        if hits == 1 { "" } else { "s" },
+        report.sessions.len(),
+        report.sessions_searched,
+        elapsed.as_secs_f64() * 1000.0,
+        if report.truncated {
+            format!("; stopped at {limit} (--limit)")
+        } else {
+            String::new()
+        }
+    );
+    if report.unreadable_lines > 0 {
+        eprintln!(
+            "ollm-tui: note: {} line(s) holding the text could not be read in {} (damaged log); they were skipped",
+            report.unreadable_lines,
+            report.damaged_sessions.join(", ")
+        );
+    }
+    for (id, why) in &report.unreadable_sessions {
+        eprintln!("ollm-tui: note: session {id} could not be searched: {why}");
     }
     Ok(())
 }

@@ -332,3 +332,81 @@ fn damage_is_listed_even_when_a_session_has_a_title() {
         "says what is wrong instead: {err}"
     );
 }
+
+#[test]
+fn sessions_rename_and_rm_move_a_session_to_the_trash() {
+    let home = tempfile::tempdir().unwrap();
+    session(home.path(), "aaaa1111");
+    session_titled(home.path(), "bbbb2222", "Plan the Q3 migration");
+    let o = run(
+        home.path(),
+        &["sessions", "rename", "aaaa", "Cache", "work"],
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("\"Cache work\""));
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    let row = list.lines().find(|l| l.starts_with("aaaa1111")).unwrap();
+    assert!(row.ends_with("Cache work"), "{row}");
+    // Deleting moves everything into the trash the message names; the other stays.
+    let o = run(home.path(), &["sessions", "rm", "aaaa"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (out, _) = text(&o);
+    assert!(out.contains("trash"), "{out}");
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert!(!list.contains("aaaa1111"), "{list}");
+    assert!(list.contains("bbbb2222"), "{list}");
+    let trashed: Vec<_> = std::fs::read_dir(home.path().join("trash"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(trashed.len(), 1);
+    assert!(trashed[0].join("session.jsonl").exists());
+    assert!(trashed[0].join("session.title").exists());
+    // Again: a clear error, nothing else touched.
+    let o = run(home.path(), &["sessions", "rm", "aaaa1111"]);
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("no session"), "{:?}", text(&o));
+    assert!(home.path().join("sessions/bbbb2222.jsonl").exists());
+}
+
+#[test]
+fn search_finds_a_message_in_any_session_and_says_what_it_skipped() {
+    let home = tempfile::tempdir().unwrap();
+    session(home.path(), "aaaa1111");
+    session_titled(home.path(), "bbbb2222", "Plan the Q3 migration");
+    let o = run(home.path(), &["search", "REDIS with"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (out, err) = text(&o);
+    // Both sessions hold the reply; each lists it with its number, role and snippet.
+    assert!(
+        out.contains("aaaa1111  How do I cache fetch_orders()?  (1 hit)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bbbb2222  Plan the Q3 migration  (1 hit)"),
+        "{out}"
+    );
+    assert!(out.contains("#2      "), "{out}");
+    assert!(
+        out.contains("assistant Use Redis with a 60 second TTL"),
+        "{out}"
+    );
+    assert!(!out.contains('\u{1b}'), "no highlight escapes into a pipe");
+    assert!(err.contains("2 hits in 2 of 2 sessions"), "{err}");
+    // A damaged line that holds the text is skipped and said.
+    let log = home.path().join("sessions/aaaa1111.jsonl");
+    let mut bytes = std::fs::read(&log).unwrap();
+    bytes.extend_from_slice(b"{\"seq\":3,\"type\":\"user\",\"text\":\"redis with a torn\n");
+    bytes.extend_from_slice(b"{\"seq\":4,\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"user\",\"text\":\"redis with more\"}\n");
+    std::fs::write(&log, bytes).unwrap();
+    let (out, err) = text(&run(home.path(), &["search", "redis with"]));
+    assert!(out.contains("(2 hits)"), "{out}");
+    assert!(out.contains("#4 "), "{out}");
+    assert!(
+        err.contains("1 line(s) holding the text could not be read in aaaa1111"),
+        "{err}"
+    );
+    let (out, err) = text(&run(home.path(), &["search", "nowhere-to-be-found"]));
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("0 hits"), "{err}");
+}

@@ -601,3 +601,44 @@ fn both_exports_carry_tool_calls_and_reasoning() {
     assert!(md.contains("· 1.5s"), "{md}");
     assert!(md.contains("1| port 7040"), "{md}");
 }
+
+/// Search reads the logs, so a message folded into a checkpoint long ago is found as it
+/// was written; text with quotes is found as JSON escapes it; the limit is kept and said.
+#[test]
+fn search_finds_folded_messages_quoted_text_and_keeps_its_limit() {
+    use ollm_tui::store::search::search;
+    let (_tmp, dir) = data_dir();
+    let mut records = vec![
+        user(1, "Our cache service (Redis) listens on port 6379."),
+        assistant(2, "Noted: Redis on 6379.", ReplyStatus::Complete),
+        rec(
+            3,
+            RecordBody::Checkpoint {
+                checkpoint: checkpoint(3, &[1, 2]),
+            },
+        ),
+        user(4, "She said \"ship it\" on Friday"),
+    ];
+    for i in 0..30 {
+        records.push(user(5 + i, &format!("filler {i} about redis again")));
+    }
+    write_session(&dir, header_at("s1", 0), &records);
+    let r = search(&dir, "listens on PORT 6379", 10).unwrap();
+    assert_eq!(r.hit_count(), 1);
+    let hit = &r.sessions[0].hits[0];
+    assert_eq!((hit.seq, hit.role), (1, "user"));
+    assert_eq!(&hit.snippet[hit.matched.clone()], "listens on port 6379");
+    assert_eq!(
+        r.sessions[0].title.as_deref(),
+        Some("Our cache service (Redis) listens on port 6379.")
+    );
+    let r = search(&dir, "\"ship it\"", 10).unwrap();
+    assert_eq!(r.hit_count(), 1, "{r:?}");
+    assert_eq!(r.sessions[0].hits[0].seq, 4);
+    let r = search(&dir, "redis", 10).unwrap();
+    assert_eq!(r.hit_count(), 10);
+    assert!(r.truncated);
+    // A field name or the header is not a hit.
+    assert_eq!(search(&dir, "checkpoint", 10).unwrap().hit_count(), 0);
+    assert_eq!(search(&dir, "llama", 10).unwrap().hit_count(), 0);
+}

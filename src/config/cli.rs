@@ -80,8 +80,20 @@ impl From<ModeArg> for Mode {
 
 #[derive(Debug, Clone, Subcommand)]
 pub enum Command {
-    /// List saved sessions, newest first
-    Sessions,
+    /// List saved sessions, newest first (or rename / delete one)
+    Sessions {
+        #[command(subcommand)]
+        action: Option<SessionsAction>,
+    },
+    /// Find a text in every message of every session (folded ones too)
+    Search {
+        /// The text, case-insensitive (several words are one phrase)
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+        /// At most this many hits
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
     /// Write a session as Markdown or JSON (to stdout, or --output FILE)
     Export {
         /// Session id (a unique prefix is enough)
@@ -93,6 +105,23 @@ pub enum Command {
     },
     /// Print the documented default config file
     DefaultConfig,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum SessionsAction {
+    /// Move a session (log, snapshots, saved results, exports) to the trash
+    Rm {
+        /// Session id (a unique prefix is enough)
+        id: String,
+    },
+    /// Give a session a title (an empty one goes back to its first message)
+    Rename {
+        /// Session id (a unique prefix is enough)
+        id: String,
+        /// The new title (several words are one title)
+        #[arg(num_args = 0..)]
+        title: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

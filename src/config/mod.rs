@@ -18,7 +18,7 @@ mod cli;
 mod tools;
 
 use cli::check_ctx;
-pub use cli::{CTX_RANGE, Cli, Command, ExportFormat, MAX_RESERVE_TOKENS, ModeArg};
+pub use cli::{CTX_RANGE, Cli, Command, ExportFormat, MAX_RESERVE_TOKENS, ModeArg, SessionsAction};
 pub use tools::{McpFileConfig, ToolSettings, ToolsConfig};
 
 /// The documented default config, shipped in the binary.
@@ -518,8 +518,24 @@ mod tests {
         }
         assert!(matches!(
             cli(&["sessions"]).command,
-            Some(Command::Sessions)
+            Some(Command::Sessions { action: None })
         ));
+        match cli(&["sessions", "rename", "abc", "Infra", "notes"]).command {
+            Some(Command::Sessions {
+                action: Some(SessionsAction::Rename { id, title }),
+            }) => {
+                assert_eq!(id, "abc");
+                assert_eq!(title.join(" "), "Infra notes");
+            }
+            other => panic!("{other:?}"),
+        }
+        match cli(&["search", "cache", "port", "--limit", "5"]).command {
+            Some(Command::Search { text, limit }) => {
+                assert_eq!(text.join(" "), "cache port");
+                assert_eq!(limit, 5);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -626,7 +626,7 @@ pub fn write_export(
     } else {
         to_markdown(&log)
     };
-    let exports = dir.root().join("exports");
+    let exports = dir.exports_dir();
     ensure_private_dir(&exports)?;
     let path = exports.join(format!("{session_id}.{}", if json { "json" } else { "md" }));
     let tmp = exports.join(format!(".{session_id}.{}.tmp", std::process::id()));

@@ -27,8 +27,10 @@ mod file_store;
 pub(crate) mod fsutil;
 pub mod lock;
 pub mod log;
+pub mod manage;
 mod memory;
 pub mod paths;
+pub mod search;
 pub mod sessions;
 pub mod snapshot;
 

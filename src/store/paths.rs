@@ -57,6 +57,21 @@ impl DataDir {
             .join(format!("{session_id}.{LOG_EXT}.corrupt"))
     }
 
+    /// `sessions/<id>.title`: the title given with rename (absent: the first message).
+    pub fn title_path(&self, session_id: &str) -> PathBuf {
+        self.sessions_dir().join(format!("{session_id}.title"))
+    }
+
+    /// `trash/`: deleted sessions, each in a folder of its own, until the person empties it.
+    pub fn trash_dir(&self) -> PathBuf {
+        self.root.join("trash")
+    }
+
+    /// `exports/`: what `/export` and `ollm-tui export -o` wrote there.
+    pub fn exports_dir(&self) -> PathBuf {
+        self.root.join("exports")
+    }
+
     pub fn lock_path(&self, session_id: &str) -> PathBuf {
         self.sessions_dir().join(format!("{session_id}.lock"))
     }

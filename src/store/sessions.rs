@@ -89,7 +89,7 @@ pub fn latest(dir: &DataDir) -> Result<Option<String>, StoreError> {
 }
 
 /// `(id, path, mtime)` of every `<id>.jsonl` in the sessions directory.
-fn log_files(dir: &DataDir) -> Result<Vec<(String, PathBuf, SystemTime)>, StoreError> {
+pub(crate) fn log_files(dir: &DataDir) -> Result<Vec<(String, PathBuf, SystemTime)>, StoreError> {
     let sessions = dir.sessions_dir();
     let entries = match fs::read_dir(&sessions) {
         Ok(e) => e,
@@ -155,7 +155,8 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
     summary.last_activity = overview.last_activity;
     summary.messages = overview.messages;
     summary.compressions = overview.compressions;
-    summary.title = overview.title.as_deref().and_then(title_of);
+    summary.title = crate::store::manage::custom_title(&summary.path)
+        .or_else(|| overview.title.as_deref().and_then(title_of));
     let mut problems = Vec::new();
     if !scan.skipped.is_empty() {
         problems.push(format!("{} unreadable record(s)", scan.skipped.len()));
@@ -174,7 +175,7 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
 }
 
 /// First non-blank line, sanitised, trimmed and shortened.
-fn title_of(text: &str) -> Option<String> {
+pub(crate) fn title_of(text: &str) -> Option<String> {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     let clean = sanitize(line);
     let clean = clean.trim();

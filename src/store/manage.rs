@@ -1,0 +1,212 @@
+//! Renaming and deleting sessions (`ollm-tui sessions rename|rm`, the session browser).
+//!
+//! A title given by rename is a small file beside the log (`<id>.title`), not a log
+//! record: it is about the session, not part of the conversation, and renaming never
+//! needs the session's lock (a session open elsewhere can be renamed). Deleting moves
+//! everything the session owns — its log, title, set-aside torn tails, snapshots, saved
+//! tool results and exports — into `trash/<id>-<time>/` under the data directory, where
+//! it can be restored by moving it back; nothing is erased. It takes the session's lock
+//! first, so a session open in another instance is never pulled from under it, and two
+//! deletes of one session cannot both succeed (the second finds nothing to delete).
+
+use crate::core::sanitize::sanitize;
+use crate::store::error::StoreError;
+use crate::store::fsutil::{ensure_private_dir, open_private, sync_dir};
+use crate::store::lock::SessionLock;
+use crate::store::paths::DataDir;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Longest title kept, in characters.
+pub const MAX_TITLE_CHARS: usize = 80;
+
+/// The title given to the session whose log is at `log` (`sessions/<id>.jsonl`).
+pub fn custom_title(log: &Path) -> Option<String> {
+    let text = fs::read_to_string(log.with_extension("title")).ok()?;
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Give session `id` a title; an empty one goes back to the first message. The title is
+/// one line, sanitised, at most [`MAX_TITLE_CHARS`]. Returns the title kept.
+pub fn rename(dir: &DataDir, id: &str, title: &str) -> Result<Option<String>, StoreError> {
+    require_log(dir, id)?;
+    let path = dir.title_path(id);
+    let one_line = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clean: String = sanitize(&one_line).chars().take(MAX_TITLE_CHARS).collect();
+    let clean = clean.trim().to_string();
+    if clean.is_empty() {
+        return match fs::remove_file(&path) {
+            Ok(()) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::io(&path, "remove", e)),
+        };
+    }
+    // Written aside and renamed over: a reader sees the old title or the new, never half.
+    let tmp = path.with_extension("title.tmp");
+    let mut f = open_private(
+        &tmp,
+        fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true),
+        "write title to",
+    )?;
+    f.write_all(clean.as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(|e| StoreError::io(&tmp, "write title to", e))?;
+    fs::rename(&tmp, &path).map_err(|e| StoreError::io(&path, "rename title to", e))?;
+    sync_dir(&dir.sessions_dir())?;
+    Ok(Some(clean))
+}
+
+/// What a delete moved, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trashed {
+    pub folder: PathBuf,
+    /// The names moved into it (`session.jsonl`, `snapshots`, …).
+    pub moved: Vec<String>,
+}
+
+/// Move session `id` and everything it owns into the trash. Fails with
+/// [`StoreError::Locked`] while the session is open in an instance (this one included).
+pub fn trash(dir: &DataDir, id: &str) -> Result<Trashed, StoreError> {
+    let lock = SessionLock::acquire(dir, id)?;
+    let outcome = move_out(dir, id);
+    let lock_path = lock.path().to_path_buf();
+    drop(lock);
+    // The lock file goes with the session (a later delete of the same id finds nothing).
+    if outcome.is_ok() || !dir.session_log_path(id).exists() {
+        let _ = fs::remove_file(lock_path);
+    }
+    outcome
+}
+
+fn move_out(dir: &DataDir, id: &str) -> Result<Trashed, StoreError> {
+    require_log(dir, id)?;
+    let trash = dir.trash_dir();
+    ensure_private_dir(&trash)?;
+    let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
+    let mut folder = trash.join(format!("{id}-{stamp}"));
+    let mut n = 1;
+    while folder.exists() {
+        n += 1;
+        folder = trash.join(format!("{id}-{stamp}-{n}"));
+    }
+    ensure_private_dir(&folder)?;
+    let exports = dir.exports_dir();
+    // The log first: once it is gone the session is gone from every list, and the
+    // rest follows it.
+    let owned = [
+        (dir.session_log_path(id), "session.jsonl".to_string()),
+        (dir.title_path(id), "session.title".to_string()),
+        (dir.corrupt_path(id), "session.jsonl.corrupt".to_string()),
+        (dir.snapshots_dir(id), "snapshots".to_string()),
+        (dir.results_dir(id), "results".to_string()),
+        (exports.join(format!("{id}.md")), format!("{id}.md")),
+        (exports.join(format!("{id}.json")), format!("{id}.json")),
+    ];
+    let mut moved = Vec::new();
+    for (from, name) in owned {
+        match fs::rename(&from, folder.join(&name)) {
+            Ok(()) => moved.push(name),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if moved.is_empty() {
+                    // Another instance deleted it between the check and the move.
+                    let _ = fs::remove_dir(&folder);
+                    return Err(not_found(dir, id));
+                }
+            }
+            Err(e) => return Err(StoreError::io(&from, "move to the trash", e)),
+        }
+    }
+    sync_dir(&dir.sessions_dir())?;
+    Ok(Trashed { folder, moved })
+}
+
+fn require_log(dir: &DataDir, id: &str) -> Result<(), StoreError> {
+    crate::store::paths::validate_id("session", id)?;
+    if dir.session_log_path(id).exists() {
+        Ok(())
+    } else {
+        Err(not_found(dir, id))
+    }
+}
+
+fn not_found(dir: &DataDir, id: &str) -> StoreError {
+    StoreError::NotFound {
+        what: "session",
+        id: id.to_string(),
+        path: dir.sessions_dir(),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn session(dir: &DataDir, id: &str) {
+        fs::write(dir.session_log_path(id), "{}\n").unwrap();
+        fs::create_dir_all(dir.snapshots_dir(id)).unwrap();
+        fs::write(dir.snapshots_dir(id).join("a.json"), "{}").unwrap();
+        fs::create_dir_all(dir.results_dir(id)).unwrap();
+        fs::write(dir.results_dir(id).join("7.txt"), "whole").unwrap();
+    }
+
+    #[test]
+    fn rename_keeps_one_clean_line_and_empty_goes_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path().join("d")).unwrap();
+        session(&dir, "s1");
+        let kept = rename(&dir, "s1", "  Infra\n notes \x1b[31mred ").unwrap();
+        assert_eq!(kept.as_deref(), Some("Infra notes red"));
+        assert_eq!(
+            custom_title(&dir.session_log_path("s1")).as_deref(),
+            Some("Infra notes red")
+        );
+        assert_eq!(rename(&dir, "s1", "   ").unwrap(), None);
+        assert_eq!(custom_title(&dir.session_log_path("s1")), None);
+        assert!(matches!(
+            rename(&dir, "nope", "x"),
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[test]
+    fn trash_moves_everything_the_session_owns_and_a_second_delete_finds_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path().join("d")).unwrap();
+        session(&dir, "s1");
+        session(&dir, "s2");
+        rename(&dir, "s1", "mine").unwrap();
+        let t = trash(&dir, "s1").unwrap();
+        assert!(t.moved.contains(&"session.jsonl".to_string()));
+        assert!(t.moved.contains(&"snapshots".to_string()));
+        assert!(t.moved.contains(&"results".to_string()));
+        assert!(t.folder.join("results/7.txt").exists());
+        assert!(t.folder.join("session.title").exists());
+        assert!(!dir.session_log_path("s1").exists());
+        assert!(!dir.lock_path("s1").exists());
+        // The other session is untouched.
+        assert!(dir.session_log_path("s2").exists());
+        assert!(dir.results_dir("s2").join("7.txt").exists());
+        assert!(matches!(
+            trash(&dir, "s1"),
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+
+    #[test]
+    fn a_session_open_elsewhere_is_not_deleted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path().join("d")).unwrap();
+        session(&dir, "s1");
+        let held = SessionLock::acquire(&dir, "s1").unwrap();
+        assert!(matches!(trash(&dir, "s1"), Err(StoreError::Locked { .. })));
+        assert!(dir.session_log_path("s1").exists());
+        drop(held);
+        trash(&dir, "s1").unwrap();
+    }
+}
