@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 
 use clap::Parser;
 use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
-use ollm_tui::app::{App, AppOptions, keymap::Keymap};
+use ollm_tui::app::{App, AppExit, AppOptions, keymap::Keymap};
 use ollm_tui::config::{self, Cli, Command, Env, ExportFormat, SessionsAction, Settings};
 use ollm_tui::core::engine::{Engine, SessionSpec};
 use ollm_tui::core::prompts::Prompts;
@@ -294,22 +294,27 @@ struct Opened {
     loaded: Option<LoadedLog>,
 }
 
+/// A new session, created on disk with the first thing worth keeping.
+fn new_session(settings: &Settings, dir: &DataDir) -> Opened {
+    let session_id = store::new_session_id();
+    let dir = dir.clone();
+    Opened {
+        spec: SessionSpec {
+            session_id,
+            model: settings.model.clone().unwrap_or_default(),
+            mode: settings.mode.unwrap_or_default(),
+            ctx: settings.ctx,
+        },
+        store: StoreSlot::Lazy(Box::new(move |header: &Header| {
+            FileStore::create(&dir, header.clone())
+        })),
+        loaded: None,
+    }
+}
+
 fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened> {
     let Some(wanted) = cli.resume.as_deref() else {
-        let session_id = store::new_session_id();
-        let dir = dir.clone();
-        return Ok(Opened {
-            spec: SessionSpec {
-                session_id,
-                model: settings.model.clone().unwrap_or_default(),
-                mode: settings.mode.unwrap_or_default(),
-                ctx: settings.ctx,
-            },
-            store: StoreSlot::Lazy(Box::new(move |header: &Header| {
-                FileStore::create(&dir, header.clone())
-            })),
-            loaded: None,
-        });
+        return Ok(new_session(settings, dir));
     };
     let id = if wanted.is_empty() {
         match store::sessions::latest(dir)? {
@@ -322,6 +327,12 @@ fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened>
     } else {
         store::sessions::resolve(dir, wanted)?
     };
+    open_existing(dir, &id)
+}
+
+/// A session on disk, opened (locked) and read.
+fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
+    let id = id.to_string();
     let (file_store, loaded) = FileStore::open(dir, &id).map_err(|e| match e {
         StoreError::Locked { .. } => anyhow::anyhow!("{e}"),
         other => anyhow::Error::new(other).context(format!("cannot open session {id}")),
@@ -357,7 +368,245 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
         .transpose()
         .context("the summary server's address")?;
     let opened = open_session(cli, &settings, &dir)?;
-    let startup_banner = opened
+    // The tokenizer's tables take 60–260 ms to load: do it while the terminal starts,
+    // once for every session opened in this run.
+    let tokenizer = Arc::new(SharedTokenizer::loading());
+
+    // Last of the refusals, so that the others (a bad flag, no session) are said first.
+    {
+        use std::io::IsTerminal;
+        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+            bail!(
+                "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
+                 from a script, use `ollm-tui export ID`)"
+            );
+        }
+    }
+    // Tools work inside one directory; one that cannot be opened is said now, not at the
+    // first call.
+    let tools = actor::ToolsConfig::from_settings(&settings.tools).with_context(|| {
+        format!(
+            "the tools' working directory {} cannot be used",
+            settings.tools.workdir.display()
+        )
+    })?;
+    let prompts = Arc::new(prompts);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let result: Result<Vec<Ended>> = runtime.block_on(async {
+        let mut terminal = ollm_tui::app::terminal::enter()?;
+        let mut ended = Vec::new();
+        let mut opened = opened;
+        let mut banner = damage_banner(&opened);
+        let mut start_at = None;
+        // The --model flag applies to the session ollm-tui was started with.
+        let mut model = settings.model.clone();
+        loop {
+            let session_id = opened.spec.session_id.clone();
+            tracing::info!(
+                session = %session_id,
+                host = %settings.host,
+                summary_model = ?settings.summary_model,
+                summary_host = ?settings.summary_host,
+                resumed = opened.loaded.is_some(),
+                "starting"
+            );
+            let spawned = actor::spawn(Parts {
+                backend: backend.clone(),
+                summary_backend: summary_backend.clone(),
+                engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
+                store: opened.store,
+                config: ActorConfig {
+                    host: settings.host.clone(),
+                    temperature: settings.temperature,
+                    think: settings.think,
+                    summary_model: settings.summary_model.clone(),
+                    keep_auto_snapshots: settings.keep_auto_snapshots,
+                    tools: tools.clone(),
+                    ..ActorConfig::default()
+                },
+                model: model.take(),
+            });
+            let app = App::new(
+                spawned.handle.clone(),
+                spawned.view.clone(),
+                AppOptions {
+                    keymap: keymap.clone(),
+                    theme: theme.clone(),
+                    ascii: settings.ascii,
+                    paste_limit_bytes: settings.paste_limit_bytes,
+                    startup_banner: banner.take(),
+                    data_dir: Some(dir.clone()),
+                    start_at: start_at.take(),
+                },
+            );
+            let ran = app.run(&mut terminal, spawned.updates).await;
+            // Let the actor finish writing, then stop it.
+            let _ = spawned
+                .handle
+                .send(ollm_tui::actor::Command::Shutdown)
+                .await;
+            drop(spawned.handle);
+            let exit = spawned.task.await;
+            let (persisted, rescued) = exit
+                .ok()
+                .map(|e| (e.store.is_some(), e.rescued))
+                .unwrap_or((false, None));
+            ended.push(Ended {
+                session_id: session_id.clone(),
+                persisted,
+                rescued,
+            });
+            match ran {
+                Err(e) => {
+                    ollm_tui::app::terminal::leave();
+                    return Err(e.into());
+                }
+                Ok(AppExit::Quit) => break,
+                Ok(AppExit::Open { id, at }) => {
+                    // This session is closed; open the other, or, if it cannot be opened
+                    // after all, come back here and say why.
+                    opened = match open_existing(&dir, &id) {
+                        Ok(o) => {
+                            banner = damage_banner(&o);
+                            start_at = at;
+                            o
+                        }
+                        Err(e) => {
+                            banner = Some(Banner::new(
+                                Severity::Error,
+                                format!("Could not open session {id}: {}", error_text(&e)),
+                                "You are back in the session you left.",
+                            ));
+                            if persisted {
+                                open_existing(&dir, &session_id)
+                                    .unwrap_or_else(|_| new_session(&settings, &dir))
+                            } else {
+                                new_session(&settings, &dir)
+                            }
+                        }
+                    };
+                }
+            }
+        }
+        ollm_tui::app::terminal::leave();
+        Ok(ended)
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    // After a hangup there is no stderr; nothing to do then.
+    let mut err = std::io::stderr();
+    let ended = result?;
+    for (i, e) in ended.iter().enumerate() {
+        let session_id = &e.session_id;
+        match &e.rescued {
+            Some(ollm_tui::actor::Rescued {
+                records,
+                to: Ok(path),
+            }) => {
+                let _ = writeln!(
+                    err,
+                    "ollm-tui: {records} record(s) could not be written to the session log (disk full?); \
+                     they are saved in {}.\nThe session {session_id} ends before them.",
+                    path.display()
+                );
+            }
+            Some(ollm_tui::actor::Rescued {
+                records,
+                to: Err(e),
+            }) => {
+                let _ = writeln!(
+                    err,
+                    "ollm-tui: {records} record(s) could not be written to the session log, nor to \
+                     a rescue file ({e}); they are lost.\nThe session {session_id} ends before them."
+                );
+            }
+            // Only the session the person quit from is named; the ones left for another
+            // are in `ollm-tui sessions`.
+            None if e.persisted && i + 1 == ended.len() => {
+                let _ = writeln!(
+                    err,
+                    "Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}"
+                );
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// A session the app left: what to tell the person after the terminal is handed back.
+struct Ended {
+    session_id: String,
+    persisted: bool,
+    rescued: Option<ollm_tui::actor::Rescued>,
+}
+
+/// The tokenizer, loaded once on a thread of its own and shared by every engine.
+struct SharedTokenizer {
+    loading: std::sync::Mutex<
+        Option<std::thread::JoinHandle<Result<Tiktoken, ollm_tui::core::tokens::TokenizerError>>>,
+    >,
+    ready: std::sync::OnceLock<Arc<dyn ollm_tui::core::tokens::Tokenizer>>,
+}
+
+impl SharedTokenizer {
+    fn loading() -> Self {
+        SharedTokenizer {
+            loading: std::sync::Mutex::new(Some(std::thread::spawn(Tiktoken::new))),
+            ready: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn get(&self) -> Arc<dyn ollm_tui::core::tokens::Tokenizer> {
+        self.ready
+            .get_or_init(|| {
+                let handle = self.loading.lock().ok().and_then(|mut h| h.take());
+                match handle.map(std::thread::JoinHandle::join) {
+                    Some(Ok(Ok(t))) => Arc::new(t),
+                    // The tables are embedded; failing to load them is a broken build.
+                    _ => Arc::new(ollm_tui::core::tokens::ByteEstimate),
+                }
+            })
+            .clone()
+    }
+}
+
+/// How the actor builds the session's engine (it runs on the actor's task, so the
+/// tokenizer is waited for there, not before the terminal starts).
+fn make_engine(
+    spec: SessionSpec,
+    loaded: Option<LoadedLog>,
+    settings: &Settings,
+    tokenizer: &Arc<SharedTokenizer>,
+    prompts: &Arc<Prompts>,
+) -> Box<dyn FnOnce() -> Engine + Send> {
+    let engine_cfg = settings.engine.clone();
+    let tokenizer = tokenizer.clone();
+    let prompts = prompts.clone();
+    Box::new(move || {
+        let tok = tokenizer.get();
+        match loaded {
+            Some(log) => {
+                let LoadedLog {
+                    header, records, ..
+                } = log;
+                let (engine, report) =
+                    Engine::replay_owned(&header, records, engine_cfg, tok, prompts);
+                for issue in &report.issues {
+                    tracing::warn!(%issue, "replay");
+                }
+                engine
+            }
+            None => Engine::new(spec, engine_cfg, tok, prompts, chrono::Utc::now()),
+        }
+    })
+}
+
+/// What loading the session's log skipped or set aside, said once at start.
+fn damage_banner(opened: &Opened) -> Option<Banner> {
+    opened
         .loaded
         .as_ref()
         .filter(|l| !l.report.is_clean())
@@ -378,149 +627,7 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
                 format!("The session file was damaged: {}", l.report),
                 hint,
             )
-        });
-    tracing::info!(
-        session = %opened.spec.session_id,
-        host = %settings.host,
-        summary_model = ?settings.summary_model,
-        summary_host = ?settings.summary_host,
-        resumed = opened.loaded.is_some(),
-        "starting"
-    );
-
-    // The tokenizer's tables take 60–260 ms to load: do it while the terminal starts.
-    let tokenizer = std::thread::spawn(Tiktoken::new);
-    let engine_cfg = settings.engine.clone();
-    let prompts = Arc::new(prompts);
-    let Opened {
-        spec,
-        store,
-        loaded,
-    } = opened;
-    let session_id = spec.session_id.clone();
-    let make_engine = Box::new(move || {
-        let tok: Arc<dyn ollm_tui::core::tokens::Tokenizer> = match tokenizer.join() {
-            Ok(Ok(t)) => Arc::new(t),
-            // The tables are embedded; failing to load them is a broken build.
-            _ => Arc::new(ollm_tui::core::tokens::ByteEstimate),
-        };
-        match loaded {
-            Some(log) => {
-                let LoadedLog {
-                    header, records, ..
-                } = log;
-                let (engine, report) =
-                    Engine::replay_owned(&header, records, engine_cfg, tok, prompts);
-                for issue in &report.issues {
-                    tracing::warn!(%issue, "replay");
-                }
-                engine
-            }
-            None => Engine::new(spec, engine_cfg, tok, prompts, chrono::Utc::now()),
-        }
-    });
-
-    // Last of the refusals, so that the others (a bad flag, no session) are said first.
-    {
-        use std::io::IsTerminal;
-        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            bail!(
-                "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
-                 from a script, use `ollm-tui export ID`)"
-            );
-        }
-    }
-    // Tools work inside one directory; one that cannot be opened is said now, not at the
-    // first call.
-    let tools = actor::ToolsConfig::from_settings(&settings.tools).with_context(|| {
-        format!(
-            "the tools' working directory {} cannot be used",
-            settings.tools.workdir.display()
-        )
-    })?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let result = runtime.block_on(async {
-        let spawned = actor::spawn(Parts {
-            backend,
-            summary_backend,
-            engine: make_engine,
-            store,
-            config: ActorConfig {
-                host: settings.host.clone(),
-                temperature: settings.temperature,
-                think: settings.think,
-                summary_model: settings.summary_model.clone(),
-                keep_auto_snapshots: settings.keep_auto_snapshots,
-                tools,
-                ..ActorConfig::default()
-            },
-            model: settings.model.clone(),
-        });
-        let app = App::new(
-            spawned.handle.clone(),
-            spawned.view.clone(),
-            AppOptions {
-                keymap,
-                theme,
-                ascii: settings.ascii,
-                paste_limit_bytes: settings.paste_limit_bytes,
-                startup_banner,
-            },
-        );
-        let mut terminal = ollm_tui::app::terminal::enter()?;
-        let ran = app.run(&mut terminal, spawned.updates).await;
-        ollm_tui::app::terminal::leave();
-        // Let the actor finish writing, then stop it.
-        let _ = spawned
-            .handle
-            .send(ollm_tui::actor::Command::Shutdown)
-            .await;
-        drop(spawned.handle);
-        let exit = spawned.task.await;
-        ran.map(|()| {
-            exit.ok()
-                .map(|e| (e.store.is_some(), e.rescued))
-                .unwrap_or((false, None))
         })
-    });
-    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
-    let (persisted, rescued) = result?;
-    // After a hangup there is no stderr; nothing to do then.
-    let mut err = std::io::stderr();
-    match rescued {
-        Some(ollm_tui::actor::Rescued {
-            records,
-            to: Ok(path),
-        }) => {
-            let _ = writeln!(
-                err,
-                "ollm-tui: {records} record(s) could not be written to the session log (disk full?); \
-                 they are saved in {}.\nThe session {session_id} ends before them.",
-                path.display()
-            );
-        }
-        Some(ollm_tui::actor::Rescued {
-            records,
-            to: Err(e),
-        }) => {
-            let _ = writeln!(
-                err,
-                "ollm-tui: {records} record(s) could not be written to the session log, nor to \
-                 a rescue file ({e}); they are lost.\nThe session {session_id} ends before them."
-            );
-        }
-        None if persisted => {
-            let _ = writeln!(
-                err,
-                "Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}"
-            );
-        }
-        None => {}
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 //! (`.ci/run` installs it); each test uses its own tmux server socket.
 #![allow(clippy::unwrap_used)]
 
+#[path = "store_fixtures.rs"]
+mod fixtures;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -1083,4 +1085,157 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
         })
         .collect();
     assert_eq!(users, vec!["first question", "second typed ahead"]);
+}
+
+/// Sessions on disk for the browser: a title, and messages the checkpoint folded.
+fn disk_session(home: &Path, id: &str, texts: &[&str], fold: usize) {
+    use ollm_tui::core::message::ReplyStatus;
+    use ollm_tui::core::record::{Record, RecordBody};
+    let dir = ollm_tui::store::DataDir::new(home).unwrap();
+    let mut log = ollm_tui::store::SessionLog::create(&dir, fixtures::header(id)).unwrap();
+    let mut seq = 0;
+    for (i, t) in texts.iter().enumerate() {
+        seq += 1;
+        let r = if i % 2 == 0 {
+            fixtures::user(seq, t)
+        } else {
+            fixtures::assistant(seq, t, ReplyStatus::Complete)
+        };
+        log.append(&r).unwrap();
+    }
+    if fold > 0 {
+        seq += 1;
+        let covers: Vec<u64> = (1..=fold as u64).collect();
+        log.append(&Record {
+            seq,
+            ts: fixtures::ts(seq as i64),
+            body: RecordBody::Checkpoint {
+                checkpoint: fixtures::checkpoint(seq, &covers),
+            },
+        })
+        .unwrap();
+    }
+    log.sync().unwrap();
+}
+
+/// The session browser and search, through the binary: filter and open a session, rename
+/// one and delete another (it goes to the trash), then find a message folded long ago in
+/// a third session and open that session there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    disk_session(
+        home.path(),
+        "aaaa1111-infra",
+        &["Infra notes for the shop", "Noted, the infra notes."],
+        0,
+    );
+    disk_session(
+        home.path(),
+        "bbbb2222-throw",
+        &["Throwaway test session", "Fine."],
+        0,
+    );
+    disk_session(
+        home.path(),
+        "cccc3333-garden",
+        &[
+            "Planning the garden: the marmalade key is 4471",
+            "Keeping that in mind.",
+            "Now the beds.",
+            "Three beds.",
+        ],
+        2,
+    );
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        120,
+        32,
+    )
+    .await;
+    t.keys(&["C-t"]);
+    t.wait_for("the browser", |s| {
+        s.contains("Sessions") && s.contains("3 sessions")
+    })
+    .await;
+    t.type_text("infra");
+    t.wait_for("the filter", |s| {
+        s.contains("1 of 3") && s.contains("Infra notes for the shop") && !s.contains("Throwaway")
+    })
+    .await;
+    t.keys(&["Enter"]);
+    t.wait_for("the session opened", |s| {
+        s.contains("Noted, the infra notes.") && !s.contains("Filter:")
+    })
+    .await;
+    // Rename it, delete another.
+    t.keys(&["C-t"]);
+    t.wait_for("the browser again", |s| {
+        s.contains("● Infra notes for the shop")
+    })
+    .await;
+    t.keys(&["F2"]);
+    t.wait_for("the title field", |s| {
+        s.contains("New title: Infra notes for the shop")
+    })
+    .await;
+    t.type_text(" v2");
+    t.keys(&["Enter"]);
+    t.wait_for("renamed", |s| {
+        s.contains("Renamed to \"Infra notes for the shop v2\"")
+    })
+    .await;
+    t.type_text("throwaway");
+    t.wait_for("filtered", |s| {
+        s.contains("1 of 3") && s.contains("Throwaway")
+    })
+    .await;
+    t.keys(&["DC"]);
+    t.wait_for("asked", |s| s.contains("Move this session to the trash?"))
+        .await;
+    t.keys(&["y"]);
+    t.wait_for("deleted", |s| {
+        s.contains("Moved to") && s.contains("0 of 2")
+    })
+    .await;
+    t.keys(&["Escape"]);
+    assert!(!home.path().join("sessions/bbbb2222-throw.jsonl").exists());
+    assert_eq!(
+        std::fs::read_dir(home.path().join("trash"))
+            .unwrap()
+            .count(),
+        1
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.path().join("sessions/aaaa1111-infra.title")).unwrap(),
+        "Infra notes for the shop v2"
+    );
+    // Search finds the folded message of the third session; Enter opens it there.
+    t.type_text("/search MARMALADE key");
+    t.keys(&["Enter"]);
+    t.wait_for("the hits", |s| {
+        s.contains("Search: MARMALADE key") && s.contains("1 hit")
+    })
+    .await;
+    t.keys(&["Enter"]);
+    let s = t
+        .wait_for("the other session, at the message", |s| {
+            s.contains("the marmalade key is 4471") && !s.contains("Search:")
+        })
+        .await;
+    assert!(
+        s.contains("in checkpoint"),
+        "the message is shown as folded:\n{s}"
+    );
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+    // Each session was left cleanly: its lock released.
+    for id in ["aaaa1111-infra", "cccc3333-garden"] {
+        let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+        assert_eq!(ollm_tui::store::SessionLock::holder(&dir, id), None, "{id}");
+    }
 }

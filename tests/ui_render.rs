@@ -298,10 +298,10 @@ fn every_size_renders_with_every_screen() {
                 for overlay in &overlays {
                     let mut t = filled(6);
                     let p = with_panel.then_some(panel);
-                    let buf = parts.draw(&mut t, w, h, p, *overlay);
+                    let buf = parts.draw(&mut t, w, h, p, overlay.clone());
                     assert_eq!(buf.area, Rect::new(0, 0, w, h));
                     let area = Rect::new(7, 3, w, h);
-                    let buf = parts.draw_at(&mut t, area, p, *overlay);
+                    let buf = parts.draw_at(&mut t, area, p, overlay.clone());
                     // Nothing drawn outside the area.
                     for y in buf.area.top()..buf.area.bottom() {
                         for x in buf.area.left()..buf.area.right() {
@@ -1015,8 +1015,8 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
     ] {
         parts.banner = banner;
         for (w, h) in [(120, 40), (50, 14), (30, 6)] {
-            for overlay in overlays {
-                let text = buffer_text(&parts.draw(&mut t, w, h, Some(panel), overlay));
+            for overlay in overlays.clone() {
+                let text = buffer_text(&parts.draw(&mut t, w, h, Some(panel), overlay.clone()));
                 assert!(text.is_ascii(), "{w}x{h} {overlay:?}:\n{text}");
             }
         }
@@ -1271,7 +1271,7 @@ fn the_result_inspector_shows_what_the_model_saw_beside_the_whole() {
         original: &original,
         scroll: 0,
     };
-    let text = buffer_text(&parts.draw(&mut t, 120, 30, None, Some(overlay)));
+    let text = buffer_text(&parts.draw(&mut t, 120, 30, None, Some(overlay.clone())));
     assert!(text.contains("read_file #9"), "{text}");
     assert!(
         text.contains("What the model saw") && text.contains("The whole result"),
@@ -1314,4 +1314,150 @@ fn messages_typed_ahead_show_as_queued_under_the_transcript() {
     parts.queued.clear();
     let text = buffer_text(&parts.draw(&mut t, 80, 20, None, None));
     assert!(!text.contains("queued"), "{text}");
+}
+
+fn session_row(id: &str, title: &str, current: bool) -> ollm_tui::ui::SessionRow {
+    ollm_tui::ui::SessionRow {
+        id: id.into(),
+        title: Some(title.into()),
+        model: "llama3.2:3b".into(),
+        last_activity: Utc.timestamp_opt(1_790_000_000, 0).unwrap(),
+        messages: 1234,
+        compressions: 3,
+        size_bytes: 48_000,
+        current,
+        parent: None,
+        problem: None,
+    }
+}
+
+#[test]
+fn the_session_browser_lists_filter_counts_and_asks_before_deleting() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    let now = Utc.timestamp_opt(1_790_000_600, 0).unwrap();
+    let rows = vec![
+        session_row("aaaa1111", "Infra notes for the shop", true),
+        session_row("bbbb2222", "Plan the Q3 migration", false),
+    ];
+    let overlay = Overlay::Sessions {
+        rows: Some(rows.clone()),
+        total: 5,
+        selected: 1,
+        filter: "q3",
+        prompt: ollm_tui::ui::BrowserPrompt::None,
+        note: None,
+        now,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 120, 20, None, Some(overlay)));
+    assert!(text.contains("Filter: q3"), "{text}");
+    assert!(text.contains("2 of 5"), "{text}");
+    assert!(
+        text.contains("● Infra notes for the shop"),
+        "the current one is marked:\n{text}"
+    );
+    let row = text.lines().find(|l| l.contains("Plan the Q3")).unwrap();
+    assert!(
+        row.contains("1,234") && row.contains("10m") && row.contains("llama3.2:3b"),
+        "{row}"
+    );
+    assert!(text.contains("F2 rename"), "{text}");
+    // Deleting asks; renaming shows the title as typed.
+    let overlay = Overlay::Sessions {
+        rows: Some(rows.clone()),
+        total: 2,
+        selected: 1,
+        filter: "",
+        prompt: ollm_tui::ui::BrowserPrompt::ConfirmDelete,
+        note: Some("Moved to /d/trash/x."),
+        now,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 120, 20, None, Some(overlay)));
+    assert!(
+        text.contains("Move this session to the trash? y or Del"),
+        "{text}"
+    );
+    assert!(text.contains("Moved to /d/trash/x."), "{text}");
+    let overlay = Overlay::Sessions {
+        rows: Some(rows),
+        total: 2,
+        selected: 1,
+        filter: "",
+        prompt: ollm_tui::ui::BrowserPrompt::Rename("Q3 plan"),
+        note: None,
+        now,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 120, 20, None, Some(overlay)));
+    assert!(text.contains("New title: Q3 plan"), "{text}");
+    // Loading, and nothing matching.
+    let overlay = Overlay::Sessions {
+        rows: Some(Vec::new()),
+        total: 2,
+        selected: 0,
+        filter: "zzz",
+        prompt: ollm_tui::ui::BrowserPrompt::None,
+        note: None,
+        now,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 120, 20, None, Some(overlay)));
+    assert!(text.contains("No session matches the filter."), "{text}");
+}
+
+#[test]
+fn search_hits_show_under_their_session_with_the_match_marked() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    let hit = |id: &str, heading: Option<&str>, seq: u64| ollm_tui::ui::SearchRow {
+        session_id: id.into(),
+        heading: heading.map(str::to_string),
+        seq,
+        ts: Utc.timestamp_opt(1_790_000_000, 0).unwrap(),
+        role: "user",
+        snippet: "…our cache service (Redis) listens on port 6379.".into(),
+        matched: 22..27,
+    };
+    let overlay = Overlay::Search {
+        query: "redis",
+        rows: Some(vec![
+            hit("aaaa1111-x", Some("Infra notes"), 3),
+            hit("aaaa1111-x", None, 9),
+            hit("bbbb2222-y", Some("Other"), 4),
+        ]),
+        selected: 2,
+        note: None,
+    };
+    let buf = parts.draw(&mut t, 110, 20, None, Some(overlay));
+    let text = buffer_text(&buf);
+    assert!(text.contains("Search: redis"), "{text}");
+    assert!(text.contains("3 hits"), "{text}");
+    assert!(text.contains("aaaa1111  Infra notes"), "{text}");
+    assert!(text.contains("#3 "), "{text}");
+    assert!(text.contains("#9 "), "{text}");
+    let row = text.lines().find(|l| l.contains("#4 ")).unwrap();
+    assert!(row.contains("listens on port 6379"), "{row}");
+    // The match itself is drawn reversed.
+    let y = text.lines().position(|l| l.contains("#4 ")).unwrap() as u16;
+    let x = text
+        .lines()
+        .nth(y as usize)
+        .unwrap()
+        .chars()
+        .position(|c| c == 'R')
+        .unwrap() as u16;
+    assert!(
+        buf[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    );
+    let overlay = Overlay::Search {
+        query: "nothing",
+        rows: Some(Vec::new()),
+        selected: 0,
+        note: None,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 110, 20, None, Some(overlay)));
+    assert!(
+        text.contains("No message in any session holds it."),
+        "{text}"
+    );
 }

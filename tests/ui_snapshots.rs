@@ -669,7 +669,7 @@ fn inspector_wide_and_narrow() {
         originals: &orig,
         scroll: 0,
     };
-    let wide = f.text(120, 24, None, Some(overlay));
+    let wide = f.text(120, 24, None, Some(overlay.clone()));
     let narrow = f.text(60, 30, None, Some(overlay));
     insta::assert_snapshot!(format!("{wide}\n{narrow}"));
 }

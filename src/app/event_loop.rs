@@ -33,7 +33,7 @@ impl App {
         mut self,
         terminal: &mut DefaultTerminal,
         mut updates: mpsc::UnboundedReceiver<Update>,
-    ) -> std::io::Result<()> {
+    ) -> std::io::Result<super::AppExit> {
         let mut events = EventStream::new();
         let mut sigterm =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
@@ -97,7 +97,7 @@ impl App {
                 _ = sigint.recv() => break,
             }
         }
-        Ok(())
+        Ok(std::mem::take(&mut self.exit))
     }
 
     fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
@@ -152,6 +152,32 @@ impl App {
                 seen: &inspection.seen,
                 original: &inspection.original,
                 scroll: *scroll,
+            },
+            OverlayState::Sessions(b) => Overlay::Sessions {
+                rows: b.all.as_ref().map(|_| {
+                    b.shown()
+                        .into_iter()
+                        .map(|s| super::sessions::session_row(s, &session.session_id))
+                        .collect()
+                }),
+                total: b.all.as_ref().map_or(0, Vec::len),
+                selected: b.selected,
+                filter: &b.filter,
+                prompt: match &b.mode {
+                    super::sessions::BrowserMode::Browse => crate::ui::BrowserPrompt::None,
+                    super::sessions::BrowserMode::Rename(t) => crate::ui::BrowserPrompt::Rename(t),
+                    super::sessions::BrowserMode::ConfirmDelete => {
+                        crate::ui::BrowserPrompt::ConfirmDelete
+                    }
+                },
+                note: b.note.as_deref(),
+                now,
+            },
+            OverlayState::Search(d) => Overlay::Search {
+                query: &d.query,
+                rows: d.report.as_ref().map(super::sessions::search_rows),
+                selected: d.selected,
+                note: d.note.as_deref(),
             },
         });
         let overlay = match &asking {

@@ -195,6 +195,7 @@ impl App {
             Action::Compress => self.command(Request::Compress { focus: None }),
             Action::Goals => self.toggle_panel(),
             Action::Models => self.open_models(),
+            Action::Sessions => self.open_sessions(),
             Action::Details => self.details = !self.details,
             Action::ScrollUp => self.scroll(true, 1),
             Action::ScrollDown => self.scroll(false, 1),

@@ -19,6 +19,7 @@ pub enum Action {
     Compress,
     Goals,
     Models,
+    Sessions,
     Details,
     Help,
     Quit,
@@ -31,7 +32,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 18] = [
         Action::Send,
         Action::Newline,
         Action::Stop,
@@ -40,6 +41,7 @@ impl Action {
         Action::Compress,
         Action::Goals,
         Action::Models,
+        Action::Sessions,
         Action::Details,
         Action::Help,
         Action::Quit,
@@ -62,6 +64,7 @@ impl Action {
             Action::Compress => "compress",
             Action::Goals => "goals",
             Action::Models => "models",
+            Action::Sessions => "sessions",
             Action::Details => "details",
             Action::Help => "help",
             Action::Quit => "quit",
@@ -85,6 +88,7 @@ impl Action {
             Action::Compress => "compress now",
             Action::Goals => "show/hide the goal and checkpoint panel",
             Action::Models => "choose a model",
+            Action::Sessions => "browse sessions: filter, open, rename, delete",
             Action::Details => "show/hide tool arguments and results, and the model's reasoning",
             Action::Help => "this help",
             Action::Quit => "quit (Ctrl+C stops a reply first)",
@@ -107,6 +111,7 @@ impl Action {
             Action::Compress => "ctrl+k",
             Action::Goals => "ctrl+g",
             Action::Models => "ctrl+l",
+            Action::Sessions => "ctrl+t",
             Action::Details => "ctrl+o",
             Action::Help => "f1",
             Action::Quit => "ctrl+q, ctrl+c",

@@ -13,6 +13,7 @@ pub mod keymap;
 mod overlays;
 pub mod paste;
 pub mod present;
+pub(crate) mod sessions;
 pub mod terminal;
 pub mod words;
 
@@ -41,6 +42,22 @@ pub struct AppOptions {
     pub paste_limit_bytes: usize,
     /// Shown once at start (e.g. records skipped while loading).
     pub startup_banner: Option<Banner>,
+    /// Where sessions are kept (the browser and search); `None`: not on disk.
+    pub data_dir: Option<crate::store::DataDir>,
+    /// Show this message once the transcript arrives (a search hit opened here).
+    pub start_at: Option<crate::core::message::MessageId>,
+}
+
+/// Why the app ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AppExit {
+    #[default]
+    Quit,
+    /// Open another session (at a message): the caller closes this one first.
+    Open {
+        id: String,
+        at: Option<crate::core::message::MessageId>,
+    },
 }
 
 pub struct App {
@@ -69,6 +86,7 @@ pub struct App {
     pub(crate) banner: Option<Banner>,
     pub(crate) spinner: usize,
     pub(crate) quit: bool,
+    pub(crate) exit: AppExit,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
     pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
 }
@@ -133,6 +151,7 @@ impl App {
             approval_answered: 0,
             spinner: 0,
             quit: false,
+            exit: AppExit::Quit,
             replies_tx,
             replies_rx,
         }

@@ -28,6 +28,9 @@ pub enum Reply {
     InspectResult(Result<Box<ResultInspection>, String>),
     /// Messages typed ahead, taken back out of the queue: they return to the input.
     TakenBack(Vec<String>),
+    /// The sessions (after a rename or delete, with what happened).
+    SessionList(Result<(Vec<crate::store::SessionSummary>, Option<String>), String>),
+    Searched(Result<crate::store::search::SearchReport, String>),
 }
 
 pub enum OverlayState {
@@ -54,6 +57,8 @@ pub enum OverlayState {
         inspection: Box<ResultInspection>,
         scroll: u16,
     },
+    Sessions(Box<super::sessions::Browser>),
+    Search(Box<super::sessions::SearchDialog>),
 }
 
 fn model_entry(m: &ModelSummary) -> ModelEntry {
@@ -125,11 +130,23 @@ impl App {
                 ..
             })
         );
+        // The browser filters (and renames) as you type: every character is its own.
+        if matches!(self.overlay, Some(OverlayState::Sessions(_))) {
+            return true;
+        }
         k.modifiers.is_empty()
             && (k.code == KeyCode::Char('q') || confirming && k.code == KeyCode::Char('y'))
     }
 
     pub(super) fn overlay_key(&mut self, k: KeyEvent) {
+        if matches!(
+            self.overlay,
+            Some(OverlayState::Sessions(_) | OverlayState::Search(_))
+        ) && self.opts.keymap.action(&k) != Some(Action::Quit)
+        {
+            self.sessions_key(k);
+            return;
+        }
         if let Some(OverlayState::Snapshots {
             confirm_delete: confirm @ true,
             ..
@@ -201,7 +218,7 @@ impl App {
                 }
                 _ => {}
             },
-            None => {}
+            Some(OverlayState::Sessions(_) | OverlayState::Search(_)) | None => {}
         }
         if let Some(c) = chosen {
             let keep_open = matches!(c, Command::DeleteSnapshot { .. });
@@ -291,6 +308,8 @@ impl App {
             }
             Reply::InspectResult(Err(e)) => self.info(format!("Cannot inspect: {e}.")),
             Reply::TakenBack(texts) => self.put_back(texts),
+            Reply::SessionList(r) => self.on_session_list(r),
+            Reply::Searched(r) => self.on_searched(r),
             Reply::Inspect {
                 from_panel: false,
                 inspection: None,

@@ -62,7 +62,15 @@ impl App {
     /// Apply one update from the actor.
     pub(super) fn on_update(&mut self, u: Update) {
         match u {
-            Update::Transcript(entries) => self.transcript.replace_all(entries),
+            Update::Transcript(entries) => {
+                self.transcript.replace_all(entries);
+                // Opened at a search hit: that message at the top.
+                if let Some(at) = self.opts.start_at.take()
+                    && !self.transcript.show_message(at)
+                {
+                    self.info(format!("Message {at} is not in this session any more."));
+                }
+            }
             Update::Appended(entry) => self.transcript.push(entry),
             Update::ReplyStart => {
                 self.transcript

@@ -67,6 +67,8 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             ascii: false,
             paste_limit_bytes: 1 << 20,
             startup_banner: None,
+            data_dir: None,
+            start_at: None,
         },
     );
     Harness {
@@ -558,4 +560,26 @@ async fn quitting_with_messages_queued_asks_first() {
     assert!(!app.quit, "the queued message would be lost");
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert!(app.quit);
+}
+
+#[tokio::test]
+async fn the_browser_takes_every_character_for_its_filter() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.overlay = Some(OverlayState::Sessions(Box::new(super::sessions::Browser {
+        all: Some(Vec::new()),
+        filter: String::new(),
+        selected: 0,
+        mode: super::sessions::BrowserMode::Browse,
+        note: None,
+    })));
+    type_text(app, "q3 plan");
+    match &app.overlay {
+        Some(OverlayState::Sessions(b)) => assert_eq!(b.filter, "q3 plan"),
+        _ => panic!("the browser closed"),
+    }
+    key(app, KeyCode::Backspace);
+    key(app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "", "nothing typed reached the message box");
 }

@@ -38,6 +38,8 @@ pub struct SessionSummary {
     pub path: PathBuf,
     /// Why the log could not be read or was read with losses; `None` when clean.
     pub problem: Option<String>,
+    /// The session this one was forked from (`/fork`), if it was.
+    pub parent: Option<String>,
 }
 
 /// All sessions, most recent activity first.
@@ -133,6 +135,7 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
         size_bytes: 0,
         path,
         problem: None,
+        parent: None,
     };
     let bytes = match fs::read(&summary.path) {
         Ok(b) => b,

@@ -21,6 +21,7 @@ mod highlight;
 pub mod markdown;
 mod overlay;
 mod panel;
+mod sessions;
 mod status;
 pub mod text;
 pub mod theme;
@@ -31,7 +32,10 @@ mod wrap;
 pub use highlight::{CodeCache, syntax_assets_loaded};
 pub use theme::{Theme, ThemeError};
 pub use transcript::Transcript;
-pub use view::{Banner, GaugeBand, GaugeView, ModelEntry, Overlay, PanelView, StatusView, UiView};
+pub use view::{
+    Banner, BrowserPrompt, GaugeBand, GaugeView, ModelEntry, Overlay, PanelView, SearchRow,
+    SessionRow, StatusView, UiView,
+};
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;

@@ -48,7 +48,13 @@ pub(crate) fn popup(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// Clear `rect`, draw a titled frame if there is room, return the inside.
-fn frame(rect: Rect, buf: &mut Buffer, title: &str, footer: &str, cx: &OverlayCtx<'_>) -> Rect {
+pub(super) fn frame(
+    rect: Rect,
+    buf: &mut Buffer,
+    title: &str,
+    footer: &str,
+    cx: &OverlayCtx<'_>,
+) -> Rect {
     Clear.render(rect, buf);
     let s = &cx.theme.styles;
     buf.set_style(rect, s.text);
@@ -68,7 +74,7 @@ fn frame(rect: Rect, buf: &mut Buffer, title: &str, footer: &str, cx: &OverlayCt
     inner
 }
 
-fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer, scroll: usize) {
+pub(super) fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer, scroll: usize) {
     for (k, line) in lines
         .iter()
         .skip(scroll)
@@ -85,7 +91,7 @@ fn clamp_scroll(scroll: u16, total: usize, height: u16) -> usize {
 }
 
 /// First row to show so that `selected` is visible in `rows` rows.
-fn list_offset(selected: usize, rows: usize) -> usize {
+pub(super) fn list_offset(selected: usize, rows: usize) -> usize {
     if rows == 0 {
         0
     } else {
@@ -129,6 +135,32 @@ pub(crate) fn render_overlay(
             scroll,
         } => result_inspector(*id, tool, seen, original, *scroll, area, buf, cx),
         Overlay::Approval { ask, scroll } => approval(ask, *scroll, area, buf, cx),
+        Overlay::Sessions {
+            rows,
+            total,
+            selected,
+            filter,
+            prompt,
+            note,
+            now,
+        } => super::sessions::browser(
+            rows.as_deref(),
+            *total,
+            *selected,
+            filter,
+            *prompt,
+            *note,
+            *now,
+            area,
+            buf,
+            cx,
+        ),
+        Overlay::Search {
+            query,
+            rows,
+            selected,
+            note,
+        } => super::sessions::search(query, rows.as_deref(), *selected, *note, area, buf, cx),
     }
 }
 
@@ -283,17 +315,17 @@ fn more_marker(
     }
 }
 
-fn local(ts: DateTime<Utc>, offset: FixedOffset) -> String {
+pub(super) fn local(ts: DateTime<Utc>, offset: FixedOffset) -> String {
     ts.with_timezone(&offset).format("%m-%d %H:%M").to_string()
 }
 
-fn pad_right(s: &str, w: usize) -> String {
+pub(super) fn pad_right(s: &str, w: usize) -> String {
     let mut out = s.to_string();
     out.extend(std::iter::repeat_n(' ', w.saturating_sub(str_width(s))));
     out
 }
 
-fn pad_left(s: &str, w: usize) -> String {
+pub(super) fn pad_left(s: &str, w: usize) -> String {
     let mut out: String = std::iter::repeat_n(' ', w.saturating_sub(str_width(s))).collect();
     out.push_str(s);
     out

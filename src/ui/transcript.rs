@@ -257,6 +257,18 @@ impl Transcript {
         self.unseen = false;
     }
 
+    /// Put message `id` at the top of the view (a search hit opened); false when the
+    /// transcript has no such message.
+    pub fn show_message(&mut self, id: crate::core::message::MessageId) -> bool {
+        let Some(entry) = self.entries.iter().position(|e| e.id == Some(id)) else {
+            return false;
+        };
+        self.follow_off = true;
+        self.anchor = Some(Pos { entry, line: 0 });
+        self.pending = 0;
+        true
+    }
+
     pub fn to_top(&mut self) {
         self.follow_off = true;
         self.anchor = Some(Pos { entry: 0, line: 0 });

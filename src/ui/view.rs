@@ -133,7 +133,7 @@ pub struct PanelView<'a> {
 }
 
 /// A popup drawn over everything else.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Overlay<'a> {
     /// Key bindings as (keys, what they do).
     Help {
@@ -175,6 +175,65 @@ pub enum Overlay<'a> {
         ask: &'a crate::view::ApprovalAsk,
         scroll: u16,
     },
+    /// The session browser.
+    Sessions {
+        /// The sessions the filter keeps (`None` while loading).
+        rows: Option<Vec<SessionRow>>,
+        /// How many there are before filtering.
+        total: usize,
+        selected: usize,
+        filter: &'a str,
+        prompt: BrowserPrompt<'a>,
+        note: Option<&'a str>,
+        now: DateTime<Utc>,
+    },
+    /// Hits of `/search` (`None` while searching).
+    Search {
+        query: &'a str,
+        rows: Option<Vec<SearchRow>>,
+        selected: usize,
+        note: Option<&'a str>,
+    },
+}
+
+/// One session in the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: String,
+    pub title: Option<String>,
+    pub model: String,
+    pub last_activity: DateTime<Utc>,
+    pub messages: usize,
+    pub compressions: usize,
+    pub size_bytes: u64,
+    /// The session this app has open.
+    pub current: bool,
+    /// Forked from this session (its id), when it is a fork.
+    pub parent: Option<String>,
+    /// Why its log reads with losses, if it does.
+    pub problem: Option<String>,
+}
+
+/// One hit of a search, under its session's heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRow {
+    pub session_id: String,
+    /// The session's title, on the first hit of each session.
+    pub heading: Option<String>,
+    pub seq: u64,
+    pub ts: DateTime<Utc>,
+    pub role: &'static str,
+    pub snippet: String,
+    pub matched: std::ops::Range<usize>,
+}
+
+/// What the browser's footer asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BrowserPrompt<'a> {
+    None,
+    /// The new title as typed so far.
+    Rename(&'a str),
+    ConfirmDelete,
 }
 
 /// A row of the model picker (from `/api/tags` and `/api/show`).

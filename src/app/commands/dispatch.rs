@@ -31,6 +31,8 @@ impl App {
             Intent::Think(think) => self.command(Command::SetThink(think)),
             Intent::Retry => self.command(Request::Retry),
             Intent::Done => self.command(Request::Done),
+            Intent::Sessions => self.open_sessions(),
+            Intent::Search(text) => self.open_search(text),
             Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
             Intent::Quit => self.quit = true,
         }

@@ -44,6 +44,10 @@ pub enum Intent {
     Retry,
     /// The task is finished: its tool calls and results leave the context.
     Done,
+    /// The session browser.
+    Sessions,
+    /// Search every session for the text.
+    Search(String),
     Help,
     Quit,
 }
@@ -277,6 +281,26 @@ pub static COMMANDS: &[SlashCommand] = &[
         help: "the task is finished: its tool calls and results leave the context",
         key: None,
         parse: |_, _| Ok(Intent::Done),
+    },
+    SlashCommand {
+        name: "sessions",
+        aliases: &["browse", "open"],
+        usage: "/sessions",
+        help: "browse sessions: filter, open, rename, delete",
+        key: Some(Action::Sessions),
+        parse: |_, _| Ok(Intent::Sessions),
+    },
+    SlashCommand {
+        name: "search",
+        aliases: &["find"],
+        usage: "/search TEXT",
+        help: "find a text in every session (folded messages too); Enter opens it there",
+        key: None,
+        parse: |_, arg| {
+            rest(arg)
+                .map(Intent::Search)
+                .ok_or_else(|| "usage: /search TEXT".to_string())
+        },
     },
     SlashCommand {
         name: "help",
