@@ -20,6 +20,7 @@ fn header(id: &str) -> Header {
         created: Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap(),
         ctx: Some(8192),
         mode: Mode::Developer,
+        fork_of: None,
     }
 }
 

@@ -107,6 +107,7 @@ fn generate(
                 created: t(s as i64 * 10_000),
                 ctx: Some(8192),
                 mode: Mode::Assistant,
+                fork_of: None,
             },
         )?;
         for m in 0..messages {

@@ -134,6 +134,9 @@ fn list_sessions(settings: &Settings) -> Result<()> {
         if title.chars().count() > TITLE_WIDTH {
             title = title.chars().take(TITLE_WIDTH - 1).collect::<String>() + "…";
         }
+        if let Some(parent) = &s.parent {
+            title = format!("{title} (fork of {})", &parent[..parent.len().min(8)]);
+        }
         if let Some(pid) = store::SessionLock::holder(&dir, &s.id) {
             title = format!("[open, pid {pid}] {title}");
         }

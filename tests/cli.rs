@@ -47,6 +47,7 @@ fn session_titled(home: &Path, id: &str, first_line: &str) {
             created: t(0),
             ctx: Some(8192),
             mode: Mode::Developer,
+            fork_of: None,
         },
     )
     .unwrap();

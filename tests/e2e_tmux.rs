@@ -1239,3 +1239,78 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
         assert_eq!(ollm_tui::store::SessionLock::holder(&dir, id), None, "{id}");
     }
 }
+
+/// `/fork N` through the binary: the app moves to a new session holding messages up to
+/// #N; what is said there goes to the fork's log only; the parent's log is untouched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
+    use ollm_tui::core::record::RecordBody;
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    for ask in ["first question", "second question"] {
+        t.type_text(ask);
+        t.keys(&["Enter"]);
+        t.wait_for("the reply", |s| {
+            s.contains(&format!("You said: \"{ask}\"")) && idle(s)
+        })
+        .await;
+    }
+    let logs = session_logs(home.path());
+    assert_eq!(logs.len(), 1);
+    let parent_bytes = std::fs::read(&logs[0]).unwrap();
+    t.type_text("/fork 2");
+    t.keys(&["Enter"]);
+    // The fork holds the first exchange only.
+    t.wait_for("the fork", |s| {
+        s.contains("You said: \"first question\"") && !s.contains("second question") && idle(s)
+    })
+    .await;
+    t.type_text("in the fork");
+    t.keys(&["Enter"]);
+    t.wait_for("the fork's reply", |s| {
+        s.contains("You said: \"in the fork\"") && idle(s)
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+    assert_eq!(
+        std::fs::read(&logs[0]).unwrap(),
+        parent_bytes,
+        "the parent is untouched"
+    );
+    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let parent_id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
+    let fork_log = session_logs(home.path())
+        .into_iter()
+        .find(|p| *p != logs[0])
+        .expect("a second session log");
+    let fork_id = fork_log.file_stem().unwrap().to_str().unwrap().to_string();
+    let loaded = ollm_tui::store::SessionLog::read(&dir, &fork_id).unwrap();
+    let origin = loaded.header.fork_of.clone().unwrap();
+    assert_eq!(
+        (origin.session_id.as_str(), origin.at),
+        (parent_id.as_str(), 2)
+    );
+    let users: Vec<String> = loaded
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::User { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(users, vec!["first question", "in the fork"]);
+    // The session list names the parent.
+    let list = ollm_tui::store::sessions::list(&dir).unwrap();
+    let row = list.iter().find(|s| s.id == fork_id).unwrap();
+    assert_eq!(row.parent.as_deref(), Some(parent_id.as_str()));
+}

@@ -30,6 +30,7 @@ fn header() -> Header {
         created: Utc.timestamp_opt(1_790_000_000, 0).unwrap(),
         ctx: None,
         mode: Mode::Assistant,
+        fork_of: None,
     }
 }
 

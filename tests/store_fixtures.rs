@@ -36,6 +36,7 @@ pub fn header(id: &str) -> Header {
         created: ts(0),
         ctx: Some(8192),
         mode: Mode::Developer,
+        fork_of: None,
     }
 }
 

@@ -58,6 +58,12 @@ pub enum Command {
         id: u64,
         answer: Approval,
     },
+    /// Start a new session from this one's messages up to `at` (the last when `None`);
+    /// answers the new session's id (`/fork`).
+    Fork {
+        at: Option<crate::core::message::MessageId>,
+        reply: oneshot::Sender<Result<String, String>>,
+    },
     /// Return the messages typed ahead (not sent yet) and drop them from the queue.
     TakeBackQueued {
         reply: oneshot::Sender<Vec<String>>,

@@ -210,6 +210,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             }
             // Only meaningful while a call asks (answered in `tools.rs`).
             Command::Approve { .. } => {}
+            Command::Fork { at, reply } => {
+                let _ = reply.send(self.fork(at));
+            }
             // Matched above; the compiler cannot see through the guard.
             Command::ListSnapshots { .. }
             | Command::ListModels { .. }
@@ -507,6 +510,34 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) fn notice(&self, notice: Notice) {
         tracing::info!(?notice, "notice");
         self.send(Update::Notice(notice));
+    }
+
+    /// A new session from this one up to message `at` (the newest message by default):
+    /// what waits to be written goes first, then the store copies the log's records.
+    fn fork(&mut self, at: Option<MessageId>) -> Result<String, String> {
+        let last = self
+            .engine
+            .history()
+            .iter()
+            .last()
+            .map(|m| m.id)
+            .ok_or("there are no messages to fork from yet")?;
+        let at = at.unwrap_or(last);
+        if self.engine.history().get(at).is_none() {
+            return Err(format!(
+                "there is no message {at} in this session (the last is {last})"
+            ));
+        }
+        if self.store.unwritten() > 0 {
+            let r = self.store.flush();
+            self.write_result(r);
+            if self.store.unwritten() > 0 {
+                return Err("records still wait to be written to the log (disk full?)".into());
+            }
+        }
+        let id = self.store.fork(at.0).map_err(|e| e.to_string())?;
+        tracing::info!(fork = %id, at = at.0, "forked");
+        Ok(id)
     }
 
     /// A command that arrived while something ran waits its turn; a message typed ahead

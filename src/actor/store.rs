@@ -237,4 +237,11 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
             .ok_or(StoreError::NoSessionFile)
             .and_then(|s| s.load_result(file))
     }
+
+    fn fork(&mut self, at: u64) -> Result<String, StoreError> {
+        match &mut self.state {
+            State::Open(s) => s.fork(at),
+            _ => Err(StoreError::NoSessionFile),
+        }
+    }
 }

@@ -307,6 +307,11 @@ impl App {
         }
     }
 
+    /// A fork was made: go on in it (this session stays as it was).
+    pub(super) fn open_fork(&mut self, id: String) {
+        self.open_session(id, None);
+    }
+
     /// Leave this session for `id` (at message `at`): this one is closed cleanly by
     /// `main`, then the other opens. The session in use, or one open elsewhere, is said.
     fn open_session(&mut self, id: String, at: Option<MessageId>) {

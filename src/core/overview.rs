@@ -113,6 +113,7 @@ mod tests {
             created: at(0),
             ctx: None,
             mode: Mode::Assistant,
+            fork_of: None,
         };
         let records = [
             rec(

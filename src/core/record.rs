@@ -31,6 +31,17 @@ pub struct Header {
     pub ctx: Option<u32>,
     #[serde(default)]
     pub mode: Mode,
+    /// The session this one was forked from (`/fork`), and at which message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork_of: Option<ForkOrigin>,
+}
+
+/// Where a fork came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForkOrigin {
+    pub session_id: String,
+    /// The last message of the parent the fork holds.
+    pub at: u64,
 }
 
 /// What a `settings` record changed.

@@ -143,6 +143,12 @@ impl SessionStore for FileStore {
             _ => StoreError::io(&path, "read", e),
         })
     }
+
+    /// Everything appended is made durable first: the fork reads the log from disk.
+    fn fork(&mut self, at: u64) -> Result<String, StoreError> {
+        self.log.sync()?;
+        crate::store::manage::fork(&self.dir, self.log.session_id(), at)
+    }
 }
 
 impl FileStore {

@@ -559,6 +559,7 @@ mod tests {
             created: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
             ctx: None,
             mode: Default::default(),
+            fork_of: None,
         }
     }
 

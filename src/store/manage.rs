@@ -125,6 +125,59 @@ fn move_out(dir: &DataDir, id: &str) -> Result<Trashed, StoreError> {
     Ok(Trashed { folder, moved })
 }
 
+/// A new session holding session `parent` up to its message `at`: every record up to
+/// that message (messages, checkpoints that cover only earlier ones, the goal board,
+/// pins, settings — replaying them rebuilds the state the parent had there), the saved
+/// tool results those records name, and a header that names the parent. The parent is
+/// only read. Returns the fork's id.
+pub fn fork(dir: &DataDir, parent: &str, at: u64) -> Result<String, StoreError> {
+    let loaded = crate::store::SessionLog::read(dir, parent)?;
+    if !loaded
+        .records
+        .iter()
+        .any(|r| r.seq == at && r.body.is_message())
+    {
+        return Err(StoreError::NotFound {
+            what: "message",
+            id: format!("#{at}"),
+            path: dir.session_log_path(parent),
+        });
+    }
+    let id = crate::store::new_session_id();
+    let header = crate::core::record::Header {
+        session_id: id.clone(),
+        created: chrono::Utc::now(),
+        fork_of: Some(crate::core::record::ForkOrigin {
+            session_id: parent.to_string(),
+            at,
+        }),
+        ..loaded.header.clone()
+    };
+    let mut log = crate::store::SessionLog::create(dir, header)?;
+    let from = dir.results_dir(parent);
+    let to = dir.results_dir(&id);
+    for r in loaded.records.iter().take_while(|r| r.seq <= at) {
+        if let crate::core::record::RecordBody::Tool {
+            original: Some(o), ..
+        } = &r.body
+        {
+            ensure_private_dir(to.parent().unwrap_or(&to))?;
+            ensure_private_dir(&to)?;
+            let (src, dst) = (from.join(&o.file), to.join(&o.file));
+            match fs::copy(&src, &dst) {
+                Ok(_) => {}
+                // A result that could not be saved in the parent is missing here too;
+                // recall says so there and here alike.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(StoreError::io(&dst, "copy a saved result to", e)),
+            }
+        }
+        log.append(r)?;
+    }
+    log.sync()?;
+    Ok(id)
+}
+
 fn require_log(dir: &DataDir, id: &str) -> Result<(), StoreError> {
     crate::store::paths::validate_id("session", id)?;
     if dir.session_log_path(id).exists() {

@@ -279,6 +279,7 @@ mod tests {
             created: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
             ctx: None,
             mode: Default::default(),
+            fork_of: None,
         };
         let mut store = MemoryStore::with_records(header, vec![record(1), record(4)]);
         assert_eq!(store.synced_records(), 2);

@@ -76,6 +76,11 @@ pub trait SessionStore: Send + 'static {
     fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError>;
     /// A tool result saved by `save_result`.
     fn load_result(&self, file: &str) -> Result<String, StoreError>;
+    /// A new session holding this one up to message `at` (`/fork`); its id.
+    fn fork(&mut self, at: u64) -> Result<String, StoreError> {
+        let _ = at;
+        Err(StoreError::Unsupported("forking"))
+    }
 }
 
 impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
@@ -108,5 +113,8 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     }
     fn load_result(&self, file: &str) -> Result<String, StoreError> {
         (**self).load_result(file)
+    }
+    fn fork(&mut self, at: u64) -> Result<String, StoreError> {
+        (**self).fork(at)
     }
 }

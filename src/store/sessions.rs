@@ -155,6 +155,7 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
     let overview = SessionOverview::of(&scan.header, &scan.items);
     summary.model = overview.settings.model;
     summary.created = Some(scan.header.created);
+    summary.parent = scan.header.fork_of.as_ref().map(|f| f.session_id.clone());
     summary.last_activity = overview.last_activity;
     summary.messages = overview.messages;
     summary.compressions = overview.compressions;

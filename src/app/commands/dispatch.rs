@@ -3,7 +3,7 @@
 use super::Intent;
 use crate::actor::Command;
 use crate::app::App;
-use crate::app::overlays::OverlayState;
+use crate::app::overlays::{OverlayState, Reply};
 use crate::core::engine::Request;
 
 impl App {
@@ -33,6 +33,7 @@ impl App {
             Intent::Done => self.command(Request::Done),
             Intent::Sessions => self.open_sessions(),
             Intent::Search(text) => self.open_search(text),
+            Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
             Intent::Quit => self.quit = true,
         }

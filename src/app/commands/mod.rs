@@ -48,6 +48,8 @@ pub enum Intent {
     Sessions,
     /// Search every session for the text.
     Search(String),
+    /// A new session from this one's messages up to N (the last by default).
+    Fork(Option<MessageId>),
     Help,
     Quit,
 }
@@ -301,6 +303,14 @@ pub static COMMANDS: &[SlashCommand] = &[
                 .map(Intent::Search)
                 .ok_or_else(|| "usage: /search TEXT".to_string())
         },
+    },
+    SlashCommand {
+        name: "fork",
+        aliases: &["branch"],
+        usage: "/fork [N]",
+        help: "a new session from this one's messages up to #N (default: all); this one stays as it is",
+        key: None,
+        parse: |_, arg| message_id(arg).map(Intent::Fork),
     },
     SlashCommand {
         name: "help",

@@ -262,6 +262,7 @@ impl Engine {
                 created: now,
                 ctx,
                 mode,
+                fork_of: None,
             },
             history: History::default(),
             active: ActiveContext::default(),
