@@ -2194,3 +2194,102 @@ async fn a_queued_message_taken_back_is_not_sent() {
     );
     assert_eq!(server.chat_requests().len(), 1);
 }
+
+/// Resume shows what happened: from the log alone (replayed, not the live engine), the
+/// transcript has every fold divider shown live — merged ones too, naming the checkpoint
+/// they ended in — where it was, and the notices the transcript showed (compressions,
+/// merges, cuts) in the order they came.
+#[tokio::test]
+async fn a_resumed_transcript_shows_every_divider_and_notice_it_showed_live() {
+    use ollm_tui::core::events::EngineEvent;
+    use ollm_tui::view::Notice;
+    let (server, exit, updates) = long_replies_at_2k(30).await;
+    let mut live: Vec<String> = Vec::new();
+    let mut live_events = Vec::new();
+    for u in &updates {
+        match u {
+            Update::Appended(i) => live.extend(order_of(std::slice::from_ref(i))),
+            Update::ReplyEnd { id: Some(id), .. } => live.push(format!("{id}")),
+            Update::Notice(Notice::Engine(ev)) | Update::Banner(Notice::Engine(ev))
+                if ollm_tui::view::show(ev).0 != ollm_tui::view::Place::Nowhere
+                    && !matches!(ev, EngineEvent::CheckpointCreated { .. }) =>
+            {
+                live_events.push(ev.clone());
+            }
+            _ => {}
+        }
+    }
+    let merged = updates.iter().any(|u| matches!(u, Update::Merged { .. }));
+    assert!(merged, "the session is long enough to merge");
+    let store = exit.store.unwrap();
+    let (engine, report) = Engine::replay_owned(
+        &store.header(),
+        store.records(),
+        exit.engine.config().clone(),
+        exit.engine.tokenizer().clone(),
+        exit.engine.prompts().clone(),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    let (_, updates) = start_with(&server, engine, OllamaOptions::default())
+        .finish()
+        .await;
+    let items = updates
+        .iter()
+        .find_map(|u| match u {
+            Update::Transcript(items) => Some(items.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let resumed = order_of(&items);
+    // Every divider shown live is there, after the same message as live.
+    let live_folds: Vec<&String> = live.iter().filter(|x| x.starts_with("fold")).collect();
+    let resumed_folds: Vec<&String> = resumed.iter().filter(|x| x.starts_with("fold")).collect();
+    assert_eq!(resumed_folds, live_folds);
+    let position = |list: &[String], what: &str| list.iter().position(|x| x == what);
+    for f in live_folds {
+        let (r, l) = (position(&resumed, f).unwrap(), position(&live, f).unwrap());
+        assert_eq!(
+            resumed.get(r.wrapping_sub(1)),
+            live.get(l.wrapping_sub(1)),
+            "{f}"
+        );
+    }
+    // The merged ones say where they went.
+    let merged_dividers = items
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.kind,
+                EntryKind::Fold {
+                    merged_into: Some(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert!(merged_dividers >= 2, "{merged_dividers}");
+    // The notices, in the order they were shown live.
+    let past: Vec<EngineEvent> = updates
+        .iter()
+        .find_map(|u| match u {
+            Update::PastNotices(n) => Some(
+                n.iter()
+                    .filter_map(|(_, _, n)| match n {
+                        Notice::Engine(ev) => Some(ev.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap();
+    let kept: Vec<EngineEvent> = live_events
+        .into_iter()
+        .filter(ollm_tui::core::engine::kept_in_log)
+        .collect();
+    assert_eq!(past, kept);
+    assert!(
+        past.iter()
+            .any(|e| matches!(e, EngineEvent::UserMessagesFolded { .. }))
+    );
+}

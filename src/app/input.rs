@@ -52,6 +52,7 @@ fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
 
 impl App {
     pub(super) fn on_key(&mut self, k: KeyEvent) {
+        self.opts.start_at = None;
         if let Activity::Approval(ask) = &self.session.activity
             && ask.id != self.approval_answered
         {

@@ -59,17 +59,35 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
 }
 
 impl App {
+    /// Opened at a search hit: that message at the top (again after the notices are
+    /// placed; the first key press lets it go).
+    fn show_start(&mut self) {
+        if let Some(at) = self.opts.start_at
+            && !self.transcript.show_message(at)
+        {
+            self.opts.start_at = None;
+            self.info(format!("Message {at} is not in this session any more."));
+        }
+    }
+
     /// Apply one update from the actor.
     pub(super) fn on_update(&mut self, u: Update) {
         match u {
             Update::Transcript(entries) => {
                 self.transcript.replace_all(entries);
-                // Opened at a search hit: that message at the top.
-                if let Some(at) = self.opts.start_at.take()
-                    && !self.transcript.show_message(at)
-                {
-                    self.info(format!("Message {at} is not in this session any more."));
+                self.show_start();
+            }
+            Update::PastNotices(notices) => {
+                let mut entries = self.transcript.entries().to_vec();
+                for (pos, ts, n) in notices.into_iter().rev() {
+                    let text = words::notice(&n, &self.keys).text();
+                    entries.insert(
+                        pos.min(entries.len()),
+                        Entry::notice(n.severity(), text, ts),
+                    );
                 }
+                self.transcript.replace_all(entries);
+                self.show_start();
             }
             Update::Appended(entry) => self.transcript.push(entry),
             Update::ReplyStart => {

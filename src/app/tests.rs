@@ -583,3 +583,41 @@ async fn the_browser_takes_every_character_for_its_filter() {
     assert!(app.overlay.is_none());
     assert_eq!(input(app), "", "nothing typed reached the message box");
 }
+
+#[tokio::test]
+async fn past_notices_are_placed_among_the_resumed_entries_in_words() {
+    use crate::core::events::EngineEvent;
+    use crate::view::Notice;
+    let mut h = harness();
+    let app = &mut h.app;
+    let item = |id: u64| {
+        let mut e = Entry::user(format!("m{id}"), Utc::now());
+        e.id = Some(MessageId(id));
+        e
+    };
+    app.on_update(Update::Transcript(vec![item(1), item(2), item(3)]));
+    let folded =
+        |count, checkpoint| Notice::Engine(EngineEvent::UserMessagesFolded { count, checkpoint });
+    app.on_update(Update::PastNotices(vec![
+        (1, Utc::now(), folded(2, 1)),
+        (3, Utc::now(), folded(1, 2)),
+    ]));
+    let kinds: Vec<String> = app
+        .transcript
+        .entries()
+        .iter()
+        .map(|e| match &e.kind {
+            EntryKind::Notice(_) => format!("notice: {}", e.text),
+            _ => e.text.clone(),
+        })
+        .collect();
+    assert_eq!(kinds.len(), 5, "{kinds:?}");
+    assert_eq!(kinds[0], "m1");
+    assert!(
+        kinds[1].starts_with("notice: 2 of your oldest messages were folded into checkpoint 1"),
+        "{kinds:?}"
+    );
+    assert_eq!(kinds[2], "m2");
+    assert_eq!(kinds[3], "m3");
+    assert!(kinds[4].contains("checkpoint 2"), "{kinds:?}");
+}

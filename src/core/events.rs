@@ -8,10 +8,10 @@ use crate::core::goals::{Author, GoalChange, GoalError};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
 use crate::core::record::SnapshotPurpose;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why a compression runs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum CompressReason {
     /// The recent messages reached the trigger.
@@ -26,7 +26,7 @@ pub enum CompressReason {
 
 /// How hard a compression folds: the validate stage escalates when a request still does
 /// not fit after a normal pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Intensity {
     /// Fold what is outside the recent window; age checkpoints one level.
@@ -51,7 +51,7 @@ impl Intensity {
 }
 
 /// Why a compression did not run, or ran without folding anything.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum SkipReason {
     /// The conversation is empty.
@@ -79,7 +79,7 @@ pub enum SkipReason {
 }
 
 /// The part of a compression that failed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "part")]
 pub enum FailedPart {
     /// The new checkpoint: nothing was folded and nothing is lost.
@@ -91,7 +91,7 @@ pub enum FailedPart {
 }
 
 /// A request that cannot fit even after every measure: what takes the room.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Blocked {
     /// Tokens the request needs.
     pub needed: u32,
@@ -125,7 +125,7 @@ pub enum EngineError {
 
 /// Events for the UI and the log: the seed's compression and snapshot events, and what
 /// else the engine has to say.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
 pub enum EngineEvent {
     Compressed {
@@ -246,6 +246,8 @@ pub enum EngineEvent {
         author: Author,
     },
     /// A marker line from the model was not applied.
+    // Never in a log (its reason is not serialised), so never read back.
+    #[serde(skip_deserializing)]
     GoalRejected {
         change: GoalChange,
         #[serde(skip)]
@@ -274,6 +276,7 @@ pub enum EngineEvent {
         asked: u32,
     },
     /// An input was refused; nothing changed.
+    #[serde(skip_deserializing)]
     Refused {
         #[serde(skip)]
         error: EngineError,

@@ -246,6 +246,12 @@ pub enum RecordBody {
     Watermark {
         at: MessageId,
     },
+    /// Something the transcript said when it happened (a compression, a merge, an
+    /// emergency cut, a suspected truncation, a restore), kept so that a resumed session
+    /// shows it where it was. Replay changes no state with it.
+    Event {
+        event: crate::core::events::EngineEvent,
+    },
     /// A snapshot file was written.
     Snapshot {
         snapshot_id: String,
@@ -282,6 +288,7 @@ impl RecordBody {
             RecordBody::Snapshot { .. } => "snapshot",
             RecordBody::Restore { .. } => "restore",
             RecordBody::Watermark { .. } => "watermark",
+            RecordBody::Event { .. } => "event",
             RecordBody::ResultReduced { .. } => "result_reduced",
             RecordBody::Settings { .. } => "settings",
         }

@@ -379,6 +379,20 @@ fn render_record(
                 tokens.map_or_else(|| "?".to_string(), |t| t.to_string())
             );
         }
+        // Warnings the transcript showed; the rest (compressions, merges, restores) have
+        // records of their own above.
+        RecordBody::Event { event } => {
+            use crate::core::events::EngineEvent as E;
+            if matches!(
+                event,
+                E::TruncationSuspected { .. }
+                    | E::MessageClipped { .. }
+                    | E::OverflowPersists { .. }
+                    | E::CompressionFailed { .. }
+            ) {
+                let _ = writeln!(md, "> ⚠ {} · {time}\n", event.name());
+            }
+        }
         RecordBody::Watermark { at } => {
             let _ = writeln!(
                 md,

@@ -12,6 +12,10 @@ pub enum Update {
     /// Replace the whole transcript (start, resume, restore).
     Transcript(Vec<Entry>),
     Appended(Entry),
+    /// Sent right after `Transcript` on start, resume and restore: the notices the
+    /// transcript showed as things happened, each with the index among the entries just
+    /// sent that it goes before (ascending).
+    PastNotices(Vec<(usize, chrono::DateTime<chrono::Utc>, Notice)>),
     /// A reply starts streaming.
     ReplyStart,
     Delta(String),

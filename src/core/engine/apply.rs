@@ -230,6 +230,7 @@ impl Engine {
             RecordBody::Watermark { at } => {
                 self.apply_watermark(*at);
             }
+            RecordBody::Event { event } => self.past_events.push((r.seq, r.ts, event.clone())),
             RecordBody::ResultReduced { id, text, tokens } => {
                 if !self
                     .active

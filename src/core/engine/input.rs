@@ -16,7 +16,7 @@ use crate::core::events::EngineEvent;
 use crate::core::goals::GoalChange;
 use crate::core::message::{MessageId, ToolCall};
 use crate::core::mode::Mode;
-use crate::core::record::{Record, SnapshotPurpose};
+use crate::core::record::{Record, RecordBody, SnapshotPurpose};
 use crate::core::snapshot::{Snapshot, SnapshotMeta};
 use chrono::{DateTime, Utc};
 
@@ -239,7 +239,45 @@ impl Engine {
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
         }
         self.sync_ledger();
+        self.keep_events(now, &mut fx);
         fx
+    }
+
+    /// Events the transcript shows go into the log too, so a resumed transcript can show
+    /// them where they were. Their records are made last (their seqs follow every record
+    /// of this input) and written before the first effect that asks for something (a
+    /// snapshot, a request, a compression): the records its answer makes come after them,
+    /// so the log's seqs stay in order.
+    fn keep_events(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        let kept: Vec<EngineEvent> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Event(ev) if kept_in_log(ev) => Some(ev.clone()),
+                _ => None,
+            })
+            .collect();
+        if kept.is_empty() {
+            return;
+        }
+        // Before the first effect that asks for something: its answer (now, or after the
+        // effects) makes records of its own, with later seqs.
+        let at = fx
+            .iter()
+            .position(|e| {
+                !matches!(
+                    e,
+                    Effect::Persist(_)
+                        | Effect::Sync
+                        | Effect::Event(_)
+                        | Effect::SaveResult { .. }
+                )
+            })
+            .unwrap_or(fx.len());
+        let mut records = Vec::new();
+        for event in kept {
+            self.commit(RecordBody::Event { event }, now, &mut records);
+        }
+        fx.splice(at..at, records);
     }
 }
 
@@ -260,4 +298,24 @@ impl Engine {
             }
         }
     }
+}
+
+/// The events a resumed transcript shows: what changed the conversation or warned about
+/// it. Passing states (progress, a refused input, a goal line) are not kept.
+pub fn kept_in_log(ev: &EngineEvent) -> bool {
+    matches!(
+        ev,
+        EngineEvent::Compressed { .. }
+            | EngineEvent::CheckpointCreated { .. }
+            | EngineEvent::CheckpointsMerged { .. }
+            | EngineEvent::CompressionFailed { .. }
+            | EngineEvent::ResultsReduced { .. }
+            | EngineEvent::TaskDone { .. }
+            | EngineEvent::SnapshotRestored { .. }
+            | EngineEvent::TruncationSuspected { .. }
+            | EngineEvent::UserMessagesFolded { .. }
+            | EngineEvent::MessageClipped { .. }
+            | EngineEvent::OverflowPersists { .. }
+            | EngineEvent::ReliabilityWarning { .. }
+    )
 }

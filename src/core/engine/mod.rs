@@ -47,7 +47,7 @@ mod watermark;
 
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
-pub use input::{Effect, Input, NotRun, Request, ToolAnswer};
+pub use input::{Effect, Input, NotRun, Request, ToolAnswer, kept_in_log};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole};
 pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
 pub use replay::ReplayReport;
@@ -195,6 +195,10 @@ pub struct Engine {
     reduced: std::collections::BTreeMap<MessageId, (String, u32)>,
     /// A reduction pass just ran: the compression it leads to folds (runtime only).
     reduce_tried: bool,
+    /// What the transcript said as it happened, by the seq of its record (from the log,
+    /// so a resumed transcript shows it where it was). Not part of the active state: a
+    /// restore does not undo history.
+    past_events: Vec<(u64, DateTime<Utc>, crate::core::events::EngineEvent)>,
     calibrations: HashMap<String, Calibration>,
     /// Lengths (eval_count) of the last complete replies, oldest first: the reply reserve
     /// follows them. From the log, so replay rebuilds the same budget.
@@ -275,6 +279,7 @@ impl Engine {
             watermark: None,
             reduced: Default::default(),
             reduce_tried: false,
+            past_events: Vec::new(),
             calibrations: HashMap::new(),
             reply_lengths: Vec::new(),
             next_seq: 1,
@@ -319,6 +324,11 @@ impl Engine {
     pub fn active(&self) -> &ActiveContext {
         &self.active
     }
+    /// What the transcript said as it happened, by record seq (see `RecordBody::Event`).
+    pub fn past_events(&self) -> &[(u64, DateTime<Utc>, crate::core::events::EngineEvent)] {
+        &self.past_events
+    }
+
     pub fn checkpoints(&self) -> &[Checkpoint] {
         self.active.checkpoints()
     }
