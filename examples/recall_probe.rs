@@ -18,7 +18,10 @@ use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
 use ollm_tui::core::record::RecordBody;
 use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
-use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use ollm_tui::llm::{
+    ChatBackend, ChatReply, ChatRequest, ChatStats, ChatStream, LlmError, LoadedModel, ModelInfo,
+    ModelSummary, OllamaBackend, OllamaOptions, StreamEvent, ToolCall,
+};
 use ollm_tui::store::{MemoryStore, SessionStore};
 use ollm_tui::tools::{Approvals, Limits, Sandbox, ToolMode};
 use ollm_tui::view::Activity;
@@ -42,6 +45,102 @@ struct Args {
     /// The line asked about at the end.
     #[arg(long, default_value_t = 1234)]
     target: usize,
+    /// Fresh sessions to try until the model calls read_file.
+    #[arg(long, default_value_t = 3)]
+    tries: usize,
+    /// The first reply is a planted call reading the whole file (a model that only ever
+    /// reads a few lines never gets a large result to shorten or recall); everything
+    /// after it, the reading through (layer 1) included, is the real model's.
+    #[arg(long)]
+    plant_read: bool,
+}
+
+/// The real server, except that the first reply offered tools is a call reading the whole
+/// file (`--plant-read`).
+struct Planted {
+    inner: OllamaBackend,
+    first: std::sync::atomic::AtomicBool,
+}
+
+impl ChatBackend for Planted {
+    async fn version(&self) -> Result<String, LlmError> {
+        self.inner.version().await
+    }
+    async fn list_models(&self) -> Result<Vec<ModelSummary>, LlmError> {
+        self.inner.list_models().await
+    }
+    async fn show_model(&self, model: &str) -> Result<ModelInfo, LlmError> {
+        self.inner.show_model(model).await
+    }
+    async fn loaded_models(&self) -> Result<Vec<LoadedModel>, LlmError> {
+        self.inner.loaded_models().await
+    }
+    async fn chat_stream(&self, req: ChatRequest) -> Result<ChatStream, LlmError> {
+        if !req.tools.is_empty() && self.first.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            let call = ToolCall {
+                id: "call_planted".into(),
+                name: "read_file".into(),
+                args: r#"{"path":"records.log"}"#.into(),
+                from_text: false,
+            };
+            let events: Vec<Result<StreamEvent, LlmError>> = vec![
+                Ok(StreamEvent::ToolCalls(vec![call])),
+                Ok(StreamEvent::Done(ChatStats::default())),
+            ];
+            return Ok(Box::pin(futures_util::stream::iter(events)));
+        }
+        self.inner.chat_stream(req).await
+    }
+    async fn chat(&self, req: ChatRequest) -> Result<ChatReply, LlmError> {
+        self.inner.chat(req).await
+    }
+}
+
+/// A session through the actor and the real server, tools in read mode.
+fn start(
+    args: &Args,
+    dir: &std::path::Path,
+    tok: Arc<Tiktoken>,
+) -> Result<actor::Spawned<MemoryStore>, Box<dyn std::error::Error>> {
+    let engine = Engine::new(
+        SessionSpec {
+            session_id: "recall-probe".into(),
+            model: args.model.clone(),
+            mode: Mode::Assistant,
+            ctx: Some(args.ctx),
+        },
+        EngineConfig::default(),
+        tok,
+        Arc::new(Prompts::builtin()),
+        chrono::Utc::now(),
+    );
+    let header = engine.header("recall-probe");
+    let options = OllamaOptions {
+        first_token_timeout: Duration::from_secs(600),
+        idle_timeout: Duration::from_secs(120),
+        request_timeout: Duration::from_secs(900),
+        ..OllamaOptions::default()
+    };
+    Ok(actor::spawn(Parts {
+        backend: Planted {
+            inner: OllamaBackend::new(&args.host, options)?,
+            first: std::sync::atomic::AtomicBool::new(args.plant_read),
+        },
+        summary_backend: None,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            host: args.host.clone(),
+            tools: Some(ToolsConfig {
+                sandbox: Sandbox::new(dir)?,
+                approvals: Approvals::new(ToolMode::Read, Default::default()),
+                limits: Limits::default(),
+                mcp: Vec::new(),
+            }),
+            ..ActorConfig::default()
+        },
+        model: None,
+    }))
 }
 
 /// Send `text` and wait until its turn is over (the history grew by at least a reply
@@ -96,50 +195,46 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .collect();
     std::fs::write(dir.path().join("records.log"), &file)?;
-    let engine = Engine::new(
-        SessionSpec {
-            session_id: "recall-probe".into(),
-            model: args.model.clone(),
-            mode: Mode::Assistant,
-            ctx: Some(args.ctx),
-        },
-        EngineConfig::default(),
-        tok.clone(),
-        Arc::new(Prompts::builtin()),
-        chrono::Utc::now(),
-    );
-    let header = engine.header("recall-probe");
-    let options = OllamaOptions {
-        first_token_timeout: Duration::from_secs(600),
-        idle_timeout: Duration::from_secs(120),
-        request_timeout: Duration::from_secs(900),
-        ..OllamaOptions::default()
+    // A small model does not always call the tool when asked: up to `--tries` fresh
+    // sessions, until the read ran (the history then holds the call and its result).
+    let mut attempt = 0;
+    let (spawned, mut view, read_secs) = loop {
+        attempt += 1;
+        let mut spawned = start(&args, dir.path(), tok.clone())?;
+        let mut view = spawned.view.clone();
+        let read_secs = say(
+            &spawned.handle,
+            &mut view,
+            "Call read_file with only the path records.log (no start_line, no end_line) to \
+             read the whole file, then tell me what kind of records it holds.",
+        )
+        .await?;
+        // The read counts when it brought more than the context could hold whole (a
+        // model that reads five lines has nothing to recall later).
+        let mut read = false;
+        while let Ok(u) = spawned.updates.try_recv() {
+            if let ollm_tui::view::Update::Appended(e) = u
+                && matches!(
+                    e.kind,
+                    ollm_tui::view::EntryKind::Tool {
+                        original_chars: Some(_),
+                        ..
+                    }
+                )
+            {
+                read = true;
+            }
+        }
+        if read || attempt >= args.tries {
+            eprintln!("read ran: {read} (try {attempt})");
+            break (spawned, view, read_secs);
+        }
+        eprintln!("try {attempt}: the model did not read the whole file; a fresh session");
+        let actor::Spawned { handle, task, .. } = spawned;
+        drop(handle);
+        let _ = task.await;
     };
-    let spawned = actor::spawn(Parts {
-        backend: OllamaBackend::new(&args.host, options)?,
-        summary_backend: None,
-        engine: Box::new(move || engine),
-        store: StoreSlot::Open(MemoryStore::new(header)),
-        config: ActorConfig {
-            host: args.host.clone(),
-            tools: Some(ToolsConfig {
-                sandbox: Sandbox::new(dir.path())?,
-                approvals: Approvals::new(ToolMode::Read, Default::default()),
-                limits: Limits::default(),
-                mcp: Vec::new(),
-            }),
-            ..ActorConfig::default()
-        },
-        model: None,
-    });
-    let mut view = spawned.view.clone();
     let handle = &spawned.handle;
-    let read_secs = say(
-        handle,
-        &mut view,
-        "Read records.log with the read_file tool and tell me what kind of records it holds.",
-    )
-    .await?;
     eprintln!("read: {read_secs:.0}s");
     let mut talk_secs = 0.0;
     for i in 0..args.turns {
@@ -190,7 +285,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     } else {
                         "shortened by kind"
                     };
-                    first_read = format!("read_file kept {seen} of {all} tokens ({how})");
+                    let planted = if args.plant_read { "planted " } else { "" };
+                    first_read = format!("{planted}read_file kept {seen} of {all} tokens ({how})");
                 }
             }
             // Layer 2: an older result cut down further at the compression trigger.

@@ -1968,17 +1968,17 @@ async fn a_large_result_is_shortened_and_recall_brings_back_the_lines_asked_for(
 
     server.push_tool_calls(vec![(
         "recall",
-        serde_json::json!({"id": id, "start_line": 1501, "end_line": 1502}),
+        serde_json::json!({"id": id, "start_line": 1500, "end_line": 1501}),
     )]);
     s.say("what is on line 1500 of big.txt?").await;
     s.wait_for_messages(8).await;
     let requests = server.chat_requests();
     let recalled = tool_content(requests.last().unwrap());
-    // Line 1 of the result is read_file's header, so the file's line 1500 is line 1501.
+    // A file read is recalled by the file's own line numbers, as the model saw them.
     assert_eq!(
         recalled,
         format!(
-            "result {id}: lines 1501–1502 of 3001\n 1501   1500  line 1500 of the big file, value 10500\n 1502   1501  line 1501 of the big file, value 10507\n"
+            "result {id}: big.txt lines 1500–1501 (of 3000 in the file)\n 1500  line 1500 of the big file, value 10500\n 1501  line 1501 of the big file, value 10507\n"
         )
     );
     // `/inspect #N`: what the model saw beside the whole result.

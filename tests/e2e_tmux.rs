@@ -973,7 +973,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         .unwrap();
     server.push_tool_calls(vec![(
         "recall",
-        serde_json::json!({"id": id, "start_line": 1001, "end_line": 1002}),
+        serde_json::json!({"id": id, "start_line": 1000, "end_line": 1001}),
     )]);
     t.type_text("what is on line 1000 of f7.rs?");
     t.keys(&["Enter"]);
@@ -987,8 +987,8 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     assert_eq!(
         recalled,
         format!(
-            "result {id}: lines 1001–1002 of {}\n 1001   1000  fn item_7_1000() -> u32 {{ 1000 }} // file 7\n 1002   1001  fn item_7_1001() -> u32 {{ 1001 }} // file 7\n",
-            files[7].1.lines().count() + 1
+            "result {id}: f7.rs lines 1000–1001 (of {} in the file)\n 1000  fn item_7_1000() -> u32 {{ 1000 }} // file 7\n 1001  fn item_7_1001() -> u32 {{ 1001 }} // file 7\n",
+            files[7].1.lines().count()
         )
     );
     // /done: the tool calls and results leave the next request; what was said stays.
@@ -1313,4 +1313,79 @@ async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
     let list = ollm_tui::store::sessions::list(&dir).unwrap();
     let row = list.iter().find(|s| s.id == fork_id).unwrap();
     assert_eq!(row.parent.as_deref(), Some(parent_id.as_str()));
+}
+
+/// Bad input around the browser: a session deleted from outside while the browser shows
+/// it cannot be opened — the app says why and stays in (or comes back to) the session it
+/// was in; one open in another instance is not opened, and the browser names the pid.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    disk_session(home.path(), "aaaa1111-here", &["Where we are", "Here."], 0);
+    disk_session(
+        home.path(),
+        "bbbb2222-gone",
+        &["About to vanish", "Gone."],
+        0,
+    );
+    disk_session(
+        home.path(),
+        "cccc3333-held",
+        &["Held elsewhere", "Held."],
+        0,
+    );
+    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let held = ollm_tui::store::SessionLock::acquire(&dir, "cccc3333-held").unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b", "--resume", "aaaa1111-here"],
+        home.path(),
+        &server.url(),
+        120,
+        32,
+    )
+    .await;
+    t.wait_for("resumed", |s| s.contains("Where we are")).await;
+    t.keys(&["C-t"]);
+    t.wait_for("the browser", |s| s.contains("3 sessions"))
+        .await;
+    // Held by another process: not opened, the pid is said.
+    t.type_text("held");
+    t.wait_for("filtered", |s| s.contains("1 of 3")).await;
+    t.keys(&["Enter"]);
+    t.wait_for("refused", |s| {
+        s.contains(&format!(
+            "open in another ollm-tui (pid {})",
+            std::process::id()
+        ))
+    })
+    .await;
+    // Deleted from outside after the list was read: a clear error, back where we were.
+    for _ in 0..4 {
+        t.keys(&["BSpace"]);
+    }
+    t.type_text("vanish");
+    t.wait_for("filtered", |s| s.contains("About to vanish"))
+        .await;
+    std::fs::remove_file(home.path().join("sessions/bbbb2222-gone.jsonl")).unwrap();
+    t.keys(&["Enter"]);
+    let s = t
+        .wait_for("the error, back in the session", |s| {
+            s.contains("Could not open session bbbb2222-gone") && s.contains("Where we are")
+        })
+        .await;
+    assert!(s.contains("You are back in the session you left"), "{s}");
+    // Still usable: a message goes to the session we were in.
+    t.keys(&["Escape"]);
+    t.type_text("still here");
+    t.keys(&["Enter"]);
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"still here\"") && idle(s)
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    drop(held);
+    let log = std::fs::read_to_string(home.path().join("sessions/aaaa1111-here.jsonl")).unwrap();
+    assert!(log.contains("still here"));
 }

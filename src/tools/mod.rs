@@ -156,7 +156,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
             "Read a text file in the working directory. Returns its lines with numbers and the total line count.",
             json!({"type": "object", "required": ["path"], "properties": {
                 "path": {"type": "string", "description": "file path, relative to the working directory"},
-                "start_line": {"type": "integer", "description": "first line to read (1-based)"},
+                "start_line": {"type": "integer", "description": "first line to read (1-based; for a file read, the file's own line number)"},
                 "end_line": {"type": "integer", "description": "last line to read"}
             }}),
         ),
