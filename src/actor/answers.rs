@@ -64,28 +64,39 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         &self,
         id: crate::core::message::MessageId,
     ) -> Result<super::command::ResultInspection, String> {
+        let (m, original) = self.whole_result(id)?;
+        Ok(super::command::ResultInspection {
+            id,
+            tool: m.tool.as_ref().map(|t| t.name.clone()).unwrap_or_default(),
+            seen: m.text.clone(),
+            original,
+        })
+    }
+
+    /// Tool result `id` and the whole of it: the saved file when the context held a
+    /// shortened form (or notes), else the message itself. `/inspect #N` and `recall`
+    /// both read it here.
+    pub(super) fn whole_result(
+        &self,
+        id: crate::core::message::MessageId,
+    ) -> Result<(&crate::core::message::Message, String), String> {
         let m = self
             .engine
             .history()
             .get(id)
-            .ok_or_else(|| format!("there is no message {id}"))?;
+            .ok_or_else(|| format!("there is no result with id {}", id.0))?;
         let tool = m
             .tool
             .as_ref()
-            .ok_or_else(|| format!("message {id} is not a tool result"))?;
-        let original = match &tool.original {
+            .ok_or_else(|| format!("{} is not a tool result", id.0))?;
+        let whole = match &tool.original {
             Some(o) => self
                 .store
                 .load_result(&o.file)
-                .map_err(|e| format!("the whole result of {id} cannot be read: {e}"))?,
+                .map_err(|e| format!("the whole result {} cannot be read: {e}", id.0))?,
             None => m.text.clone(),
         };
-        Ok(super::command::ResultInspection {
-            id,
-            tool: tool.name.clone(),
-            seen: m.text.clone(),
-            original,
-        })
+        Ok((m, whole))
     }
 
     fn export(&mut self, json: bool) {

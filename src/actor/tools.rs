@@ -192,22 +192,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// holds whole. The answer is itself shortened if it is large (ask for fewer lines).
     fn recall(&self, r: &tools::Recall) -> Outcome {
         let failed = |why: String| Outcome::error(&ToolError::Failed(why));
-        let Some(m) = self
-            .engine
-            .history()
-            .get(crate::core::message::MessageId(r.id))
-        else {
-            return failed(format!("there is no result with id {}", r.id));
-        };
-        let Some(tool) = &m.tool else {
-            return failed(format!("{} is not a tool result", r.id));
-        };
-        let text = match &tool.original {
-            Some(o) => match self.store.load_result(&o.file) {
-                Ok(t) => t,
-                Err(e) => return failed(format!("the whole result {} cannot be read: {e}", r.id)),
-            },
-            None => m.text.clone(),
+        let text = match self.whole_result(crate::core::message::MessageId(r.id)) {
+            Ok((_, text)) => text,
+            Err(why) => return failed(why),
         };
         match crate::core::results::slice(&text, r.id, r.start_line, r.end_line) {
             Ok(s) => Outcome::ok(s),
