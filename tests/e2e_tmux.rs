@@ -1076,9 +1076,12 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
     t.keys(&["C-q"]);
     assert_eq!(t.wait_exit().await, 0);
     assert_terminal_clean(&t);
+    // The chat requests (the session's title is asked for apart, as a summary).
+    let titles = server.summary_requests();
     let users: Vec<String> = server
         .chat_requests()
         .iter()
+        .filter(|r| !titles.contains(r))
         .map(|r| {
             let m = r["messages"].as_array().unwrap();
             m.last().unwrap()["content"].as_str().unwrap().to_string()
@@ -1388,4 +1391,84 @@ async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
     drop(held);
     let log = std::fs::read_to_string(home.path().join("sessions/aaaa1111-here.jsonl")).unwrap();
     assert!(log.contains("still here"));
+}
+
+/// After its first answer a session gets a short title from the model, in the background:
+/// the session list shows it; a title given with rename wins over it; the request asked
+/// for a few tokens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    t.type_text("How do I cache fetch_orders with Redis?");
+    t.keys(&["Enter"]);
+    t.wait_for("the reply", |s| s.contains("You said:") && idle(s))
+        .await;
+    let logs = session_logs(home.path());
+    let id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
+    let auto = home.path().join(format!("sessions/{id}.autotitle"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !auto.exists() {
+        assert!(Instant::now() < deadline, "no title was written");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let title = std::fs::read_to_string(&auto).unwrap();
+    assert!(!title.is_empty() && !title.contains('\n'), "{title:?}");
+    let asked = server.summary_requests();
+    let request = asked
+        .iter()
+        .find(|r| {
+            r["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .contains("as a title")
+        })
+        .expect("the title request");
+    assert_eq!(request["options"]["num_predict"], 24);
+    assert!(
+        request["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("fetch_orders")
+    );
+    // A second answer asks for no other title.
+    t.type_text("and the TTL?");
+    t.keys(&["Enter"]);
+    t.wait_for("the second reply", |s| {
+        s.contains("You said: \"and the TTL?\"") && idle(s)
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    let titles = server
+        .summary_requests()
+        .iter()
+        .filter(|r| {
+            r["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .contains("as a title")
+        })
+        .count();
+    assert_eq!(titles, 1);
+    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let row = |dir: &ollm_tui::store::DataDir| {
+        ollm_tui::store::sessions::list(dir)
+            .unwrap()
+            .into_iter()
+            .find(|s| s.id == id)
+            .unwrap()
+            .title
+    };
+    assert_eq!(row(&dir).as_deref(), Some(title.trim()));
+    ollm_tui::store::manage::rename(&dir, &id, "My own title").unwrap();
+    assert_eq!(row(&dir).as_deref(), Some("My own title"));
 }

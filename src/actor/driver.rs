@@ -60,6 +60,8 @@ pub(crate) struct Actor<B, S> {
     pub connection: Connection,
     pub activity: Activity,
     pub deferred: VecDeque<Command>,
+    /// A title was asked of the model in this run (see `title.rs`).
+    pub titled: bool,
     pub rx_closed: bool,
     pub write_failing: bool,
     /// The banner up is about a failed attempt (see `transient_banner`).

@@ -31,6 +31,7 @@ mod driver;
 mod reply;
 pub mod store;
 pub mod summarizer;
+mod title;
 mod tools;
 mod transcript;
 
@@ -233,6 +234,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             connection: Connection::Connecting,
             activity: Activity::Loading,
             deferred: VecDeque::new(),
+            titled: false,
             rx_closed: false,
             write_failing: false,
             transient_banner: false,

@@ -97,6 +97,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         match ended {
             Ended::Done(stats, since) => {
                 self.clear_transient_banner();
+                if id.is_some() {
+                    self.title_in_background();
+                }
                 tracing::info!(
                     elapsed_ms = since.elapsed().as_millis() as u64,
                     prompt_eval_count = stats.prompt_eval_count,

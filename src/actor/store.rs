@@ -244,4 +244,8 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
             _ => Err(StoreError::NoSessionFile),
         }
     }
+
+    fn title_target(&self) -> Option<(crate::store::DataDir, String)> {
+        self.open_existing()?.title_target()
+    }
 }

@@ -144,6 +144,11 @@ impl SessionStore for FileStore {
         })
     }
 
+    fn title_target(&self) -> Option<(DataDir, String)> {
+        let id = self.log.session_id();
+        crate::store::manage::wants_title(&self.dir, id).then(|| (self.dir.clone(), id.to_string()))
+    }
+
     /// Everything appended is made durable first: the fork reads the log from disk.
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         self.log.sync()?;

@@ -21,30 +21,49 @@ use std::path::{Path, PathBuf};
 /// Longest title kept, in characters.
 pub const MAX_TITLE_CHARS: usize = 80;
 
-/// The title given to the session whose log is at `log` (`sessions/<id>.jsonl`).
+/// The title given to the session whose log is at `log` (`sessions/<id>.jsonl`): the
+/// one given with rename, else the one the model wrote.
 pub fn custom_title(log: &Path) -> Option<String> {
-    let text = fs::read_to_string(log.with_extension("title")).ok()?;
-    let t = text.trim();
-    (!t.is_empty()).then(|| t.to_string())
+    ["title", "autotitle"].iter().find_map(|ext| {
+        let text = fs::read_to_string(log.with_extension(ext)).ok()?;
+        let t = text.trim();
+        (!t.is_empty()).then(|| t.to_string())
+    })
 }
 
-/// Give session `id` a title; an empty one goes back to the first message. The title is
-/// one line, sanitised, at most [`MAX_TITLE_CHARS`]. Returns the title kept.
-pub fn rename(dir: &DataDir, id: &str, title: &str) -> Result<Option<String>, StoreError> {
+/// Whether session `id` still has only its first message for a title (nothing given with
+/// rename, nothing the model wrote).
+pub fn wants_title(dir: &DataDir, id: &str) -> bool {
+    let log = dir.session_log_path(id);
+    !log.with_extension("title").exists() && !log.with_extension("autotitle").exists()
+}
+
+/// Keep the title the model wrote for session `id` (`<id>.autotitle`; a title given with
+/// rename still wins). One line, sanitised, at most [`MAX_TITLE_CHARS`].
+pub fn save_auto_title(dir: &DataDir, id: &str, title: &str) -> Result<(), StoreError> {
     require_log(dir, id)?;
-    let path = dir.title_path(id);
+    let clean = one_clean_line(title);
+    if clean.is_empty() {
+        return Ok(());
+    }
+    write_aside(
+        dir,
+        &dir.session_log_path(id).with_extension("autotitle"),
+        &clean,
+    )
+}
+
+fn one_clean_line(title: &str) -> String {
     let one_line = title.split_whitespace().collect::<Vec<_>>().join(" ");
     let clean: String = sanitize(&one_line).chars().take(MAX_TITLE_CHARS).collect();
-    let clean = clean.trim().to_string();
-    if clean.is_empty() {
-        return match fs::remove_file(&path) {
-            Ok(()) => Ok(None),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(StoreError::io(&path, "remove", e)),
-        };
-    }
-    // Written aside and renamed over: a reader sees the old title or the new, never half.
-    let tmp = path.with_extension("title.tmp");
+    clean.trim().to_string()
+}
+
+/// Written aside and renamed over: a reader sees the old text or the new, never half.
+fn write_aside(dir: &DataDir, path: &Path, text: &str) -> Result<(), StoreError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
     let mut f = open_private(
         &tmp,
         fs::OpenOptions::new()
@@ -53,11 +72,27 @@ pub fn rename(dir: &DataDir, id: &str, title: &str) -> Result<Option<String>, St
             .truncate(true),
         "write title to",
     )?;
-    f.write_all(clean.as_bytes())
+    f.write_all(text.as_bytes())
         .and_then(|()| f.sync_all())
         .map_err(|e| StoreError::io(&tmp, "write title to", e))?;
-    fs::rename(&tmp, &path).map_err(|e| StoreError::io(&path, "rename title to", e))?;
-    sync_dir(&dir.sessions_dir())?;
+    fs::rename(&tmp, path).map_err(|e| StoreError::io(path, "rename title to", e))?;
+    sync_dir(&dir.sessions_dir())
+}
+
+/// Give session `id` a title; an empty one goes back to the first message. The title is
+/// one line, sanitised, at most [`MAX_TITLE_CHARS`]. Returns the title kept.
+pub fn rename(dir: &DataDir, id: &str, title: &str) -> Result<Option<String>, StoreError> {
+    require_log(dir, id)?;
+    let path = dir.title_path(id);
+    let clean = one_clean_line(title);
+    if clean.is_empty() {
+        return match fs::remove_file(&path) {
+            Ok(()) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::io(&path, "remove", e)),
+        };
+    }
+    write_aside(dir, &path, &clean)?;
     Ok(Some(clean))
 }
 
@@ -101,6 +136,10 @@ fn move_out(dir: &DataDir, id: &str) -> Result<Trashed, StoreError> {
     let owned = [
         (dir.session_log_path(id), "session.jsonl".to_string()),
         (dir.title_path(id), "session.title".to_string()),
+        (
+            dir.session_log_path(id).with_extension("autotitle"),
+            "session.autotitle".to_string(),
+        ),
         (dir.corrupt_path(id), "session.jsonl.corrupt".to_string()),
         (dir.snapshots_dir(id), "snapshots".to_string()),
         (dir.results_dir(id), "results".to_string()),

@@ -81,6 +81,11 @@ pub trait SessionStore: Send + 'static {
         let _ = at;
         Err(StoreError::Unsupported("forking"))
     }
+    /// Where a title the model writes would go, while the session has none but its first
+    /// message (`None`: it has one, or this store keeps no titles).
+    fn title_target(&self) -> Option<(DataDir, String)> {
+        None
+    }
 }
 
 impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
@@ -116,5 +121,8 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     }
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         (**self).fork(at)
+    }
+    fn title_target(&self) -> Option<(DataDir, String)> {
+        (**self).title_target()
     }
 }

@@ -1,0 +1,110 @@
+//! A short title the model writes for a session, once, after its first answer: in the
+//! background (the person is reading; the request is a few tokens), never for a session
+//! that has a title already (one given with rename always wins), and written beside the
+//! log (`<id>.autotitle`) where the session list and the browser read it.
+
+use super::driver::Actor;
+use crate::core::message::Role;
+use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest};
+use crate::store::SessionStore;
+
+/// How much of the first exchange the title is made from.
+const EXCERPT_CHARS: usize = 600;
+/// A title is a few words.
+const TITLE_TOKENS: u32 = 24;
+/// The job, stated first (small models refuse a bare request; the fake server and the
+/// logs know a summary request by it).
+const SYSTEM: &str = "You summarize a conversation as a title of 3 to 6 words. Reply with \
+the title only: no quotes, no full stop, no preamble.";
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// After a complete reply: ask for a title if the session has none yet (once a run).
+    pub(super) fn title_in_background(&mut self) {
+        if self.titled {
+            return;
+        }
+        let Some((dir, id)) = self.store.title_target() else {
+            return;
+        };
+        let history = self.engine.history();
+        let first = |role: Role| {
+            history
+                .iter()
+                .find(|m| m.role == role && !m.text.trim().is_empty())
+                .map(|m| m.text.chars().take(EXCERPT_CHARS).collect::<String>())
+        };
+        let (Some(user), Some(reply)) = (first(Role::User), first(Role::Assistant)) else {
+            return;
+        };
+        self.titled = true;
+        let summarizer = self.summarizer();
+        let request = ChatRequest {
+            model: summarizer.model.clone(),
+            messages: vec![
+                ChatMessage::system(SYSTEM.to_string()),
+                ChatMessage::user(format!("User: {user}\n\nAssistant: {reply}\n\nTitle:")),
+            ],
+            options: ChatOptions {
+                num_ctx: summarizer.num_ctx,
+                num_predict: Some(TITLE_TOKENS),
+                temperature: Some(0.2),
+                seed: None,
+            },
+            keep_alive: None,
+            tools: Vec::new(),
+            think: summarizer.think,
+        };
+        let backend = summarizer.backend.clone();
+        tokio::spawn(async move {
+            match backend.chat(request).await {
+                Ok(r) => {
+                    let title = clean_title(&r.text);
+                    if let Err(e) = crate::store::manage::save_auto_title(&dir, &id, &title) {
+                        tracing::warn!(error = %e, "cannot keep the session's title");
+                    }
+                }
+                Err(e) => tracing::info!(error = %e, "no title for the session"),
+            }
+        });
+    }
+}
+
+/// The title out of what a model wrote: its first line, without quotes, a `Title:`
+/// label, markdown marks or a full stop.
+fn clean_title(text: &str) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let line = line.trim_start_matches('#').trim();
+    let line = line
+        .strip_prefix("Title:")
+        .or_else(|| line.strip_prefix("title:"))
+        .unwrap_or(line)
+        .trim();
+    let marks = |c: char| matches!(c, '"' | '\'' | '*' | '`' | '“' | '”');
+    line.trim_end_matches('.')
+        .trim_matches(marks)
+        .trim_end_matches('.')
+        .trim()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean_title;
+
+    #[test]
+    fn a_title_is_one_clean_line() {
+        assert_eq!(
+            clean_title("\n\"Redis cache setup\".\nmore"),
+            "Redis cache setup"
+        );
+        assert_eq!(
+            clean_title("## Title: **Shop infra notes**"),
+            "Shop infra notes"
+        );
+        assert_eq!(clean_title("   "), "");
+    }
+}
