@@ -2007,16 +2007,22 @@ async fn a_large_result_is_shortened_and_recall_brings_back_the_lines_asked_for(
     )));
 }
 
+/// `mid.txt`: 600 numbered lines, a few times over a tool result's share at ctx 4096 and
+/// few enough parts to be read through.
+fn mid_file(dir: &std::path::Path) {
+    let mid: String = (1..=600)
+        .map(|i| format!("line {i} of the mid file, port {}\n", 7000 + i))
+        .collect();
+    std::fs::write(dir.join("mid.txt"), mid).unwrap();
+}
+
 /// A file read a few times over its limit is read through by the model before it enters
 /// the context (layer 1): one notes request per part, each with what the person asked
 /// and the call; the context gets the notes, marked and naming the saved whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_huge_result_is_read_through_by_the_model_in_parts() {
     let dir = tempfile::tempdir().unwrap();
-    let mid: String = (1..=600)
-        .map(|i| format!("line {i} of the mid file, port {}\n", 7000 + i))
-        .collect();
-    std::fs::write(dir.path().join("mid.txt"), &mid).unwrap();
+    mid_file(dir.path());
     let server = FakeOllama::start().await;
     server.push_tool_calls(vec![("read_file", serde_json::json!({"path": "mid.txt"}))]);
     let s = start_with_tools(&server, dir.path());
@@ -2093,10 +2099,7 @@ async fn a_huge_result_is_read_through_by_the_model_in_parts() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_while_a_result_is_read_through_keeps_the_shortened_form() {
     let dir = tempfile::tempdir().unwrap();
-    let mid: String = (1..=600)
-        .map(|i| format!("line {i} of the mid file, port {}\n", 7000 + i))
-        .collect();
-    std::fs::write(dir.path().join("mid.txt"), &mid).unwrap();
+    mid_file(dir.path());
     let server = FakeOllama::start().await;
     server.hold_summaries(true);
     server.push_tool_calls(vec![("read_file", serde_json::json!({"path": "mid.txt"}))]);

@@ -96,12 +96,19 @@ impl App {
             mode: BrowserMode::Browse,
             note: None,
         })));
-        self.load_sessions(dir, None);
+        self.relist(dir, |_| None);
     }
 
-    fn load_sessions(&mut self, dir: DataDir, note: Option<String>) {
+    /// Off the loop: `change` the sessions on disk (or not), then list them again; the
+    /// browser shows the list with what `change` says happened.
+    fn relist(
+        &mut self,
+        dir: DataDir,
+        change: impl FnOnce(&DataDir) -> Option<String> + Send + 'static,
+    ) {
         self.off_loop(
             move || {
+                let note = change(&dir);
                 crate::store::sessions::list(&dir)
                     .map_err(|e| e.to_string())
                     .map(|l| (l, note))
@@ -224,22 +231,13 @@ impl App {
                         if let (Some(s), Some(dir)) =
                             (b.chosen().map(|s| s.id.clone()), self.opts.data_dir.clone())
                         {
-                            self.off_loop(
-                                move || {
-                                    let note = match crate::store::manage::rename(&dir, &s, &title)
-                                    {
-                                        Ok(Some(t)) => format!("Renamed to \"{t}\"."),
-                                        Ok(None) => {
-                                            "Titled by its first message again.".to_string()
-                                        }
-                                        Err(e) => format!("Cannot rename: {e}"),
-                                    };
-                                    crate::store::sessions::list(&dir)
-                                        .map_err(|e| e.to_string())
-                                        .map(|l| (l, Some(note)))
-                                },
-                                Reply::SessionList,
-                            );
+                            self.relist(dir, move |dir| {
+                                Some(match crate::store::manage::rename(dir, &s, &title) {
+                                    Ok(Some(t)) => format!("Renamed to \"{t}\"."),
+                                    Ok(None) => "Titled by its first message again.".to_string(),
+                                    Err(e) => format!("Cannot rename: {e}"),
+                                })
+                            });
                         }
                     }
                     (BrowserMode::ConfirmDelete, KeyCode::Char('y') | KeyCode::Delete) => {
@@ -253,21 +251,12 @@ impl App {
                             }
                             Some(id) => {
                                 if let Some(dir) = self.opts.data_dir.clone() {
-                                    self.off_loop(
-                                        move || {
-                                            let note = match crate::store::manage::trash(&dir, &id)
-                                            {
-                                                Ok(t) => {
-                                                    format!("Moved to {}.", t.folder.display())
-                                                }
-                                                Err(e) => format!("Not deleted: {e}"),
-                                            };
-                                            crate::store::sessions::list(&dir)
-                                                .map_err(|e| e.to_string())
-                                                .map(|l| (l, Some(note)))
-                                        },
-                                        Reply::SessionList,
-                                    );
+                                    self.relist(dir, move |dir| {
+                                        Some(match crate::store::manage::trash(dir, &id) {
+                                            Ok(t) => format!("Moved to {}.", t.folder.display()),
+                                            Err(e) => format!("Not deleted: {e}"),
+                                        })
+                                    });
                                 }
                             }
                             None => {}

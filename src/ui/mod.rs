@@ -18,6 +18,7 @@
 mod banner;
 mod entry;
 mod highlight;
+mod inspector;
 pub mod markdown;
 mod overlay;
 mod panel;
