@@ -7,13 +7,15 @@
 //! `--scenario facts|coding|planning|distractors|ops` (repeatable) and `--strategy
 //! ours|rolling|truncate` (repeatable) narrow a run; `--turns N` plays the first N turns;
 //! `--think S` is how long the person reads each reply before typing (default 5 s: a
-//! compression that runs while they read does not make them wait). Tables go to stdout as
+//! compression that runs while they read does not make them wait); `--pace` adds the time
+//! to read each reply and type the next message (`--read-wpm`, default 250, and
+//! `--type-wpm`, default 40, words a minute). Tables go to stdout as
 //! each scenario finishes; `--json` writes every figure, the quiz answers and the final
 //! contexts.
 
 use clap::Parser;
 use ollm_tui::core::tokens::Tiktoken;
-use ollm_tui::fidelity::{self, Measured, Setup, Strategy, scenarios};
+use ollm_tui::fidelity::{self, Measured, Pace, Setup, Strategy, scenarios};
 use ollm_tui::llm::{ChatBackend, OllamaBackend, OllamaOptions};
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,6 +39,15 @@ struct Args {
     /// Seconds the person reads a reply before the next message.
     #[arg(long, default_value_t = 5.0)]
     think: f64,
+    /// The person also reads each reply and types each message at a human pace.
+    #[arg(long)]
+    pace: bool,
+    /// Reading speed with `--pace`, in words a minute.
+    #[arg(long, default_value_t = 250.0)]
+    read_wpm: f64,
+    /// Typing speed with `--pace`, in words a minute.
+    #[arg(long, default_value_t = 40.0)]
+    type_wpm: f64,
     /// Reply temperature.
     #[arg(long, default_value_t = 0.3)]
     temperature: f32,
@@ -80,6 +91,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             model: args.model.clone(),
             ctx,
             think: Duration::from_secs_f64(args.think),
+            pace: args.pace.then_some(Pace {
+                read_words_per_min: args.read_wpm,
+                type_words_per_min: args.type_wpm,
+            }),
             tok: tok.clone(),
             temperature: Some(args.temperature),
             turn_timeout: Duration::from_secs(1800),
@@ -126,6 +141,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             results.push(serde_json::json!({
                 "scenario": scenario.name,
                 "ctx": ctx,
+                "think_secs": args.think,
+                "pace": args.pace.then_some([args.read_wpm, args.type_wpm]),
                 "runs": rows,
                 "ceiling": ceiling,
                 "floor": floor,

@@ -7,7 +7,7 @@
 mod support;
 
 use ollm_tui::core::tokens::Tiktoken;
-use ollm_tui::fidelity::{self, Setup, Strategy, scenarios};
+use ollm_tui::fidelity::{self, Pace, Setup, Strategy, scenarios};
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +22,7 @@ async fn every_strategy_plays_every_scenario_within_budget() {
         model: "llama3.2:3b".into(),
         ctx: 2048,
         think: Duration::ZERO,
+        pace: None,
         tok: Arc::new(Tiktoken::new().unwrap()),
         temperature: None,
         turn_timeout: Duration::from_secs(60),
@@ -82,17 +83,33 @@ async fn long_scenarios_compress_and_the_figures_follow() {
         model: "llama3.2:3b".into(),
         ctx: 2048,
         think: Duration::ZERO,
+        // A fast person, so the run stays short; the pauses still add up to seconds.
+        pace: Some(Pace {
+            read_words_per_min: 60_000.0,
+            type_words_per_min: 6_000.0,
+        }),
         tok: Arc::new(Tiktoken::new().unwrap()),
         temperature: None,
         turn_timeout: Duration::from_secs(60),
     };
     let scenario = &scenarios::all()[0];
+    let typing: f64 = scenario.turns[1..]
+        .iter()
+        .map(|t| t.split_whitespace().count() as f64 / 6_000.0 * 60.0)
+        .sum();
     for strategy in [Strategy::Ours, Strategy::Rolling] {
         let (m, _) = fidelity::measure(strategy, &backend, scenario, &setup)
             .await
             .unwrap();
         assert!(m.compressions >= 1, "{}: no compression", strategy.name());
         assert!(m.tokens_in_summaries > 0 && m.secs_compressing > 0.0);
+        // The person typed every message after the first at the pace set.
+        assert!(
+            m.session_secs >= typing,
+            "{}: session {:.2} s, typing alone {typing:.2} s",
+            strategy.name(),
+            m.session_secs
+        );
     }
 }
 
@@ -110,6 +127,7 @@ async fn the_rolling_baseline_compacts_after_a_refused_request() {
         model: "llama3.2:3b".into(),
         ctx: 2048,
         think: Duration::ZERO,
+        pace: None,
         tok: Arc::new(Tiktoken::new().unwrap()),
         temperature: None,
         turn_timeout: Duration::from_secs(60),
@@ -124,4 +142,40 @@ async fn the_rolling_baseline_compacts_after_a_refused_request() {
         m.compressions >= 1,
         "never compacted after the refusal: {m:?}"
     );
+}
+
+#[test]
+fn the_ledger_alone_keeps_every_scripted_fact_with_its_subject_and_the_latest_value() {
+    // What the person states must survive any fold by the ledger alone, whatever the
+    // model writes in its summaries: every fact of every scenario, with its subject, and
+    // no line still giving a replaced value as current.
+    use ollm_tui::core::ledger;
+    use ollm_tui::fidelity::score;
+    for s in scenarios::all() {
+        let lines: Vec<_> = s
+            .turns
+            .iter()
+            .flat_map(|t| ledger::extract(t, true))
+            .collect();
+        let merged = ledger::merge(&lines);
+        let text = ledger::render("Facts:", &merged);
+        for f in &s.facts {
+            assert!(
+                score::kept_with_subject(&text, f),
+                "{}: {} lost from\n{text}",
+                s.name,
+                f.value
+            );
+            if let Some(stale) = f.stale {
+                assert!(
+                    merged
+                        .iter()
+                        .all(|l| !l.text.contains(stale) || l.text.contains(f.value)),
+                    "{}: {stale} still stands beside {}\n{text}",
+                    s.name,
+                    f.value
+                );
+            }
+        }
+    }
 }

@@ -89,6 +89,18 @@ const CHANGE_WORDS: &[&str] = &[
     "new",
     "no longer",
     "rather",
+    // Corrections and adjustments, as people write them in handover notes and plans.
+    "correction",
+    "corrected",
+    "extended",
+    "increased",
+    "decreased",
+    "reduced",
+    "shortened",
+    "bumped",
+    "revised",
+    "postponed",
+    "rescheduled",
 ];
 
 /// Words too common to tie two lines to one subject.
@@ -288,7 +300,9 @@ fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
         .any(|w| older.words.contains(w))
 }
 
-/// Lines in order (oldest first) with superseded ones and repeats removed.
+/// Lines in order (oldest first) with superseded ones and repeats removed. The model's
+/// lines never supersede the person's: a reply that echoes a value wrongly, or proposes
+/// one ("we could move it to 8080"), must not erase what the person stated.
 pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerLine> {
     let mut out: Vec<Parsed> = Vec::new();
     for line in lines {
@@ -296,7 +310,7 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
             continue;
         }
         let parsed = Parsed::new(line);
-        out.retain(|old| !supersedes(&parsed, old));
+        out.retain(|old| !(supersedes(&parsed, old) && (parsed.line.user || !old.line.user)));
         out.push(parsed);
     }
     out.into_iter().map(|p| p.line).collect()
@@ -456,6 +470,44 @@ mod tests {
             user("Now clippy complains: this `if` has identical blocks at src/cart/total.rs:41."),
         ]);
         assert_eq!(kept.len(), 3, "{:?}", texts(&kept));
+    }
+
+    #[test]
+    fn a_correction_replaces_the_value_it_corrects() {
+        let merged = merge(&[
+            user("Log retention for the app servers is 14 days."),
+            user("The cleanup cron job runs every 15 minutes."),
+            user("Correction on logs: retention was extended to 30 days for compliance."),
+        ]);
+        assert_eq!(
+            texts(&merged),
+            [
+                "The cleanup cron job runs every 15 minutes.",
+                "Correction on logs: retention was extended to 30 days for compliance.",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_model_never_supersedes_what_the_person_stated() {
+        let assistant = |t: &str| LedgerLine {
+            text: t.into(),
+            user: false,
+        };
+        let merged = merge(&[
+            user("The public API gateway listens on port 8443."),
+            assistant("We could move the gateway to port 8080 instead of 8443."),
+        ]);
+        assert_eq!(merged.len(), 2, "{:?}", texts(&merged));
+        // The person's own change still wins over the model's older line.
+        let merged = merge(&[
+            assistant("The gateway listens on port 8443."),
+            user("Change of plan: the gateway now listens on 8080, not 8443."),
+        ]);
+        assert_eq!(
+            texts(&merged),
+            ["Change of plan: the gateway now listens on 8080, not 8443."]
+        );
     }
 
     #[test]

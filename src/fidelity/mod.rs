@@ -23,7 +23,7 @@ pub mod strategies;
 
 pub use report::{Measured, QuizScore};
 pub use scenarios::Scenario;
-pub use strategies::{Run, RunError, Setup, Strategy};
+pub use strategies::{Pace, Run, RunError, Setup, Strategy};
 
 use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole};
 use recorder::CallKind;

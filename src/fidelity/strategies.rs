@@ -54,13 +54,58 @@ impl Strategy {
 pub struct Setup {
     pub model: String,
     pub ctx: u32,
-    /// Seconds the person reads a reply before typing the next message.
+    /// Seconds the person pauses after a reply before the next message is sent.
     pub think: Duration,
+    /// When set, the pause also grows with what there is to read and to type.
+    pub pace: Option<Pace>,
     pub tok: Arc<dyn Tokenizer>,
     /// Reply sampling temperature (`None`: the model's default).
     pub temperature: Option<f32>,
     /// Longest a turn may take before the run is abandoned.
     pub turn_timeout: Duration,
+}
+
+/// How fast the person reads and types. A fixed pause alone makes a person who answers
+/// a 300-word reply in five seconds: no compression can run while nobody reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pace {
+    pub read_words_per_min: f64,
+    pub type_words_per_min: f64,
+}
+
+impl Pace {
+    /// Common adult averages: reading on a screen ~250 words a minute, typing ~40.
+    pub const TYPICAL: Pace = Pace {
+        read_words_per_min: 250.0,
+        type_words_per_min: 40.0,
+    };
+
+    /// Time to read `reply_words` and type `message_words`.
+    pub fn time(&self, reply_words: usize, message_words: usize) -> Duration {
+        let minutes = reply_words as f64 / self.read_words_per_min.max(1.0)
+            + message_words as f64 / self.type_words_per_min.max(1.0);
+        Duration::from_secs_f64(minutes * 60.0)
+    }
+}
+
+/// The pause before `next` is sent: the fixed think time, plus reading the last reply
+/// (its length as the server counted it, ~0.75 words a token) and typing `next`.
+fn pause(setup: &Setup, calls: &super::recorder::Calls, next: &str) -> Duration {
+    let Some(pace) = setup.pace else {
+        return setup.think;
+    };
+    let reply_tokens = calls
+        .lock()
+        .ok()
+        .and_then(|c| {
+            c.iter()
+                .rev()
+                .find(|c| c.kind == super::recorder::CallKind::Reply)
+                .and_then(|c| c.output_tokens)
+        })
+        .unwrap_or(0);
+    let reply_words = (f64::from(reply_tokens) * 0.75) as usize;
+    setup.think + pace.time(reply_words, next.split_whitespace().count())
 }
 
 /// One turn as the person lived it.
@@ -172,7 +217,7 @@ async fn ours<B: ChatBackend>(
     let mut turns = Vec::new();
     for (i, text) in scenario.turns.iter().enumerate() {
         if i > 0 {
-            tokio::time::sleep(setup.think).await;
+            tokio::time::sleep(pause(setup, &calls, text)).await;
         }
         let sent = Instant::now();
         handle
@@ -286,7 +331,7 @@ async fn baseline<B: ChatBackend>(
     let started = Instant::now();
     for (i, text) in scenario.turns.iter().enumerate() {
         if i > 0 {
-            tokio::time::sleep(setup.think).await;
+            tokio::time::sleep(pause(setup, &calls, text)).await;
         }
         let sent = Instant::now();
         let text = if i == 0 {
@@ -520,4 +565,17 @@ async fn compact<B: ChatBackend>(
     ));
     messages.extend(kept);
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typical_person_takes_a_minute_for_a_long_reply_and_a_short_answer() {
+        // 250 words to read (1 min) and 20 to type (30 s).
+        let t = Pace::TYPICAL.time(250, 20);
+        assert_eq!(t.as_secs(), 90);
+        assert_eq!(Pace::TYPICAL.time(0, 0), Duration::ZERO);
+    }
 }
