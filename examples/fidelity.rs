@@ -6,6 +6,8 @@
 //!
 //! `--scenario facts|coding|planning|distractors|ops` (repeatable) and `--strategy
 //! ours|rolling|truncate` (repeatable) narrow a run; `--turns N` plays the first N turns;
+//! `--stretch K` asks K side questions after every scripted turn, for a longer session
+//! with the same facts (a larger context needs one to fold at all);
 //! `--think S` is how long the person reads each reply before typing (default 5 s: a
 //! compression that runs while they read does not make them wait); `--pace` adds the time
 //! to read each reply and type the next message (`--read-wpm`, default 250, and
@@ -36,6 +38,9 @@ struct Args {
     /// Play only the first N turns of each scenario.
     #[arg(long)]
     turns: Option<usize>,
+    /// Ask K side questions after every scripted turn (a longer session, same facts).
+    #[arg(long, default_value_t = 0)]
+    stretch: usize,
     /// Seconds the person reads a reply before the next message.
     #[arg(long, default_value_t = 5.0)]
     think: f64,
@@ -83,6 +88,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             Some(n) => s.truncated(n),
             None => s.clone(),
         })
+        .map(|s| s.stretched(args.stretch))
         .collect();
     let tok: Arc<Tiktoken> = Arc::new(Tiktoken::new()?);
     let mut results: Vec<serde_json::Value> = Vec::new();
@@ -142,6 +148,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "scenario": scenario.name,
                 "ctx": ctx,
                 "think_secs": args.think,
+                "stretch": args.stretch,
                 "pace": args.pace.then_some([args.read_wpm, args.type_wpm]),
                 "runs": rows,
                 "ceiling": ceiling,

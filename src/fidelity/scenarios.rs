@@ -68,6 +68,68 @@ impl Scenario {
     }
 }
 
+/// Side questions a person asks between the scripted turns of a stretched scenario: the
+/// kind of talk that fills a long session and has nothing to keep.
+const SIDE_QUESTIONS: &[&str] = &[
+    "By the way, how do I write a good README for a small project?",
+    "What is the difference between a process and a thread?",
+    "Can you suggest a short warm-up routine before a run?",
+    "Why do some bridges sway in the wind?",
+    "How would you explain recursion to a beginner?",
+    "What makes a good code review comment?",
+    "Any advice for keeping a plant alive in a dark office?",
+    "How do noise-cancelling headphones work?",
+    "What should I look for when choosing a mechanical keyboard?",
+    "Why is the sky blue, in two sentences?",
+    "How do I say no to a meeting politely?",
+    "What is a good way to learn a new programming language quickly?",
+    "How do I make a decent cup of pour-over coffee?",
+    "What is the idea behind spaced repetition?",
+    "Why do cats purr?",
+    "What are the pros and cons of a standing desk?",
+    "How do vaccines train the immune system, briefly?",
+    "What is a sensible way to name variables?",
+    "How did people navigate at sea before GPS?",
+    "What is the best way to take notes in a meeting?",
+    "Why does bread go stale?",
+    "How do I keep a long-running side project motivating?",
+    "What is the difference between weather and climate?",
+    "How should I structure a five-minute talk?",
+];
+
+impl Scenario {
+    /// The same script with `k` side questions after every scripted turn but the last: a
+    /// longer session with the same facts, for contexts where the script alone folds too
+    /// little to measure.
+    pub fn stretched(&self, k: usize) -> Scenario {
+        let mut turns = Vec::with_capacity(self.turns.len() * (k + 1));
+        let mut next = 0;
+        for (i, t) in self.turns.iter().enumerate() {
+            turns.push(t.clone());
+            if i + 1 < self.turns.len() {
+                for _ in 0..k {
+                    turns.push(SIDE_QUESTIONS[next % SIDE_QUESTIONS.len()].to_string());
+                    next += 1;
+                }
+            }
+        }
+        Scenario {
+            name: self.name,
+            locked: self.locked,
+            turns,
+            facts: self
+                .facts
+                .iter()
+                .map(|f| Fact {
+                    turn: f.turn * (k + 1),
+                    ..f.clone()
+                })
+                .collect(),
+            quiz: self.quiz.clone(),
+        }
+    }
+}
+
 fn fact(subject: &'static [&'static str], value: &'static str, turn: usize) -> Fact {
     Fact {
         subject,
@@ -450,7 +512,8 @@ mod tests {
 
     #[test]
     fn every_fact_is_stated_in_its_turn_and_every_question_names_a_fact() {
-        for s in all() {
+        let stretched = all().iter().map(|s| s.stretched(2)).collect::<Vec<_>>();
+        for s in all().into_iter().chain(stretched) {
             for f in &s.facts {
                 assert!(
                     s.turns[f.turn].contains(f.value.trim_end_matches("()")),
@@ -469,6 +532,18 @@ mod tests {
             }
             assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
         }
+    }
+
+    #[test]
+    fn stretching_adds_side_questions_between_turns_only() {
+        let s = planning_thread();
+        let long = s.stretched(2);
+        assert_eq!(long.turns.len(), s.turns.len() * 3 - 2);
+        assert_eq!(long.turns.last(), s.turns.last());
+        assert_eq!(long.turns[3], s.turns[1]);
+        assert!(SIDE_QUESTIONS.contains(&long.turns[1].as_str()));
+        assert_eq!(long.quiz.len(), s.quiz.len());
+        assert_eq!(s.stretched(0).turns, s.turns);
     }
 
     #[test]
