@@ -13,11 +13,11 @@
 //! to read each reply and type the next message (`--read-wpm`, default 250, and
 //! `--type-wpm`, default 40, words a minute). Tables go to stdout as
 //! each scenario finishes; `--json` writes every figure, the quiz answers and the final
-//! contexts.
+//! contexts; `--rescore FILE` judges such a file again with the current scorer.
 
 use clap::Parser;
 use ollm_tui::core::tokens::Tiktoken;
-use ollm_tui::fidelity::{self, Measured, Pace, Setup, Strategy, scenarios};
+use ollm_tui::fidelity::{self, Measured, Pace, QuizScore, Setup, Strategy, scenarios};
 use ollm_tui::llm::{ChatBackend, OllamaBackend, OllamaOptions};
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,11 +61,62 @@ struct Args {
     no_bounds: bool,
     #[arg(long)]
     json: Option<std::path::PathBuf>,
+    /// Judge the answers and final contexts of earlier `--json` files again with the
+    /// current scorer (rewritten in place, tables to stdout); nothing is asked of a model.
+    #[arg(long)]
+    rescore: Vec<std::path::PathBuf>,
+}
+
+/// `--rescore`: every run and bound of `path` scored again.
+fn rescore(path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    let mut entries: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    let all = scenarios::all();
+    for entry in &mut entries {
+        let name = entry["scenario"].as_str().unwrap_or_default().to_string();
+        let Some(scenario) = all.iter().find(|s| s.name == name) else {
+            eprintln!(
+                "{}: no scenario named {name:?}; left as it was",
+                path.display()
+            );
+            continue;
+        };
+        let mut runs: Vec<Measured> = serde_json::from_value(entry["runs"].take())?;
+        for run in &mut runs {
+            run.rescore(scenario);
+        }
+        let mut bound = |key: &str| -> Result<Option<QuizScore>, serde_json::Error> {
+            let mut q: Option<QuizScore> = serde_json::from_value(entry[key].take())?;
+            if let Some(q) = &mut q {
+                q.rescore(scenario);
+            }
+            entry[key] = serde_json::to_value(&q)?;
+            Ok(q)
+        };
+        let (ceiling, floor) = (bound("ceiling")?, bound("floor")?);
+        let refs: Vec<&Measured> = runs.iter().collect();
+        // Without a floor no bounds were asked; a ceiling alone is missing when the
+        // whole conversation did not fit.
+        let ceiling = floor.as_ref().map(|_| &ceiling);
+        println!(
+            "{}",
+            fidelity::report::table(&refs, ceiling, floor.as_ref())
+        );
+        entry["runs"] = serde_json::to_value(&runs)?;
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&entries)?)?;
+    Ok(())
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
+    if !args.rescore.is_empty() {
+        for path in &args.rescore {
+            rescore(path)?;
+        }
+        return Ok(());
+    }
     let backend = OllamaBackend::new(
         &args.host,
         OllamaOptions {

@@ -179,3 +179,39 @@ fn the_ledger_alone_keeps_every_scripted_fact_with_its_subject_and_the_latest_va
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_run_is_judged_again_from_its_answers_and_context() {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(40);
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let setup = Setup {
+        model: "llama3.2:3b".into(),
+        ctx: 2048,
+        think: Duration::ZERO,
+        pace: None,
+        tok: Arc::new(Tiktoken::new().unwrap()),
+        temperature: None,
+        turn_timeout: Duration::from_secs(60),
+    };
+    let scenario = scenarios::all()[0].truncated(5);
+    let (m, _) = fidelity::measure(Strategy::Truncate, &backend, &scenario, &setup)
+        .await
+        .unwrap();
+    // Through JSON, as --rescore reads it.
+    let mut saved: fidelity::Measured =
+        serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+    assert_eq!(saved.facts_kept, m.facts_kept);
+    saved.final_context = "Nothing here.".into();
+    let q = &scenario.quiz[0];
+    saved.quiz.answers[0].1 = format!("It is {}.", scenario.facts[q.fact].value);
+    saved.quiz.answers[0].2 = false;
+    saved.rescore(&scenario);
+    assert_eq!(saved.facts_kept, 0);
+    assert_eq!(saved.lost.len(), scenario.facts.len());
+    assert!(saved.quiz.answers[0].2, "{:?}", saved.quiz.answers[0]);
+    assert_eq!(
+        saved.quiz.right,
+        saved.quiz.answers.iter().filter(|a| a.2).count()
+    );
+}

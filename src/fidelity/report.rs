@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 /// A quiz's answers.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct QuizScore {
     pub asked: usize,
     pub right: usize,
@@ -17,7 +17,7 @@ pub struct QuizScore {
 }
 
 /// Everything measured about one strategy on one scenario.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Measured {
     pub scenario: String,
     pub strategy: Strategy,
@@ -52,6 +52,45 @@ pub struct Measured {
     pub final_context: String,
 }
 
+impl QuizScore {
+    /// Judge the recorded answers again with the current scorer.
+    pub fn rescore(&mut self, scenario: &Scenario) {
+        for (ask, answer, right) in &mut self.answers {
+            if let Some(q) = scenario.quiz.iter().find(|q| q.ask == ask.as_str()) {
+                *right = score::answer_is_right(answer, &scenario.facts[q.fact]);
+            }
+        }
+        self.right = self.answers.iter().filter(|a| a.2).count();
+    }
+}
+
+impl Measured {
+    /// Score the recorded final context and quiz answers again with the current scorer:
+    /// a run takes an hour on a small machine, a better judge should not need another.
+    pub fn rescore(&mut self, scenario: &Scenario) {
+        let (kept, lost) = facts_in(&self.final_context, scenario);
+        self.facts_kept = kept;
+        self.facts = scenario.facts.len();
+        self.lost = lost;
+        self.quiz.rescore(scenario);
+    }
+}
+
+/// How many of the scenario's facts `context` keeps with their subject, and the values
+/// of those it lost.
+fn facts_in(context: &str, scenario: &Scenario) -> (usize, Vec<String>) {
+    let mut kept = 0;
+    let mut lost = Vec::new();
+    for f in &scenario.facts {
+        if score::kept_with_subject(context, f) {
+            kept += 1;
+        } else {
+            lost.push(f.value.to_string());
+        }
+    }
+    (kept, lost)
+}
+
 fn overlap(a: (Instant, Instant), b: (Instant, Instant)) -> f64 {
     let start = a.0.max(b.0);
     let end = a.1.min(b.1);
@@ -70,15 +109,7 @@ pub(super) fn measured(scenario: &Scenario, setup: &Setup, run: &Run, quiz: Quiz
         .map(|(_, t)| t.as_str())
         .collect::<Vec<_>>()
         .join("\n\n");
-    let mut facts_kept = 0;
-    let mut lost = Vec::new();
-    for f in &scenario.facts {
-        if score::kept_with_subject(&context, f) {
-            facts_kept += 1;
-        } else {
-            lost.push(f.value.to_string());
-        }
-    }
+    let (facts_kept, lost) = facts_in(&context, scenario);
     let sum = |kind: CallKind, f: &dyn Fn(&Call) -> u64| -> u64 {
         calls.iter().filter(|c| c.kind == kind).map(f).sum()
     };

@@ -8,9 +8,18 @@
 //! Tuesday to Thursday" keeps both in one sentence and still counts).
 
 use super::scenarios::Fact;
+use regex::Regex;
+use std::sync::LazyLock;
 
+/// Lower case, without markup, and with a number's unit written one way: "12-second",
+/// "12 seconds" and "12 second" are one value, as are "25MB" and "25 MB".
 fn normalize(s: &str) -> String {
-    s.to_lowercase().replace(['`', '*'], "")
+    static UNIT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(\d)[ -]?(second|minute|hour|day|week|month|year|mb|gb|tb|kb)s?\b")
+            .unwrap_or_else(|e| panic!("bad built-in regex: {e}"))
+    });
+    let plain = s.to_lowercase().replace(['`', '*'], "");
+    UNIT.replace_all(&plain, "$1 $2").into_owned()
 }
 
 /// The lines and sentences of `text`.
@@ -129,5 +138,31 @@ mod tests {
         let func = f(&["function"], "compute_total()", None);
         assert!(answer_is_right("It is `compute_total`.", &func));
         assert!(!answer_is_right("apply_discounts()", &func));
+    }
+
+    #[test]
+    fn a_value_with_a_unit_matches_however_the_unit_is_written() {
+        // Found on the real model: "We decided on a 12-second timeout" was scored wrong.
+        let timeout = f(&["timeout"], "12 seconds", None);
+        assert!(answer_is_right(
+            "We decided on a 12-second timeout.",
+            &timeout
+        ));
+        assert!(answer_is_right("12 seconds.", &timeout));
+        assert!(!answer_is_right("A 30-second timeout.", &timeout));
+        let upload = f(&["upload"], "25 MB", None);
+        assert!(kept_with_subject(
+            "Uploads are capped at 25MB per file.",
+            &upload
+        ));
+        let retention = f(&["retention"], "30 days", Some("14 days"));
+        assert!(!answer_is_right(
+            "Retention: 30-day, or rather 14 days.",
+            &retention
+        ));
+        assert!(answer_is_right(
+            "It was 14 days; now it is a 30-day retention.",
+            &retention
+        ));
     }
 }
