@@ -95,6 +95,12 @@ impl Tmux {
         self.tmux(&["send-keys", "-t", "e2e", "-l", text]);
     }
 
+    /// Type `text` and press Enter: send a message, or run a slash command.
+    fn say(&self, text: &str) {
+        self.type_text(text);
+        self.keys(&["Enter"]);
+    }
+
     /// Paste `text` as a terminal does: `paste-buffer -p` sends a bracketed paste with
     /// each `\n` turned into a CR, as xterm and VTE do. `file` holds it on the way.
     fn paste(&self, file: &Path, text: &str) {
@@ -262,8 +268,7 @@ async fn a_message_streams_back_and_quitting_leaves_the_terminal_clean() {
     })
     .await;
     let before = t.wait_for("connected", idle).await;
-    t.type_text("hello from tmux");
-    t.keys(&["Enter"]);
+    t.say("hello from tmux");
     let s = t
         .wait_for("the streamed reply", |s| {
             s.contains("You said: \"hello from tmux\"") && idle(s)
@@ -299,8 +304,7 @@ async fn snapshot_then_restore_brings_back_the_earlier_state() {
         40,
     )
     .await;
-    t.type_text("alpha question");
-    t.keys(&["Enter"]);
+    t.say("alpha question");
     t.wait_for("first reply", |s| {
         s.contains("You said: \"alpha question\"") && idle(s)
     })
@@ -310,8 +314,7 @@ async fn snapshot_then_restore_brings_back_the_earlier_state() {
         s.contains("saved (Ctrl+R to restore)")
     })
     .await;
-    t.type_text("bravo question");
-    t.keys(&["Enter"]);
+    t.say("bravo question");
     let with_b = t
         .wait_for("second reply", |s| {
             s.contains("You said: \"bravo question\"") && idle(s)
@@ -354,8 +357,7 @@ async fn the_gauge_grows_with_turns_and_drops_after_a_compression() {
     let mut last = 0;
     let mut peak = 0;
     for i in 0..30 {
-        t.type_text(&format!("question number {i} about topic_{i}"));
-        t.keys(&["Enter"]);
+        t.say(&format!("question number {i} about topic_{i}"));
         let s = t
             .wait_for("this turn's reply", |s| {
                 s.contains(&format!(
@@ -402,8 +404,7 @@ async fn esc_stops_a_slow_reply() {
         30,
     )
     .await;
-    t.type_text("a very long answer please");
-    t.keys(&["Enter"]);
+    t.say("a very long answer please");
     t.wait_for("generation", |s| {
         s.contains("generating") && s.contains("You said")
     })
@@ -443,8 +444,7 @@ async fn without_a_server_it_says_where_it_looked_and_how_to_fix_it() {
         .await;
     assert!(s.contains("Cannot reach Ollama"), "{s}");
     // Typing still works and the message is kept.
-    t.type_text("are you there");
-    t.keys(&["Enter"]);
+    t.say("are you there");
     let s = t
         .wait_for("the message kept and the send refused", |s| {
             s.contains("are you there") && s.contains("/retry") && idle(s)
@@ -483,8 +483,7 @@ async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
                 .await;
         }
         let msg = format!("message before kill {round}");
-        t.type_text(&msg);
-        t.keys(&["Enter"]);
+        t.say(&msg);
         sent.push(msg);
         t.wait_for("the reply streaming", |s| {
             s.contains("generating") && s.contains("You said")
@@ -537,8 +536,7 @@ async fn a_tiny_terminal_does_not_break_it() {
         3,
     );
     // Give it time to draw a few frames at this size, typing meanwhile.
-    t.type_text("tiny");
-    t.keys(&["Enter"]);
+    t.say("tiny");
     let start = Instant::now();
     while start.elapsed() < Duration::from_millis(800) {
         assert!(t.alive(), "it died at 12x3:\n{}", t.screen());
@@ -590,8 +588,7 @@ async fn sigint_sigterm_and_sighup_hand_the_terminal_back_in_every_state() {
                     // The reply stops after a few words and the stream stays open: only
                     // the idle timeout (60 s) would end it.
                     server.push_fault(Fault::StallAfter { tokens: 3 });
-                    t.type_text("tell me a story");
-                    t.keys(&["Enter"]);
+                    t.say("tell me a story");
                     t.wait_for("the stalled reply", |s| s.contains("generating"))
                         .await;
                 }
@@ -645,8 +642,7 @@ async fn sigint_sigterm_and_sighup_hand_the_terminal_back_in_every_state() {
 /// Send questions until the status line says a compression is under way.
 async fn until_compressing(t: &Tmux) {
     for i in 0..12 {
-        t.type_text(&format!("question {i} about the module layout"));
-        t.keys(&["Enter"]);
+        t.say(&format!("question {i} about the module layout"));
         // A compression may start between a reply and the next Enter (it runs in the
         // background), and then the message waits for it: either ends this turn.
         let s = t
@@ -687,8 +683,7 @@ async fn a_large_paste_is_a_marker_in_the_box_and_sent_whole() {
         s.contains("[paste 1: 3,000 lines, ") && s.contains("sent in full")
     })
     .await;
-    t.type_text(" please");
-    t.keys(&["Enter"]);
+    t.say(" please");
     t.wait_for("the reply", |s| {
         s.contains("You said: \"summarise log line 0") && idle(s)
     })
@@ -760,8 +755,7 @@ async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial
         36,
     )
     .await;
-    t.type_text("please run it");
-    t.keys(&["Enter"]);
+    t.say("please run it");
     let s = t
         .wait_for("the approval dialog", |s| {
             s.contains("Allow run_command?") && s.contains("echo approved-run > ran.txt")
@@ -804,8 +798,7 @@ async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial
         "run_command",
         serde_json::json!({"command": "touch denied.txt"}),
     )]);
-    t.type_text("and the other one");
-    t.keys(&["Enter"]);
+    t.say("and the other one");
     t.wait_for("the second dialog", |s| {
         s.contains("Allow run_command?") && s.contains("touch denied.txt")
     })
@@ -890,8 +883,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         .iter()
         .enumerate()
     {
-        t.type_text(ask);
-        t.keys(&["Enter"]);
+        t.say(ask);
         t.wait_for("the reads and the answer", |s| {
             s.contains(&format!("You said: \"{ask}\"")) && idle(s)
         })
@@ -975,8 +967,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         "recall",
         serde_json::json!({"id": id, "start_line": 1000, "end_line": 1001}),
     )]);
-    t.type_text("what is on line 1000 of f7.rs?");
-    t.keys(&["Enter"]);
+    t.say("what is on line 1000 of f7.rs?");
     t.wait_for("the recall", |s| {
         s.contains("You said: \"what is on line 1000") && idle(s)
     })
@@ -992,12 +983,10 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         )
     );
     // /done: the tool calls and results leave the next request; what was said stays.
-    t.type_text("/done");
-    t.keys(&["Enter"]);
+    t.say("/done");
     t.wait_for("the task-done line", |s| s.contains("Task done: "))
         .await;
-    t.type_text("next task please");
-    t.keys(&["Enter"]);
+    t.say("next task please");
     t.wait_for("the next answer", |s| {
         s.contains("You said: \"next task please\"") && idle(s)
     })
@@ -1038,11 +1027,9 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
         30,
     )
     .await;
-    t.type_text("first question");
-    t.keys(&["Enter"]);
+    t.say("first question");
     t.wait_for("generation", |s| s.contains("generating")).await;
-    t.type_text("second typed ahead");
-    t.keys(&["Enter"]);
+    t.say("second typed ahead");
     let s = t
         .wait_for("the queued line", |s| {
             s.contains("queued") && s.contains("second typed ahead")
@@ -1055,8 +1042,7 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
     })
     .await;
     // Typed during the second reply, then taken back: Esc does not stop the reply.
-    t.type_text("third taken back");
-    t.keys(&["Enter"]);
+    t.say("third taken back");
     t.wait_for("the second queue", |s| {
         s.contains(" queued ") && s.contains("third taken back")
     })
@@ -1185,8 +1171,7 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
         s.contains("New title: Infra notes for the shop")
     })
     .await;
-    t.type_text(" v2");
-    t.keys(&["Enter"]);
+    t.say(" v2");
     t.wait_for("renamed", |s| {
         s.contains("Renamed to \"Infra notes for the shop v2\"")
     })
@@ -1217,8 +1202,7 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
         "Infra notes for the shop v2"
     );
     // Search finds the folded message of the third session; Enter opens it there.
-    t.type_text("/search MARMALADE key");
-    t.keys(&["Enter"]);
+    t.say("/search MARMALADE key");
     t.wait_for("the hits", |s| {
         s.contains("Search: MARMALADE key") && s.contains("1 hit")
     })
@@ -1259,8 +1243,7 @@ async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
     )
     .await;
     for ask in ["first question", "second question"] {
-        t.type_text(ask);
-        t.keys(&["Enter"]);
+        t.say(ask);
         t.wait_for("the reply", |s| {
             s.contains(&format!("You said: \"{ask}\"")) && idle(s)
         })
@@ -1269,15 +1252,13 @@ async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
     let logs = session_logs(home.path());
     assert_eq!(logs.len(), 1);
     let parent_bytes = std::fs::read(&logs[0]).unwrap();
-    t.type_text("/fork 2");
-    t.keys(&["Enter"]);
+    t.say("/fork 2");
     // The fork holds the first exchange only.
     t.wait_for("the fork", |s| {
         s.contains("You said: \"first question\"") && !s.contains("second question") && idle(s)
     })
     .await;
-    t.type_text("in the fork");
-    t.keys(&["Enter"]);
+    t.say("in the fork");
     t.wait_for("the fork's reply", |s| {
         s.contains("You said: \"in the fork\"") && idle(s)
     })
@@ -1380,8 +1361,7 @@ async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
     assert!(s.contains("You are back in the session you left"), "{s}");
     // Still usable: a message goes to the session we were in.
     t.keys(&["Escape"]);
-    t.type_text("still here");
-    t.keys(&["Enter"]);
+    t.say("still here");
     t.wait_for("the reply", |s| {
         s.contains("You said: \"still here\"") && idle(s)
     })
@@ -1408,8 +1388,7 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
         30,
     )
     .await;
-    t.type_text("How do I cache fetch_orders with Redis?");
-    t.keys(&["Enter"]);
+    t.say("How do I cache fetch_orders with Redis?");
     t.wait_for("the reply", |s| s.contains("You said:") && idle(s))
         .await;
     let logs = session_logs(home.path());
@@ -1440,8 +1419,7 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
             .contains("fetch_orders")
     );
     // A second answer asks for no other title.
-    t.type_text("and the TTL?");
-    t.keys(&["Enter"]);
+    t.say("and the TTL?");
     t.wait_for("the second reply", |s| {
         s.contains("You said: \"and the TTL?\"") && idle(s)
     })
