@@ -48,10 +48,10 @@ struct Args {
     #[arg(long)]
     pace: bool,
     /// Reading speed with `--pace`, in words a minute.
-    #[arg(long, default_value_t = 250.0)]
+    #[arg(long, default_value_t = Pace::TYPICAL.read_words_per_min)]
     read_wpm: f64,
     /// Typing speed with `--pace`, in words a minute.
-    #[arg(long, default_value_t = 40.0)]
+    #[arg(long, default_value_t = Pace::TYPICAL.type_words_per_min)]
     type_wpm: f64,
     /// Reply temperature.
     #[arg(long, default_value_t = 0.3)]

@@ -13,20 +13,25 @@ use std::sync::Arc;
 use std::time::Duration;
 use support::fake_ollama::{FakeOllama, Fault};
 
+/// The deterministic runs' setup: ctx 2048, no pause unless a `pace` is given.
+fn setup(pace: Option<Pace>) -> Setup {
+    Setup {
+        model: "llama3.2:3b".into(),
+        ctx: 2048,
+        think: Duration::ZERO,
+        pace,
+        tok: Arc::new(Tiktoken::new().unwrap()),
+        temperature: None,
+        turn_timeout: Duration::from_secs(60),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_strategy_plays_every_scenario_within_budget() {
     let server = FakeOllama::start().await;
     server.set_reply_words(90);
     let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let setup = Setup {
-        model: "llama3.2:3b".into(),
-        ctx: 2048,
-        think: Duration::ZERO,
-        pace: None,
-        tok: Arc::new(Tiktoken::new().unwrap()),
-        temperature: None,
-        turn_timeout: Duration::from_secs(60),
-    };
+    let setup = setup(None);
     for scenario in scenarios::all() {
         let scenario = scenario.truncated(8);
         let mut rows = Vec::new();
@@ -79,19 +84,11 @@ async fn long_scenarios_compress_and_the_figures_follow() {
     let server = FakeOllama::start().await;
     server.set_reply_words(150);
     let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let setup = Setup {
-        model: "llama3.2:3b".into(),
-        ctx: 2048,
-        think: Duration::ZERO,
-        // A fast person, so the run stays short; the pauses still add up to seconds.
-        pace: Some(Pace {
-            read_words_per_min: 60_000.0,
-            type_words_per_min: 6_000.0,
-        }),
-        tok: Arc::new(Tiktoken::new().unwrap()),
-        temperature: None,
-        turn_timeout: Duration::from_secs(60),
-    };
+    // A fast person, so the run stays short; the pauses still add up to seconds.
+    let setup = setup(Some(Pace {
+        read_words_per_min: 60_000.0,
+        type_words_per_min: 6_000.0,
+    }));
     let scenario = &scenarios::all()[0];
     let typing: f64 = scenario.turns[1..]
         .iter()
@@ -123,15 +120,7 @@ async fn the_rolling_baseline_compacts_after_a_refused_request() {
     server.set_reply_words(20);
     server.push_fault(Fault::ContextOverflow);
     let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let setup = Setup {
-        model: "llama3.2:3b".into(),
-        ctx: 2048,
-        think: Duration::ZERO,
-        pace: None,
-        tok: Arc::new(Tiktoken::new().unwrap()),
-        temperature: None,
-        turn_timeout: Duration::from_secs(60),
-    };
+    let setup = setup(None);
     let scenario = scenarios::all()[1].truncated(6);
     let (m, _) = fidelity::measure(Strategy::Rolling, &backend, &scenario, &setup)
         .await
@@ -185,15 +174,7 @@ async fn a_saved_run_is_judged_again_from_its_answers_and_context() {
     let server = FakeOllama::start().await;
     server.set_reply_words(40);
     let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let setup = Setup {
-        model: "llama3.2:3b".into(),
-        ctx: 2048,
-        think: Duration::ZERO,
-        pace: None,
-        tok: Arc::new(Tiktoken::new().unwrap()),
-        temperature: None,
-        turn_timeout: Duration::from_secs(60),
-    };
+    let setup = setup(None);
     let scenario = scenarios::all()[0].truncated(5);
     let (m, _) = fidelity::measure(Strategy::Truncate, &backend, &scenario, &setup)
         .await

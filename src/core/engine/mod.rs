@@ -48,7 +48,7 @@ mod watermark;
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer, kept_in_log};
-pub use prompt::{ChatPrompt, ESTIMATE_SLACK, PromptMessage, PromptRole, max_reply};
+pub use prompt::{ChatPrompt, PromptMessage, PromptRole, max_reply};
 pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
 pub use replay::ReplayReport;
 pub use watermark::TASK_DONE_TOOL;
