@@ -11,22 +11,19 @@
 //! the line's code, the tokens the shortening saved, compressions, and the time each
 //! phase took.
 
+mod common;
+
 use clap::Parser;
-use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot, ToolsConfig};
-use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
-use ollm_tui::core::mode::Mode;
-use ollm_tui::core::prompts::Prompts;
+use ollm_tui::actor;
 use ollm_tui::core::record::RecordBody;
 use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
 use ollm_tui::llm::{
     ChatBackend, ChatReply, ChatRequest, ChatStats, ChatStream, LlmError, LoadedModel, ModelInfo,
-    ModelSummary, OllamaBackend, OllamaOptions, StreamEvent, ToolCall,
+    ModelSummary, OllamaBackend, StreamEvent, ToolCall,
 };
 use ollm_tui::store::{MemoryStore, SessionStore};
-use ollm_tui::tools::{Approvals, Limits, Sandbox, ToolMode};
-use ollm_tui::view::Activity;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Parser)]
 struct Args {
@@ -102,67 +99,27 @@ fn start(
     dir: &std::path::Path,
     tok: Arc<Tiktoken>,
 ) -> Result<actor::Spawned<MemoryStore>, Box<dyn std::error::Error>> {
-    let engine = Engine::new(
-        SessionSpec {
-            session_id: "recall-probe".into(),
-            model: args.model.clone(),
-            mode: Mode::Assistant,
-            ctx: Some(args.ctx),
-        },
-        EngineConfig::default(),
-        tok,
-        Arc::new(Prompts::builtin()),
-        chrono::Utc::now(),
-    );
-    let header = engine.header("recall-probe");
-    let options = OllamaOptions {
-        first_token_timeout: Duration::from_secs(600),
-        idle_timeout: Duration::from_secs(120),
-        request_timeout: Duration::from_secs(900),
-        ..OllamaOptions::default()
+    let backend = Planted {
+        inner: OllamaBackend::new(&args.host, common::patient(Duration::from_secs(900)))?,
+        first: std::sync::atomic::AtomicBool::new(args.plant_read),
     };
-    Ok(actor::spawn(Parts {
-        backend: Planted {
-            inner: OllamaBackend::new(&args.host, options)?,
-            first: std::sync::atomic::AtomicBool::new(args.plant_read),
-        },
-        summary_backend: None,
-        engine: Box::new(move || engine),
-        store: StoreSlot::Open(MemoryStore::new(header)),
-        config: ActorConfig {
-            host: args.host.clone(),
-            tools: Some(ToolsConfig {
-                sandbox: Sandbox::new(dir)?,
-                approvals: Approvals::new(ToolMode::Read, Default::default()),
-                limits: Limits::default(),
-                mcp: Vec::new(),
-            }),
-            ..ActorConfig::default()
-        },
-        model: None,
-    }))
+    let session = common::Session {
+        id: "recall-probe".into(),
+        host: &args.host,
+        model: &args.model,
+        ctx: Some(args.ctx),
+        dir,
+    };
+    common::reading_session(session, backend, tok)
 }
 
-/// Send `text` and wait until its turn is over (the history grew by at least a reply
-/// and the session is idle); the seconds it took.
+/// Send `text` and wait until its turn is over; the seconds it took.
 async fn say(
     handle: &ollm_tui::actor::SessionHandle,
     view: &mut tokio::sync::watch::Receiver<Arc<ollm_tui::view::SessionView>>,
     text: &str,
 ) -> Result<f64, Box<dyn std::error::Error>> {
-    let started = Instant::now();
-    let want = view.borrow().status.history_messages + 2;
-    handle
-        .send(ollm_tui::actor::Command::from(Request::Send {
-            text: text.into(),
-        }))
-        .await?;
-    let _ = tokio::time::timeout(
-        Duration::from_secs(1800),
-        view.wait_for(|v| v.status.history_messages >= want && v.activity == Activity::Idle),
-    )
-    .await;
-    Ok(started.elapsed().as_secs_f64())
+    common::turn(handle, view, text, Duration::from_secs(1800)).await
 }
 
 fn code(k: usize) -> String {

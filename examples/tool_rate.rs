@@ -9,19 +9,15 @@
 //! `read_file` ran (and how the call arrived), whether the answer quotes the file, and
 //! what the model did instead when it did not call.
 
+mod common;
+
 use clap::Parser;
-use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot, ToolsConfig};
-use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
-use ollm_tui::core::mode::Mode;
-use ollm_tui::core::prompts::Prompts;
+use ollm_tui::actor;
 use ollm_tui::core::record::RecordBody;
 use ollm_tui::core::tokens::Tiktoken;
-use ollm_tui::llm::{OllamaBackend, OllamaOptions};
-use ollm_tui::store::MemoryStore;
-use ollm_tui::tools::{Approvals, Limits, Sandbox, ToolMode};
-use ollm_tui::view::Activity;
+use ollm_tui::llm::OllamaBackend;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Parser)]
 struct Args {
@@ -50,58 +46,23 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for i in 1..=args.tries {
         let dir = tempfile::tempdir()?;
         std::fs::write(dir.path().join("notes.txt"), NOTES)?;
-        let engine = Engine::new(
-            SessionSpec {
-                session_id: format!("tool-rate-{i}"),
-                model: args.model.clone(),
-                mode: Mode::Assistant,
-                ctx: args.ctx,
-            },
-            EngineConfig::default(),
-            tok.clone(),
-            Arc::new(Prompts::builtin()),
-            chrono::Utc::now(),
-        );
-        let header = engine.header("tool-rate");
-        let options = OllamaOptions {
-            first_token_timeout: Duration::from_secs(600),
-            idle_timeout: Duration::from_secs(120),
-            request_timeout: Duration::from_secs(600),
-            ..OllamaOptions::default()
+        let session = common::Session {
+            id: format!("tool-rate-{i}"),
+            host: &args.host,
+            model: &args.model,
+            ctx: args.ctx,
+            dir: dir.path(),
         };
-        let spawned = actor::spawn(Parts {
-            backend: OllamaBackend::new(&args.host, options)?,
-            summary_backend: None,
-            engine: Box::new(move || engine),
-            store: StoreSlot::Open(MemoryStore::new(header)),
-            config: ActorConfig {
-                host: args.host.clone(),
-                tools: Some(ToolsConfig {
-                    sandbox: Sandbox::new(dir.path())?,
-                    // Reading runs unasked; anything else would wait for a person.
-                    approvals: Approvals::new(ToolMode::Read, Default::default()),
-                    limits: Limits::default(),
-                    mcp: Vec::new(),
-                }),
-                ..ActorConfig::default()
-            },
-            model: None,
-        });
-        let started = Instant::now();
-        spawned
-            .handle
-            .send(ollm_tui::actor::Command::from(Request::Send {
-                text: args.ask.clone(),
-            }))
-            .await?;
+        let backend = OllamaBackend::new(&args.host, common::patient(Duration::from_secs(600)))?;
+        let spawned = common::reading_session(session, backend, tok.clone())?;
         let mut view = spawned.view.clone();
-        // Idle with at least the question and one reply recorded.
-        let _ = tokio::time::timeout(
+        let secs = common::turn(
+            &spawned.handle,
+            &mut view,
+            &args.ask,
             Duration::from_secs(900),
-            view.wait_for(|v| v.status.history_messages >= 2 && v.activity == Activity::Idle),
         )
-        .await;
-        let secs = started.elapsed().as_secs_f64();
+        .await?;
         let actor::Spawned { handle, task, .. } = spawned;
         drop(handle);
         let exit = task.await?;
