@@ -15,7 +15,7 @@ use super::paste;
 use super::words;
 use crate::actor::Command;
 use crate::core::engine::Request;
-use crate::core::sanitize::sanitize;
+use crate::core::sanitize::{byte_prefix, sanitize};
 use crate::ui;
 use crate::view::Activity;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -40,14 +40,8 @@ fn edits_input(k: &KeyEvent) -> bool {
 
 /// Cut a paste at `limit` bytes on a char boundary.
 fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
-    if text.len() <= limit {
-        return (text, false);
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    (&text[..end], true)
+    let kept = byte_prefix(text, limit);
+    (kept, kept.len() < text.len())
 }
 
 impl App {

@@ -83,9 +83,38 @@ fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     }
 }
 
+/// The longest prefix of `text` within `limit` bytes that ends on a char boundary, so
+/// a cut never splits a multi-byte character. (`str::floor_char_boundary` does this from
+/// Rust 1.91; the crate supports 1.89.)
+pub fn byte_prefix(text: &str, limit: usize) -> &str {
+    if text.len() <= limit {
+        return text;
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_prefix_is_the_longest_whole_char_prefix_within_the_limit() {
+        let text = "aé≥😀b";
+        for limit in 0..=text.len() + 2 {
+            let kept = byte_prefix(text, limit);
+            assert!(kept.len() <= limit && text.starts_with(kept), "{limit}");
+            // One more char would not have fitted.
+            let next = text[kept.len()..].chars().next();
+            assert!(
+                next.is_none_or(|c| kept.len() + c.len_utf8() > limit),
+                "{limit}"
+            );
+        }
+    }
 
     #[test]
     fn plain_text_is_borrowed() {

@@ -378,10 +378,7 @@ pub(crate) fn cap(mut text: String, limit: usize, hint: &str) -> String {
         return text;
     }
     let total = text.len();
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let mut end = crate::core::sanitize::byte_prefix(&text, limit).len();
     if let Some(nl) = text[..end].rfind('\n') {
         end = nl + 1;
     }
