@@ -110,26 +110,68 @@ async fn long_scenarios_compress_and_the_figures_follow() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rolling_baseline_compacts_after_a_refused_request() {
-    // Found on the real model: a first reply that looped to the cap put the next request
-    // over the context; the refusal carried no prompt count and our tokenizer counted the
-    // history short of the threshold, so the baseline never compacted and every later
-    // turn was refused. Here the server refuses the second request outright.
+/// A server that answers `ok` requests and then refuses `refused` as too long.
+async fn refusing_after(ok: usize, refused: usize) -> FakeOllama {
     let server = FakeOllama::start().await;
     server.set_reply_words(20);
-    server.push_fault(Fault::ContextOverflow);
+    for _ in 0..ok {
+        server.push_fault(Fault::TokenDelay(Duration::ZERO));
+    }
+    for _ in 0..refused {
+        server.push_fault(Fault::ContextOverflow);
+    }
+    server
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rolling_baseline_compacts_and_resends_a_refused_turn() {
+    // Found on the real model: a reply that looped into a run of digits (one token each
+    // to the model, a third of that to our tokenizer) put the next request over the
+    // context although our count said it fitted. Here the fourth request is refused.
+    let server = refusing_after(3, 1).await;
     let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
     let setup = setup(None);
     let scenario = scenarios::all()[1].truncated(6);
     let (m, _) = fidelity::measure(Strategy::Rolling, &backend, &scenario, &setup)
         .await
         .unwrap();
-    // A short chat never reaches the threshold by itself: the refusal made it compact.
-    assert_eq!(m.over_budget, 1);
+    // A short chat never reaches the threshold by itself: the refusal made it compact,
+    // and the refused turn was sent again and answered.
+    assert_eq!(m.over_budget, 1, "{m:?}");
     assert!(
         m.compressions >= 1,
         "never compacted after the refusal: {m:?}"
+    );
+    assert_eq!(m.failed_turns, 0, "{m:?}");
+    assert_eq!(m.reply_calls, scenario.turns.len() + 1, "{m:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_truncating_baseline_drops_the_oldest_until_the_server_accepts() {
+    // Ollama truncates by its own count and never refuses; the baseline stands in for
+    // it with our tokenizer, so a refusal means: drop the oldest, send again.
+    let server = refusing_after(3, 2).await;
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let setup = setup(None);
+    let scenario = scenarios::all()[1].truncated(6);
+    let (m, run) = fidelity::measure(Strategy::Truncate, &backend, &scenario, &setup)
+        .await
+        .unwrap();
+    assert_eq!(m.over_budget, 0, "{m:?}");
+    assert_eq!(m.failed_turns, 0, "{m:?}");
+    assert_eq!(m.reply_calls, scenario.turns.len(), "{m:?}");
+    // The two oldest messages (the first message, with the locked decision, and its
+    // reply) were dropped for good.
+    assert!(
+        run.context
+            .iter()
+            .all(|(_, text)| !text.contains(scenario.locked)),
+        "{:?}",
+        run.context
+    );
+    assert_eq!(
+        server.chat_requests().len(),
+        scenario.turns.len() + 2 + scenario.quiz.len()
     );
 }
 

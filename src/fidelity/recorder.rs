@@ -79,6 +79,15 @@ fn lock(calls: &Calls) -> std::sync::MutexGuard<'_, Vec<Call>> {
     calls.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Drop the last call if the server refused it as too long: for a strategy standing in
+/// for the server's own truncation, which Ollama does without refusing anything.
+pub fn forget_refused(calls: &Calls) {
+    let mut calls = lock(calls);
+    if calls.last().is_some_and(|c| c.overflow) {
+        calls.pop();
+    }
+}
+
 fn end(calls: &Calls, i: usize, prompt: Option<u32>, output: Option<u32>, overflow: bool) {
     if let Some(c) = lock(calls).get_mut(i) {
         c.ended = Some(Instant::now());

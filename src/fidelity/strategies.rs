@@ -4,9 +4,12 @@
 //!   into checkpoints, the locked decision on the goal board;
 //! - `rolling`: Ollama's own agent's rule — when the last prompt reached 80 % of num_ctx,
 //!   one call turns the previous summary plus the archived messages into a new summary;
-//!   below a 16K context it keeps no turns verbatim (above, the last 3 user turns);
+//!   below a 16K context it keeps no turns verbatim (above, the last 3 user turns). A
+//!   request the server refuses as too long makes it compact and send the turn again once;
 //! - `truncate`: Ollama's default without a client that manages context — the oldest
-//!   messages are dropped until the request fits.
+//!   messages are dropped until the request fits. We count with our tokenizer, the server
+//!   with the model's, so a refusal drops one more and sends again, and is not counted
+//!   (Ollama, counting with the model's tokenizer, would not have refused).
 //!
 //! The baselines state the locked decision in the first message, as a person without a
 //! goal board would. Every strategy's replies may use what is left of the context, as
@@ -348,30 +351,58 @@ async fn baseline<B: ChatBackend>(
         }
         messages.push(message(ChatRole::User, &text));
         transcript.push((ChatRole::User, text.clone()));
-        let request: Vec<ChatMessage> = match strategy {
-            Strategy::Truncate => truncated(tok, &messages, setup.ctx),
-            _ => messages.clone(),
+        let mut resent = false;
+        let reply = loop {
+            let request: Vec<ChatMessage> = match strategy {
+                Strategy::Truncate => truncated(tok, &messages, setup.ctx),
+                _ => messages.clone(),
+            };
+            let used = estimate(tok, &request);
+            let req = ChatRequest {
+                model: setup.model.clone(),
+                messages: request,
+                options: ChatOptions {
+                    num_ctx: setup.ctx,
+                    num_predict: Some(setup.ctx.saturating_sub(used).max(64)),
+                    temperature: setup.temperature,
+                    seed: None,
+                },
+                keep_alive: None,
+                tools: Vec::new(),
+                think: None,
+            };
+            let reply = tokio::time::timeout(setup.turn_timeout, stream(&backend, req))
+                .await
+                .map_err(|_| RunError::Timeout {
+                    turn: i,
+                    after: setup.turn_timeout,
+                })?;
+            if !matches!(reply, Err(LlmError::ContextOverflow { .. })) {
+                break reply;
+            }
+            // Our tokenizer is not the model's (a run of digits is one token per digit
+            // to the model, a third of that to ours), so a request can be refused as too
+            // long. Ollama truncates by its own count and never refuses: drop the oldest
+            // message and send again, and forget the refusal, which Ollama would not
+            // have made.
+            if strategy == Strategy::Truncate && messages.len() > 2 {
+                super::recorder::forget_refused(&calls);
+                messages.remove(1);
+                continue;
+            }
+            // A rolling client that sees its request refused compacts and sends the
+            // turn again, once (the refusal stays counted: this client sent it).
+            if strategy == Strategy::Rolling && !resent {
+                resent = true;
+                let user = messages.pop();
+                if compact(&backend, &mut messages, setup).await? {
+                    compressions += 1;
+                }
+                messages.extend(user);
+                continue;
+            }
+            break reply;
         };
-        let used = estimate(tok, &request);
-        let req = ChatRequest {
-            model: setup.model.clone(),
-            messages: request,
-            options: ChatOptions {
-                num_ctx: setup.ctx,
-                num_predict: Some(setup.ctx.saturating_sub(used).max(64)),
-                temperature: setup.temperature,
-                seed: None,
-            },
-            keep_alive: None,
-            tools: Vec::new(),
-            think: None,
-        };
-        let reply = tokio::time::timeout(setup.turn_timeout, stream(&backend, req))
-            .await
-            .map_err(|_| RunError::Timeout {
-                turn: i,
-                after: setup.turn_timeout,
-            })?;
         // A failed reply counts as a failed turn; the conversation goes on.
         let (reply, prompt) = reply.unwrap_or_default();
         // A refused request (over the context: no prompt count, no text) means the
@@ -449,29 +480,36 @@ fn archive_prompt(previous: Option<&str>, archive: &[(ChatRole, String)]) -> Str
     prompt
 }
 
-/// Cut the largest archived message until the summary prompt fits `budget` tokens.
+/// Cut the largest text — an archived message, or the previous summary — until the
+/// summary prompt fits `budget` tokens. (Cutting only messages, as the agent does, never
+/// fits once the previous summary alone is over the budget: a small model sometimes
+/// "summarises" by echoing its whole input, and every later pass would be refused.)
 fn shrink_archive(
     tok: &dyn Tokenizer,
-    previous: Option<&str>,
+    previous: &mut Option<String>,
     archive: &mut [(ChatRole, String)],
     budget: u32,
 ) -> String {
-    let mut prompt = archive_prompt(previous, archive);
+    let mut prompt = archive_prompt(previous.as_deref(), archive);
     for _ in 0..16 {
         let over = (tok.count(&prompt) + tok.count(SUMMARY_SYSTEM)).saturating_sub(budget);
         if over == 0 {
             break;
         }
-        let Some(largest) = archive.iter_mut().max_by_key(|(_, c)| c.len()) else {
+        let Some(largest) = archive
+            .iter_mut()
+            .map(|(_, c)| c)
+            .chain(previous.as_mut())
+            .max_by_key(|c| c.len())
+        else {
             break;
         };
         let keep = largest
-            .1
             .chars()
             .count()
             .saturating_sub(over as usize * 4 + 256);
-        largest.1 = largest.1.chars().take(keep).collect();
-        prompt = archive_prompt(previous, archive);
+        *largest = largest.chars().take(keep).collect();
+        prompt = archive_prompt(previous.as_deref(), archive);
     }
     prompt
 }
@@ -489,7 +527,7 @@ async fn compact<B: ChatBackend>(
         KEEP_USER_TURNS
     };
     let body = &messages[1..];
-    let previous = body
+    let mut previous = body
         .iter()
         .find(|m| m.role == ChatRole::System && m.content.starts_with(SUMMARY_PREFIX))
         .map(|m| m.content[SUMMARY_PREFIX.len()..].to_string());
@@ -520,12 +558,7 @@ async fn compact<B: ChatBackend>(
     let mut budget = (COMPACT_AT * f64::from(setup.ctx)) as u32;
     let mut summary = None;
     for _attempt in 0..3 {
-        let prompt = shrink_archive(
-            setup.tok.as_ref(),
-            previous.as_deref(),
-            &mut archive,
-            budget,
-        );
+        let prompt = shrink_archive(setup.tok.as_ref(), &mut previous, &mut archive, budget);
         let req = ChatRequest {
             model: setup.model.clone(),
             messages: vec![
@@ -577,5 +610,20 @@ mod tests {
         let t = Pace::TYPICAL.time(250, 20);
         assert_eq!(t.as_secs(), 90);
         assert_eq!(Pace::TYPICAL.time(0, 0), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_previous_summary_over_the_budget_is_cut_until_the_prompt_fits() {
+        // A small model "summarised" by echoing its input: the previous summary alone is
+        // several times the budget, the new archive small.
+        let tok = crate::core::tokens::Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let mut previous = Some("The cart total is computed in compute_total(). ".repeat(400));
+        let mut archive = vec![(ChatRole::User, "Retries are capped at 5.".to_string())];
+        let budget = 1_000;
+        let prompt = shrink_archive(&tok, &mut previous, &mut archive, budget);
+        assert!(tok.count(&prompt) + tok.count(SUMMARY_SYSTEM) <= budget);
+        // The largest text was the one cut; the short message is whole.
+        assert!(prompt.contains("Retries are capped at 5."));
+        assert!(previous.is_some_and(|p| p.starts_with("The cart total")));
     }
 }
