@@ -110,8 +110,18 @@ async fn long_scenarios_compress_and_the_figures_follow() {
     }
 }
 
-/// A server that answers `ok` requests and then refuses `refused` as too long.
-async fn refusing_after(ok: usize, refused: usize) -> FakeOllama {
+/// Six turns of the coding scenario by `strategy`, against a server that answers `ok`
+/// requests and then refuses `refused` as too long.
+async fn refused_run(
+    strategy: Strategy,
+    ok: usize,
+    refused: usize,
+) -> (
+    fidelity::Measured,
+    fidelity::Run,
+    fidelity::Scenario,
+    FakeOllama,
+) {
     let server = FakeOllama::start().await;
     server.set_reply_words(20);
     for _ in 0..ok {
@@ -120,7 +130,12 @@ async fn refusing_after(ok: usize, refused: usize) -> FakeOllama {
     for _ in 0..refused {
         server.push_fault(Fault::ContextOverflow);
     }
-    server
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let scenario = scenarios::all()[1].truncated(6);
+    let (m, run) = fidelity::measure(strategy, &backend, &scenario, &setup(None))
+        .await
+        .unwrap();
+    (m, run, scenario, server)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -128,13 +143,7 @@ async fn the_rolling_baseline_compacts_and_resends_a_refused_turn() {
     // Found on the real model: a reply that looped into a run of digits (one token each
     // to the model, a third of that to our tokenizer) put the next request over the
     // context although our count said it fitted. Here the fourth request is refused.
-    let server = refusing_after(3, 1).await;
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let setup = setup(None);
-    let scenario = scenarios::all()[1].truncated(6);
-    let (m, _) = fidelity::measure(Strategy::Rolling, &backend, &scenario, &setup)
-        .await
-        .unwrap();
+    let (m, _, scenario, _server) = refused_run(Strategy::Rolling, 3, 1).await;
     // A short chat never reaches the threshold by itself: the refusal made it compact,
     // and the refused turn was sent again and answered.
     assert_eq!(m.over_budget, 1, "{m:?}");
@@ -150,13 +159,7 @@ async fn the_rolling_baseline_compacts_and_resends_a_refused_turn() {
 async fn the_truncating_baseline_drops_the_oldest_until_the_server_accepts() {
     // Ollama truncates by its own count and never refuses; the baseline stands in for
     // it with our tokenizer, so a refusal means: drop the oldest, send again.
-    let server = refusing_after(3, 2).await;
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
-    let setup = setup(None);
-    let scenario = scenarios::all()[1].truncated(6);
-    let (m, run) = fidelity::measure(Strategy::Truncate, &backend, &scenario, &setup)
-        .await
-        .unwrap();
+    let (m, run, scenario, server) = refused_run(Strategy::Truncate, 3, 2).await;
     assert_eq!(m.over_budget, 0, "{m:?}");
     assert_eq!(m.failed_turns, 0, "{m:?}");
     assert_eq!(m.reply_calls, scenario.turns.len(), "{m:?}");
