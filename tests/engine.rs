@@ -1387,25 +1387,33 @@ fn ledger_lines(p: &ChatPrompt) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The person states the gateway's port (then `also`), chats, changes the port, and
+/// chats on long enough for all of it to be folded and aged.
+fn gateway_port_changes<S: ollm_tui::core::summarizer::Summarizer>(
+    h: &mut Harness<S>,
+    also: &[&str],
+) {
+    h.turn(
+        "Note this: the API gateway listens on port 8443 behind the load balancer.",
+        reply_of(0),
+    );
+    for (i, text) in also.iter().enumerate() {
+        h.turn(text, reply_of(i + 1));
+    }
+    chat(h, 6);
+    h.turn(
+        "Change of plan: the API gateway now listens on port 9443, not 8443.",
+        reply_of(2),
+    );
+    chat(h, 40);
+}
+
 #[test]
 fn folded_facts_stay_whole_in_the_ledger_and_the_latest_value_wins() {
     // Summaries that keep nothing specific: only the ledger can carry the facts.
     let s = Scripted::new((0..400).map(|i| Ok(format!("- we talked it over, part {i}"))));
     let mut h = Harness::new(2048, tok(), s);
-    h.turn(
-        "Note this: the API gateway listens on port 8443 behind the load balancer.",
-        reply_of(0),
-    );
-    h.turn(
-        "And the nightly backup runs at 14:00 every day.",
-        reply_of(1),
-    );
-    chat(&mut h, 6);
-    h.turn(
-        "Change of plan: the API gateway now listens on port 9443, not 8443.",
-        reply_of(2),
-    );
-    chat(&mut h, 40);
+    gateway_port_changes(&mut h, &["And the nightly backup runs at 14:00 every day."]);
     assert!(h.engine.compressions() >= 5, "{}", h.engine.compressions());
     // The three messages are folded away, and the checkpoints were merged or aged since.
     let active: Vec<&str> = h
@@ -1445,6 +1453,44 @@ fn folded_facts_stay_whole_in_the_ledger_and_the_latest_value_wins() {
             .all(|l| !l.contains("8443") || l.contains("9443")),
         "{lines:?}"
     );
+}
+
+#[test]
+fn a_summary_that_still_states_a_corrected_value_is_sent_without_it() {
+    // Measured on the real 0.5B model: a checkpoint's summary still said "retention is
+    // 14 days" after the person corrected it to 30, the ledger said 30, and the model
+    // answered 14. Here every summary restates the old port.
+    let s = Scripted::new((0..400).map(|i| {
+        Ok(format!(
+            "- The API gateway listens on port 8443.\n- we talked it over, part {i}"
+        ))
+    }));
+    let mut h = Harness::new(2048, tok(), s);
+    gateway_port_changes(&mut h, &[]);
+    assert!(h.engine.compressions() >= 5, "{}", h.engine.compressions());
+    let prompt = h.engine.prompt();
+    let checkpoints = prompt
+        .messages
+        .iter()
+        .find(|m| m.content.contains("Facts stated earlier, word for word"))
+        .map(|m| m.content.clone())
+        .unwrap_or_default();
+    // The rest of each summary is still there; the stale sentence is not, and the
+    // ledger holds the new port.
+    assert!(checkpoints.contains("we talked it over"), "{checkpoints}");
+    assert!(
+        checkpoints
+            .lines()
+            .all(|l| !l.contains("8443") || l.contains("9443")),
+        "{checkpoints}"
+    );
+    assert!(
+        ledger_lines(&prompt).iter().any(|l| l.contains("9443")),
+        "{checkpoints}"
+    );
+    // The stored summaries are the model's, untouched: only the request leaves it out.
+    let (re, _) = h.replayed();
+    assert_eq!(re.prompt().messages, prompt.messages);
 }
 
 /// Send `text` and answer its request with `reply`: what the engine asks for after the

@@ -15,19 +15,26 @@
 //!   "final", …) and shares a subject word with it while not repeating its value;
 //! - under a token budget the person's own lines come first, the assistant's lines
 //!   whose values the person's lines already hold go first, then the oldest.
+//! - a person's line that replaced another is a correction (marked, and the mark kept
+//!   through merges); summaries are sent without the sentences a correction replaces.
 
 use crate::core::tokens::Tokenizer;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// One ledger line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LedgerLine {
     pub text: String,
     /// Stated by the person (else by the assistant or a tool).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub user: bool,
+    /// A line of the person's that replaced an earlier value, here or in a merge since:
+    /// summaries are sent without what it replaced ([`drop_replaced`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub corrects: bool,
 }
 
 /// Words of context kept before the first value and after the last.
@@ -148,26 +155,35 @@ pub fn values(sentence: &str) -> Vec<String> {
     out
 }
 
-/// Sentences of `text`: lines, split further at sentence ends (". " etc.), so paths and
-/// version numbers stay whole.
-fn sentences(text: &str) -> Vec<&str> {
+/// The sentences of one line as written (with their spaces): split at sentence ends
+/// (". " etc.), so paths and version numbers stay whole.
+fn line_sentences(line: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    for line in text.lines() {
-        let mut start = 0;
-        let bytes = line.as_bytes();
-        for i in 0..bytes.len() {
-            if matches!(bytes[i], b'.' | b'!' | b'?')
-                && bytes.get(i + 1).is_some_and(|b| *b == b' ')
-                && i + 2 < bytes.len()
-            {
-                out.push(&line[start..=i]);
-                start = i + 2;
-            }
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    for i in 0..bytes.len() {
+        if matches!(bytes[i], b'.' | b'!' | b'?')
+            && bytes.get(i + 1).is_some_and(|b| *b == b' ')
+            && i + 2 < bytes.len()
+        {
+            out.push(&line[start..=i]);
+            start = i + 2;
         }
-        out.push(&line[start..]);
     }
-    out.into_iter()
-        .map(|s| s.trim().trim_start_matches(['-', '*', '•']).trim())
+    out.push(&line[start..]);
+    out
+}
+
+/// A sentence without its list bullet and surrounding space.
+fn bare(sentence: &str) -> &str {
+    sentence.trim().trim_start_matches(['-', '*', '•']).trim()
+}
+
+/// Sentences of `text`: its lines' sentences, bare.
+fn sentences(text: &str) -> Vec<&str> {
+    text.lines()
+        .flat_map(line_sentences)
+        .map(bare)
         .filter(|s| !s.is_empty())
         .collect()
 }
@@ -211,7 +227,11 @@ pub fn extract(text: &str, user: bool) -> Vec<LedgerLine> {
         }
         let line = window(s, &vals);
         if !out.iter().any(|l| l.text == line) {
-            out.push(LedgerLine { text: line, user });
+            out.push(LedgerLine {
+                text: line,
+                user,
+                corrects: false,
+            });
         }
     }
     out
@@ -302,18 +322,70 @@ fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
 
 /// Lines in order (oldest first) with superseded ones and repeats removed. The model's
 /// lines never supersede the person's: a reply that echoes a value wrongly, or proposes
-/// one ("we could move it to 8080"), must not erase what the person stated.
+/// one ("we could move it to 8080"), must not erase what the person stated. A person's
+/// line that replaced another is marked `corrects`, and keeps the mark through later
+/// merges (the line it replaced is gone by then).
 pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerLine> {
     let mut out: Vec<Parsed> = Vec::new();
     for line in lines {
-        if out.iter().any(|p| p.line.text == line.text) {
+        if let Some(same) = out.iter_mut().find(|p| p.line.text == line.text) {
+            same.line.corrects |= line.corrects;
             continue;
         }
-        let parsed = Parsed::new(line);
+        let mut parsed = Parsed::new(line);
+        let before = out.len();
         out.retain(|old| !(supersedes(&parsed, old) && (parsed.line.user || !old.line.user)));
+        parsed.line.corrects |= parsed.line.user && out.len() < before;
         out.push(parsed);
     }
     out.into_iter().map(|p| p.line).collect()
+}
+
+/// `summary` without the sentences one of the `ledger`'s corrections replaced, by the
+/// rule the ledger applies to its own lines. A summary written before the person corrected a value still states
+/// the old one; the ledger holds the new one, and a small model shown both tends to
+/// answer with the one it read first (measured: "retention is 14 days" in a summary beat
+/// "retention was extended to 30 days" in the ledger).
+pub fn drop_replaced<'a>(summary: &'a str, ledger: &[LedgerLine]) -> Cow<'a, str> {
+    let corrections: Vec<Parsed> = ledger
+        .iter()
+        .filter(|l| l.corrects)
+        .map(Parsed::new)
+        .collect();
+    if corrections.is_empty() {
+        return Cow::Borrowed(summary);
+    }
+    let stale = |sentence: &str| {
+        let line = Parsed::new(&LedgerLine {
+            text: bare(sentence).to_string(),
+            ..LedgerLine::default()
+        });
+        corrections.iter().any(|c| supersedes(c, &line))
+    };
+    if !summary.lines().flat_map(line_sentences).any(stale) {
+        return Cow::Borrowed(summary);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for line in summary.lines() {
+        let parts = line_sentences(line);
+        if !parts.iter().any(|s| stale(s)) {
+            out.push(line.to_string());
+            continue;
+        }
+        let kept: Vec<&str> = parts.into_iter().filter(|s| !stale(s)).collect();
+        if kept.iter().all(|s| bare(s).is_empty()) {
+            continue;
+        }
+        // Keep the line's bullet when its first sentence went.
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let bullet = ["- ", "* ", "• "]
+            .into_iter()
+            .find(|b| line.trim_start().starts_with(b))
+            .unwrap_or("");
+        let text = kept.iter().map(|s| bare(s)).collect::<Vec<_>>().join(" ");
+        out.push(format!("{indent}{bullet}{text}"));
+    }
+    Cow::Owned(out.join("\n"))
 }
 
 /// The lines that fit `budget` tokens (each counted as rendered, with its "- "). What
@@ -386,6 +458,7 @@ mod tests {
         LedgerLine {
             text: text.into(),
             user: true,
+            corrects: false,
         }
     }
 
@@ -489,10 +562,66 @@ mod tests {
     }
 
     #[test]
+    fn a_summary_loses_the_sentences_a_correction_replaced() {
+        let ledger = merge(&[
+            user("The launch review is on Tuesday at 10:00."),
+            user("The budget for the pilot is 12,000 euros."),
+            user("Correction: the launch review moved to Thursday at 15:30."),
+        ]);
+        assert_eq!(
+            ledger.iter().map(|l| l.corrects).collect::<Vec<_>>(),
+            [false, true]
+        );
+        let summary = "- The launch review is on Tuesday at 10:00.\n\
+                       - The pilot budget is 12,000 euros. We agreed the review is Tuesday at 10:00.\n\
+                       - The review moved from Tuesday 10:00 to Thursday 15:30.\n\
+                       The team likes the plan.";
+        assert_eq!(
+            drop_replaced(summary, &ledger),
+            "- The pilot budget is 12,000 euros.\n\
+             - The review moved from Tuesday 10:00 to Thursday 15:30.\n\
+             The team likes the plan."
+        );
+        // Nothing corrected, nothing taken out (and nothing copied).
+        assert!(matches!(
+            drop_replaced(summary, &ledger[..1]),
+            Cow::Borrowed(_)
+        ));
+        // The mark outlives the line it replaced: a later merge no longer sees that line.
+        let later = merge(&ledger[1..]);
+        assert!(later[0].corrects);
+        let unrelated = [LedgerLine {
+            corrects: true,
+            ..user("The pilot now runs in Lisbon.")
+        }];
+        assert!(matches!(
+            drop_replaced("- The review is on Tuesday at 10:00.", &unrelated),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn only_the_persons_lines_count_as_corrections() {
+        let merged = merge(&[
+            LedgerLine {
+                text: "The review is on Tuesday at 10:00.".into(),
+                ..LedgerLine::default()
+            },
+            LedgerLine {
+                text: "The review moved to Friday at 09:00.".into(),
+                ..LedgerLine::default()
+            },
+        ]);
+        assert_eq!(merged.len(), 1);
+        assert!(!merged[0].corrects);
+    }
+
+    #[test]
     fn the_model_never_supersedes_what_the_person_stated() {
         let assistant = |t: &str| LedgerLine {
             text: t.into(),
             user: false,
+            corrects: false,
         };
         let merged = merge(&[
             user("The public API gateway listens on port 8443."),
@@ -536,10 +665,12 @@ mod tests {
             LedgerLine {
                 text: "Redis runs on 6379 as you said.".into(),
                 user: false,
+                corrects: false,
             },
             LedgerLine {
                 text: "You could also tune maxmemory to 256 MB.".into(),
                 user: false,
+                corrects: false,
             },
             user("The config lives at /etc/shopd/shop.toml."),
         ];

@@ -263,14 +263,16 @@ impl Engine {
         self.budget().ledger_budget()
     }
 
-    /// The checkpoints' message: the header, each summary, then the fact ledger of them
-    /// all (superseded lines out, fitted to its share of the room).
+    /// The checkpoints' message: the header, each summary without the sentences a
+    /// later correction replaced, then the fact ledger of them all (superseded lines
+    /// out, fitted to its share of the room).
     pub(super) fn render_checkpoints(&self, cps: &[&Checkpoint]) -> String {
+        let lines = ledger::merge(cps.iter().flat_map(|c| &c.facts));
         let mut text = self.prompts.chat.checkpoints_header.clone();
         for cp in cps {
-            text.push_str(&self.checkpoint_entry(cp));
+            let summary = ledger::drop_replaced(&cp.summary, &lines);
+            text.push_str(&self.entry_with(cp, &summary));
         }
-        let lines = ledger::merge(cps.iter().flat_map(|c| &c.facts));
         let lines = ledger::fit(lines, self.ledger_budget(), self.tok.as_ref());
         if !lines.is_empty() {
             text.push_str("\n\n");
@@ -281,6 +283,11 @@ impl Engine {
 
     /// One checkpoint as it appears in the request, after the header.
     pub(super) fn checkpoint_entry(&self, cp: &Checkpoint) -> String {
+        self.entry_with(cp, &cp.summary)
+    }
+
+    /// A checkpoint's label, then `summary` in place of its own.
+    fn entry_with(&self, cp: &Checkpoint, summary: &str) -> String {
         let range = match cp.range() {
             Some((a, b)) if a == b => format!("{a}"),
             Some((a, b)) => format!("{a}–{b}"),
@@ -294,6 +301,6 @@ impl Engine {
                 ("range", &range),
             ],
         );
-        format!("\n\n{label}\n{}", cp.summary)
+        format!("\n\n{label}\n{summary}")
     }
 }
