@@ -26,11 +26,17 @@ fn setup(pace: Option<Pace>) -> Setup {
     }
 }
 
+/// The fake server, replying with `words` filler words, and a client for it.
+async fn fake_server(words: usize) -> (FakeOllama, OllamaBackend) {
+    let server = FakeOllama::start().await;
+    server.set_reply_words(words);
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    (server, backend)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_strategy_plays_every_scenario_within_budget() {
-    let server = FakeOllama::start().await;
-    server.set_reply_words(90);
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let (_server, backend) = fake_server(90).await;
     let setup = setup(None);
     for scenario in scenarios::all() {
         let scenario = scenario.truncated(8);
@@ -81,9 +87,7 @@ async fn every_strategy_plays_every_scenario_within_budget() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_scenarios_compress_and_the_figures_follow() {
-    let server = FakeOllama::start().await;
-    server.set_reply_words(150);
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let (_server, backend) = fake_server(150).await;
     // A fast person, so the run stays short; the pauses still add up to seconds.
     let setup = setup(Some(Pace {
         read_words_per_min: 60_000.0,
@@ -122,15 +126,13 @@ async fn refused_run(
     fidelity::Scenario,
     FakeOllama,
 ) {
-    let server = FakeOllama::start().await;
-    server.set_reply_words(20);
+    let (server, backend) = fake_server(20).await;
     for _ in 0..ok {
         server.push_fault(Fault::TokenDelay(Duration::ZERO));
     }
     for _ in 0..refused {
         server.push_fault(Fault::ContextOverflow);
     }
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
     let scenario = scenarios::all()[1].truncated(6);
     let (m, run) = fidelity::measure(strategy, &backend, &scenario, &setup(None))
         .await
@@ -216,9 +218,7 @@ fn the_ledger_alone_keeps_every_scripted_fact_with_its_subject_and_the_latest_va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_run_is_judged_again_from_its_answers_and_context() {
-    let server = FakeOllama::start().await;
-    server.set_reply_words(40);
-    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let (_server, backend) = fake_server(40).await;
     let setup = setup(None);
     let scenario = scenarios::all()[0].truncated(5);
     let (m, _) = fidelity::measure(Strategy::Truncate, &backend, &scenario, &setup)

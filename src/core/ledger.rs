@@ -174,9 +174,12 @@ fn line_sentences(line: &str) -> Vec<&str> {
     out
 }
 
+/// What a list item may start with.
+const BULLETS: [char; 3] = ['-', '*', '•'];
+
 /// A sentence without its list bullet and surrounding space.
 fn bare(sentence: &str) -> &str {
-    sentence.trim().trim_start_matches(['-', '*', '•']).trim()
+    sentence.trim().trim_start_matches(BULLETS).trim()
 }
 
 /// Sentences of `text`: its lines' sentences, bare.
@@ -342,10 +345,10 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
 }
 
 /// `summary` without the sentences one of the `ledger`'s corrections replaced, by the
-/// rule the ledger applies to its own lines. A summary written before the person corrected a value still states
-/// the old one; the ledger holds the new one, and a small model shown both tends to
-/// answer with the one it read first (measured: "retention is 14 days" in a summary beat
-/// "retention was extended to 30 days" in the ledger).
+/// rule the ledger applies to its own lines. A summary written before the person
+/// corrected a value still states the old one; the ledger holds the new one, and a small
+/// model shown both tends to answer with the one it read first (measured: "retention is
+/// 14 days" in a summary beat "retention was extended to 30 days" in the ledger).
 pub fn drop_replaced<'a>(summary: &'a str, ledger: &[LedgerLine]) -> Cow<'a, str> {
     let corrections: Vec<Parsed> = ledger
         .iter()
@@ -362,30 +365,35 @@ pub fn drop_replaced<'a>(summary: &'a str, ledger: &[LedgerLine]) -> Cow<'a, str
         });
         corrections.iter().any(|c| supersedes(c, &line))
     };
-    if !summary.lines().flat_map(line_sentences).any(stale) {
-        return Cow::Borrowed(summary);
-    }
+    let mut dropped = false;
     let mut out: Vec<String> = Vec::new();
     for line in summary.lines() {
         let parts = line_sentences(line);
-        if !parts.iter().any(|s| stale(s)) {
+        let before = parts.len();
+        let kept: Vec<&str> = parts.into_iter().filter(|s| !stale(s)).collect();
+        if kept.len() == before {
             out.push(line.to_string());
             continue;
         }
-        let kept: Vec<&str> = parts.into_iter().filter(|s| !stale(s)).collect();
+        dropped = true;
         if kept.iter().all(|s| bare(s).is_empty()) {
             continue;
         }
-        // Keep the line's bullet when its first sentence went.
-        let indent = &line[..line.len() - line.trim_start().len()];
-        let bullet = ["- ", "* ", "• "]
-            .into_iter()
-            .find(|b| line.trim_start().starts_with(b))
-            .unwrap_or("");
+        // The line's indent and bullet stay when its first sentence went.
+        let lead_len = line.len()
+            - line
+                .trim_start()
+                .trim_start_matches(BULLETS)
+                .trim_start()
+                .len();
         let text = kept.iter().map(|s| bare(s)).collect::<Vec<_>>().join(" ");
-        out.push(format!("{indent}{bullet}{text}"));
+        out.push(format!("{}{text}", &line[..lead_len]));
     }
-    Cow::Owned(out.join("\n"))
+    if dropped {
+        Cow::Owned(out.join("\n"))
+    } else {
+        Cow::Borrowed(summary)
+    }
 }
 
 /// The lines that fit `budget` tokens (each counted as rendered, with its "- "). What
