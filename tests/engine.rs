@@ -1493,6 +1493,60 @@ fn a_summary_that_still_states_a_corrected_value_is_sent_without_it() {
     assert_eq!(re.prompt().messages, prompt.messages);
 }
 
+#[test]
+fn a_correction_replaces_the_folded_value_before_it_is_folded_itself() {
+    // Measured on the real 0.5B model: the correction was still among the recent
+    // messages, the folded ledger still held the old value beside it, and the model
+    // answered with the old one. Here every summary restates the old port too.
+    let s = Scripted::new((0..400).map(|i| {
+        Ok(format!(
+            "- The API gateway listens on port 8443.\n- we talked it over, part {i}"
+        ))
+    }));
+    let mut h = Harness::new(2048, tok(), s);
+    h.turn(
+        "Note this: the API gateway listens on port 8443 behind the load balancer.",
+        reply_of(0),
+    );
+    chat(&mut h, 12);
+    assert!(h.engine.compressions() >= 1, "{}", h.engine.compressions());
+    let before = h.engine.prompt();
+    assert!(
+        ledger_lines(&before).iter().any(|l| l.contains("8443")),
+        "{:?}",
+        ledger_lines(&before)
+    );
+    let fx = h.engine.handle(
+        Request::Send {
+            text: "Change of plan: the API gateway now listens on port 9443, not 8443.".into(),
+        },
+        h.clock.tick(),
+    );
+    let prompt = chat_request(h.take(fx));
+    let checkpoints = prompt
+        .messages
+        .iter()
+        .find(|m| m.content.contains("Facts stated earlier, word for word"))
+        .map(|m| m.content.clone())
+        .unwrap_or_default();
+    // The correction goes out word for word as the newest message; the folded part
+    // holds neither a ledger line nor a summary sentence with the old port alone.
+    assert!(
+        prompt
+            .messages
+            .last()
+            .is_some_and(|m| m.content.contains("9443")),
+        "{:?}",
+        prompt.messages.last()
+    );
+    assert!(checkpoints.contains("we talked it over"), "{checkpoints}");
+    assert!(!checkpoints.contains("8443"), "{checkpoints}");
+    assert!(prompt.estimate <= h.engine.budget().hard_limit());
+    // The request depends on the state only: replay rebuilds the same.
+    let (re, _) = h.replayed();
+    assert_eq!(re.prompt().messages, h.engine.prompt().messages);
+}
+
 /// Send `text` and answer its request with `reply`: what the engine asks for after the
 /// reply (recorded effects are kept by the harness).
 fn reply_turn<S: ollm_tui::core::summarizer::Summarizer>(

@@ -22,6 +22,7 @@ use crate::core::tokens::Tokenizer;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// One ledger line.
@@ -294,6 +295,9 @@ impl Parsed {
     }
 }
 
+/// What comes before a value a line names as replaced: "not Lisbon", "from 14 days".
+const REPLACED: &[&str] = &["not ", "instead of ", "no longer ", "from "];
+
 /// Whether `newer` supersedes `older`.
 fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     if older.values.is_empty() {
@@ -305,7 +309,7 @@ fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
         newer.values.contains(v)
             && newer.values.iter().any(|n| !older.values.contains(n))
             && (newer.change
-                || ["not ", "instead of ", "no longer ", "from "]
+                || REPLACED
                     .iter()
                     .any(|p| newer.lower.contains(&format!("{p}{lv}"))))
     });
@@ -342,6 +346,36 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
         out.push(parsed);
     }
     out.into_iter().map(|p| p.line).collect()
+}
+
+/// The lines of a person's message that may replace an earlier value (by the rule of
+/// [`merge`]: they say a change or name a value as replaced), for corrections said but
+/// not folded yet.
+pub fn corrections_said(text: &str) -> Vec<LedgerLine> {
+    let mut lines = extract(text, true);
+    lines.retain(|l| {
+        let lower = l.text.to_lowercase();
+        says_change(&lower) || REPLACED.iter().any(|p| lower.contains(p))
+    });
+    lines
+}
+
+/// The folded ledger beside what the person said since, not folded yet: the folded lines
+/// still standing (to show: the later lines are in the request word for word already),
+/// and the whole merge (whose corrections [`drop_replaced`] takes). A correction then
+/// replaces the old value when it is said, not when it is folded (measured: with the
+/// correction still recent, the ledger's old line beside it won the model's answer).
+pub fn settle(folded: Vec<LedgerLine>, said: &[LedgerLine]) -> (Vec<LedgerLine>, Vec<LedgerLine>) {
+    if said.is_empty() {
+        return (folded.clone(), folded);
+    }
+    let all = merge(folded.iter().chain(said));
+    let standing: HashSet<&str> = all.iter().map(|l| l.text.as_str()).collect();
+    let shown = folded
+        .into_iter()
+        .filter(|l| standing.contains(l.text.as_str()))
+        .collect();
+    (shown, all)
 }
 
 /// `summary` without the sentences one of the `ledger`'s corrections replaced, by the
@@ -567,6 +601,43 @@ mod tests {
                 "Correction on logs: retention was extended to 30 days for compliance.",
             ]
         );
+    }
+
+    #[test]
+    fn a_correction_said_but_not_folded_settles_the_folded_ledger() {
+        let folded = merge(&[
+            user("Log retention for the app servers is 14 days."),
+            user("The cleanup cron job runs every 15 minutes."),
+        ]);
+        // Only the lines that may replace something count as said corrections.
+        let said = corrections_said(
+            "Thanks. The dashboard is at grafana.internal. \
+             Correction on logs: retention was extended to 30 days for compliance.",
+        );
+        assert_eq!(
+            texts(&said),
+            ["Correction on logs: retention was extended to 30 days for compliance."]
+        );
+        let (shown, all) = settle(folded.clone(), &said);
+        // The old value is no longer shown; the correction is not shown either (it is in
+        // the request word for word), but it is what summaries are cut by.
+        assert_eq!(
+            texts(&shown),
+            ["The cleanup cron job runs every 15 minutes."]
+        );
+        assert!(all.iter().any(|l| l.corrects && l.text.contains("30 days")));
+        assert_eq!(
+            drop_replaced(
+                "- Log retention for the app servers is 14 days.\n- Cron: 15 min.",
+                &all
+            ),
+            "- Cron: 15 min."
+        );
+        // Nothing said since: the folded ledger as it was.
+        assert_eq!(settle(folded.clone(), &[]).0, folded);
+        // A line that corrects nothing folded leaves the ledger whole.
+        let other = corrections_said("The cache now listens on port 6380.");
+        assert_eq!(settle(folded.clone(), &other).0, folded);
     }
 
     #[test]

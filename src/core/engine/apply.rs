@@ -7,6 +7,7 @@ use super::input::Effect;
 use crate::core::budget::RESERVE_SAMPLES;
 use crate::core::checkpoint::CheckpointId;
 use crate::core::context::{ActiveEntry, clipped_text};
+use crate::core::ledger;
 use crate::core::message::{Message, MessageId, ReplyStatus, Role, ToolInfo};
 use crate::core::record::{ActiveState, Clip, Record, RecordBody};
 use crate::core::reliability::parse_parameter_billions;
@@ -70,6 +71,10 @@ impl Engine {
         self.next_seq = r.seq + 1;
         match &r.body {
             RecordBody::User { pinned, tokens, .. } => {
+                // A correction replaces the folded value when said, not when folded.
+                let corrects = !self.replaying
+                    && !self.active.checkpoints().is_empty()
+                    && !ledger::corrections_said(&text).is_empty();
                 self.push_message(
                     r,
                     Role::User,
@@ -79,6 +84,9 @@ impl Engine {
                     None,
                     *tokens,
                 );
+                if corrects {
+                    self.rebuild_checkpoints();
+                }
             }
             RecordBody::Assistant {
                 status,

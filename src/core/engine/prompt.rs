@@ -7,7 +7,7 @@ use super::{Engine, Part};
 use crate::core::budget::{Budget, MIN_RESERVE_TOKENS, reserve_for};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::context::clipped_text;
-use crate::core::ledger;
+use crate::core::ledger::{self, LedgerLine};
 use crate::core::message::{ReplyStatus, Role, ToolCall};
 use crate::core::mode::Tier;
 use crate::core::prompts::fill;
@@ -267,10 +267,11 @@ impl Engine {
     /// later correction replaced, then the fact ledger of them all (superseded lines
     /// out, fitted to its share of the room).
     pub(super) fn render_checkpoints(&self, cps: &[&Checkpoint]) -> String {
-        let lines = ledger::merge(cps.iter().flat_map(|c| &c.facts));
+        let folded = ledger::merge(cps.iter().flat_map(|c| &c.facts));
+        let (lines, all) = ledger::settle(folded, &self.corrections_said());
         let mut text = self.prompts.chat.checkpoints_header.clone();
         for cp in cps {
-            let summary = ledger::drop_replaced(&cp.summary, &lines);
+            let summary = ledger::drop_replaced(&cp.summary, &all);
             text.push_str(&self.entry_with(cp, &summary));
         }
         let lines = ledger::fit(lines, self.ledger_budget(), self.tok.as_ref());
@@ -279,6 +280,18 @@ impl Engine {
             text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &lines));
         }
         text
+    }
+
+    /// The lines of the person's messages not folded yet that may correct an earlier
+    /// value ([`ledger::corrections_said`]).
+    fn corrections_said(&self) -> Vec<LedgerLine> {
+        self.active
+            .messages()
+            .iter()
+            .filter(|e| e.role == Role::User)
+            .filter_map(|e| self.history.get(e.id))
+            .flat_map(|m| ledger::corrections_said(&m.text))
+            .collect()
     }
 
     /// One checkpoint as it appears in the request, after the header.
