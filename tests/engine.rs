@@ -1455,26 +1455,35 @@ fn folded_facts_stay_whole_in_the_ledger_and_the_latest_value_wins() {
     );
 }
 
+/// A summarizer whose every summary restates the gateway's old port.
+fn stale_port_summaries() -> Scripted {
+    Scripted::new((0..400).map(|i| {
+        Ok(format!(
+            "- The API gateway listens on port 8443.\n- we talked it over, part {i}"
+        ))
+    }))
+}
+
+/// The request's checkpoints message (summaries and ledger), or "" without one.
+fn checkpoints_message(p: &ChatPrompt) -> String {
+    p.messages
+        .iter()
+        .find(|m| m.content.contains("Facts stated earlier, word for word"))
+        .map(|m| m.content.clone())
+        .unwrap_or_default()
+}
+
 #[test]
 fn a_summary_that_still_states_a_corrected_value_is_sent_without_it() {
     // Measured on the real 0.5B model: a checkpoint's summary still said "retention is
     // 14 days" after the person corrected it to 30, the ledger said 30, and the model
     // answered 14. Here every summary restates the old port.
-    let s = Scripted::new((0..400).map(|i| {
-        Ok(format!(
-            "- The API gateway listens on port 8443.\n- we talked it over, part {i}"
-        ))
-    }));
+    let s = stale_port_summaries();
     let mut h = Harness::new(2048, tok(), s);
     gateway_port_changes(&mut h, &[]);
     assert!(h.engine.compressions() >= 5, "{}", h.engine.compressions());
     let prompt = h.engine.prompt();
-    let checkpoints = prompt
-        .messages
-        .iter()
-        .find(|m| m.content.contains("Facts stated earlier, word for word"))
-        .map(|m| m.content.clone())
-        .unwrap_or_default();
+    let checkpoints = checkpoints_message(&prompt);
     // The rest of each summary is still there; the stale sentence is not, and the
     // ledger holds the new port.
     assert!(checkpoints.contains("we talked it over"), "{checkpoints}");
@@ -1498,11 +1507,7 @@ fn a_correction_replaces_the_folded_value_before_it_is_folded_itself() {
     // Measured on the real 0.5B model: the correction was still among the recent
     // messages, the folded ledger still held the old value beside it, and the model
     // answered with the old one. Here every summary restates the old port too.
-    let s = Scripted::new((0..400).map(|i| {
-        Ok(format!(
-            "- The API gateway listens on port 8443.\n- we talked it over, part {i}"
-        ))
-    }));
+    let s = stale_port_summaries();
     let mut h = Harness::new(2048, tok(), s);
     h.turn(
         "Note this: the API gateway listens on port 8443 behind the load balancer.",
@@ -1523,12 +1528,7 @@ fn a_correction_replaces_the_folded_value_before_it_is_folded_itself() {
         h.clock.tick(),
     );
     let prompt = chat_request(h.take(fx));
-    let checkpoints = prompt
-        .messages
-        .iter()
-        .find(|m| m.content.contains("Facts stated earlier, word for word"))
-        .map(|m| m.content.clone())
-        .unwrap_or_default();
+    let checkpoints = checkpoints_message(&prompt);
     // The correction goes out word for word as the newest message; the folded part
     // holds neither a ledger line nor a summary sentence with the old port alone.
     assert!(
