@@ -17,7 +17,7 @@
 //!   (applied like every record, so replay matches); a failed aging or merge shortens the
 //!   existing summaries without the model (marked `truncated`), so every pass keeps at most
 //!   `MAX_CHECKPOINTS` checkpoints whatever the summarizer does; facts found in the
-//!   covered messages go to the fact ledger (`ledger.rs`), which aging never shrinks; then the budget is checked and, if a pass freed under the minimum share of the
+//!   covered messages go to the fact ledger (`core/ledger/`), which aging never shrinks; then the budget is checked and, if a pass freed under the minimum share of the
 //!   budget, automatic compression backs off.
 //!
 //! The emergency measures a turn escalates to when a request does not fit (snapshot,
