@@ -11,7 +11,7 @@
 //! can send meanwhile.
 //!
 //! The UI never touches that state. It renders what the actor publishes: a
-//! `watch<Arc<SessionView>>` with the latest status and a stream of [`Update`](crate::view::Update)s
+//! `watch<Arc<SessionView>>` with the latest status and a stream of [`Update`]s
 //! (transcript changes, reply deltas, typed notices — the app words them). Publishing
 //! never blocks the actor. Dropping every handle lets the actor finish what is queued,
 //! sync, and return its state (which is how tests observe it, deterministically).

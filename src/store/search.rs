@@ -166,8 +166,8 @@ fn hit_in(session: &str, r: &Record, lower: &str) -> Option<Hit> {
     })
 }
 
-/// One line around the first match of `lower` in `text`: up to [`BEFORE`] characters
-/// before it and [`AFTER`] after, on one line, sanitised; with the match's byte range.
+/// One line around the first match of `lower` in `text`: up to `BEFORE` characters
+/// before it and `AFTER` after, on one line, sanitised; with the match's byte range.
 pub fn snippet(text: &str, lower: &str) -> Option<(String, std::ops::Range<usize>)> {
     // Lowercasing can change lengths (a few characters); find the match by characters.
     let chars: Vec<char> = text.chars().collect();

@@ -58,7 +58,7 @@ pub enum Intent {
 pub struct SlashCommand {
     pub name: &'static str,
     pub aliases: &'static [&'static str],
-    /// As the help shows it: "/snapshot [label]".
+    /// As the help shows it: "/snapshot \[label\]".
     pub usage: &'static str,
     pub help: &'static str,
     /// The key that does the same, named in the help as the keymap binds it.

@@ -8,7 +8,7 @@
 //! accessors never change anything. The engine does no I/O and never reads the clock:
 //! `now` comes with every input.
 //!
-//! **One function for state.** Every change of the conversation is a [`Record`] applied by
+//! **One function for state.** Every change of the conversation is a [`Record`](crate::core::record::Record) applied by
 //! `apply_record` (in `apply.rs`): live operation commits a record and applies it, replay
 //! applies the stored ones, so replaying a log rebuilds exactly the state that produced
 //! it. Runtime facts that are not part of the conversation (what the server says about

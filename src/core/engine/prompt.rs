@@ -61,7 +61,7 @@ pub struct ChatPrompt {
     pub raw_estimate: u32,
     /// Calibrated estimate; never above `num_ctx − reserve`.
     pub estimate: u32,
-    /// What is left of the context for the reply, less [`ESTIMATE_SLACK`] of the prompt
+    /// What is left of the context for the reply, less `ESTIMATE_SLACK` of the prompt
     /// (see [`max_reply`]). Sent as `num_predict`: a model stuck in a loop stops there
     /// even on a server that would otherwise go on past the window.
     pub max_reply: u32,

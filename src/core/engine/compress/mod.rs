@@ -1,6 +1,6 @@
 //! One compression = six stages, and the types that carry it from plan to outcome.
 //!
-//! - **identify** (`identify.rs`, [`Engine::identify`]): the oldest unprotected messages
+//! - **identify** (`identify.rs`, [`Engine::identify`](super::Engine::identify)): the oldest unprotected messages
 //!   outside the recent window. Protected: pinned messages, tool errors, the recent window
 //!   (at least the last exchange), and user messages — unless keeping user text would
 //!   leave the context at the trigger after compression, then the oldest user messages go
@@ -53,7 +53,7 @@ pub struct Progress {
 }
 
 /// A prepared compression: run it (async, through a `Summarizer`), then hand the outcome
-/// to [`Engine::apply_compression`].
+/// to `Engine::apply_compression`.
 #[derive(Debug)]
 pub struct CompressionPlan {
     pub reason: CompressReason,
