@@ -5,6 +5,7 @@ use super::LedgerLine;
 use super::extract::{VALUE, values};
 use crate::core::tokens::Tokenizer;
 
+/// The lines that fit `budget` tokens (each counted as rendered, with its "- "). What
 /// goes first: assistant lines whose values the person's lines already hold, then other
 /// assistant lines, then the person's lines whose only value is a capitalised word (a
 /// name is weak evidence: "our Rust service", "Historians argue"), then the rest; the
