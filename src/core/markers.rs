@@ -14,25 +14,14 @@
 //! blocks are ignored: code that prints markers is not the model declaring them.
 
 use crate::core::goals::{ArtifactAction, GoalChange, Priority, StepStatus};
+use crate::core::prose::lines_with_code;
 
 /// Every marker found in `text`, in order.
 pub fn parse(text: &str) -> Vec<GoalChange> {
-    let mut out = Vec::new();
-    let mut in_fence = false;
-    for raw in text.lines() {
-        let trimmed = raw.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-            continue;
-        }
-        if in_fence {
-            continue;
-        }
-        if let Some(change) = parse_line(trimmed) {
-            out.push(change);
-        }
-    }
-    out
+    lines_with_code(text)
+        .filter(|(_, code)| !code)
+        .filter_map(|(line, _)| parse_line(line.trim_start()))
+        .collect()
 }
 
 /// Whether one line is a marker (what [`parse`] would take from it).

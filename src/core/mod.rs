@@ -21,6 +21,7 @@ pub mod mode;
 pub mod overview;
 pub mod pipeline;
 pub mod prompts;
+pub mod prose;
 pub mod recall;
 pub mod record;
 pub mod reliability;

@@ -23,6 +23,7 @@
 use crate::core::checkpoint::{CheckpointId, Level};
 use crate::core::message::MessageId;
 use crate::core::prompts::{Prompts, cap_words, fill};
+use crate::core::prose::{bare, lines_with_code};
 use crate::core::summarizer::{Summarizer, SummaryRequest};
 use crate::core::tokens::Tokenizer;
 use std::collections::HashSet;
@@ -217,18 +218,13 @@ pub fn clean_summary(text: &str) -> String {
 /// code blocks may rightly repeat and stay.
 fn drop_repeated_lines(text: &str) -> String {
     let mut seen = HashSet::new();
-    let mut in_code = false;
     let mut out: Vec<&str> = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            in_code = !in_code;
-        } else if !in_code {
-            let key = line
-                .trim()
-                .trim_start_matches(['-', '*', '•'])
+    for (line, code) in lines_with_code(text) {
+        if !code {
+            let key: Vec<String> = bare(line)
                 .split_whitespace()
                 .map(str::to_lowercase)
-                .collect::<Vec<_>>();
+                .collect();
             if key.len() >= 3 && !seen.insert(key.join(" ")) {
                 continue;
             }
@@ -661,6 +657,8 @@ mod tests {
         let code =
             "Pros:\n- fast\nCons:\n- fast\n```\nlet a = b + c;\n```\n```\nlet a = b + c;\n```";
         assert_eq!(clean_summary(code), code);
+        let tilde = "- fix the cache key now\n~~~\nfix the cache key now\n~~~";
+        assert_eq!(clean_summary(tilde), tilde);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! around their values. Mechanical (no model call), so replay extracts the same lines.
 
 use super::LedgerLine;
+use crate::core::prose::bare;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -90,14 +91,6 @@ pub(super) fn line_sentences(line: &str) -> Vec<&str> {
     }
     out.push(&line[start..]);
     out
-}
-
-/// What a list item may start with.
-pub(super) const BULLETS: [char; 3] = ['-', '*', '•'];
-
-/// A sentence without its list bullet and surrounding space.
-pub(super) fn bare(sentence: &str) -> &str {
-    sentence.trim().trim_start_matches(BULLETS).trim()
 }
 
 /// Sentences of `text`: its lines' sentences, bare.

@@ -3,7 +3,8 @@
 //! of a summary written before it.
 
 use super::LedgerLine;
-use super::extract::{BULLETS, bare, extract, line_sentences, values};
+use super::extract::{extract, line_sentences, values};
+use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
