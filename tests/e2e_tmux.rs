@@ -1000,7 +1000,9 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         .filter(|m| m["role"] == "user")
         .map(|m| m["content"].as_str().unwrap())
         .collect();
-    assert!(said.contains(&"read the first four"), "{said:?}");
+    // What the person said during the task stays (a compression may have folded the
+    // oldest of it by now; the last of it is still recent).
+    assert!(said.contains(&"now the other four"), "{said:?}");
     t.keys(&["C-q"]);
     assert_eq!(t.wait_exit().await, 0);
     let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();

@@ -194,7 +194,9 @@ fn the_ledger_alone_keeps_every_scripted_fact_with_its_subject_and_the_latest_va
             .flat_map(|t| ledger::extract(t, true))
             .collect();
         let merged = ledger::merge(&lines);
-        let text = ledger::render("Facts:", &merged);
+        // As the request shows it: compacted, with room for every line.
+        let tok = Tiktoken::new().unwrap();
+        let text = ledger::render("Facts:", &ledger::fit(merged.clone(), u32::MAX, &tok));
         for f in &s.facts {
             assert!(
                 score::kept_with_subject(&text, f),

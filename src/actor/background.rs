@@ -59,7 +59,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             );
         };
         let summarizer = self.summarizer();
-        let task = tokio::spawn(async move { plan.run_with_progress(&summarizer, progress).await });
+        let task = tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let mut outcome = plan.run_with_progress(&summarizer, progress).await;
+            outcome.elapsed_ms = Some(started.elapsed().as_millis() as u64);
+            outcome
+        });
         self.bg = Some(Background { task, since });
     }
 

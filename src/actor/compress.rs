@@ -63,7 +63,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .await;
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let answer = match outcome {
-            Some(outcome) => Input::Compressed(Box::new(outcome)),
+            Some(mut outcome) => {
+                outcome.elapsed_ms = Some(elapsed_ms);
+                Input::Compressed(Box::new(outcome))
+            }
             None => {
                 tracing::info!(elapsed_ms, "compression stopped by the user");
                 Input::CompressionStopped

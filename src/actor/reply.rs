@@ -74,6 +74,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         // MCP servers start when their tools are first needed (the app opens at once).
         self.refresh_mcp().await;
         let (answer, ended) = self.stream_reply(&prompt).await;
+        if let Ended::Done(stats, since) = &ended {
+            // Before the reply itself: what the engine plans after it weighs this call too.
+            let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
+            let timing = crate::core::speed::CallTiming {
+                prompt_tokens: stats.prompt_eval_count,
+                prompt_ms: ms(stats.prompt_eval_duration),
+                output_tokens: stats.eval_count,
+                output_ms: ms(stats.eval_duration),
+                total_ms: ms(stats.total_duration).or(Some(since.elapsed().as_millis() as u64)),
+            };
+            self.engine.handle(Input::ReplyTimed(timing), Utc::now());
+        }
         let status = match ended {
             Ended::Done(..) => ReplyStatus::Complete,
             _ => ReplyStatus::Interrupted,

@@ -520,6 +520,24 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
                 "{count} of your oldest messages were folded into checkpoint {checkpoint} too, to leave room for the next turns. They are kept in full in the session history."
             )
         }),
+        EngineEvent::Recalled { lines } => Words::line(format!(
+            "↺ {} earlier line{} recalled from the log for this reply ({}).",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" },
+            lines
+                .iter()
+                .map(|l| format!("#{}", l.id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        EngineEvent::LedgerFull {
+            dropped_user,
+            dropped_model,
+            kept,
+        } => Words::line(format!(
+            "The fact ledger is full: it shows {kept} facts, and {} left it ({dropped_user} of yours, {dropped_model} of the model's). They stay in the log, and are recalled when you ask about them.",
+            dropped_user + dropped_model
+        )),
         EngineEvent::Compressed {
             messages: 0,
             tokens_before,

@@ -37,6 +37,7 @@ pub struct FileConfig {
     pub summary_model: Option<String>,
     pub summary_host: Option<String>,
     pub compress_at: Option<f64>,
+    pub fold_to: Option<f64>,
     pub reserve_tokens: Option<u32>,
     pub preserve_recent_tokens: Option<u32>,
     pub auto_snapshots: Option<bool>,
@@ -144,6 +145,16 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig, ConfigEr
     {
         return Err(invalid(format!(
             "compress_at = {c}: use a value between 0.1 and 0.95"
+        )));
+    }
+    let compress_at = cfg
+        .compress_at
+        .unwrap_or(BudgetConfig::default().compress_at);
+    if let Some(f) = cfg.fold_to
+        && !(0.1..compress_at).contains(&f)
+    {
+        return Err(invalid(format!(
+            "fold_to = {f}: use a value from 0.1 up to below compress_at ({compress_at})"
         )));
     }
     if let Some(m) = &cfg.mode {
@@ -257,6 +268,7 @@ pub fn resolve_with(
                 .preserve_recent_tokens
                 .unwrap_or(defaults.preserve_recent_tokens),
             min_free_fraction: defaults.min_free_fraction,
+            fold_to: file.fold_to.unwrap_or(defaults.fold_to),
         },
         auto_snapshots: file.auto_snapshots.unwrap_or(true),
         tool_rounds: tools.rounds,

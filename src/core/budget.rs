@@ -40,6 +40,9 @@ pub struct BudgetConfig {
     /// A pass that frees less than this fraction of `available` makes automatic
     /// compression back off.
     pub min_free_fraction: f64,
+    /// Share of the room (checkpoints and recent messages together) a normal pass folds
+    /// down to: the hysteresis that keeps passes many turns apart.
+    pub fold_to: f64,
 }
 
 impl Default for BudgetConfig {
@@ -49,6 +52,7 @@ impl Default for BudgetConfig {
             reserve_tokens: None,
             preserve_recent_tokens: 2048,
             min_free_fraction: 0.10,
+            fold_to: 0.45,
         }
     }
 }
@@ -212,30 +216,43 @@ impl Budget {
             .saturating_sub(self.goals)
     }
 
-    /// Token cap for a summary at `level`: the seed's size, or a share of the room when
-    /// the context is small. Checkpoints together may use about half of the room.
+    /// Token cap for a summary at `level`: a share of what the summaries may take
+    /// together, within the seed's size for the level (reached from about 16K up).
     pub fn level_cap(&self, level: Level) -> u32 {
-        let checkpoint_budget = f64::from(self.room()) * 0.5;
+        let summaries = f64::from(self.summaries_budget());
         let (share, floor) = match level {
-            Level::Detailed => (0.40, 48.0),
-            Level::Moderate => (0.20, 32.0),
-            Level::Compact => (0.10, 24.0),
-            Level::Ancient => (0.06, 16.0),
+            Level::Detailed => (0.5, 48.0),
+            Level::Moderate => (0.25, 32.0),
+            Level::Compact => (0.12, 24.0),
+            Level::Ancient => (0.08, 16.0),
         };
-        let scaled = (checkpoint_budget * share).max(floor) as u32;
+        let scaled = (summaries * share).max(floor) as u32;
         scaled.min(level.default_cap_tokens())
     }
 
     /// What the checkpoints' summaries together may take before a pass merges or ages the
-    /// oldest: a third of the room (the fact ledger has its own share).
+    /// oldest (the fact ledger has its own share).
     pub fn summaries_budget(&self) -> u32 {
-        self.room() / 3
+        (f64::from(self.room()) * SUMMARIES_SHARE) as u32
     }
 
-    /// Tokens the fact ledger may take: a fifth of the room. Its own share, so that aging
-    /// the summaries never squeezes the facts out.
+    /// Tokens the fact ledger may take. Its own share, so that aging the summaries never
+    /// squeezes the facts out.
     pub fn ledger_budget(&self) -> u32 {
         (f64::from(self.room()) * LEDGER_SHARE) as u32
+    }
+
+    /// Checkpoints kept apart before the two oldest are merged: [`MAX_CHECKPOINTS`] in a
+    /// large context, fewer where the summaries' share is small (two at 2K).
+    pub fn max_checkpoints(&self) -> usize {
+        ((self.summaries_budget() / TOKENS_PER_CHECKPOINT) as usize).clamp(2, MAX_CHECKPOINTS)
+    }
+
+    /// What the checkpoints and the recent messages together come to after a normal pass:
+    /// well below the trigger, so that the next pass is many turns away whatever the
+    /// context's size (hysteresis).
+    pub fn fold_target(&self, fold_to: f64) -> u32 {
+        (f64::from(self.room()) * fold_to) as u32
     }
 
     /// Upper bound of the checkpoints' message at any time: at most [`MAX_CHECKPOINTS`]
@@ -254,8 +271,17 @@ impl Budget {
 /// Checkpoints kept apart; when a pass would leave more, the two oldest are merged.
 pub const MAX_CHECKPOINTS: usize = 5;
 
-/// Share of the room (what checkpoints and messages share) the fact ledger may take.
-const LEDGER_SHARE: f64 = 0.2;
+/// Share of the room (what checkpoints and messages share) the fact ledger may take: the
+/// larger share, since what the person stated is what must survive (24 short facts fit
+/// in it at a 2K context).
+const LEDGER_SHARE: f64 = 0.28;
+/// Share of the room the checkpoints' summaries may take together. With the ledger's
+/// share, at most two fifths of the room are checkpoints, so a pass that folds down to
+/// [`BudgetConfig::fold_to`] always leaves recent messages beside them.
+const SUMMARIES_SHARE: f64 = 0.12;
+/// Summary tokens per checkpoint kept apart: below it, a checkpoint's label costs more
+/// than what it adds, and the oldest are merged sooner.
+const TOKENS_PER_CHECKPOINT: u32 = 100;
 
 #[cfg(test)]
 mod tests {
@@ -339,24 +365,32 @@ mod tests {
     }
 
     #[test]
-    fn level_caps_follow_the_seed_at_8k_and_shrink_at_2k() {
-        let b = Budget::compute(8192, 1024, 250, 0, 0, 0, 0.8);
-        assert_eq!(b.level_cap(Level::Detailed), 1200);
-        assert_eq!(b.level_cap(Level::Moderate), 600);
-        assert_eq!(b.level_cap(Level::Compact), 300);
-        assert_eq!(b.level_cap(Level::Ancient), 150);
-        let small = Budget::compute(2048, 1024, 150, 0, 0, 0, 0.8);
+    fn level_caps_reach_the_seed_in_large_contexts_and_shrink_with_the_room() {
+        let large = Budget::compute(32768, 3276, 1000, 0, 0, 0, 0.8);
+        assert_eq!(large.level_cap(Level::Detailed), 1200);
+        assert_eq!(large.level_cap(Level::Moderate), 600);
+        assert_eq!(large.level_cap(Level::Compact), 300);
+        assert_eq!(large.level_cap(Level::Ancient), 150);
+        let small = Budget::compute(2048, 256, 60, 0, 0, 0, 0.8);
         assert!(small.level_cap(Level::Detailed) < 200);
         assert!(small.level_cap(Level::Detailed) > small.level_cap(Level::Moderate));
         assert!(small.level_cap(Level::Moderate) > small.level_cap(Level::Compact));
         assert!(small.level_cap(Level::Compact) > small.level_cap(Level::Ancient));
-        // Summaries and the ledger together aim at about half the room, so recent
-        // messages keep the other half.
-        for b in [small, Budget::compute(8192, 1024, 250, 0, 0, 0, 0.8)] {
-            let target = b.summaries_budget() + b.ledger_budget();
-            assert!(target <= b.room() * 55 / 100, "{target} of {}", b.room());
-            assert!(target >= b.room() * 45 / 100, "{target} of {}", b.room());
+        // Summaries and the ledger together take at most two fifths of the room at every
+        // size, so a pass that folds to the fold target leaves recent messages beside
+        // them; the ledger has the larger share.
+        for b in [small, Budget::compute(8192, 1024, 250, 0, 0, 0, 0.8), large] {
+            let checkpoints = b.summaries_budget() + b.ledger_budget();
+            assert!(
+                checkpoints <= b.room() * 40 / 100,
+                "{checkpoints} of {}",
+                b.room()
+            );
+            assert!(checkpoints < b.fold_target(BudgetConfig::default().fold_to));
+            assert!(b.ledger_budget() > b.summaries_budget());
         }
+        assert_eq!(small.max_checkpoints(), 2);
+        assert_eq!(large.max_checkpoints(), MAX_CHECKPOINTS);
     }
 
     #[test]

@@ -232,6 +232,18 @@ pub enum EngineEvent {
     },
     /// Nothing can make the request fit; the message stays saved, unsent.
     Blocked(Blocked),
+    /// Lines of folded messages were quoted into the request, found by what the person
+    /// just said (recall from the log).
+    Recalled {
+        lines: Vec<crate::core::log_recall::RecalledLine>,
+    },
+    /// The fact ledger is full even compacted: this many of the person's lines (and of
+    /// the model's) are not shown any more. The log keeps them; recall finds them.
+    LedgerFull {
+        dropped_user: usize,
+        dropped_model: usize,
+        kept: usize,
+    },
     /// The server refused the request as too long again after a compression.
     OverflowPersists {
         message: String,
@@ -308,6 +320,8 @@ impl EngineEvent {
             EngineEvent::UserMessagesFolded { .. } => "user-messages-folded",
             EngineEvent::MessageClipped { .. } => "message-clipped",
             EngineEvent::Blocked(_) => "blocked",
+            EngineEvent::Recalled { .. } => "recalled",
+            EngineEvent::LedgerFull { .. } => "ledger-full",
             EngineEvent::OverflowPersists { .. } => "overflow-persists",
             EngineEvent::ReliabilityWarning { .. } => "reliability-warning",
             EngineEvent::GoalUpdated { .. } => "goal-updated",

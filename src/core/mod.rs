@@ -15,6 +15,7 @@ pub mod events;
 pub mod facts;
 pub mod goals;
 pub mod ledger;
+pub mod log_recall;
 pub mod markers;
 pub mod message;
 pub mod mode;
@@ -28,6 +29,7 @@ pub mod reliability;
 pub mod results;
 pub mod sanitize;
 pub mod snapshot;
+pub mod speed;
 pub mod summarizer;
 #[doc(hidden)]
 pub mod testing;

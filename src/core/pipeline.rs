@@ -67,6 +67,10 @@ pub struct Task {
     pub range_label: String,
     /// Emergency truncation: no model call.
     pub mechanical: bool,
+    /// Upkeep without the model: the result is the opening lines of these summaries
+    /// within the cap (`opening_lines`), when asking the model would cost more of the
+    /// server's time than compression may take (`core::speed`).
+    pub cut_from: Option<Vec<String>>,
     /// The summary system prompt for this level and mode.
     pub system: String,
     /// Goal block for the user prompt ("" when there is no goal).
@@ -403,6 +407,39 @@ pub fn shorten(summaries: &[&str], cap: u32, tok: &dyn Tokenizer) -> String {
     cut_to(&joined, cap, tok)
 }
 
+/// Summaries shortened without the model: the opening lines of each, whole, in equal
+/// shares of the cap (a summary's first bullets are its main points); a first line over
+/// its share is cut. Never above `cap` tokens.
+pub fn opening_lines(summaries: &[&str], cap: u32, tok: &dyn Tokenizer) -> String {
+    let n = u32::try_from(summaries.len().max(1)).unwrap_or(u32::MAX);
+    let share = cap.saturating_sub(n) / n;
+    let mut parts = Vec::new();
+    for s in summaries {
+        let mut kept: Vec<&str> = Vec::new();
+        let mut used = 0u32;
+        for line in s.lines().filter(|l| !l.trim().is_empty()) {
+            let cost = tok.count(line) + 1;
+            if used + cost > share {
+                break;
+            }
+            used += cost;
+            kept.push(line);
+        }
+        if kept.is_empty() {
+            let first = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            parts.push(cut_to(first.trim(), share, tok));
+        } else {
+            parts.push(kept.join("\n"));
+        }
+    }
+    let joined = parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    cut_to(&joined, cap, tok)
+}
+
 /// The text of an emergency truncation: a marker, then the opening of the input.
 pub fn mechanical_text(task: &Task, reason: &str, tok: &dyn Tokenizer) -> String {
     let header = format!(
@@ -433,6 +470,19 @@ pub async fn run_task<S: Summarizer>(
     summarizer: &S,
 ) -> Result<TaskResult, String> {
     let limit = limit_for(task.cap);
+    if let Some(summaries) = &task.cut_from {
+        let refs: Vec<&str> = summaries.iter().map(String::as_str).collect();
+        let text = opening_lines(&refs, task.cap, tok);
+        let tokens = tok.count(&text);
+        return Ok(TaskResult {
+            text,
+            tokens,
+            calls: 0,
+            retried: false,
+            cut: false,
+            mechanical: true,
+        });
+    }
     if task.mechanical {
         let text = mechanical_text(task, "emergency rollover", tok);
         let tokens = tok.count(&text);
@@ -513,6 +563,7 @@ mod tests {
             input_raw,
             range_label: "messages #1–#1".into(),
             mechanical: false,
+            cut_from: None,
             system: "You compress chat history.".into(),
             goal: String::new(),
             focus: String::new(),

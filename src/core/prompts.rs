@@ -22,6 +22,8 @@ pub struct ChatPrompts {
     pub checkpoint_label: String,
     /// Heads the fact ledger under the summaries.
     pub ledger_header: String,
+    /// Heads the lines recalled from the log for the message being answered.
+    pub recall_header: String,
     pub modes: ModeTexts,
 }
 

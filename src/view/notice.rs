@@ -168,6 +168,8 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
             author: Author::User,
         }
         | EngineEvent::Pinned { .. }
+        | EngineEvent::Recalled { .. }
+        | EngineEvent::LedgerFull { .. }
         | EngineEvent::TaskDone { .. }
         | EngineEvent::ResultsReduced { .. }
         | EngineEvent::NothingToRetry

@@ -235,6 +235,21 @@ pub struct Engine {
     /// The ledger budget `checkpoint_part` was fitted to: the room moves with the reply
     /// reserve, the goals and the window, and the ledger follows it (see `sync_ledger`).
     ledger_fitted_for: u32,
+    /// The checkpoints' ledger lines merged, for the checkpoints they came from (merging
+    /// is the costly part of rendering the ledger; the budget it is fitted to moves often).
+    merged_ledger: (
+        Vec<crate::core::checkpoint::CheckpointId>,
+        Vec<crate::core::ledger::Prepared>,
+    ),
+    /// How many of the person's and the model's ledger lines the last rendering left
+    /// out (the transcript is told when that grows).
+    ledger_dropped: (usize, usize),
+    /// The folded messages' sentences, for recall (`log_recall`), brought up to date when
+    /// the folded set changes (`recall_for`: the ids it holds, sorted).
+    recall_index: crate::core::log_recall::RecallIndex,
+    recall_for: Vec<MessageId>,
+    /// How fast the server is and how much of its time compression took (runtime only).
+    speed: crate::core::speed::ServerSpeed,
 }
 
 impl Engine {
@@ -300,6 +315,11 @@ impl Engine {
             goal_part: Part::default(),
             checkpoint_part: Part::default(),
             ledger_fitted_for: 0,
+            merged_ledger: Default::default(),
+            ledger_dropped: (0, 0),
+            recall_index: Default::default(),
+            recall_for: Vec::new(),
+            speed: Default::default(),
         };
         e.rebuild_system();
         e.rebuild_goals();
@@ -337,6 +357,10 @@ impl Engine {
     }
     pub fn compressions(&self) -> u32 {
         self.compressions
+    }
+    /// The server's speed as seen so far, and compression's share of its time.
+    pub fn speed(&self) -> &crate::core::speed::ServerSpeed {
+        &self.speed
     }
     pub fn config(&self) -> &EngineConfig {
         &self.cfg

@@ -5,10 +5,11 @@
 
 use super::{Engine, Part};
 use crate::core::budget::{Budget, MIN_RESERVE_TOKENS, reserve_for};
-use crate::core::checkpoint::Checkpoint;
+use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::context::clipped_text;
 use crate::core::ledger::{self, LedgerLine};
-use crate::core::message::{ReplyStatus, Role, ToolCall};
+use crate::core::log_recall::{RecallIndex, RecalledLine};
+use crate::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use crate::core::mode::Tier;
 use crate::core::prompts::fill;
 use crate::core::tokens::{MESSAGE_OVERHEAD_TOKENS, REQUEST_OVERHEAD_TOKENS};
@@ -65,7 +66,16 @@ pub struct ChatPrompt {
     /// (see [`max_reply`]). Sent as `num_predict`: a model stuck in a loop stops there
     /// even on a server that would otherwise go on past the window.
     pub max_reply: u32,
+    /// Lines of folded messages quoted into the request (recall from the log), for the
+    /// transcript and the inspector.
+    pub recalled: Vec<RecalledLine>,
 }
+
+/// Share of the room the recalled lines may take (never more than is left under the
+/// hard limit).
+const RECALL_SHARE: f64 = 0.1;
+/// Recalled lines a request carries at most.
+const RECALL_LINES: usize = 4;
 
 /// Share of a prompt's estimate kept out of the reply cap. The calibrated estimate runs
 /// a few percent short of the model's own count for some kinds of text; with the cap at
@@ -124,6 +134,8 @@ impl Engine {
         }
         let active = self.active.messages();
         let mut skipped_raw = 0u32;
+        // The person's message this request answers: recall searches for it.
+        let mut answering: Option<(usize, &str)> = None;
         for (i, e) in active.iter().enumerate() {
             let Some(m) = self.history.get(e.id) else {
                 continue;
@@ -141,6 +153,12 @@ impl Engine {
             {
                 skipped_raw = skipped_raw.saturating_add(e.cost());
                 continue;
+            }
+            match m.role {
+                Role::User => answering = Some((messages.len(), m.text.as_str())),
+                // A complete answer: nothing is being answered (until tool calls follow).
+                Role::Assistant if m.calls.is_empty() => answering = None,
+                _ => {}
             }
             messages.push(PromptMessage {
                 role: match m.role {
@@ -162,13 +180,21 @@ impl Engine {
                 tool_call_id: m.tool.as_ref().and_then(|t| t.call_id.clone()),
             });
         }
-        let raw_estimate = self
+        let mut raw_estimate = self
             .system
             .raw
             .saturating_add(self.goal_part.raw)
             .saturating_add(self.checkpoint_part.raw)
             .saturating_add(self.active.messages_raw())
             .saturating_sub(skipped_raw);
+        let mut recalled = Vec::new();
+        if let Some((at, query)) = answering
+            && let Some((text, raw, lines)) = self.recall_slot(query, raw_estimate)
+        {
+            messages.insert(at, PromptMessage::new(PromptRole::System, text));
+            raw_estimate = raw_estimate.saturating_add(raw);
+            recalled = lines;
+        }
         let estimate = self.calibration().apply(raw_estimate);
         ChatPrompt {
             model: self.settings.model.clone(),
@@ -177,7 +203,94 @@ impl Engine {
             raw_estimate,
             estimate,
             max_reply: max_reply(self.budget().ctx, estimate),
+            recalled,
         }
+    }
+
+    /// The recalled lines for the person's `query`, as a message under its header: its
+    /// text, raw tokens and lines. Within [`RECALL_SHARE`] of the room and what is left
+    /// under the hard limit beside a request of `raw_estimate`; `None` when nothing was
+    /// found or nothing fits.
+    fn recall_slot(
+        &self,
+        query: &str,
+        raw_estimate: u32,
+    ) -> Option<(String, u32, Vec<RecalledLine>)> {
+        if self.recall_index.is_empty() {
+            return None;
+        }
+        let b = self.budget();
+        let cal = self.calibration();
+        let left = b
+            .hard_limit()
+            .saturating_sub(cal.apply(raw_estimate))
+            .min((f64::from(b.room()) * RECALL_SHARE) as u32);
+        let header = &self.prompts.chat.recall_header;
+        let fixed = self.tok.count(header) + MESSAGE_OVERHEAD_TOKENS;
+        if cal.apply(fixed) >= left {
+            return None;
+        }
+        let mut text = header.clone();
+        let mut raw = fixed;
+        let mut lines = Vec::new();
+        for hit in self.recall_index.search(query, RECALL_LINES) {
+            let line = format!(
+                "\n- {}: \"{}\"",
+                if hit.role == Role::User {
+                    "user"
+                } else {
+                    "assistant"
+                },
+                hit.text
+            );
+            let cost = self.tok.count(&line);
+            if cal.apply(raw + cost) > left {
+                continue;
+            }
+            raw += cost;
+            text.push_str(&line);
+            lines.push(RecalledLine {
+                id: hit.id,
+                user: hit.role == Role::User,
+                text: hit.text,
+            });
+        }
+        (!lines.is_empty()).then_some((text, raw, lines))
+    }
+
+    /// Bring the recall index up to the folded messages: the newly folded ones are added
+    /// (a fold); when some left the folded set (a restore) it is built again.
+    fn refresh_recall(&mut self) {
+        let mut ids: Vec<MessageId> = self
+            .active
+            .checkpoints()
+            .iter()
+            .flat_map(|c| c.covers.iter().copied())
+            .collect();
+        ids.sort_unstable();
+        if ids == self.recall_for {
+            return;
+        }
+        let grown = self.recall_for.len() <= ids.len()
+            && self
+                .recall_for
+                .iter()
+                .all(|id| ids.binary_search(id).is_ok());
+        let new: Vec<MessageId> = if grown {
+            ids.iter()
+                .copied()
+                .filter(|id| self.recall_for.binary_search(id).is_err())
+                .collect()
+        } else {
+            self.recall_index = RecallIndex::default();
+            ids.clone()
+        };
+        for m in new.iter().filter_map(|id| self.history.get(*id)) {
+            if m.role != Role::Tool {
+                self.recall_index.add(m.id, m.role, &m.text);
+            }
+        }
+        self.recall_for = ids;
     }
 
     // ----- cached prompt parts -----
@@ -240,13 +353,23 @@ impl Engine {
         }
         self.ledger_fitted_for = self.ledger_budget();
         let cps: Vec<&Checkpoint> = self.active.checkpoints().iter().collect();
-        self.checkpoint_part = if cps.is_empty() {
-            Part::default()
+        // Merging the ledger costs a comparison of every line with every other: done once
+        // per change of the checkpoints, not on every rendering (the budget moves often).
+        let ids: Vec<CheckpointId> = cps.iter().map(|c| c.id).collect();
+        if self.merged_ledger.0 != ids {
+            let merged = ledger::merge(cps.iter().flat_map(|c| &c.facts));
+            self.merged_ledger = (ids, ledger::prepare(merged, self.tok.as_ref()));
+        }
+        let (part, dropped) = if cps.is_empty() {
+            (Part::default(), (0, 0))
         } else {
-            let text = self.render_checkpoints(&cps);
+            let (text, dropped) = self.render_with_ledger(&cps, &self.merged_ledger.1);
             let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS;
-            Part { text, raw }
+            (Part { text, raw }, dropped)
         };
+        self.checkpoint_part = part;
+        self.ledger_dropped = dropped;
+        self.refresh_recall();
     }
 
     /// Re-fit the ledger when its budget moved since the checkpoints' message was built
@@ -258,6 +381,16 @@ impl Engine {
         }
     }
 
+    /// Lines the fact ledger shows in the request now.
+    pub(super) fn ledger_shown(&self) -> usize {
+        self.checkpoint_part
+            .text
+            .split_once(&self.prompts.chat.ledger_header)
+            .map_or(0, |(_, lines)| {
+                lines.lines().filter(|l| l.starts_with("- ")).count()
+            })
+    }
+
     /// Tokens the fact ledger may take.
     pub(super) fn ledger_budget(&self) -> u32 {
         self.budget().ledger_budget()
@@ -267,19 +400,61 @@ impl Engine {
     /// later correction replaced, then the fact ledger of them all (superseded lines
     /// out, fitted to its share of the room).
     pub(super) fn render_checkpoints(&self, cps: &[&Checkpoint]) -> String {
+        self.render_checkpoints_counted(cps).0
+    }
+
+    /// [`Self::render_checkpoints`], with how many of the person's and the model's
+    /// ledger lines did not fit.
+    fn render_checkpoints_counted(&self, cps: &[&Checkpoint]) -> (String, (usize, usize)) {
         let folded = ledger::merge(cps.iter().flat_map(|c| &c.facts));
-        let (lines, all) = ledger::settle(folded, &self.corrections_said());
+        self.render_with_ledger(cps, &ledger::prepare(folded, self.tok.as_ref()))
+    }
+
+    /// The checkpoints' message with the folded ledger `folded` (their lines, merged and
+    /// prepared for fitting).
+    fn render_with_ledger(
+        &self,
+        cps: &[&Checkpoint],
+        folded: &[ledger::Prepared],
+    ) -> (String, (usize, usize)) {
+        let said = self.corrections_said();
+        // Without corrections said since the fold, the folded ledger stands as it is.
+        let (standing, corrections): (Vec<ledger::Prepared>, Vec<LedgerLine>) = if said.is_empty() {
+            let corrections = folded
+                .iter()
+                .filter(|p| p.line.corrects)
+                .map(|p| p.line.clone())
+                .collect();
+            (Vec::new(), corrections)
+        } else {
+            let lines: Vec<LedgerLine> = folded.iter().map(|p| p.line.clone()).collect();
+            let (shown, all) = ledger::settle(lines, &said);
+            let keep: std::collections::HashSet<&str> =
+                shown.iter().map(|l| l.text.as_str()).collect();
+            let standing = folded
+                .iter()
+                .filter(|p| keep.contains(p.line.text.as_str()))
+                .cloned()
+                .collect();
+            (standing, all.into_iter().filter(|l| l.corrects).collect())
+        };
+        let prepared = if said.is_empty() {
+            folded
+        } else {
+            standing.as_slice()
+        };
+        let all = corrections;
         let mut text = self.prompts.chat.checkpoints_header.clone();
         for cp in cps {
             let summary = ledger::drop_replaced(&cp.summary, &all);
             text.push_str(&self.entry_with(cp, &summary));
         }
-        let lines = ledger::fit(lines, self.ledger_budget(), self.tok.as_ref());
-        if !lines.is_empty() {
+        let fitted = ledger::fit_prepared(prepared, self.ledger_budget());
+        if !fitted.lines.is_empty() {
             text.push_str("\n\n");
-            text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &lines));
+            text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &fitted));
         }
-        text
+        (text, (fitted.dropped_user, fitted.dropped_model))
     }
 
     /// The lines of the person's messages not folded yet that may correct an earlier

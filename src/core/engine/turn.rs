@@ -568,6 +568,11 @@ impl Engine {
                 self.reset_escalation();
                 let prompt = self.prompt();
                 debug_assert!(prompt.estimate <= b.hard_limit());
+                if !prompt.recalled.is_empty() {
+                    fx.push(Effect::Event(EngineEvent::Recalled {
+                        lines: prompt.recalled.clone(),
+                    }));
+                }
                 return Step::Send(prompt);
             }
             // Over the hard limit. If one message alone is larger than the whole room, no

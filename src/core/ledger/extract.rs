@@ -15,30 +15,66 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern}: {e}"))
 }
 
-/// Hard values: what makes a sentence worth keeping word for word.
+/// Month names and their usual short forms (a bare "May" or "March" is not a date: a day
+/// must stand beside it).
+const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
+/// Units a number is said with: durations, sizes, rates, shares, money.
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?)";
+/// Numbers said in words, for durations and counts ("two weeks", "three replicas").
+const NUMBER_WORD: &str = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+hundred|a\s+thousand)";
+
+/// Hard values: what makes a sentence worth keeping. Dates, times, versions, sizes,
+/// rates and durations come first so they match whole ("2026-03-14", not "2026").
 pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(concat!(
-        r"https?://[^\s<>`)\]]+",                            // URL
-        r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+",                    // e-mail
-        r"|(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?", // path
-        r"|\b[\w-]+\.(?:rs|py|ts|js|go|c|h|cpp|java|rb|toml|json|ya?ml|md|txt|sh|sql|conf|ini|env|xml|lock|proto|html|css)\b(?::\d+)?",
-        r"|\b\d{1,2}:\d{2}(?::\d{2})?\b", // time
-        r"|\b\d+(?:[.,]\d+)+\b",          // 1,024 · 16.2 · IPs
-        r"|\b\d{2,}\b",                   // numbers
-        r"|`[^`\n]{2,60}`",               // code
-        r"|\b[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?", // paths in code
-        r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?", // snake_case
-        r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", // CONSTANT_CASE
-        r"|\b[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)+\b|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*[0-9][a-z0-9]*\b", // kebab-case with a digit: orchid-5g
-        r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b", // kebab-case, three parts or more: shop-assets-eu
-        r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.(?:internal|local|lan|com|org|net|io|dev|example)\b", // host
-        r"|\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b",
-        r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b",
-    ))
+    re(&[
+        r"https?://[^\s<>`)\]]+".to_string(),                 // URL
+        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+".to_string(),           // e-mail
+        r"\b\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b".to_string(), // ISO date
+        format!(r"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s+\d{{4}})?\b"), // 14 March 2026
+        format!(r"\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"), // March 14th, 2026
+        r"\b\d{1,2}(?:st|nd|rd|th)\b".to_string(),               // the 20th
+        r"\b[vV]\d+(?:\.\d+)*(?:-[\w.]+)?\b".to_string(),        // v2.14.1
+        r"(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?".to_string(), // path, 3/14/2026
+        r"\b[\w-]+\.(?:rs|py|ts|tsx|js|go|c|h|cpp|java|rb|toml|json|ya?ml|md|txt|sh|sql|conf|ini|env|xml|lock|proto|html|css|log|csv)\b(?::\d+)?".to_string(),
+        r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
+        r"\b\d{1,2}\s?[ap]\.?m\b\.?".to_string(),                 // 3pm
+        r"[$€£]\s?\d[\d,.]*\b".to_string(),                         // money
+        format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
+        r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
+        format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks
+        r"\b\d+(?:[.,]\d+)+\b".to_string(),                         // 1,024 · 16.2 · IPs
+        r"\b\d{2,}\b".to_string(),                                 // numbers
+        r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+\d\b".to_string(), // "capped at 5"
+        r"`[^`\n]{2,60}`".to_string(),                              // code
+        r"\b[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?".to_string(), // paths in code
+        r"\b[A-Za-z_][A-Za-z0-9_]*\(\)".to_string(),                 // a function()
+        r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?".to_string(),    // snake_case
+        r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b".to_string(),            // CONSTANT_CASE
+        r"\b[A-Z]\d{3,5}\b".to_string(),                            // E0412
+        r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*[0-9][a-z0-9]*\b|\b[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)+\b".to_string(), // kebab-case with a digit: orchid-5g, db-2
+        r"\b[a-z]{2,}\d+[a-z0-9]*\b".to_string(),                   // web01, node3
+        r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b".to_string(),         // kebab-case, three parts or more: shop-assets-eu
+        r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|com|org|net|io|dev|example|cloud|app|ai|co|uk|de|eu|corp|prod|svc)\b".to_string(), // host
+        r"\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+){2,}\b".to_string(),      // db-2.prod.eu
+        r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
+    ]
+    .join("|"))
 });
 
-/// A capitalised word inside a sentence: a name ("Porto", "Stripe").
+/// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor").
 static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s([A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)\b"));
+/// A name that opens a sentence and does something ("Priya's team", "Dana owns …"):
+/// the sentence's first word counts only in these shapes.
+static LEADING_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^([A-Z][a-z]{2,})(?:'s\b|\s+(?:owns|runs|leads|manages|handles|maintains|approved|approves|wrote|built|is responsible|is in charge|takes care|looks after|will own|will handle|and [A-Z][a-z]+))",
+    )
+});
+/// Capitalised words that open sentences without naming anyone.
+const NOT_NAMES: &[&str] = &[
+    "The", "This", "That", "These", "Those", "There", "Here", "What", "When", "Which", "Who",
+    "Our", "Your", "Their", "And", "But", "Also", "Please", "Thanks", "Yes", "Okay",
+];
 
 /// "up-to-date", "end-to-end": hyphenated English, not a name of something.
 fn english_compound(v: &str) -> bool {
@@ -64,14 +100,73 @@ pub fn values(sentence: &str) -> Vec<String> {
         })
         .filter(|v| v.len() >= 2 && !english_compound(v))
         .collect();
-    for c in NAME.captures_iter(sentence) {
-        if let Some(m) = c.get(1) {
+    for c in NAME
+        .captures_iter(sentence)
+        .chain(LEADING_NAME.captures_iter(sentence.trim_start()))
+    {
+        if let Some(m) = c.get(1)
+            && !NOT_NAMES.contains(&m.as_str())
+        {
             out.push(m.as_str().to_string());
         }
     }
     out.sort();
     out.dedup();
     out
+}
+
+/// What kind of value a value is: a later line replaces an earlier one only with a value
+/// of the kind it replaces (a port for a port, a path for a path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Kind {
+    Number,
+    When,
+    Version,
+    Path,
+    Url,
+    Email,
+    /// A named thing: `service-13`, `parse_header()`, `PAYMENT_API_URL`, `db-2.prod`.
+    Entity,
+    Name,
+    Other,
+}
+
+static WHEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)$"
+    ))
+});
+
+/// The kind of `value` (as [`values`] returns it).
+pub(super) fn kind(value: &str) -> Kind {
+    let v = value.trim();
+    if v.starts_with("http://") || v.starts_with("https://") {
+        Kind::Url
+    } else if v.contains('@') && v.contains('.') && !v.contains(' ') {
+        Kind::Email
+    } else if WHEN.is_match(v) {
+        Kind::When
+    } else if v.len() > 1
+        && (v.starts_with(['v', 'V']))
+        && v[1..].starts_with(|c: char| c.is_ascii_digit())
+    {
+        Kind::Version
+    } else if v.contains('/') && !v.contains(' ') {
+        Kind::Path
+    } else if v.starts_with(|c: char| c.is_ascii_digit() || "$€£".contains(c)) {
+        Kind::Number
+    } else if !v.contains(' ')
+        && v.starts_with(|c: char| c.is_alphabetic())
+        && (v.contains(['-', '_']) || v.ends_with("()") || v.contains("::"))
+    {
+        Kind::Entity
+    } else if v.starts_with(|c: char| c.is_uppercase())
+        && v.chars().skip(1).all(|c| c.is_lowercase() || c == ' ')
+    {
+        Kind::Name
+    } else {
+        Kind::Other
+    }
 }
 
 /// The sentences of one line as written (with their spaces): split at sentence ends

@@ -1,62 +1,137 @@
-//! Fitting: the ledger under its token budget (what goes first when it does not fit) and
-//! its rendering into the request.
+//! Fitting: the ledger under its token budget and its rendering into the request.
+//!
+//! A full ledger compacts before anything leaves it: every line is rendered plain
+//! (`compact::Form::Plain`), then the oldest lines tight, one by one, until it fits. Only
+//! then do lines leave, in this order: the model's lines (oldest first), the person's
+//! lines whose only value is a capitalised word (a name is weak evidence: "our Rust
+//! service", "Historians argue"), then the person's oldest. What leaves is counted, so the
+//! transcript can say so; it stays in the log, where recall finds it.
 
 use super::LedgerLine;
-use super::extract::{VALUE, values};
+use super::compact::{Form, compact};
+use super::extract::VALUE;
 use crate::core::tokens::Tokenizer;
 
-/// The lines that fit `budget` tokens (each counted as rendered, with its "- "). What
-/// goes first: assistant lines whose values the person's lines already hold, then other
-/// assistant lines, then the person's lines whose only value is a capitalised word (a
-/// name is weak evidence: "our Rust service", "Historians argue"), then the rest; the
-/// oldest first within each. Order is preserved.
-pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Vec<LedgerLine> {
-    let cost = |l: &LedgerLine| tok.count(&l.text) + 2;
-    let mut total: u32 = lines.iter().map(cost).sum();
-    if total <= budget {
-        return lines;
+/// What the model said is marked, so it never reads as the person's word.
+const MODEL_MARK: &str = "(assistant) ";
+
+/// The ledger as it will be rendered: each kept line in the form it is shown.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fitted {
+    /// (line, its text as shown), in order.
+    pub lines: Vec<(LedgerLine, String)>,
+    /// The person's lines that did not fit.
+    pub dropped_user: usize,
+    /// The model's lines that did not fit.
+    pub dropped_model: usize,
+}
+
+fn shown(line: &LedgerLine, form: Form) -> String {
+    let text = compact(&line.text, form);
+    if line.user {
+        text
+    } else {
+        format!("{MODEL_MARK}{text}")
     }
-    let mut keep = vec![true; lines.len()];
-    // Redundant assistant lines: every value already in a person's line.
-    let user_text: String = lines
-        .iter()
-        .filter(|l| l.user)
-        .map(|l| l.text.to_lowercase())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let redundant = |l: &LedgerLine| {
-        !l.user
-            && values(&l.text)
-                .iter()
-                .all(|v| user_text.contains(&v.to_lowercase()))
+}
+
+/// A line with its two compacted forms and their costs, computed once: a ledger is
+/// fitted again whenever its budget moves, and compacting is the costly part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    pub line: LedgerLine,
+    plain: String,
+    tight: String,
+    plain_cost: u32,
+    tight_cost: u32,
+}
+
+/// Each line with its compacted forms (each counted as rendered, with its "- ").
+pub fn prepare(lines: Vec<LedgerLine>, tok: &dyn Tokenizer) -> Vec<Prepared> {
+    lines
+        .into_iter()
+        .map(|line| {
+            let plain = shown(&line, Form::Plain);
+            let tight = shown(&line, Form::Tight);
+            let plain_cost = tok.count(&plain) + 2;
+            let tight_cost = (tok.count(&tight) + 2).min(plain_cost);
+            Prepared {
+                line,
+                plain,
+                tight,
+                plain_cost,
+                tight_cost,
+            }
+        })
+        .collect()
+}
+
+/// The lines that fit `budget` tokens, compacted first and dropped last (see the module
+/// docs). Order is preserved.
+pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Fitted {
+    fit_prepared(&prepare(lines, tok), budget)
+}
+
+/// [`fit`] over lines prepared once.
+pub fn fit_prepared(lines: &[Prepared], budget: u32) -> Fitted {
+    let mut tight = vec![false; lines.len()];
+    let mut total: u32 = lines.iter().map(|p| p.plain_cost).sum();
+    // Compact harder, oldest first.
+    for (i, p) in lines.iter().enumerate() {
+        if total <= budget {
+            break;
+        }
+        if p.tight_cost < p.plain_cost {
+            total = total - p.plain_cost + p.tight_cost;
+            tight[i] = true;
+        }
+    }
+    let cost = |i: usize| {
+        if tight[i] {
+            lines[i].tight_cost
+        } else {
+            lines[i].plain_cost
+        }
     };
+    let mut keep = vec![true; lines.len()];
     let names_only = |l: &LedgerLine| !VALUE.is_match(&l.text);
+    let user = |i: usize| lines[i].line.user;
     let order: Vec<usize> = (0..lines.len())
-        .filter(|&i| redundant(&lines[i]))
-        .chain((0..lines.len()).filter(|&i| !lines[i].user && !redundant(&lines[i])))
-        .chain((0..lines.len()).filter(|&i| lines[i].user && names_only(&lines[i])))
-        .chain((0..lines.len()).filter(|&i| lines[i].user && !names_only(&lines[i])))
+        .filter(|&i| !user(i))
+        .chain((0..lines.len()).filter(|&i| user(i) && names_only(&lines[i].line)))
+        .chain((0..lines.len()).filter(|&i| user(i) && !names_only(&lines[i].line)))
         .collect();
+    let mut out = Fitted::default();
     for i in order {
         if total <= budget {
             break;
         }
         keep[i] = false;
-        total = total.saturating_sub(cost(&lines[i]));
+        total = total.saturating_sub(cost(i));
+        if user(i) {
+            out.dropped_user += 1;
+        } else {
+            out.dropped_model += 1;
+        }
     }
-    lines
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(l, k)| k.then_some(l))
-        .collect()
+    out.lines = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| keep[*i])
+        .map(|(i, p)| {
+            let text = if tight[i] { &p.tight } else { &p.plain };
+            (p.line.clone(), text.clone())
+        })
+        .collect();
+    out
 }
 
 /// The ledger as it appears in the request: a header, then a line each.
-pub fn render(header: &str, lines: &[LedgerLine]) -> String {
+pub fn render(header: &str, fitted: &Fitted) -> String {
     let mut out = String::from(header);
-    for l in lines {
+    for (_, text) in &fitted.lines {
         out.push_str("\n- ");
-        out.push_str(&l.text);
+        out.push_str(text);
     }
     out
 }
@@ -65,51 +140,79 @@ pub fn render(header: &str, lines: &[LedgerLine]) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::core::ledger::lines::{texts, user};
+    use crate::core::ledger::lines::user;
     use crate::core::tokens::ByteEstimate;
 
-    #[test]
-    fn under_the_budget_a_line_with_only_a_name_goes_before_a_hard_value() {
-        let lines = vec![
-            user("The test tests/cart_total.rs fails at src/cart/total.rs:88."),
-            user("I'm debugging our Rust checkout service."),
-            user("The payment client reads PAYMENT_API_URL."),
-        ];
-        let tok = ByteEstimate;
-        let all: u32 = lines.iter().map(|l| tok.count(&l.text) + 2).sum();
-        let fitted = fit(lines.clone(), all - 1, &tok);
-        assert_eq!(
-            texts(&fitted),
-            [
-                "The test tests/cart_total.rs fails at src/cart/total.rs:88.",
-                "The payment client reads PAYMENT_API_URL.",
-            ]
-        );
+    fn model(text: &str) -> LedgerLine {
+        LedgerLine {
+            text: text.into(),
+            user: false,
+            corrects: false,
+        }
+    }
+
+    fn kept(f: &Fitted) -> Vec<&str> {
+        f.lines.iter().map(|(l, _)| l.text.as_str()).collect()
+    }
+
+    fn cost(f: &Fitted, tok: &dyn Tokenizer) -> u32 {
+        f.lines.iter().map(|(_, t)| tok.count(t) + 2).sum()
     }
 
     #[test]
-    fn the_budget_drops_redundant_and_old_assistant_lines_first() {
+    fn a_full_ledger_compacts_before_anything_leaves() {
+        let tok = ByteEstimate;
+        let lines: Vec<LedgerLine> = (1..=12)
+            .map(|k| {
+                user(&format!(
+                    "Note {k}: well, we decided that service-{k} listens on port {} and its config is /etc/service-{k}/config.yaml.",
+                    7000 + k * 10
+                ))
+            })
+            .collect();
+        let whole: u32 = lines.iter().map(|l| tok.count(&l.text) + 2).sum();
+        let roomy = fit(lines.clone(), whole, &tok);
+        assert_eq!(roomy.lines.len(), 12);
+        assert!(roomy.lines.iter().all(|(_, t)| !t.starts_with("Note")));
+        // Under the plain cost: the oldest go tight, nothing leaves.
+        let plain = cost(&roomy, &tok);
+        let squeezed = fit(lines.clone(), plain - 10, &tok);
+        assert_eq!((squeezed.lines.len(), squeezed.dropped_user), (12, 0));
+        assert!(cost(&squeezed, &tok) <= plain - 10);
+        assert!(squeezed.lines[0].1.len() < roomy.lines[0].1.len());
+        assert_eq!(
+            squeezed.lines[11].1, roomy.lines[11].1,
+            "the newest stay plain"
+        );
+        // Far under: the oldest leave, and are counted.
+        let tiny = fit(lines, plain / 3, &tok);
+        assert!(tiny.dropped_user > 0);
+        assert_eq!(tiny.lines.len() + tiny.dropped_user, 12);
+        assert!(kept(&tiny).last().unwrap().contains("service-12 "));
+        assert!(cost(&tiny, &tok) <= plain / 3);
+    }
+
+    #[test]
+    fn the_models_lines_leave_first_then_names_then_the_oldest() {
+        let tok = ByteEstimate;
         let lines = vec![
             user("The cache listens on port 6379."),
-            LedgerLine {
-                text: "Redis runs on 6379 as you said.".into(),
-                user: false,
-                corrects: false,
-            },
-            LedgerLine {
-                text: "You could also tune maxmemory to 256 MB.".into(),
-                user: false,
-                corrects: false,
-            },
+            model("You could also tune maxmemory to 256 MB."),
+            user("I'm debugging our Rust checkout service."),
             user("The config lives at /etc/shopd/shop.toml."),
         ];
-        let tok = ByteEstimate;
-        let all: u32 = lines.iter().map(|l| tok.count(&l.text) + 2).sum();
-        let one_less = fit(lines.clone(), all - 1, &tok);
-        assert_eq!(one_less.len(), 3);
-        assert!(!texts(&one_less).contains(&"Redis runs on 6379 as you said."));
-        let users_only = fit(lines.clone(), 2 * (all / 3), &tok);
-        assert!(users_only.iter().all(|l| l.user), "{users_only:?}");
-        assert_eq!(fit(lines.clone(), all, &tok), lines);
+        let marked = fit(lines.clone(), u32::MAX, &tok);
+        assert!(marked.lines[1].1.starts_with(MODEL_MARK), "{marked:?}");
+        // Below what the lines cost even compacted hard, something must leave.
+        let all: u32 = lines
+            .iter()
+            .map(|l| tok.count(&shown(l, Form::Tight)) + 2)
+            .sum();
+        let one = fit(lines.clone(), all - 1, &tok);
+        assert_eq!(one.dropped_model, 1);
+        assert!(!kept(&one).contains(&"You could also tune maxmemory to 256 MB."));
+        let two = fit(lines.clone(), all * 3 / 5, &tok);
+        assert!(!kept(&two).contains(&"I'm debugging our Rust checkout service."));
+        assert!(kept(&two).contains(&"The config lives at /etc/shopd/shop.toml."));
     }
 }

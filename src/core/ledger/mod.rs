@@ -11,24 +11,51 @@
 //! Rules, all pure and deterministic (so replay rebuilds the same ledger):
 //! - questions state nothing; a line the ledger already holds is not added twice;
 //! - a later line supersedes an earlier one when it names the earlier value as replaced
-//!   ("now Porto, not Lisbon") or when it says the thing changed ("moved", "raised",
-//!   "final", …) and shares a subject word with it while not repeating its value;
-//! - under a token budget the person's own lines come first, the assistant's lines
-//!   whose values the person's lines already hold go first, then the oldest.
+//!   ("now Porto, not Lisbon"), or says the thing changed ("moved", "raised", "final", …)
+//!   with a new value of a kind the earlier one holds (a port for a port) about the same
+//!   thing — a value both name, or a shared subject word; lines about different named
+//!   things ("service-13", "service-14") never touch each other;
+//! - the same fact said twice is kept once (the person's saying of it); the model's
+//!   lines whose every value the person stated are dropped, and the rest are marked as
+//!   the model's when shown;
+//! - a line is shown compacted — its subject and values, without labels and filler
+//!   (`compact.rs`); a full ledger compacts harder before anything leaves it, then the
+//!   model's lines leave, then the person's oldest (counted, so the transcript can say
+//!   so; recall still finds them in the log);
 //! - a person's line that replaced another is a correction (marked, and the mark kept
 //!   through merges); summaries are sent without the sentences a correction replaces.
 //!
-//! One file per concern: `extract.rs` takes the lines out of a message, `supersede.rs`
-//! decides which later line replaces which (and what that removes from summaries),
+//! One file per concern: `extract.rs` takes the lines out of a message (and says what
+//! kind each value is), `supersede.rs` decides which later line replaces which (and what
+//! that removes from summaries), `compact.rs` shortens a line to its subject and values,
 //! `fit.rs` keeps what fits the ledger's token budget and renders it.
 
+mod compact;
 mod extract;
 mod fit;
 mod supersede;
 
+pub use compact::{Form, compact};
 pub use extract::{extract, values};
-pub use fit::{fit, render};
+pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
 pub use supersede::{corrections_said, drop_replaced, merge, settle};
+
+use crate::core::tokens::Tokenizer;
+
+/// How many ledger budgets of lines a checkpoint keeps: the ledger shows what fits its
+/// budget when it is rendered (compacting first), so a checkpoint keeps more than that —
+/// budgets move with the room — but not without bound, or merged checkpoints would carry
+/// every line ever said.
+const STORED_BUDGETS: u32 = 2;
+
+/// The lines a checkpoint keeps of `lines`: what [`fit`] keeps of a few budgets.
+pub fn stored(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Vec<LedgerLine> {
+    fit(lines, budget.saturating_mul(STORED_BUDGETS), tok)
+        .lines
+        .into_iter()
+        .map(|(l, _)| l)
+        .collect()
+}
 
 use serde::{Deserialize, Serialize};
 

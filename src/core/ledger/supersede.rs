@@ -3,10 +3,10 @@
 //! of a summary written before it.
 
 use super::LedgerLine;
-use super::extract::{extract, line_sentences, values};
+use super::extract::{Kind, extract, kind, line_sentences, values};
 use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Words that say a value changed.
 const CHANGE_WORDS: &[&str] = &[
@@ -94,6 +94,10 @@ struct Parsed {
     lower: String,
     words: Vec<String>,
     change: bool,
+    kinds: Vec<Kind>,
+    /// The named things it is about (lower case): lines about different ones are about
+    /// different things, whatever words they share ("service-13" is not "service-14").
+    entities: Vec<String>,
 }
 
 impl Parsed {
@@ -101,8 +105,17 @@ impl Parsed {
         let lower = line.text.to_lowercase();
         let values = values(&line.text);
         let words = subject_words(&line.text, &values);
+        let kinds: Vec<Kind> = values.iter().map(|v| kind(v)).collect();
+        let entities = values
+            .iter()
+            .zip(&kinds)
+            .filter(|(_, k)| **k == Kind::Entity)
+            .map(|(v, _)| v.to_lowercase())
+            .collect();
         Parsed {
             lower_values: values.iter().map(|v| v.to_lowercase()).collect(),
+            kinds,
+            entities,
             values,
             words,
             change: says_change(&lower),
@@ -115,33 +128,81 @@ impl Parsed {
 /// What comes before a value a line names as replaced: "not Lisbon", "from 14 days".
 const REPLACED: &[&str] = &["not ", "instead of ", "no longer ", "from "];
 
+/// Two lines name different things: each names one and they share none.
+fn different_things(a: &Parsed, b: &Parsed) -> bool {
+    !a.entities.is_empty()
+        && !b.entities.is_empty()
+        && !a.entities.iter().any(|e| b.entities.contains(e))
+}
+
+/// `newer` brings a value of a kind `older` holds and `newer` does not repeat: what it
+/// could be replacing.
+fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
+    newer
+        .lower_values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, _)| !older.lower_values.contains(v))
+        .any(|(_, k)| {
+            older
+                .lower_values
+                .iter()
+                .zip(&older.kinds)
+                .any(|(ov, ok)| ok == k && !newer.lower_values.contains(ov))
+        })
+}
+
 /// Whether `newer` supersedes `older`.
 fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
-    if older.values.is_empty() {
+    if older.values.is_empty() || different_things(newer, older) {
         return false;
     }
-    // "now Porto, not Lisbon": the old value named on its own beside a new one
+    // "now Porto, not Lisbon": the old value named as replaced beside a new one
     // ("src/a.rs:41" extends "src/a.rs", it does not replace it).
-    let names_old_as_replaced = older.values.iter().zip(&older.lower_values).any(|(v, lv)| {
+    let named_replaced = older.values.iter().zip(&older.lower_values).any(|(v, lv)| {
         newer.values.contains(v)
             && newer.values.iter().any(|n| !older.values.contains(n))
-            && (newer.change
-                || REPLACED
-                    .iter()
-                    .any(|p| newer.lower.contains(&format!("{p}{lv}"))))
+            && REPLACED
+                .iter()
+                .any(|p| newer.lower.contains(&format!("{p}{lv}")))
     });
-    if names_old_as_replaced {
+    if named_replaced {
         return true;
     }
-    // "the budget was raised to 15,000": a change word, a shared subject, a new value.
-    if !newer.change || older.lower_values.iter().any(|v| newer.lower.contains(v)) {
+    // "service-14 moved to port 7150": a change said about a thing the older line names,
+    // with a new value of a kind the older line holds.
+    let names_same = older.values.iter().any(|v| newer.values.contains(v));
+    if newer.change && names_same && replaces_a_kind(newer, older) {
+        return true;
+    }
+    // "the budget was raised to 15,000": a change word, a shared subject, a new value of
+    // the kind it replaces.
+    if !newer.change || names_same || older.lower_values.iter().any(|v| newer.lower.contains(v)) {
         return false;
     }
-    newer
-        .words
-        .iter()
-        .filter(|w| !newer.lower_values.contains(w))
-        .any(|w| older.words.contains(w))
+    replaces_a_kind(newer, older)
+        && newer
+            .words
+            .iter()
+            .filter(|w| !newer.lower_values.contains(w))
+            .any(|w| older.words.contains(w))
+}
+
+/// A line's values as one key: lines that can be the same fact share it.
+fn value_set(p: &Parsed) -> String {
+    let mut v: Vec<&str> = p.lower_values.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    v.dedup();
+    v.join("\u{1}")
+}
+
+/// The same fact said twice: the same values, about the same thing ("Note 3: the
+/// cache is on 6379" and the model's "the cache listens on 6379").
+fn same_fact(a: &Parsed, b: &Parsed) -> bool {
+    !a.lower_values.is_empty()
+        && !different_things(a, b)
+        && a.lower_values.len() == b.lower_values.len()
+        && a.lower_values.iter().all(|v| b.lower_values.contains(v))
 }
 
 /// Lines in order (oldest first) with superseded ones and repeats removed. The model's
@@ -150,19 +211,95 @@ fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
 /// line that replaced another is marked `corrects`, and keeps the mark through later
 /// merges (the line it replaced is gone by then).
 pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerLine> {
-    let mut out: Vec<Parsed> = Vec::new();
+    // Lines by slot (a replaced line leaves a hole), and indexes by text, value and
+    // subject word: a line can only repeat or replace one that shares a value with it, or
+    // — when it says a change — a subject word, so only those are compared (a ledger of
+    // hundreds of lines is merged on every fold).
+    let mut slots: Vec<Option<Parsed>> = Vec::new();
+    let mut by_text: HashMap<String, usize> = HashMap::new();
+    let mut by_value: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_set: HashMap<String, Vec<usize>> = HashMap::new();
     for line in lines {
-        if let Some(same) = out.iter_mut().find(|p| p.line.text == line.text) {
+        if let Some(same) = by_text.get(&line.text).and_then(|&i| slots[i].as_mut()) {
             same.line.corrects |= line.corrects;
             continue;
         }
         let mut parsed = Parsed::new(line);
-        let before = out.len();
-        out.retain(|old| !(supersedes(&parsed, old) && (parsed.line.user || !old.line.user)));
-        parsed.line.corrects |= parsed.line.user && out.len() < before;
-        out.push(parsed);
+        let key = value_set(&parsed);
+        // Only a line that says a change, or names a value as replaced, can replace
+        // another: the rest are compared with the lines of the same values alone.
+        let mut candidates: Vec<usize> = Vec::new();
+        if parsed.change || REPLACED.iter().any(|p| parsed.lower.contains(p)) {
+            candidates.extend(
+                parsed
+                    .lower_values
+                    .iter()
+                    .filter_map(|v| by_value.get(v))
+                    .flatten(),
+            );
+        }
+        if parsed.change {
+            candidates.extend(parsed.words.iter().filter_map(|w| by_word.get(w)).flatten());
+        }
+        candidates.extend(by_set.get(&key).into_iter().flatten());
+        candidates.sort_unstable();
+        candidates.dedup();
+        // The same fact again: the person's word stands, and a newer saying of theirs
+        // replaces an older one; the model's repetition adds nothing.
+        let same = by_set
+            .get(&key)
+            .into_iter()
+            .flatten()
+            .copied()
+            .find(|&i| slots[i].as_ref().is_some_and(|old| same_fact(&parsed, old)));
+        if let Some(old) = same.and_then(|i| slots[i].as_ref()) {
+            if !parsed.line.user && old.line.user {
+                continue;
+            }
+            parsed.line.corrects |= old.line.corrects;
+        }
+        let mut replaced = false;
+        for i in candidates {
+            let gone = slots[i].as_ref().is_some_and(|old| {
+                Some(i) == same
+                    || (supersedes(&parsed, old) && (parsed.line.user || !old.line.user))
+            });
+            if gone {
+                replaced |= Some(i) != same;
+                if let Some(old) = slots[i].take() {
+                    by_text.remove(&old.line.text);
+                }
+            }
+        }
+        parsed.line.corrects |= parsed.line.user && replaced;
+        let at = slots.len();
+        by_text.insert(parsed.line.text.clone(), at);
+        for v in &parsed.lower_values {
+            by_value.entry(v.clone()).or_default().push(at);
+        }
+        by_set.entry(key).or_default().push(at);
+        for w in &parsed.words {
+            by_word.entry(w.clone()).or_default().push(at);
+        }
+        slots.push(Some(parsed));
     }
-    out.into_iter().map(|p| p.line).collect()
+    let out: Vec<Parsed> = slots.into_iter().flatten().collect();
+    // The model's lines whose every value the person stated are the person's facts
+    // again, in the model's words.
+    let said: HashSet<&str> = out
+        .iter()
+        .filter(|p| p.line.user)
+        .flat_map(|p| p.lower_values.iter().map(String::as_str))
+        .collect();
+    let keep: Vec<bool> = out
+        .iter()
+        .map(|p| p.line.user || !p.lower_values.iter().all(|v| said.contains(v.as_str())))
+        .collect();
+    out.into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p.line))
+        .collect()
 }
 
 /// The lines of a person's message that may replace an earlier value (by the rule of

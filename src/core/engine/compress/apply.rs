@@ -64,7 +64,7 @@ impl Engine {
             .filter(|m| m.role != Role::Tool)
             .flat_map(|m| ledger::extract(&m.text, m.role == Role::User))
             .collect();
-        ledger::fit(
+        ledger::stored(
             ledger::merge(&lines),
             self.ledger_budget(),
             self.tok.as_ref(),
@@ -84,6 +84,9 @@ impl Engine {
         fx: &mut Vec<Effect>,
     ) {
         self.escalation = self.escalation.max(Some(outcome.intensity));
+        if let Some(ms) = outcome.elapsed_ms {
+            self.speed.compression(ms);
+        }
         if !self.outcome_current(&outcome) {
             fx.push(Effect::Event(EngineEvent::CompressionSkipped {
                 reason: SkipReason::ConversationChanged,
@@ -91,6 +94,7 @@ impl Engine {
             return;
         }
         let before = self.budget();
+        let dropped_before = self.ledger_dropped;
         let mut calls = 0u32;
         self.skip_noted = false;
         if let Some((_, Err(e))) = &outcome.new {
@@ -202,8 +206,9 @@ impl Engine {
                     key_decisions,
                     files,
                     next_steps,
-                    // What the ledger can never show is not carried on (history keeps it).
-                    facts: ledger::fit(
+                    // What the ledger could never show is not carried on (history keeps
+                    // it, and recall finds it there).
+                    facts: ledger::stored(
                         ledger::merge(parts.iter().flat_map(|c| &c.facts)),
                         self.ledger_budget(),
                         self.tok.as_ref(),
@@ -323,6 +328,14 @@ impl Engine {
             tokens_after: after.total(),
             calls,
         }));
+        let (dropped_user, dropped_model) = self.ledger_dropped;
+        if dropped_user > dropped_before.0 || dropped_model > dropped_before.1 {
+            fx.push(Effect::Event(EngineEvent::LedgerFull {
+                dropped_user,
+                dropped_model,
+                kept: self.ledger_shown(),
+            }));
+        }
         if outcome.intensity > Intensity::Normal {
             fx.push(Effect::Event(EngineEvent::RolloverComplete {
                 intensity: outcome.intensity,

@@ -1,18 +1,22 @@
-//! Stage 1, identify: what a pass folds. The last exchange is always kept; the recent
-//! window is kept at a normal pass; pinned messages and tool errors are never folded; the
-//! person's own messages only when keeping them would leave the context too close to the
-//! trigger right after the pass.
+//! Stage 1, identify: what a pass folds. The last exchange is always kept; pinned messages
+//! and tool errors are never folded. A normal pass folds enough that the checkpoints and
+//! the messages left come to [`BudgetConfig::fold_to`] of the room (hysteresis: the next
+//! pass is then many turns away at every context size, instead of one turn away with a
+//! few messages folded each time). Half of what that target leaves for messages is the
+//! recent window (never more than `preserve_recent_tokens`); older replies go first,
+//! then the person's own messages, oldest first, only as far as the target needs — their
+//! facts are in the ledger and the log keeps them whole for recall.
+//!
+//! [`BudgetConfig::fold_to`]: crate::core::budget::BudgetConfig::fold_to
 
 use super::super::Engine;
 use crate::core::checkpoint::Level;
 use crate::core::events::Intensity;
 use crate::core::message::{MessageId, Role};
 
-/// Share of the post-compression trigger the recent window may take.
+/// Share of what the fold target leaves for messages that the recent window takes; the
+/// rest keeps the person's older messages verbatim as long as they fit.
 const WINDOW_SHARE: f64 = 0.5;
-/// Share of the post-compression trigger that recent messages (window, kept user text,
-/// pinned) may fill before user text is folded too: the rest is headroom for new turns.
-const RECENT_TARGET: f64 = 0.65;
 
 /// What identify chose to fold.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,22 +54,26 @@ impl Engine {
                 .rposition(|e| e.role == Role::User)
                 .unwrap_or(msgs.len()),
         };
-        // Headroom: after a pass the recent part should leave room for several turns before
-        // the next compression. The trigger after this pass is projected from the sizes
-        // the checkpoints will have once aged; the recent window takes at most half of it,
-        // and user text is folded only down to RECENT_TARGET of it.
-        let trigger_after = {
-            // The checkpoints after this pass: what they take now plus a new summary, no
-            // more than their budget (passes merge and age to stay within it) plus the
-            // ledger's share.
-            let projected_cp = (b.checkpoints + b.level_cap(Level::Detailed))
-                .min(b.summaries_budget() + b.room() / 5 + b.level_cap(Level::Detailed));
-            f64::from(b.room().saturating_sub(projected_cp)) * self.cfg.budget.compress_at
-        };
+        // Hysteresis: after the pass, checkpoints and messages together come to the fold
+        // target. The checkpoints after it are projected from what they take now plus a
+        // new summary and the ledger lines it brings, within their shares of the room.
+        let projected_cp = (b.checkpoints + b.level_cap(Level::Detailed) + b.ledger_budget() / 4)
+            .min(b.summaries_budget() + b.ledger_budget());
+        let recent_target = b
+            .fold_target(self.cfg.budget.fold_to)
+            .saturating_sub(projected_cp);
+        // What is never folded (pinned messages, tool errors) takes its part of the target
+        // first: the window shares what is left.
+        let kept_raw: u32 = msgs
+            .iter()
+            .filter(|e| e.pinned || e.tool_error)
+            .map(|e| e.cost())
+            .sum();
+        let for_messages = recent_target.saturating_sub(self.calibration().apply(kept_raw));
         let window_raw = match intensity {
             Intensity::Normal => to_raw(
                 b.recent_window(self.cfg.budget.preserve_recent_tokens)
-                    .min((trigger_after * WINDOW_SHARE) as u32),
+                    .min((f64::from(for_messages) * WINDOW_SHARE) as u32),
             ),
             _ => 0,
         };
@@ -90,10 +98,9 @@ impl Engine {
             }
         }
         let mut raw: u32 = fold.iter().map(|&i| msgs[i].cost()).sum();
-        // User text is folded only if keeping it would leave the context too close to the
-        // trigger right after this pass.
+        // The person's messages go only as far as the target needs.
         let target_raw = match intensity {
-            Intensity::Normal => to_raw((trigger_after * RECENT_TARGET) as u32),
+            Intensity::Normal => to_raw(recent_target),
             _ => 0,
         };
         let mut folded_users = 0;

@@ -74,6 +74,9 @@ pub struct CompressionPlan {
 /// The result of running a plan.
 #[derive(Debug)]
 pub struct CompressionOutcome {
+    /// How long the run took, as the driver measured it (the engine has no clock): it
+    /// counts toward compression's share of the server's time (`core::speed`).
+    pub elapsed_ms: Option<u64>,
     pub reason: CompressReason,
     pub intensity: Intensity,
     pub number: u32,
@@ -147,6 +150,7 @@ impl CompressionPlan {
         let of = usize::from(new.is_some()) + aging.len() + usize::from(merge.is_some());
         let mut step = 0;
         let mut out = CompressionOutcome {
+            elapsed_ms: None,
             reason,
             intensity,
             number,

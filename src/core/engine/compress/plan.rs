@@ -6,8 +6,8 @@
 
 use super::super::Engine;
 use super::{CompressionPlan, format_message, merged_covers, range_label};
-use crate::core::budget::{Budget, MAX_CHECKPOINTS};
-use crate::core::checkpoint::{Checkpoint, Level};
+use crate::core::budget::Budget;
+use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{CompressReason, EngineEvent, Intensity, SkipReason};
 use crate::core::message::MessageId;
@@ -117,6 +117,7 @@ impl Engine {
             input_raw,
             range_label,
             mechanical,
+            cut_from: None,
             system,
             goal,
             focus: if focus.is_empty() {
@@ -205,8 +206,7 @@ impl Engine {
             });
         }
 
-        let new_cap = new.as_ref().map_or(0, |t| t.cap);
-        let (aging, merge) = self.plan_checkpoints(intensity, &b, &focus, new_cap);
+        let (aging, merge) = self.plan_checkpoints(intensity, &b, &focus, new.as_ref());
         if new.is_none() && aging.is_empty() && merge.is_none() {
             return Err(SkipReason::NothingLeft);
         }
@@ -229,46 +229,75 @@ impl Engine {
         }))
     }
 
-    /// Aging and merging for the existing checkpoints, only as much as the budget needs
-    /// and at most one of them a pass (amortised: a pass costs at most two model calls
-    /// however many checkpoints there are). Normal passes: when there would be more than
-    /// [`MAX_CHECKPOINTS`], the two oldest are merged into one ancient checkpoint (from the
-    /// older summary and the younger one's originals: the oldest part of the conversation
-    /// becomes one rolling summary); else, when the summaries would outgrow their share of
-    /// the room, the oldest checkpoint that can age ages one level, from its originals, and
-    /// when none can, the two oldest are merged. What one pass leaves over its share the
-    /// next one takes up; the count bound and the caps bound the total meanwhile.
+    /// Aging and merging for the existing checkpoints, as much as the budget needs. Normal
+    /// passes: when there would be more than [`Budget::max_checkpoints`], the two oldest are merged
+    /// into one ancient checkpoint (from the older summary and the younger one's originals:
+    /// the oldest part of the conversation becomes one rolling summary); then, while the
+    /// summaries would outgrow their share of the room, the oldest that can age age one
+    /// level each. At most one of these is asked of the model a pass, and only while
+    /// compression stays within its share of the server's time (`core::speed`): the rest
+    /// are done without it — the opening lines of the summaries kept, within the cap — so a
+    /// pass costs one or two model calls and the summaries always fit their share. Nothing
+    /// is lost either way: the ledger keeps the facts, the log the originals.
     /// Emergencies merge everything into one, from the summaries.
     fn plan_checkpoints(
         &self,
         intensity: Intensity,
         b: &Budget,
         focus: &str,
-        new_cap: u32,
+        new: Option<&Task>,
     ) -> (Vec<Task>, Option<Task>) {
         let cps = self.active.checkpoints();
         let ancient_cap = b.level_cap(Level::Ancient);
+        let new_cap = new.map_or(0, |t| t.cap);
         match intensity {
             Intensity::Normal => {
                 let budget = b.summaries_budget();
                 let mut projected: u32 = cps.iter().map(|c| c.tokens).sum::<u32>() + new_cap;
-                let count = cps.len() + usize::from(new_cap > 0);
+                let count = cps.len() + usize::from(new.is_some());
                 let merge_cap = b.level_cap(Level::Compact);
-                let merge_two = |projected: &mut u32| {
-                    let (a, n) = (&cps[0], &cps[1]);
-                    *projected = projected.saturating_sub(a.tokens + n.tokens) + merge_cap;
-                    self.merge_task(a, n, merge_cap, focus)
+                // The new summary's call comes first; upkeep by the model only if the
+                // server can afford both.
+                let new_secs = new.map_or(0.0, |t| self.call_secs(t.input_raw, t.cap));
+                let mut model_slot = true;
+                let mut by_model = |input: u32, cap: u32| {
+                    let afford =
+                        model_slot && self.speed.affords(new_secs + self.call_secs(input, cap));
+                    model_slot &= !afford;
+                    afford
                 };
-                // One piece of upkeep a pass at most, so a pass costs two calls.
-                let mut merge =
-                    (cps.len() >= 2 && count > MAX_CHECKPOINTS).then(|| merge_two(&mut projected));
+                let mut merge = None;
+                let mut merged: Vec<CheckpointId> = Vec::new();
+                if cps.len() >= 2 && count > b.max_checkpoints() {
+                    let (a, n) = (&cps[0], &cps[1]);
+                    projected = projected.saturating_sub(a.tokens + n.tokens) + merge_cap;
+                    let input = a.tokens + n.original_tokens;
+                    merge = Some(if by_model(input, merge_cap) {
+                        self.merge_task(a, n, merge_cap, focus)
+                    } else {
+                        self.merge_cut(a, n, merge_cap)
+                    });
+                    merged = vec![a.id, n.id];
+                }
                 let mut aging = Vec::new();
-                if merge.is_none() && projected > budget {
-                    match cps.iter().find_map(|c| c.level.aged().map(|to| (c, to))) {
-                        Some((cp, to)) => aging.push(self.age_task(cp, to, b, focus)),
-                        // Nothing left to age: fold the oldest two.
-                        None if cps.len() >= 2 => merge = Some(merge_two(&mut projected)),
-                        None => {}
+                for cp in cps.iter().filter(|c| !merged.contains(&c.id)) {
+                    if projected <= budget {
+                        break;
+                    }
+                    let Some(to) = cp.level.aged() else { continue };
+                    let task = if by_model(cp.original_tokens, b.level_cap(to)) {
+                        self.age_task(cp, to, b, focus)
+                    } else {
+                        self.age_cut(cp, to, b)
+                    };
+                    projected = projected.saturating_sub(cp.tokens) + task.cap.min(cp.tokens);
+                    aging.push(task);
+                }
+                // Nothing left to age: fold the oldest two.
+                if projected > budget && merge.is_none() && cps.len() >= 2 {
+                    let (a, n) = (&cps[0], &cps[1]);
+                    if aging.iter().all(|t| !matches!(t.target, TaskTarget::Age { id, .. } if id == a.id || id == n.id)) {
+                        merge = Some(self.merge_cut(a, n, merge_cap));
                     }
                 }
                 (aging, merge)
@@ -304,6 +333,53 @@ impl Engine {
                 (Vec::new(), Some(merge))
             }
         }
+    }
+
+    /// Seconds the server would take over a summary call (0 while its speed is unknown).
+    fn call_secs(&self, input: u32, cap: u32) -> f64 {
+        let cal = self.calibration();
+        self.speed.seconds_for(cal.apply(input), cap).unwrap_or(0.0)
+    }
+
+    /// `cp` aged one level without the model: the opening lines of its summary.
+    fn age_cut(&self, cp: &Checkpoint, to: Level, b: &Budget) -> Task {
+        let cap = b
+            .level_cap(to)
+            .min(((f64::from(cp.tokens) * to.aging_ratio()) as u32).max(16));
+        let mut t = self.task(
+            TaskTarget::Age {
+                id: cp.id,
+                from: cp.level,
+            },
+            to,
+            cap,
+            Vec::new(),
+            None,
+            range_label(&cp.covers),
+            false,
+            "",
+        );
+        t.cut_from = Some(vec![cp.summary.clone()]);
+        t
+    }
+
+    /// `older` and `younger` merged without the model: the opening lines of both.
+    fn merge_cut(&self, older: &Checkpoint, younger: &Checkpoint, cap: u32) -> Task {
+        let covers = merged_covers(&[older, younger]);
+        let mut t = self.task(
+            TaskTarget::Merge {
+                ids: vec![older.id, younger.id],
+            },
+            Level::Ancient,
+            cap,
+            Vec::new(),
+            None,
+            range_label(&covers),
+            false,
+            "",
+        );
+        t.cut_from = Some(vec![older.summary.clone(), younger.summary.clone()]);
+        t
     }
 
     fn age_task(&self, cp: &Checkpoint, to: Level, b: &Budget, focus: &str) -> Task {

@@ -1,0 +1,209 @@
+//! Compaction: a ledger line in as few tokens as keep its subject beside its value.
+//!
+//! A fact is worth its subject and its value, not the sentence it came in: "Note 13:
+//! service-13 listens on port 7130 and its config is /etc/service-13/config.yaml." is
+//! kept as "service-13 listens on port 7130 and config /etc/service-13/config.yaml".
+//! [`Form::Plain`] drops what only carries the conversation — labels and greetings
+//! that open a line ("Note 13:", "Hi!", "Before I forget:"), articles, pronouns,
+//! copulas and hedges — never a word that is or holds a value. [`Form::Tight`] also
+//! cuts the words far from the values, for a ledger that is full. Both are mechanical
+//! and deterministic, applied when the ledger is rendered; the stored line is as said.
+
+use super::extract::values;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// How hard a line is compacted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Form {
+    /// Labels and filler words out.
+    Plain,
+    /// Plain, and only a few words around the values.
+    Tight,
+}
+
+/// Words kept before the first value and after the last in [`Form::Tight`].
+const TIGHT_BEFORE: usize = 8;
+const TIGHT_AFTER: usize = 2;
+/// Words [`Form::Tight`] also drops: they join the sentence, the subject and value say
+/// the fact without them ("listens on port 8443" → "listens port 8443"). "from", "to"
+/// and "not" stay: they say which value is which.
+const SOFT: &[&str] = &[
+    "that", "which", "who", "for", "of", "with", "by", "in", "on", "at", "and", "then", "now",
+    "whole", "all", "some", "any", "this", "these", "those", "decided", "agreed",
+];
+
+/// What opens a line without saying anything about its fact: a numbered label, a list
+/// number, a greeting, a discourse marker. Taken off repeatedly ("OK so, note 3: …").
+static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)^(?:",
+        r"(?:note|fact|item|point|todo|fyi|ps|p\.s\.|update|reminder|nb|n\.b\.)\s*#?\d*\s*[:.)\-–—]\s*",
+        r"|\d+\s*[.):]\s+|#\d+\s*[:.)\-]?\s*",
+        r"|(?:hi|hey|hello|ok|okay|so|also|and|noted|great|cool|thanks|thank you|alright|right|well|oh|btw|by the way|anyway|one more thing|another thing|first thing|first things first|before i forget|just so you know|for the record|quick note|heads up|fyi)\b[\s,:;!.\-–—]*",
+        r")",
+    ))
+    .unwrap_or_else(|e| panic!("bad built-in regex: {e}"))
+});
+
+/// Words that carry the conversation, not the fact (compared in lower case, without
+/// the punctuation around them).
+const FILLER: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "our",
+    "my",
+    "your",
+    "its",
+    "their",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "just",
+    "really",
+    "actually",
+    "basically",
+    "please",
+    "i",
+    "we",
+    "i'm",
+    "we're",
+    "it's",
+    "that's",
+    "there's",
+    "think",
+    "guess",
+    "believe",
+    "pretty",
+    "quite",
+    "very",
+    "also",
+    "um",
+    "uh",
+    "like,",
+    "currently,",
+];
+
+/// `text` compacted to `form`.
+pub fn compact(text: &str, form: Form) -> String {
+    let mut rest = text.trim();
+    while let Some(m) = LEAD.find(rest) {
+        if m.end() == 0 || m.end() >= rest.len() {
+            break;
+        }
+        rest = rest[m.end()..].trim_start();
+    }
+    let vals = values(rest);
+    if vals.is_empty() {
+        return text.trim().to_string();
+    }
+    let holds_value = |w: &str| {
+        let core = w.trim_matches(|c: char| !c.is_alphanumeric());
+        !core.is_empty()
+            && vals.iter().any(|v| {
+                w.contains(v.as_str()) || v == core || (core.len() >= 3 && v.contains(core))
+            })
+    };
+    let mut words: Vec<&str> = rest
+        .split_whitespace()
+        .filter(|w| {
+            let lower = w
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase();
+            holds_value(w)
+                || !(FILLER.contains(&lower.as_str())
+                    || form == Form::Tight && SOFT.contains(&lower.as_str()))
+        })
+        .collect();
+    if form == Form::Tight
+        && let (Some(first), Some(last)) = (
+            words.iter().position(|w| holds_value(w)),
+            words.iter().rposition(|w| holds_value(w)),
+        )
+    {
+        let from = first.saturating_sub(TIGHT_BEFORE);
+        let to = (last + TIGHT_AFTER + 1).min(words.len());
+        words = words[from..to].to_vec();
+        words.retain(|w| *w != "…");
+    }
+    let mut out = words.join(" ");
+    while out.ends_with(['.', '!', ';']) {
+        out.pop();
+    }
+    if out.is_empty() {
+        text.trim().to_string()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_filler_go_the_subject_and_values_stay() {
+        assert_eq!(
+            compact(
+                "Note 13: service-13 listens on port 7130 and its config is /etc/service-13/config.yaml.",
+                Form::Plain
+            ),
+            "service-13 listens on port 7130 and config /etc/service-13/config.yaml"
+        );
+        assert_eq!(
+            compact(
+                "Hi! First thing: our cache service (Redis) listens on port 6379.",
+                Form::Plain
+            ),
+            "cache service (Redis) listens on port 6379"
+        );
+        assert_eq!(
+            compact(
+                "OK so, before I forget: the NAS is at 192.168.40.12.",
+                Form::Plain
+            ),
+            "NAS at 192.168.40.12"
+        );
+        // A value is never dropped, even when it looks like a filler word.
+        assert_eq!(compact("Version a is 1.2.", Form::Plain), "Version 1.2");
+        // No value: the line stays as it was.
+        assert_eq!(compact("It is.", Form::Plain), "It is.");
+    }
+
+    #[test]
+    fn tight_keeps_a_few_words_around_the_values() {
+        let line = "We talked for a while and in the end we agreed that the payments gateway for the whole shop listens on port 8443 from now on";
+        let tight = compact(line, Form::Tight);
+        assert!(
+            tight.contains("gateway") && tight.contains("8443"),
+            "{tight}"
+        );
+        assert!(tight.split_whitespace().count() <= TIGHT_BEFORE + TIGHT_AFTER + 1);
+        assert!(tight.len() < compact(line, Form::Plain).len());
+    }
+
+    #[test]
+    fn compacting_costs_fewer_tokens() {
+        use crate::core::tokens::{Tiktoken, Tokenizer};
+        let tok = Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let lines: Vec<String> = (1..=24)
+            .map(|k| {
+                format!(
+                    "Note {k}: service-{k} listens on port {} and its config is /etc/service-{k}/config.yaml.",
+                    7000 + k * 10
+                )
+            })
+            .collect();
+        let whole: u32 = lines.iter().map(|l| tok.count(l) + 2).sum();
+        let plain: u32 = lines
+            .iter()
+            .map(|l| tok.count(&compact(l, Form::Plain)) + 2)
+            .sum();
+        assert!(plain * 100 <= whole * 85, "{plain} of {whole}");
+    }
+}
