@@ -26,15 +26,15 @@ pub(super) fn facts_among_chat() -> Scenario {
     ];
     let facts = vec![
         fact(&["cache", "redis"], "6379", 0),
-        fact(&["config"], "/etc/shopd/shop.toml", 2),
+        fact(&["shop config", "main config"], "/etc/shopd/shop.toml", 2),
         fact(&["backup"], "02:30", 4),
         fact(&["postgres"], "16.2", 6),
         fact(&["gateway"], "8443", 7),
         fact(&["staging"], "stage-7.internal", 9),
-        fact(&["session", "token", "expire"], "45", 10),
+        fact(&["session token", "session"], "45", 10),
         fact(&["bucket", "images", "s3"], "shop-assets-eu", 12),
         fact(&["on-call", "extension"], "4417", 14),
-        fact(&["ci", "pipeline"], ".github/workflows/ci.yml", 15),
+        fact(&["pipeline"], ".github/workflows/ci.yml", 15),
     ];
     let quiz = vec![
         Question {
@@ -92,20 +92,44 @@ pub(super) fn coding_session() -> Scenario {
         "Let's stop here; summarize what we changed, please.".into(),
     ];
     let facts = vec![
-        fact(&["test", "fails", "failing"], "tests/cart_total.rs", 0),
-        fact(&["line", "panic", "overflow"], "src/cart/total.rs:88", 0),
-        fact(&["function", "line"], "compute_total()", 1),
-        fact(&["run", "test"], "cargo test --test cart_total", 2),
-        fact(&["error", "fail", "return"], "CartError::NegativeTotal", 4),
-        fact(&["discount"], "apply_discounts()", 5),
-        fact(&["discount", "max"], "35", 7),
+        fact(
+            &["cart_total", "cart total", "checkout"],
+            "tests/cart_total.rs",
+            0,
+        ),
+        fact(&["panic", "overflow"], "src/cart/total.rs:88", 0),
+        fact(
+            &["subtotal", "cart total", "subtract"],
+            "compute_total()",
+            1,
+        ),
+        fact(
+            &["cart_total", "nocapture"],
+            "cargo test --test cart_total",
+            2,
+        ),
+        fact(
+            &["checked_sub", "negative total"],
+            "CartError::NegativeTotal",
+            4,
+        ),
+        fact(&["discount rules", "discount.rs"], "apply_discounts()", 5),
+        fact(
+            &["max_discount", "maximum discount", "max discount"],
+            "35",
+            7,
+        ),
         fact(
             &["flaky", "integration", "times out"],
             "tests/payment_flow.rs",
             10,
         ),
-        fact(&["payment", "endpoint", "env"], "PAYMENT_API_URL", 11),
-        fact(&["timeout", "client"], "12 seconds", 14),
+        fact(
+            &["payment endpoint", "endpoint", "payment client"],
+            "PAYMENT_API_URL",
+            11,
+        ),
+        fact(&["timeout", "payment provider"], "12 seconds", 14),
     ];
     let quiz = vec![
         Question {
@@ -163,12 +187,12 @@ pub(super) fn planning_thread() -> Scenario {
         "Great, let's recap the plan tomorrow.".into(),
     ];
     let facts = vec![
-        changed(&["launch", "city"], "Porto", "Lisbon", 6),
+        changed(&["launch"], "Porto", "Lisbon", 6),
         changed(&["budget"], "15,000", "12,000", 10),
         changed(&["deploy"], "Thursday", "Tuesday", 9),
         changed(&["fleet", "bikes"], "55", "40", 14),
         fact(&["payment"], "Stripe", 8),
-        fact(&["support", "email"], "help@pedalpal.example", 12),
+        fact(&["support"], "help@pedalpal.example", 12),
     ];
     let quiz = vec![
         Question {
@@ -230,9 +254,9 @@ pub(super) fn long_distractors() -> Scenario {
     turns.push("Thanks for all the digressions!".into());
     let facts = vec![
         fact(&["nas"], "192.168.40.12", 0),
-        fact(&["admin", "user"], "labadmin", 0),
-        fact(&["backup", "drive", "mounted"], "/mnt/vault", 1),
-        fact(&["wi-fi", "wifi", "network"], "orchid-5g", 2),
+        fact(&["admin user", "nas admin"], "labadmin", 0),
+        fact(&["backup drive", "drive"], "/mnt/vault", 1),
+        fact(&["wi-fi", "wifi"], "orchid-5g", 2),
     ];
     let quiz = vec![
         Question {
@@ -285,7 +309,7 @@ pub(super) fn operations_log() -> Scenario {
         fact(&["vpn", "wireguard"], "51820", 1),
         fact(&["billing"], "Maria", 3),
         fact(
-            &["dashboard", "grafana"],
+            &["dashboard"],
             "https://grafana.ops.example/d/platform-overview",
             4,
         ),

@@ -195,6 +195,16 @@ mod tests {
                     f.value,
                     f.turn
                 );
+                // Said with its own subject, in one sentence: the scorer can find it
+                // where the person put it.
+                assert!(
+                    crate::fidelity::score::kept_with_subject(&s.turns[f.turn], f),
+                    "{}: {} not beside any of {:?} in turn {}",
+                    s.name,
+                    f.value,
+                    f.subject,
+                    f.turn
+                );
                 if let Some(stale) = f.stale {
                     assert!(
                         s.turns[..f.turn].iter().any(|t| t.contains(stale)),
@@ -204,6 +214,37 @@ mod tests {
                 }
             }
             assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
+        }
+    }
+
+    /// Words that name no fact in particular: beside them a value says nothing about what
+    /// it belongs to ("the port is 8081" — which service's?).
+    const GENERIC: &[&str] = &[
+        "test", "tests", "line", "run", "file", "files", "port", "error", "errors", "config",
+        "function", "fail", "fails", "failing", "return", "max", "user", "client", "env", "value",
+        "service", "server", "name", "time", "date", "version", "number", "limit", "host", "path",
+        "network", "email", "city",
+    ];
+
+    #[test]
+    fn no_fact_counts_beside_a_generic_word_alone() {
+        for s in all() {
+            for f in &s.facts {
+                assert!(
+                    !f.subject.is_empty(),
+                    "{}: {} has no subject",
+                    s.name,
+                    f.value
+                );
+                for w in f.subject {
+                    assert!(
+                        !GENERIC.contains(&w.to_lowercase().as_str()),
+                        "{}: {} has the generic subject {w:?}",
+                        s.name,
+                        f.value
+                    );
+                }
+            }
         }
     }
 
