@@ -8,6 +8,9 @@
 //! distractors sit between them, and questions ask for the fact by its subject.
 
 mod classic;
+mod coding24;
+mod services;
+mod varied;
 
 /// A fact planted in the conversation.
 #[derive(Debug, Clone)]
@@ -40,6 +43,12 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Whether `fact` is said in the first third of the chat: where plain truncation has
+    /// nothing left at the end, so what a strategy keeps there is what it adds.
+    pub fn early(&self, fact: &Fact) -> bool {
+        fact.turn * 3 < self.turns.len()
+    }
+
     /// The first `n` turns, with the facts and questions they plant.
     pub fn truncated(&self, n: usize) -> Scenario {
         let n = n.min(self.turns.len());
@@ -176,6 +185,9 @@ pub fn all() -> Vec<Scenario> {
         classic::planning_thread(),
         classic::long_distractors(),
         classic::operations_log(),
+        services::services(),
+        coding24::coding24(),
+        varied::varied(),
     ]
 }
 
@@ -246,6 +258,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_chats_of_28_are_long_and_ask_about_their_first_third() {
+        for s in [services::services(), coding24::coding24(), varied::varied()] {
+            let name = s.name;
+            assert!(s.turns.len() >= 24, "{name}: {} turns", s.turns.len());
+            assert!(!s.locked.is_empty());
+            let early = s.quiz.iter().filter(|q| s.early(&s.facts[q.fact])).count();
+            assert!(
+                (4..=6).contains(&early) && early * 2 > s.quiz.len(),
+                "{name}: {early} of {} questions on the first third",
+                s.quiz.len()
+            );
+            // Stretched, the same questions stay on the first third.
+            let long = s.stretched(2);
+            let early_long = long
+                .quiz
+                .iter()
+                .filter(|q| long.early(&long.facts[q.fact]))
+                .count();
+            assert_eq!(early_long, early, "{name} stretched");
+        }
+    }
+
+    #[test]
+    fn services_are_said_in_more_than_one_shape() {
+        // Some pasted as template notes, most not: a rule for one template cannot win.
+        let s = services::services();
+        let noted = |t: &String| t.contains("Note ") && t.contains("listens on port");
+        let notes = s.facts.iter().filter(|f| noted(&s.turns[f.turn])).count();
+        assert!(
+            notes >= 6 && notes * 2 < s.facts.len(),
+            "{notes} of {}",
+            s.facts.len()
+        );
+        assert!(s.facts.len() >= 22, "{}", s.facts.len());
     }
 
     #[test]
