@@ -65,6 +65,7 @@ pub async fn quiz<B: ChatBackend>(
             keep_alive: None,
             tools: Vec::new(),
             think: None,
+            server_truncates: false,
         };
         let answer = match backend.chat(req).await {
             Ok(r) => r.text,

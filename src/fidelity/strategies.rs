@@ -370,6 +370,7 @@ async fn baseline<B: ChatBackend>(
                 keep_alive: None,
                 tools: Vec::new(),
                 think: None,
+                server_truncates: false,
             };
             let reply = tokio::time::timeout(setup.turn_timeout, stream(&backend, req))
                 .await
@@ -574,6 +575,7 @@ async fn compact<B: ChatBackend>(
             keep_alive: None,
             tools: Vec::new(),
             think: None,
+            server_truncates: false,
         };
         match tokio::time::timeout(setup.turn_timeout, backend.chat(req)).await {
             Ok(Ok(r)) => {
