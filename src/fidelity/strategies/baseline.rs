@@ -1,10 +1,12 @@
 //! The baselines: `rolling` (Ollama's agent's summary rule) and `truncate` (the oldest
-//! messages dropped until the request fits), driven by hand over the same backend.
+//! messages dropped until the request fits — by the server, read from its request log, or
+//! estimated by our tokenizer), driven by hand over the same backend.
 
-use super::{Run, RunError, Setup, Strategy, TurnTiming, pause, stream};
+use super::{KeptBy, Passes, Run, RunError, Setup, Strategy, TurnTiming, pause, stream};
 use crate::core::tokens::Tokenizer;
 use crate::fidelity::recorder::Recording;
 use crate::fidelity::scenarios::Scenario;
+use crate::fidelity::server_log::{self, Cursor};
 use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, LlmError};
 use std::time::Instant;
 
@@ -44,7 +46,15 @@ pub(super) async fn baseline<B: ChatBackend>(
     let mut transcript = Vec::new();
     let mut turns = Vec::new();
     let mut compressions = 0;
+    let mut passes = Passes::default();
     let mut last_prompt = 0u32;
+    // Truncation by the server itself, read back from its log, when it writes one.
+    let mut log = match (strategy, &setup.server_log) {
+        (Strategy::Truncate, Some(path)) => {
+            Some(Cursor::at_end(path).map_err(|e| log_error(path, &e))?)
+        }
+        _ => None,
+    };
     let started = Instant::now();
     for (i, text) in scenario.turns.iter().enumerate() {
         if i > 0 {
@@ -62,16 +72,25 @@ pub(super) async fn baseline<B: ChatBackend>(
             && compact(&backend, &mut messages, setup).await?
         {
             compressions += 1;
+            passes.total += 1;
         }
         messages.push(message(ChatRole::User, &text));
         transcript.push((ChatRole::User, text.clone()));
         let mut resent = false;
+        let mut last_request = Vec::new();
         let reply = loop {
-            let request: Vec<ChatMessage> = match strategy {
+            // The reply may use what the estimate leaves of the context, whoever truncates.
+            let estimated = match strategy {
                 Strategy::Truncate => truncated(tok, &messages, setup.ctx),
                 _ => messages.clone(),
             };
-            let used = estimate(tok, &request);
+            let used = estimate(tok, &estimated);
+            let request = if log.is_some() {
+                messages.clone()
+            } else {
+                estimated
+            };
+            last_request.clone_from(&request);
             let req = ChatRequest {
                 model: setup.model.clone(),
                 messages: request,
@@ -84,7 +103,7 @@ pub(super) async fn baseline<B: ChatBackend>(
                 keep_alive: None,
                 tools: Vec::new(),
                 think: None,
-                server_truncates: false,
+                server_truncates: log.is_some(),
             };
             let reply = tokio::time::timeout(setup.turn_timeout, stream(&backend, req))
                 .await
@@ -112,6 +131,8 @@ pub(super) async fn baseline<B: ChatBackend>(
                 let user = messages.pop();
                 if compact(&backend, &mut messages, setup).await? {
                     compressions += 1;
+                    passes.total += 1;
+                    passes.overflow += 1;
                 }
                 messages.extend(user);
                 continue;
@@ -129,26 +150,61 @@ pub(super) async fn baseline<B: ChatBackend>(
             done: Instant::now(),
             failed: reply.is_empty(),
         });
-        if strategy == Strategy::Truncate {
-            // What the server saw is all it keeps: the dropped messages stay dropped.
-            messages = truncated(tok, &messages, setup.ctx);
+        // What the server saw is all it keeps: the dropped messages stay dropped.
+        match (&mut log, strategy) {
+            (Some(log), _) => {
+                let entries = log.read().map_err(|e| log_error(log.path(), &e))?;
+                match server_log::dropped_for(&entries, &last_request) {
+                    Some(n) => server_log::drop_oldest(&mut messages, n),
+                    // A request that failed on the way may never have reached the log.
+                    None if reply.is_empty() => {}
+                    None => {
+                        return Err(RunError::ServerLog {
+                            path: log.path().to_path_buf(),
+                            error: format!(
+                                "no line for the request of turn {i}: is the server writing \
+                                 its request log there (ollama-real: run.sh --log FILE)?"
+                            ),
+                        });
+                    }
+                }
+            }
+            (None, Strategy::Truncate) => messages = truncated(tok, &messages, setup.ctx),
+            (None, _) => {}
         }
         messages.push(message(ChatRole::Assistant, &reply));
         transcript.push((ChatRole::Assistant, reply));
     }
-    if strategy == Strategy::Truncate {
-        messages = truncated(tok, &messages, setup.ctx);
-    }
+    // Estimated, the next request is what our count would send; from the server's log, it
+    // is what the server kept of the last one and the reply (the quiz's requests are
+    // truncated by the server again if they must be).
+    let kept_by = match (strategy, &log) {
+        (Strategy::Truncate, Some(_)) => KeptBy::ServerLog,
+        (Strategy::Truncate, None) => {
+            messages = truncated(tok, &messages, setup.ctx);
+            KeptBy::Estimated
+        }
+        _ => KeptBy::Sent,
+    };
     Ok(Run {
         strategy,
         context: messages.into_iter().map(|m| (m.role, m.content)).collect(),
+        kept_by,
         calls,
         turns,
         compressions,
+        passes,
         started,
         ended: Instant::now(),
         transcript,
     })
+}
+
+fn log_error(path: &std::path::Path, e: &std::io::Error) -> RunError {
+    RunError::ServerLog {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    }
 }
 
 /// The newest messages that fit `ctx` (minus room for the reply), the system prompt kept.

@@ -7,9 +7,12 @@
 //!   below a 16K context it keeps no turns verbatim (above, the last 3 user turns). A
 //!   request the server refuses as too long makes it compact and send the turn again once;
 //! - `truncate`: Ollama's default without a client that manages context — the oldest
-//!   messages are dropped until the request fits. We count with our tokenizer, the server
-//!   with the model's, so a refusal drops one more and sends again, and is not counted
-//!   (Ollama, counting with the model's tokenizer, would not have refused).
+//!   messages are dropped until the request fits. With the server's request log
+//!   (`Setup::server_log`) the server does it: the history goes whole, without
+//!   `truncate: false`, and after each turn the messages the log says it dropped leave the
+//!   context for good. Without the log it is estimated: we drop them ourselves by our
+//!   tokenizer's count, and as the server counts with the model's, a refusal drops one more
+//!   and sends again, and is not counted (Ollama would not have refused).
 //!
 //! The baselines state the locked decision in the first message, as a person without a
 //! goal board would. Every strategy's replies may use what is left of the context, as
@@ -23,6 +26,7 @@ use super::scenarios::Scenario;
 use crate::core::tokens::Tokenizer;
 use crate::llm::{ChatBackend, ChatRequest, ChatRole, LlmError, StreamEvent};
 use futures_util::StreamExt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -60,6 +64,10 @@ pub struct Setup {
     pub temperature: Option<f32>,
     /// Longest a turn may take before the run is abandoned.
     pub turn_timeout: Duration,
+    /// The model server's request log (`ollama-real --log FILE`), when it writes one: the
+    /// truncation baseline lets the server truncate and reads what it kept from here, and
+    /// every run counts the requests the server cut.
+    pub server_log: Option<PathBuf>,
 }
 
 /// How fast the person reads and types. A fixed pause alone makes a person who answers
@@ -115,15 +123,47 @@ pub struct TurnTiming {
     pub failed: bool,
 }
 
+/// The compression passes of a run, as the strategy reported them: a pass is one decision
+/// to compress (ours: one `Compressed` event of the engine, whatever it folded, aged or
+/// merged; rolling: one compaction), so passes per turn say how often the person's chat
+/// was interrupted for it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Passes {
+    pub total: u32,
+    /// Passes made because the next request would not fit after a normal one (ours:
+    /// reason `emergency`, or an intensity above normal).
+    pub emergency: u32,
+    /// Passes made because the server refused (or cut) a request, before sending it again.
+    pub overflow: u32,
+    /// Checkpoint merges (ours), counted apart from the passes that made them.
+    pub merges: u32,
+}
+
+/// Where a run's final context comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeptBy {
+    /// The client sent exactly this (ours, rolling).
+    Sent,
+    /// The server truncated, and its request log said what it dropped.
+    ServerLog,
+    /// Truncated by the client, by our tokenizer's count: an estimate of what the
+    /// server would have kept.
+    Estimated,
+}
+
 /// A finished run of one strategy over one scenario.
 pub struct Run {
     pub strategy: Strategy,
     /// The messages the next request would carry: (role, text).
     pub context: Vec<(ChatRole, String)>,
+    pub kept_by: KeptBy,
     /// Every model call the strategy made (quiz calls are not included).
     pub calls: Calls,
     pub turns: Vec<TurnTiming>,
+    /// Checkpoints made (ours) or compactions (rolling).
     pub compressions: u32,
+    pub passes: Passes,
     pub started: Instant,
     pub ended: Instant,
     /// The full conversation (for the ceiling).
@@ -138,6 +178,8 @@ pub enum RunError {
     Timeout { turn: usize, after: Duration },
     #[error("the session stopped: {0}")]
     Stopped(String),
+    #[error("the server's request log {path}: {error}")]
+    ServerLog { path: PathBuf, error: String },
 }
 
 /// Run `strategy` over `scenario`.
