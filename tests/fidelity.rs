@@ -54,6 +54,23 @@ fn assert_figures_add_up(m: &fidelity::Measured, label: &str) {
     if m.summary_calls == 0 {
         assert_eq!(m.busy_share_compressing, 0.0, "{label}");
     }
+    // The server's busy time is within the calls' own seconds, and so is its part.
+    let eps = 1e-6;
+    assert!(
+        m.busy_secs <= m.secs_replying + m.secs_compressing + eps,
+        "{label}"
+    );
+    assert!(
+        m.busy_secs_compressing <= m.secs_compressing + eps,
+        "{label}"
+    );
+    assert!(m.busy_secs_compressing <= m.busy_secs + eps, "{label}");
+    if m.busy_secs > 0.0 {
+        assert!(
+            (m.busy_share_compressing - m.busy_secs_compressing / m.busy_secs).abs() < 1e-9,
+            "{label}"
+        );
+    }
     assert!(m.facts_early_kept <= m.facts_early && m.facts_early <= m.facts);
     assert!(m.facts_early_kept <= m.facts_kept);
     assert!(m.facts_kept - m.facts_early_kept <= m.facts - m.facts_early);
@@ -342,6 +359,8 @@ async fn a_saved_run_is_judged_again_from_its_answers_and_context() {
         "passes",
         "passes_per_turn",
         "compression_calls_per_turn",
+        "busy_secs",
+        "busy_secs_compressing",
         "busy_share_compressing",
         "facts_early",
         "facts_early_kept",

@@ -66,8 +66,16 @@ pub struct Measured {
     /// Model calls for compression ÷ turns.
     #[serde(default)]
     pub compression_calls_per_turn: f64,
-    /// The share of the server's busy time spent on compression calls: their seconds ÷
-    /// the seconds of every call of the run (0 to 1).
+    /// Seconds the server was busy with the run's calls (the union of their intervals),
+    /// and the part of them spent on compression calls: the server serves one request at
+    /// a time, so a call that starts while another is in flight waits for it, and the
+    /// time they overlap is the earlier call's.
+    #[serde(default)]
+    pub busy_secs: f64,
+    #[serde(default)]
+    pub busy_secs_compressing: f64,
+    /// The share of the server's busy time spent on compression calls (0 to 1). Files
+    /// from before #28 have no busy seconds: there it is compressing ÷ all call seconds.
     #[serde(default)]
     pub busy_share_compressing: f64,
     /// Facts said in the first third of the chat (where plain truncation keeps nothing at
@@ -131,12 +139,15 @@ impl Measured {
         let turns = self.turns.max(1) as f64;
         self.passes_per_turn = self.passes.map(|p| f64::from(p.total) / turns);
         self.compression_calls_per_turn = self.summary_calls as f64 / turns;
-        let busy = self.secs_replying + self.secs_compressing;
-        self.busy_share_compressing = if busy > 0.0 {
-            self.secs_compressing / busy
+        let (part, busy) = if self.busy_secs > 0.0 {
+            (self.busy_secs_compressing, self.busy_secs)
         } else {
-            0.0
+            (
+                self.secs_compressing,
+                self.secs_replying + self.secs_compressing,
+            )
         };
+        self.busy_share_compressing = if busy > 0.0 { part / busy } else { 0.0 };
         let early: Vec<bool> = scenario.facts.iter().map(|f| scenario.early(f)).collect();
         self.facts_early = early.iter().filter(|e| **e).count();
         self.facts_early_kept = scenario
@@ -188,6 +199,26 @@ fn duration(c: &Call) -> f64 {
     c.ended.map_or(0.0, |e| secs(c.started, e))
 }
 
+/// The seconds the server spent on each call, for a server that serves one request at a
+/// time in the order they came: a call's service starts when it was sent or when the calls
+/// sent before it were done, whichever is later. The seconds add up to the union of the
+/// calls' intervals.
+fn served(calls: &[Call]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    order.sort_by_key(|&i| calls[i].started);
+    let mut out = vec![0.0; calls.len()];
+    let mut free_at: Option<Instant> = None;
+    for i in order {
+        let Some(end) = calls[i].ended else {
+            continue;
+        };
+        let start = free_at.map_or(calls[i].started, |f| f.max(calls[i].started));
+        out[i] = secs(start, end);
+        free_at = Some(free_at.map_or(end, |f| f.max(end)));
+    }
+    out
+}
+
 pub(super) fn measured(
     scenario: &Scenario,
     setup: &Setup,
@@ -203,6 +234,7 @@ pub(super) fn measured(
         .collect::<Vec<_>>()
         .join("\n\n");
     let (facts_kept, lost) = facts_in(&context, scenario);
+    let served = served(&calls);
     let sum = |kind: CallKind, f: &dyn Fn(&Call) -> u64| -> u64 {
         calls.iter().filter(|c| c.kind == kind).map(f).sum()
     };
@@ -275,6 +307,14 @@ pub(super) fn measured(
         passes: Some(run.passes),
         passes_per_turn: None,
         compression_calls_per_turn: 0.0,
+        busy_secs: served.iter().sum::<f64>() + 0.0,
+        busy_secs_compressing: calls
+            .iter()
+            .zip(&served)
+            .filter(|(c, _)| is_compression(c.kind))
+            .map(|(_, s)| s)
+            .sum::<f64>()
+            + 0.0,
         busy_share_compressing: 0.0,
         facts_early: 0,
         facts_early_kept: 0,
@@ -426,4 +466,51 @@ pub fn table(
         );
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn call(kind: CallKind, base: Instant, from: u64, to: Option<u64>) -> Call {
+        Call {
+            kind,
+            started: base + Duration::from_secs(from),
+            ended: to.map(|t| base + Duration::from_secs(t)),
+            num_ctx: 2048,
+            prompt_tokens: None,
+            output_tokens: None,
+            request_text: String::new(),
+            overflow: false,
+        }
+    }
+
+    #[test]
+    fn overlapping_calls_share_the_server_in_the_order_they_came() {
+        let t = Instant::now();
+        // A summary from 0 to 10 s; a reply sent at 5 s waits for it and ends at 12 s;
+        // later a reply alone from 20 to 23 s; a call that never ended counts nothing.
+        let calls = [
+            call(CallKind::Reply, t, 5, Some(12)),
+            call(CallKind::Summary, t, 0, Some(10)),
+            call(CallKind::Reply, t, 20, Some(23)),
+            call(CallKind::Summary, t, 21, None),
+        ];
+        let s = served(&calls);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        assert!(
+            close(s[1], 10.0) && close(s[0], 2.0) && close(s[2], 3.0),
+            "{s:?}"
+        );
+        assert!(close(s[3], 0.0));
+        // The seconds add up to the time the server was busy at all.
+        assert!(close(s.iter().sum::<f64>(), 15.0));
+        // A call sent and done while an earlier one still ran took no time of its own.
+        let nested = [
+            call(CallKind::Summary, t, 0, Some(10)),
+            call(CallKind::Reply, t, 2, Some(4)),
+        ];
+        assert_eq!(served(&nested), [10.0, 0.0]);
+    }
 }
