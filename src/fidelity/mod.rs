@@ -98,19 +98,15 @@ pub async fn measure<B: ChatBackend + Clone>(
     scenario: &Scenario,
     setup: &Setup,
 ) -> Result<(Measured, Run), RunError> {
-    let log_error = |path: &std::path::Path, e: std::io::Error| RunError::ServerLog {
-        path: path.to_path_buf(),
-        error: e.to_string(),
-    };
     let mut log = match &setup.server_log {
-        Some(path) => Some(server_log::Cursor::at_end(path).map_err(|e| log_error(path, e))?),
+        Some(path) => Some(server_log::Cursor::at_end(path).map_err(|e| RunError::log(path, &e))?),
         None => None,
     };
     let run = strategies::run(strategy, backend, scenario, setup).await?;
     let cut = match &mut log {
         Some(log) => Some(
             log.read()
-                .map_err(|e| log_error(log.path(), e))?
+                .map_err(|e| RunError::log(log.path(), &e))?
                 .iter()
                 .filter(|e| e.dropped.is_some_and(|n| n > 0))
                 .count(),

@@ -51,7 +51,7 @@ pub(super) async fn baseline<B: ChatBackend>(
     // Truncation by the server itself, read back from its log, when it writes one.
     let mut log = match (strategy, &setup.server_log) {
         (Strategy::Truncate, Some(path)) => {
-            Some(Cursor::at_end(path).map_err(|e| log_error(path, &e))?)
+            Some(Cursor::at_end(path).map_err(|e| RunError::log(path, &e))?)
         }
         _ => None,
     };
@@ -153,7 +153,7 @@ pub(super) async fn baseline<B: ChatBackend>(
         // What the server saw is all it keeps: the dropped messages stay dropped.
         match (&mut log, strategy) {
             (Some(log), _) => {
-                let entries = log.read().map_err(|e| log_error(log.path(), &e))?;
+                let entries = log.read().map_err(|e| RunError::log(log.path(), &e))?;
                 match server_log::dropped_for(&entries, &last_request) {
                     Some(n) => server_log::drop_oldest(&mut messages, n),
                     // A request that failed on the way may never have reached the log.
@@ -198,13 +198,6 @@ pub(super) async fn baseline<B: ChatBackend>(
         ended: Instant::now(),
         transcript,
     })
-}
-
-fn log_error(path: &std::path::Path, e: &std::io::Error) -> RunError {
-    RunError::ServerLog {
-        path: path.to_path_buf(),
-        error: e.to_string(),
-    }
 }
 
 /// The newest messages that fit `ctx` (minus room for the reply), the system prompt kept.

@@ -8,9 +8,9 @@
 //!   request the server refuses as too long makes it compact and send the turn again once;
 //! - `truncate`: Ollama's default without a client that manages context — the oldest
 //!   messages are dropped until the request fits. With the server's request log
-//!   (`Setup::server_log`) the server does it: the history goes whole, without
-//!   `truncate: false`, and after each turn the messages the log says it dropped leave the
-//!   context for good. Without the log it is estimated: we drop them ourselves by our
+//!   (`Setup::server_log`) the server does it: everything the client still holds goes,
+//!   without `truncate: false`, and after each turn the messages the log says it dropped
+//!   leave the context for good. Without the log it is estimated: we drop them ourselves by our
 //!   tokenizer's count, and as the server counts with the model's, a refusal drops one more
 //!   and sends again, and is not counted (Ollama would not have refused).
 //!
@@ -180,6 +180,16 @@ pub enum RunError {
     Stopped(String),
     #[error("the server's request log {path}: {error}")]
     ServerLog { path: PathBuf, error: String },
+}
+
+impl RunError {
+    /// The server's request log could not be read.
+    pub(crate) fn log(path: &std::path::Path, e: &std::io::Error) -> RunError {
+        RunError::ServerLog {
+            path: path.to_path_buf(),
+            error: e.to_string(),
+        }
+    }
 }
 
 /// Run `strategy` over `scenario`.
