@@ -43,6 +43,10 @@ struct Args {
     /// The text of the next reply, verbatim (repeat for the ones after).
     #[arg(long)]
     reply: Vec<String>,
+    /// Append one JSON line per chat request to FILE, as ollama-real's `--log` does (for
+    /// trying the fidelity benchmark's `--server-log`).
+    #[arg(long)]
+    log: Option<std::path::PathBuf>,
 }
 
 fn parse_fault(s: &str) -> Result<Fault, String> {
@@ -87,6 +91,9 @@ async fn main() -> anyhow::Result<()> {
     }
     for r in args.reply {
         server.push_reply(r);
+    }
+    if let Some(path) = &args.log {
+        server.set_request_log(path);
     }
     println!("fake ollama listening on {}", server.url());
     let mut lines = BufReader::new(tokio::io::stdin()).lines();

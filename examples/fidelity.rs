@@ -1,11 +1,18 @@
 //! The fidelity and cost benchmark (see `ollm_tui::fidelity`): scripted conversations
 //! played by ours, a rolling summary and plain truncation on the same model, side by side.
 //!
+//!     PORT=11434 ../shared/tools/ollama-real/run.sh --log /tmp/requests.jsonl &
 //!     cargo run --release --example fidelity -- --host 127.0.0.1:11434 \
-//!         --model qwen2.5-coder:0.5b --ctx 2048 --ctx 4096 --json results.json
+//!         --model qwen2.5-coder:0.5b --ctx 2048 --ctx 4096 --json results.json \
+//!         --server-log /tmp/requests.jsonl
 //!
-//! `--scenario facts|coding|planning|distractors|ops` (repeatable) and `--strategy
-//! ours|rolling|truncate` (repeatable) narrow a run; `--turns N` plays the first N turns;
+//! `--server-log FILE` is the server's request log (ollama-real's `--log`): with it the
+//! truncation baseline lets the server truncate and reads what it kept from the log, and
+//! every run counts the requests the server cut; without it truncation is estimated with
+//! our tokenizer, and the table says so.
+//! `--scenario facts|coding|planning|distractors|ops|services|coding24|varied`
+//! (repeatable) and `--strategy ours|rolling|truncate` (repeatable) narrow a run;
+//! `--turns N` plays the first N turns;
 //! `--stretch K` asks K side questions after every scripted turn, for a longer session
 //! with the same facts (a larger context needs one to fold at all);
 //! `--think S` is how long the person reads each reply before typing (default 5 s: a
@@ -61,6 +68,10 @@ struct Args {
     no_bounds: bool,
     #[arg(long)]
     json: Option<std::path::PathBuf>,
+    /// The server's request log (ollama-real `run.sh --log FILE`): truncation is measured
+    /// from what the server kept instead of estimated.
+    #[arg(long)]
+    server_log: Option<std::path::PathBuf>,
     /// Judge the answers and final contexts of earlier `--json` files again with the
     /// current scorer (rewritten in place, tables to stdout); nothing is asked of a model.
     #[arg(long)]
@@ -155,6 +166,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             tok: tok.clone(),
             temperature: Some(args.temperature),
             turn_timeout: Duration::from_secs(1800),
+            server_log: args.server_log.clone(),
         };
         for scenario in &chosen {
             let mut rows: Vec<Measured> = Vec::new();
@@ -201,6 +213,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "think_secs": args.think,
                 "stretch": args.stretch,
                 "pace": args.pace.then_some([args.read_wpm, args.type_wpm]),
+                "server_log": args.server_log,
                 "runs": rows,
                 "ceiling": ceiling,
                 "floor": floor,

@@ -39,6 +39,7 @@ fn request(messages: Vec<ChatMessage>) -> ChatRequest {
         keep_alive: None,
         tools: Vec::new(),
         think: None,
+        server_truncates: false,
     }
 }
 

@@ -249,6 +249,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             keep_alive: None,
             tools: self.offered_tools(),
             think: self.think.filter(|_| self.thinking_capable),
+            server_truncates: false,
         }
     }
 

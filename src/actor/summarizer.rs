@@ -35,6 +35,7 @@ impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
             keep_alive: None,
             tools: Vec::new(),
             think: self.think,
+            server_truncates: false,
         };
         let started = std::time::Instant::now();
         let reply = self

@@ -53,6 +53,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             keep_alive: None,
             tools: Vec::new(),
             think: summarizer.think,
+            server_truncates: false,
         };
         let backend = summarizer.backend.clone();
         tokio::spawn(async move {

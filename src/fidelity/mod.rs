@@ -8,6 +8,13 @@
 //! server's largest context) and the floor (no history). Every model call is recorded
 //! (`recorder`), so calls, tokens, seconds spent compressing vs replying, the longest wait
 //! and the waiting that compression caused come from what happened, not from estimates.
+//! So do the compression passes per turn (ours: the engine's own events) and the share of
+//! the server's busy time spent compressing. Facts and quiz are also split by where the
+//! fact was said: in the first third of the chat, plain truncation has nothing left.
+//!
+//! Truncation is measured from what the server kept when it writes a request log
+//! (`server_log`, ollama-real's `--log`); otherwise it is estimated with our tokenizer,
+//! and the report says which.
 //!
 //! Invariants checked on every run: no request over budget (the server never refused one
 //! as too long) and, for ours, the locked decision in every chat request.
@@ -19,11 +26,12 @@ pub mod recorder;
 pub mod report;
 pub mod scenarios;
 pub mod score;
+pub mod server_log;
 pub mod strategies;
 
 pub use report::{Measured, QuizScore};
 pub use scenarios::Scenario;
-pub use strategies::{Pace, Run, RunError, Setup, Strategy};
+pub use strategies::{KeptBy, Pace, Passes, Run, RunError, Setup, Strategy};
 
 use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole};
 use recorder::CallKind;
@@ -34,14 +42,17 @@ const QUIZ_ANSWER_TOKENS: u32 = 48;
 /// The largest context the ceiling may ask for.
 pub const CEILING_MAX_CTX: u32 = 8192;
 
-/// Ask the quiz against `context`; one fresh request per question. `None` when the
-/// context does not fit `num_ctx`.
+/// Ask the quiz against `context`; one fresh request per question. A question whose
+/// request does not fit `num_ctx` gets no answer, unless `server_truncates` (the
+/// truncation baseline measured from the server's log, whose next request the server
+/// would cut as it cut the others).
 pub async fn quiz<B: ChatBackend>(
     backend: &B,
     setup: &Setup,
     scenario: &Scenario,
     context: &[(ChatRole, String)],
     num_ctx: u32,
+    server_truncates: bool,
 ) -> Result<QuizScore, RunError> {
     let mut score = QuizScore::default();
     for q in &scenario.quiz {
@@ -65,6 +76,7 @@ pub async fn quiz<B: ChatBackend>(
             keep_alive: None,
             tools: Vec::new(),
             think: None,
+            server_truncates,
         };
         let answer = match backend.chat(req).await {
             Ok(r) => r.text,
@@ -86,9 +98,32 @@ pub async fn measure<B: ChatBackend + Clone>(
     scenario: &Scenario,
     setup: &Setup,
 ) -> Result<(Measured, Run), RunError> {
+    let mut log = match &setup.server_log {
+        Some(path) => Some(server_log::Cursor::at_end(path).map_err(|e| RunError::log(path, &e))?),
+        None => None,
+    };
     let run = strategies::run(strategy, backend, scenario, setup).await?;
-    let quiz = quiz(backend, setup, scenario, &run.context, setup.ctx).await?;
-    Ok((report::measured(scenario, setup, &run, quiz), run))
+    let cut = match &mut log {
+        Some(log) => Some(
+            log.read()
+                .map_err(|e| RunError::log(log.path(), &e))?
+                .iter()
+                .filter(|e| e.dropped.is_some_and(|n| n > 0))
+                .count(),
+        ),
+        None => None,
+    };
+    let server_truncates = run.kept_by == KeptBy::ServerLog;
+    let quiz = quiz(
+        backend,
+        setup,
+        scenario,
+        &run.context,
+        setup.ctx,
+        server_truncates,
+    )
+    .await?;
+    Ok((report::measured(scenario, setup, &run, quiz, cut), run))
 }
 
 /// The quiz with the whole conversation (where it fits) and with none.
@@ -105,11 +140,11 @@ pub async fn bounds<B: ChatBackend>(
     let need = tokens + tokens / 4 + 512;
     let ceiling = if need <= CEILING_MAX_CTX {
         let ctx = need.max(setup.ctx);
-        Some(quiz(backend, setup, scenario, transcript, ctx).await?)
+        Some(quiz(backend, setup, scenario, transcript, ctx, false).await?)
     } else {
         None
     };
-    let floor = quiz(backend, setup, scenario, &[], setup.ctx).await?;
+    let floor = quiz(backend, setup, scenario, &[], setup.ctx, false).await?;
     Ok((ceiling, floor))
 }
 

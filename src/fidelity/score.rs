@@ -11,14 +11,111 @@ use super::scenarios::Fact;
 use regex::Regex;
 use std::sync::LazyLock;
 
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex: {e}"))
+}
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+/// A month's name or its usual abbreviation (lower case).
+const MONTH: &str = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?";
+
+/// The full name of a month given by name, abbreviation or number (1-based).
+fn month_name(m: &str) -> &'static str {
+    if let Ok(n) = m.parse::<usize>() {
+        return MONTHS.get(n.wrapping_sub(1)).copied().unwrap_or("");
+    }
+    MONTHS
+        .iter()
+        .find(|full| full.starts_with(&m[..m.len().min(3)]))
+        .copied()
+        .unwrap_or("")
+}
+
+/// A date written one way, "march 14th" (and "march 14th 2026" with a year): people say
+/// "2026-03-14", "March 14th", "14 March" and "the 14th of March" for the same day, and a
+/// right answer in another form than the script's is still right.
+fn dates(s: &str) -> String {
+    static ISO: LazyLock<Regex> = LazyLock::new(|| regex(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"));
+    static DAY_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+        regex(&format!(
+            r"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {MONTH}(?:,? (\d{{4}}))?\b"
+        ))
+    });
+    static MONTH_DAY: LazyLock<Regex> = LazyLock::new(|| {
+        regex(&format!(
+            r"\b{MONTH} (?:the )?(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}})\b)?"
+        ))
+    });
+    // The day as an ordinal, which also ends it: "may 3rd" is not in "may 30th".
+    let day = |d: &str| {
+        let n = d.parse::<u32>().unwrap_or(0);
+        let suffix = match (n % 10, n % 100) {
+            (_, 11..=13) => "th",
+            (1, _) => "st",
+            (2, _) => "nd",
+            (3, _) => "rd",
+            _ => "th",
+        };
+        format!("{n}{suffix}")
+    };
+    let written = |month: &str, d: &str, year: Option<&str>| match year {
+        Some(y) => format!("{month} {} {y}", day(d)),
+        None => format!("{month} {}", day(d)),
+    };
+    let s = ISO.replace_all(s, |c: &regex::Captures| {
+        let month = month_name(&c[2]);
+        if month.is_empty() {
+            c[0].to_string()
+        } else {
+            written(month, &c[3], Some(&c[1]))
+        }
+    });
+    let s = DAY_MONTH.replace_all(&s, |c: &regex::Captures| {
+        written(month_name(&c[2]), &c[1], c.get(3).map(|y| y.as_str()))
+    });
+    MONTH_DAY
+        .replace_all(&s, |c: &regex::Captures| {
+            written(month_name(&c[1]), &c[2], c.get(3).map(|y| y.as_str()))
+        })
+        .into_owned()
+}
+
 /// Lower case, without markup, and with a number's unit written one way: "12-second",
-/// "12 seconds" and "12 second" are one value, as are "25MB" and "25 MB".
+/// "12 seconds" and "12 second" are one value, as are "25MB" and "25 MB", "100 requests
+/// a minute" and "100 req/min", and a date in any of its usual forms.
 fn normalize(s: &str) -> String {
     static UNIT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(\d)[ -]?(second|minute|hour|day|week|month|year|mb|gb|tb|kb)s?\b")
-            .unwrap_or_else(|e| panic!("bad built-in regex: {e}"))
+        regex(r"(\d)[ -]?(second|minute|hour|day|week|month|year|mb|gb|tb|kb)s?\b")
+    });
+    static RATE: LazyLock<Regex> = LazyLock::new(|| {
+        regex(
+            r"(\d) ?(?:requests?|reqs?|calls?) ?(?:a|an|per|each|every|/) ?(second|sec|minute|min|hour|hr)s?\b",
+        )
     });
     let plain = s.to_lowercase().replace(['`', '*'], "");
+    let plain = dates(&plain);
+    let plain = RATE.replace_all(&plain, |c: &regex::Captures| {
+        let unit = match &c[2] {
+            "sec" => "second",
+            "min" => "minute",
+            "hr" => "hour",
+            u => u,
+        };
+        format!("{} requests per {unit}", &c[1])
+    });
     UNIT.replace_all(&plain, "$1 $2").into_owned()
 }
 
@@ -138,6 +235,56 @@ mod tests {
         let func = f(&["function"], "compute_total()", None);
         assert!(answer_is_right("It is `compute_total`.", &func));
         assert!(!answer_is_right("apply_discounts()", &func));
+    }
+
+    #[test]
+    fn a_date_matches_in_any_of_its_usual_forms() {
+        let audit = f(&["audit"], "2026-04-09", None);
+        for said in [
+            "The audit starts 2026-04-09.",
+            "The audit starts on April 9th, 2026.",
+            "The audit starts on the 9th of April 2026.",
+            "The audit starts Apr. 9 2026.",
+        ] {
+            assert!(kept_with_subject(said, &audit), "{said}");
+            assert!(answer_is_right(said, &audit), "{said}");
+        }
+        // Another day, or the day without the year the value names, is not it.
+        assert!(!answer_is_right("April 19, 2026.", &audit));
+        assert!(!answer_is_right("2026-04-10", &audit));
+        assert!(!answer_is_right("April 9.", &audit));
+        let office = f(&["lisbon"], "3rd of May", None);
+        for said in ["May 3rd", "May 3", "3 May", "the 3rd of May", "2026-05-03"] {
+            assert!(answer_is_right(said, &office), "{said}");
+        }
+        assert!(!answer_is_right("May 30th", &office));
+        assert!(!answer_is_right("March 3rd", &office));
+        // A correction between two forms of a date: the stale one denied still counts.
+        let freeze = f(&["freeze"], "March 20", Some("March 14"));
+        assert!(kept_with_subject(
+            "The freeze starts on the 20th of March, not March 14th.",
+            &freeze
+        ));
+        assert!(!kept_with_subject(
+            "The freeze starts on 14 March.",
+            &freeze
+        ));
+        assert!(!answer_is_right("March 14th", &freeze));
+    }
+
+    #[test]
+    fn a_rate_matches_however_it_is_written() {
+        let limit = f(&["public api"], "100 requests a minute", None);
+        for said in [
+            "100 requests per minute",
+            "100 req/min",
+            "100 requests/minute",
+            "100 calls a minute",
+        ] {
+            assert!(answer_is_right(said, &limit), "{said}");
+        }
+        assert!(!answer_is_right("100 requests per hour", &limit));
+        assert!(!answer_is_right("1000 requests a minute", &limit));
     }
 
     #[test]

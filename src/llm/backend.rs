@@ -84,6 +84,11 @@ pub struct ChatRequest {
     pub tools: Vec<serde_json::Value>,
     /// Ollama's `think`; `None` leaves the model's default (and is not sent).
     pub think: Option<Think>,
+    /// For the fidelity benchmark's truncation baseline only: leave out `"truncate": false`
+    /// and `"shift": false`, so the server drops the oldest messages itself, as Ollama does
+    /// for a client that manages no context. Everything else sends `false`: an overflow
+    /// must be an error the engine handles, never history silently dropped.
+    pub server_truncates: bool,
 }
 
 /// How much a thinking model reasons before it answers (Ollama's `think`: a boolean, or a

@@ -20,7 +20,8 @@
 //! timeout (model loads are slow) and the idle timeout (between chunks) tell a slow model
 //! from a dead one, which one long blind wait for a non-streamed body cannot. Every chat
 //! body carries `options.num_ctx`, `"truncate": false` and `"shift": false`, so an
-//! overflow is an HTTP 400 the caller handles rather than silently dropped history.
+//! overflow is an HTTP 400 the caller handles rather than silently dropped history (the
+//! one exception, `ChatRequest::server_truncates`, is the benchmark's truncation baseline).
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -247,10 +248,12 @@ fn wire_chat(req: &ChatRequest) -> Value {
             map.insert("think".into(), think.wire());
         }
         map.insert("stream".into(), json!(true));
-        // Overflow is an error, not silently dropped history.
-        map.insert("truncate".into(), json!(false));
-        // A full context ends the reply ("length") instead of discarding its start.
-        map.insert("shift".into(), json!(false));
+        if !req.server_truncates {
+            // Overflow is an error, not silently dropped history.
+            map.insert("truncate".into(), json!(false));
+            // A full context ends the reply ("length") instead of discarding its start.
+            map.insert("shift".into(), json!(false));
+        }
         // Ollama reads a number as seconds and a string as a Go duration ("-1" alone is
         // not one), so plain integers go out as numbers.
         if let Some(k) = req.keep_alive.as_deref() {
@@ -690,6 +693,7 @@ mod tests {
             keep_alive: keep_alive.map(str::to_string),
             tools: Vec::new(),
             think: None,
+            server_truncates: false,
         }
     }
 
@@ -707,6 +711,17 @@ mod tests {
                 "shift": false
             })
         );
+    }
+
+    #[test]
+    fn only_the_benchmark_opt_out_leaves_truncation_to_the_server() {
+        let body = wire_chat(&ChatRequest {
+            server_truncates: true,
+            ..request(None)
+        });
+        let map = body.as_object().unwrap();
+        assert!(!map.contains_key("truncate") && !map.contains_key("shift"));
+        assert_eq!(body["options"]["num_ctx"], json!(8192));
     }
 
     #[test]

@@ -270,6 +270,8 @@ struct Shared {
     hold_summaries: watch::Sender<bool>,
     disconnect_count: watch::Sender<usize>,
     shutdown: watch::Sender<bool>,
+    /// Where to append one JSON line per chat request, as ollama-real's `--log` does.
+    request_log: Mutex<Option<std::path::PathBuf>>,
 }
 
 /// Poisoning only means another test thread panicked; the data is still what we want.
@@ -318,6 +320,7 @@ impl FakeOllama {
             hold_summaries: watch::Sender::new(false),
             disconnect_count: watch::Sender::new(0),
             shutdown: watch::Sender::new(false),
+            request_log: Mutex::default(),
         });
         let app = Router::new()
             .fallback(dispatch)
@@ -411,6 +414,13 @@ impl FakeOllama {
 
     pub fn set_reply_words(&self, words: usize) {
         lock(&self.shared.settings).reply_words = words;
+    }
+
+    /// Append one JSON line per chat request to `path`, in ollama-real's `--log` format:
+    /// the body, `prompt_tokens` (as sent) and `num_ctx`, with `dropped_messages` (how
+    /// many of the oldest its truncation dropped) or `rejected` (refused as too long).
+    pub fn set_request_log(&self, path: &std::path::Path) {
+        *lock(&self.shared.request_log) = Some(path.to_path_buf());
     }
 
     pub fn set_ignore_truncate_flag(&self, ignore: bool) {
@@ -765,7 +775,9 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     }
 
     let fit = fit_prompt(&messages, num_ctx);
-    if fit.dropped > 0 && !truncate {
+    let refused = fit.dropped > 0 && !truncate;
+    log_request(shared, body, &fit, num_ctx, refused);
+    if refused {
         return error_response(StatusCode::BAD_REQUEST, CONTEXT_OVERFLOW_ERROR);
     }
     let seen = &fit.kept;
@@ -903,6 +915,36 @@ fn tool_call_response(
         reply: String::new(),
     });
     planned_response(plan, shared, index, "application/x-ndjson")
+}
+
+/// One line of the request log, if one is kept (see [`FakeOllama::set_request_log`]).
+fn log_request(shared: &Shared, body: &Value, fit: &Fit, num_ctx: u32, refused: bool) {
+    let Some(path) = lock(&shared.request_log).clone() else {
+        return;
+    };
+    let mut line = json!({
+        "path": "/api/chat",
+        "body": body,
+        "prompt_tokens": fit.prompt_tokens_sent,
+        "num_ctx": num_ctx,
+    });
+    if refused {
+        line["rejected"] = json!("input exceeds context");
+    } else {
+        line["dropped_messages"] = json!(fit.dropped);
+    }
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| io::Write::write_all(&mut f, format!("{line}\n").as_bytes()));
+    if let Err(e) = written {
+        // The reader then finds no line and says so.
+        eprintln!(
+            "fake ollama: cannot write the request log {}: {e}",
+            path.display()
+        );
+    }
 }
 
 fn mark_loaded(shared: &Shared, name: &str, num_ctx: u32, keep_alive: &Value) {

@@ -1,173 +1,10 @@
-//! Scripted conversations of different kinds. Each plants facts — a value with its
-//! subject — among other talk, and ends with a quiz about them. One decision is locked on
-//! the goal board at the start; in the planning thread some facts change later, and the
-//! latest value must win.
-//!
-//! The scripts are written to be ordinary conversations, not to suit one strategy: the
-//! facts sit in the person's messages (the model's replies vary), chit-chat and long
-//! distractors sit between them, and questions ask for the fact by its subject.
+//! The first five scripts (#11): facts among chit-chat, a coding session, a planning
+//! thread whose decisions change, long distractors, and an operations handover.
 
-/// A fact planted in the conversation.
-#[derive(Debug, Clone)]
-pub struct Fact {
-    /// Words that name what the value belongs to (any one counts, case-insensitive).
-    pub subject: &'static [&'static str],
-    pub value: &'static str,
-    /// An earlier value the conversation replaced (it must not win).
-    pub stale: Option<&'static str>,
-    /// The turn (0-based) whose message states it last.
-    pub turn: usize,
-}
-
-/// A question for the end, about one fact.
-#[derive(Debug, Clone)]
-pub struct Question {
-    pub ask: &'static str,
-    /// Index into the scenario's facts.
-    pub fact: usize,
-}
-
-#[derive(Debug, Clone)]
-pub struct Scenario {
-    pub name: &'static str,
-    /// A decision locked on the goal board before the first turn.
-    pub locked: &'static str,
-    pub turns: Vec<String>,
-    pub facts: Vec<Fact>,
-    pub quiz: Vec<Question>,
-}
-
-impl Scenario {
-    /// The first `n` turns, with the facts and questions they plant.
-    pub fn truncated(&self, n: usize) -> Scenario {
-        let n = n.min(self.turns.len());
-        let keep: Vec<bool> = self.facts.iter().map(|f| f.turn < n).collect();
-        let mut index = vec![usize::MAX; self.facts.len()];
-        let mut facts = Vec::new();
-        for (i, f) in self.facts.iter().enumerate() {
-            if keep[i] {
-                index[i] = facts.len();
-                facts.push(f.clone());
-            }
-        }
-        Scenario {
-            name: self.name,
-            locked: self.locked,
-            turns: self.turns[..n].to_vec(),
-            quiz: self
-                .quiz
-                .iter()
-                .filter(|q| keep[q.fact])
-                .map(|q| Question {
-                    ask: q.ask,
-                    fact: index[q.fact],
-                })
-                .collect(),
-            facts,
-        }
-    }
-}
-
-/// Side questions a person asks between the scripted turns of a stretched scenario: the
-/// kind of talk that fills a long session and has nothing to keep.
-const SIDE_QUESTIONS: &[&str] = &[
-    "By the way, how do I write a good README for a small project?",
-    "What is the difference between a process and a thread?",
-    "Can you suggest a short warm-up routine before a run?",
-    "Why do some bridges sway in the wind?",
-    "How would you explain recursion to a beginner?",
-    "What makes a good code review comment?",
-    "Any advice for keeping a plant alive in a dark office?",
-    "How do noise-cancelling headphones work?",
-    "What should I look for when choosing a mechanical keyboard?",
-    "Why is the sky blue, in two sentences?",
-    "How do I say no to a meeting politely?",
-    "What is a good way to learn a new programming language quickly?",
-    "How do I make a decent cup of pour-over coffee?",
-    "What is the idea behind spaced repetition?",
-    "Why do cats purr?",
-    "What are the pros and cons of a standing desk?",
-    "How do vaccines train the immune system, briefly?",
-    "What is a sensible way to name variables?",
-    "How did people navigate at sea before GPS?",
-    "What is the best way to take notes in a meeting?",
-    "Why does bread go stale?",
-    "How do I keep a long-running side project motivating?",
-    "What is the difference between weather and climate?",
-    "How should I structure a five-minute talk?",
-];
-
-impl Scenario {
-    /// The same script with `k` side questions after every scripted turn but the last: a
-    /// longer session with the same facts, for contexts where the script alone folds too
-    /// little to measure.
-    pub fn stretched(&self, k: usize) -> Scenario {
-        let mut turns = Vec::with_capacity(self.turns.len() * (k + 1));
-        let mut next = 0;
-        for (i, t) in self.turns.iter().enumerate() {
-            turns.push(t.clone());
-            if i + 1 < self.turns.len() {
-                for _ in 0..k {
-                    turns.push(SIDE_QUESTIONS[next % SIDE_QUESTIONS.len()].to_string());
-                    next += 1;
-                }
-            }
-        }
-        Scenario {
-            name: self.name,
-            locked: self.locked,
-            turns,
-            facts: self
-                .facts
-                .iter()
-                .map(|f| Fact {
-                    turn: f.turn * (k + 1),
-                    ..f.clone()
-                })
-                .collect(),
-            quiz: self.quiz.clone(),
-        }
-    }
-}
-
-fn fact(subject: &'static [&'static str], value: &'static str, turn: usize) -> Fact {
-    Fact {
-        subject,
-        value,
-        stale: None,
-        turn,
-    }
-}
-
-fn changed(
-    subject: &'static [&'static str],
-    value: &'static str,
-    stale: &'static str,
-    turn: usize,
-) -> Fact {
-    Fact {
-        subject,
-        value,
-        stale: Some(stale),
-        turn,
-    }
-}
-
-/// A long turn of text that has nothing to do with the facts.
-fn distractor(topic: &str) -> String {
-    format!(
-        "Unrelated, but I am curious about {topic}. Here is some background I read: {}\
-         What would you say are the two most important points about {topic}?",
-        "Historians and practitioners have argued about it for a long time, and the debate \
-         keeps coming back because every generation finds new evidence, new tools and new \
-         reasons to look again at what seemed settled. Some say the details matter less than \
-         the overall shape; others say the opposite. "
-            .repeat(3)
-    )
-}
+use super::{Question, Scenario, changed, distractor, fact};
 
 /// Facts planted among chit-chat.
-fn facts_among_chat() -> Scenario {
+pub(super) fn facts_among_chat() -> Scenario {
     let turns: Vec<String> = vec![
         "Hi! I'm setting up the infrastructure notes for our shop. First thing: our cache service (Redis) listens on port 6379.".into(),
         "What's a good naming scheme for git branches in a small team?".into(),
@@ -189,15 +26,15 @@ fn facts_among_chat() -> Scenario {
     ];
     let facts = vec![
         fact(&["cache", "redis"], "6379", 0),
-        fact(&["config"], "/etc/shopd/shop.toml", 2),
+        fact(&["shop config", "main config"], "/etc/shopd/shop.toml", 2),
         fact(&["backup"], "02:30", 4),
         fact(&["postgres"], "16.2", 6),
         fact(&["gateway"], "8443", 7),
         fact(&["staging"], "stage-7.internal", 9),
-        fact(&["session", "token", "expire"], "45", 10),
+        fact(&["session token", "session"], "45", 10),
         fact(&["bucket", "images", "s3"], "shop-assets-eu", 12),
         fact(&["on-call", "extension"], "4417", 14),
-        fact(&["ci", "pipeline"], ".github/workflows/ci.yml", 15),
+        fact(&["pipeline"], ".github/workflows/ci.yml", 15),
     ];
     let quiz = vec![
         Question {
@@ -235,7 +72,7 @@ fn facts_among_chat() -> Scenario {
 }
 
 /// A coding session: paths, function names, commands, error messages.
-fn coding_session() -> Scenario {
+pub(super) fn coding_session() -> Scenario {
     let turns: Vec<String> = vec![
         "I'm debugging our Rust checkout service. The test tests/cart_total.rs fails with: thread 'totals' panicked at 'attempt to subtract with overflow', src/cart/total.rs:88.".into(),
         "The function at that line is compute_total(), it subtracts the discount from the subtotal.".into(),
@@ -255,20 +92,44 @@ fn coding_session() -> Scenario {
         "Let's stop here; summarize what we changed, please.".into(),
     ];
     let facts = vec![
-        fact(&["test", "fails", "failing"], "tests/cart_total.rs", 0),
-        fact(&["line", "panic", "overflow"], "src/cart/total.rs:88", 0),
-        fact(&["function", "line"], "compute_total()", 1),
-        fact(&["run", "test"], "cargo test --test cart_total", 2),
-        fact(&["error", "fail", "return"], "CartError::NegativeTotal", 4),
-        fact(&["discount"], "apply_discounts()", 5),
-        fact(&["discount", "max"], "35", 7),
+        fact(
+            &["cart_total", "cart total", "checkout"],
+            "tests/cart_total.rs",
+            0,
+        ),
+        fact(&["panic", "overflow"], "src/cart/total.rs:88", 0),
+        fact(
+            &["subtotal", "cart total", "subtract"],
+            "compute_total()",
+            1,
+        ),
+        fact(
+            &["cart_total", "nocapture"],
+            "cargo test --test cart_total",
+            2,
+        ),
+        fact(
+            &["checked_sub", "negative total"],
+            "CartError::NegativeTotal",
+            4,
+        ),
+        fact(&["discount rules", "discount.rs"], "apply_discounts()", 5),
+        fact(
+            &["max_discount", "maximum discount", "max discount"],
+            "35",
+            7,
+        ),
         fact(
             &["flaky", "integration", "times out"],
             "tests/payment_flow.rs",
             10,
         ),
-        fact(&["payment", "endpoint", "env"], "PAYMENT_API_URL", 11),
-        fact(&["timeout", "client"], "12 seconds", 14),
+        fact(
+            &["payment endpoint", "endpoint", "payment client"],
+            "PAYMENT_API_URL",
+            11,
+        ),
+        fact(&["timeout", "payment provider"], "12 seconds", 14),
     ];
     let quiz = vec![
         Question {
@@ -306,7 +167,7 @@ fn coding_session() -> Scenario {
 }
 
 /// A planning thread where decisions change: the latest value must win.
-fn planning_thread() -> Scenario {
+pub(super) fn planning_thread() -> Scenario {
     let turns: Vec<String> = vec![
         "We're planning the launch of our bike-sharing app. The launch city is Lisbon.".into(),
         "The budget for the pilot is 12,000 EUR.".into(),
@@ -326,12 +187,12 @@ fn planning_thread() -> Scenario {
         "Great, let's recap the plan tomorrow.".into(),
     ];
     let facts = vec![
-        changed(&["launch", "city"], "Porto", "Lisbon", 6),
+        changed(&["launch"], "Porto", "Lisbon", 6),
         changed(&["budget"], "15,000", "12,000", 10),
         changed(&["deploy"], "Thursday", "Tuesday", 9),
         changed(&["fleet", "bikes"], "55", "40", 14),
         fact(&["payment"], "Stripe", 8),
-        fact(&["support", "email"], "help@pedalpal.example", 12),
+        fact(&["support"], "help@pedalpal.example", 12),
     ];
     let quiz = vec![
         Question {
@@ -369,7 +230,7 @@ fn planning_thread() -> Scenario {
 }
 
 /// Long distractor turns with a few facts early: they must survive a lot of noise.
-fn long_distractors() -> Scenario {
+pub(super) fn long_distractors() -> Scenario {
     let mut turns: Vec<String> = vec![
         "Before I forget: my home lab NAS is at 192.168.40.12 and the admin user is labadmin."
             .into(),
@@ -393,9 +254,9 @@ fn long_distractors() -> Scenario {
     turns.push("Thanks for all the digressions!".into());
     let facts = vec![
         fact(&["nas"], "192.168.40.12", 0),
-        fact(&["admin", "user"], "labadmin", 0),
-        fact(&["backup", "drive", "mounted"], "/mnt/vault", 1),
-        fact(&["wi-fi", "wifi", "network"], "orchid-5g", 2),
+        fact(&["admin user", "nas admin"], "labadmin", 0),
+        fact(&["backup drive", "drive"], "/mnt/vault", 1),
+        fact(&["wi-fi", "wifi"], "orchid-5g", 2),
     ];
     let quiz = vec![
         Question {
@@ -422,7 +283,7 @@ fn long_distractors() -> Scenario {
 
 /// Running a small platform: owners, addresses, limits and a changed retention, in the
 /// forms people write them (a name alone, a URL, "every 15 minutes", a unit).
-fn operations_log() -> Scenario {
+pub(super) fn operations_log() -> Scenario {
     let turns: Vec<String> = vec![
         "I'm taking over the on-call rotation for our platform this week, so let me write down what I learn.".into(),
         "The VPN is WireGuard, listening on UDP port 51820.".into(),
@@ -448,7 +309,7 @@ fn operations_log() -> Scenario {
         fact(&["vpn", "wireguard"], "51820", 1),
         fact(&["billing"], "Maria", 3),
         fact(
-            &["dashboard", "grafana"],
+            &["dashboard"],
             "https://grafana.ops.example/d/platform-overview",
             4,
         ),
@@ -492,70 +353,5 @@ fn operations_log() -> Scenario {
         turns,
         facts,
         quiz,
-    }
-}
-
-/// Every scenario, by name.
-pub fn all() -> Vec<Scenario> {
-    vec![
-        facts_among_chat(),
-        coding_session(),
-        planning_thread(),
-        long_distractors(),
-        operations_log(),
-    ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_fact_is_stated_in_its_turn_and_every_question_names_a_fact() {
-        let stretched = all().iter().map(|s| s.stretched(2)).collect::<Vec<_>>();
-        for s in all().into_iter().chain(stretched) {
-            for f in &s.facts {
-                assert!(
-                    s.turns[f.turn].contains(f.value.trim_end_matches("()")),
-                    "{}: {} not in turn {}",
-                    s.name,
-                    f.value,
-                    f.turn
-                );
-                if let Some(stale) = f.stale {
-                    assert!(
-                        s.turns[..f.turn].iter().any(|t| t.contains(stale)),
-                        "{}: {stale} never said",
-                        s.name
-                    );
-                }
-            }
-            assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
-        }
-    }
-
-    #[test]
-    fn stretching_adds_side_questions_between_turns_only() {
-        let s = planning_thread();
-        let long = s.stretched(2);
-        assert_eq!(long.turns.len(), s.turns.len() * 3 - 2);
-        assert_eq!(long.turns.last(), s.turns.last());
-        assert_eq!(long.turns[3], s.turns[1]);
-        assert!(SIDE_QUESTIONS.contains(&long.turns[1].as_str()));
-        assert_eq!(long.quiz.len(), s.quiz.len());
-        assert_eq!(s.stretched(0).turns, s.turns);
-    }
-
-    #[test]
-    fn truncating_keeps_only_what_was_planted() {
-        let s = planning_thread().truncated(9);
-        assert_eq!(s.turns.len(), 9);
-        assert!(s.facts.iter().all(|f| f.turn < 9));
-        assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
-        assert_eq!(
-            s.quiz.len(),
-            2,
-            "the city (changed at 6) and payment (8) are planted by turn 9"
-        );
     }
 }

@@ -1,0 +1,324 @@
+//! Scripted conversations of different kinds. Each plants facts — a value with its
+//! subject — among other talk, and ends with a quiz about them. One decision is locked on
+//! the goal board at the start; in the planning thread some facts change later, and the
+//! latest value must win.
+//!
+//! The scripts are written to be ordinary conversations, not to suit one strategy: the
+//! facts sit in the person's messages (the model's replies vary), chit-chat and long
+//! distractors sit between them, and questions ask for the fact by its subject.
+
+mod classic;
+mod coding24;
+mod services;
+mod varied;
+
+/// A fact planted in the conversation.
+#[derive(Debug, Clone)]
+pub struct Fact {
+    /// Words that name what the value belongs to (any one counts, case-insensitive).
+    pub subject: &'static [&'static str],
+    pub value: &'static str,
+    /// An earlier value the conversation replaced (it must not win).
+    pub stale: Option<&'static str>,
+    /// The turn (0-based) whose message states it last.
+    pub turn: usize,
+}
+
+/// A question for the end, about one fact.
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub ask: &'static str,
+    /// Index into the scenario's facts.
+    pub fact: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: &'static str,
+    /// A decision locked on the goal board before the first turn.
+    pub locked: &'static str,
+    pub turns: Vec<String>,
+    pub facts: Vec<Fact>,
+    pub quiz: Vec<Question>,
+}
+
+impl Scenario {
+    /// Whether `fact` is said in the first third of the chat: where plain truncation has
+    /// nothing left at the end, so what a strategy keeps there is what it adds.
+    pub fn early(&self, fact: &Fact) -> bool {
+        fact.turn * 3 < self.turns.len()
+    }
+
+    /// The first `n` turns, with the facts and questions they plant.
+    pub fn truncated(&self, n: usize) -> Scenario {
+        let n = n.min(self.turns.len());
+        let keep: Vec<bool> = self.facts.iter().map(|f| f.turn < n).collect();
+        let mut index = vec![usize::MAX; self.facts.len()];
+        let mut facts = Vec::new();
+        for (i, f) in self.facts.iter().enumerate() {
+            if keep[i] {
+                index[i] = facts.len();
+                facts.push(f.clone());
+            }
+        }
+        Scenario {
+            name: self.name,
+            locked: self.locked,
+            turns: self.turns[..n].to_vec(),
+            quiz: self
+                .quiz
+                .iter()
+                .filter(|q| keep[q.fact])
+                .map(|q| Question {
+                    ask: q.ask,
+                    fact: index[q.fact],
+                })
+                .collect(),
+            facts,
+        }
+    }
+}
+
+/// Side questions a person asks between the scripted turns of a stretched scenario: the
+/// kind of talk that fills a long session and has nothing to keep.
+const SIDE_QUESTIONS: &[&str] = &[
+    "By the way, how do I write a good README for a small project?",
+    "What is the difference between a process and a thread?",
+    "Can you suggest a short warm-up routine before a run?",
+    "Why do some bridges sway in the wind?",
+    "How would you explain recursion to a beginner?",
+    "What makes a good code review comment?",
+    "Any advice for keeping a plant alive in a dark office?",
+    "How do noise-cancelling headphones work?",
+    "What should I look for when choosing a mechanical keyboard?",
+    "Why is the sky blue, in two sentences?",
+    "How do I say no to a meeting politely?",
+    "What is a good way to learn a new programming language quickly?",
+    "How do I make a decent cup of pour-over coffee?",
+    "What is the idea behind spaced repetition?",
+    "Why do cats purr?",
+    "What are the pros and cons of a standing desk?",
+    "How do vaccines train the immune system, briefly?",
+    "What is a sensible way to name variables?",
+    "How did people navigate at sea before GPS?",
+    "What is the best way to take notes in a meeting?",
+    "Why does bread go stale?",
+    "How do I keep a long-running side project motivating?",
+    "What is the difference between weather and climate?",
+    "How should I structure a five-minute talk?",
+];
+
+impl Scenario {
+    /// The same script with `k` side questions after every scripted turn but the last: a
+    /// longer session with the same facts, for contexts where the script alone folds too
+    /// little to measure.
+    pub fn stretched(&self, k: usize) -> Scenario {
+        let mut turns = Vec::with_capacity(self.turns.len() * (k + 1));
+        let mut next = 0;
+        for (i, t) in self.turns.iter().enumerate() {
+            turns.push(t.clone());
+            if i + 1 < self.turns.len() {
+                for _ in 0..k {
+                    turns.push(SIDE_QUESTIONS[next % SIDE_QUESTIONS.len()].to_string());
+                    next += 1;
+                }
+            }
+        }
+        Scenario {
+            name: self.name,
+            locked: self.locked,
+            turns,
+            facts: self
+                .facts
+                .iter()
+                .map(|f| Fact {
+                    turn: f.turn * (k + 1),
+                    ..f.clone()
+                })
+                .collect(),
+            quiz: self.quiz.clone(),
+        }
+    }
+}
+
+fn fact(subject: &'static [&'static str], value: &'static str, turn: usize) -> Fact {
+    Fact {
+        subject,
+        value,
+        stale: None,
+        turn,
+    }
+}
+
+fn changed(
+    subject: &'static [&'static str],
+    value: &'static str,
+    stale: &'static str,
+    turn: usize,
+) -> Fact {
+    Fact {
+        subject,
+        value,
+        stale: Some(stale),
+        turn,
+    }
+}
+
+/// A long turn of text that has nothing to do with the facts.
+fn distractor(topic: &str) -> String {
+    format!(
+        "Unrelated, but I am curious about {topic}. Here is some background I read: {}\
+         What would you say are the two most important points about {topic}?",
+        "Historians and practitioners have argued about it for a long time, and the debate \
+         keeps coming back because every generation finds new evidence, new tools and new \
+         reasons to look again at what seemed settled. Some say the details matter less than \
+         the overall shape; others say the opposite. "
+            .repeat(3)
+    )
+}
+
+/// Every scenario, by name.
+pub fn all() -> Vec<Scenario> {
+    vec![
+        classic::facts_among_chat(),
+        classic::coding_session(),
+        classic::planning_thread(),
+        classic::long_distractors(),
+        classic::operations_log(),
+        services::services(),
+        coding24::coding24(),
+        varied::varied(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fact_is_stated_in_its_turn_and_every_question_names_a_fact() {
+        let stretched = all().iter().map(|s| s.stretched(2)).collect::<Vec<_>>();
+        for s in all().into_iter().chain(stretched) {
+            for f in &s.facts {
+                assert!(
+                    s.turns[f.turn].contains(f.value.trim_end_matches("()")),
+                    "{}: {} not in turn {}",
+                    s.name,
+                    f.value,
+                    f.turn
+                );
+                // Said with its own subject, in one sentence: the scorer can find it
+                // where the person put it.
+                assert!(
+                    crate::fidelity::score::kept_with_subject(&s.turns[f.turn], f),
+                    "{}: {} not beside any of {:?} in turn {}",
+                    s.name,
+                    f.value,
+                    f.subject,
+                    f.turn
+                );
+                if let Some(stale) = f.stale {
+                    assert!(
+                        s.turns[..f.turn].iter().any(|t| t.contains(stale)),
+                        "{}: {stale} never said",
+                        s.name
+                    );
+                }
+            }
+            assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
+        }
+    }
+
+    /// Words that name no fact in particular: beside them a value says nothing about what
+    /// it belongs to ("the port is 8081" — which service's?).
+    const GENERIC: &[&str] = &[
+        "test", "tests", "line", "run", "file", "files", "port", "error", "errors", "config",
+        "function", "fail", "fails", "failing", "return", "max", "user", "client", "env", "value",
+        "service", "server", "name", "time", "date", "version", "number", "limit", "host", "path",
+        "network", "email", "city",
+    ];
+
+    #[test]
+    fn no_fact_counts_beside_a_generic_word_alone() {
+        for s in all() {
+            for f in &s.facts {
+                assert!(
+                    !f.subject.is_empty(),
+                    "{}: {} has no subject",
+                    s.name,
+                    f.value
+                );
+                for w in f.subject {
+                    assert!(
+                        !GENERIC.contains(&w.to_lowercase().as_str()),
+                        "{}: {} has the generic subject {w:?}",
+                        s.name,
+                        f.value
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_chats_of_28_are_long_and_ask_about_their_first_third() {
+        for s in [services::services(), coding24::coding24(), varied::varied()] {
+            let name = s.name;
+            assert!(s.turns.len() >= 24, "{name}: {} turns", s.turns.len());
+            assert!(!s.locked.is_empty());
+            let early = s.quiz.iter().filter(|q| s.early(&s.facts[q.fact])).count();
+            assert!(
+                (4..=6).contains(&early) && early * 2 > s.quiz.len(),
+                "{name}: {early} of {} questions on the first third",
+                s.quiz.len()
+            );
+            // Stretched, the same questions stay on the first third.
+            let long = s.stretched(2);
+            let early_long = long
+                .quiz
+                .iter()
+                .filter(|q| long.early(&long.facts[q.fact]))
+                .count();
+            assert_eq!(early_long, early, "{name} stretched");
+        }
+    }
+
+    #[test]
+    fn services_are_said_in_more_than_one_shape() {
+        // Some pasted as template notes, most not: a rule for one template cannot win.
+        let s = services::services();
+        let noted = |t: &String| t.contains("Note ") && t.contains("listens on port");
+        let notes = s.facts.iter().filter(|f| noted(&s.turns[f.turn])).count();
+        assert!(
+            notes >= 6 && notes * 2 < s.facts.len(),
+            "{notes} of {}",
+            s.facts.len()
+        );
+        assert!(s.facts.len() >= 22, "{}", s.facts.len());
+    }
+
+    #[test]
+    fn stretching_adds_side_questions_between_turns_only() {
+        let s = classic::planning_thread();
+        let long = s.stretched(2);
+        assert_eq!(long.turns.len(), s.turns.len() * 3 - 2);
+        assert_eq!(long.turns.last(), s.turns.last());
+        assert_eq!(long.turns[3], s.turns[1]);
+        assert!(SIDE_QUESTIONS.contains(&long.turns[1].as_str()));
+        assert_eq!(long.quiz.len(), s.quiz.len());
+        assert_eq!(s.stretched(0).turns, s.turns);
+    }
+
+    #[test]
+    fn truncating_keeps_only_what_was_planted() {
+        let s = classic::planning_thread().truncated(9);
+        assert_eq!(s.turns.len(), 9);
+        assert!(s.facts.iter().all(|f| f.turn < 9));
+        assert!(s.quiz.iter().all(|q| q.fact < s.facts.len()));
+        assert_eq!(
+            s.quiz.len(),
+            2,
+            "the city (changed at 6) and payment (8) are planted by turn 9"
+        );
+    }
+}

@@ -1,0 +1,233 @@
+//! `ours`: the session actor over real HTTP, as the product runs it, driven turn by turn.
+
+use super::{KeptBy, Passes, Run, RunError, Setup, Strategy, TurnTiming, pause};
+use crate::actor::{self, ActorConfig, Command, Parts, StoreSlot};
+use crate::core::engine::{Engine, EngineConfig, Request, SessionSpec};
+use crate::core::events::{CompressReason, EngineEvent, Intensity};
+use crate::core::goals::GoalChange;
+use crate::core::mode::Mode;
+use crate::core::prompts::Prompts;
+use crate::fidelity::recorder::Recording;
+use crate::fidelity::scenarios::Scenario;
+use crate::llm::{ChatBackend, ChatRole};
+use crate::store::MemoryStore;
+use crate::view::{Connection, Notice, Update};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub(super) async fn ours<B: ChatBackend>(
+    backend: B,
+    scenario: &Scenario,
+    setup: &Setup,
+) -> Result<Run, RunError> {
+    let backend = Recording::new(backend);
+    let calls = backend.calls.clone();
+    let engine = Engine::new(
+        SessionSpec {
+            session_id: format!("fidelity-{}", scenario.name),
+            model: setup.model.clone(),
+            mode: Mode::Assistant,
+            ctx: Some(setup.ctx),
+        },
+        EngineConfig::default(),
+        setup.tok.clone(),
+        Arc::new(Prompts::builtin()),
+        chrono::Utc::now(),
+    );
+    let header = engine.header("fidelity");
+    let spawned = actor::spawn(Parts {
+        backend,
+        summary_backend: None,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::new(header)),
+        config: ActorConfig {
+            temperature: setup.temperature,
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    let actor::Spawned {
+        handle,
+        mut updates,
+        mut view,
+        task,
+    } = spawned;
+    let stopped = |e: &dyn std::fmt::Display| RunError::Stopped(e.to_string());
+    tokio::time::timeout(
+        setup.turn_timeout,
+        view.wait_for(|v| matches!(v.connection, Connection::Connected { .. })),
+    )
+    .await
+    .map_err(|_| RunError::Stopped("could not connect".into()))?
+    .map_err(|e| stopped(&e))?;
+    handle
+        .send(Command::Request(Request::Goal {
+            change: GoalChange::Decision {
+                text: scenario.locked.to_string(),
+                locked: true,
+            },
+        }))
+        .await
+        .map_err(|e| stopped(&e))?;
+    let started = Instant::now();
+    let mut turns = Vec::new();
+    let mut passes = Passes::default();
+    for (i, text) in scenario.turns.iter().enumerate() {
+        if i > 0 {
+            tokio::time::sleep(pause(setup, &calls, text)).await;
+        }
+        let sent = Instant::now();
+        handle
+            .send(Command::Request(Request::Send { text: text.clone() }))
+            .await
+            .map_err(|e| stopped(&e))?;
+        let failed =
+            tokio::time::timeout(setup.turn_timeout, reply_ended(&mut updates, &mut passes))
+                .await
+                .map_err(|_| RunError::Timeout {
+                    turn: i,
+                    after: setup.turn_timeout,
+                })?;
+        turns.push(TurnTiming {
+            sent,
+            done: Instant::now(),
+            failed,
+        });
+    }
+    // What runs after the last reply (a compression) finishes before the end.
+    drop(handle);
+    let exit = task.await.map_err(|e| stopped(&e))?;
+    let ended = Instant::now();
+    while let Ok(u) = updates.try_recv() {
+        count(&u, &mut passes);
+    }
+    let prompt = exit.engine.prompt();
+    let role = |r: crate::core::engine::PromptRole| match r {
+        crate::core::engine::PromptRole::System => ChatRole::System,
+        crate::core::engine::PromptRole::User => ChatRole::User,
+        crate::core::engine::PromptRole::Assistant => ChatRole::Assistant,
+        crate::core::engine::PromptRole::Tool => ChatRole::Tool,
+    };
+    let transcript = exit
+        .engine
+        .history()
+        .iter()
+        .map(|m| {
+            let r = match m.role {
+                crate::core::message::Role::User => ChatRole::User,
+                crate::core::message::Role::Assistant => ChatRole::Assistant,
+                crate::core::message::Role::Tool => ChatRole::Tool,
+            };
+            (r, m.text.clone())
+        })
+        .collect();
+    Ok(Run {
+        strategy: Strategy::Ours,
+        context: prompt
+            .messages
+            .into_iter()
+            .map(|m| (role(m.role), m.content))
+            .collect(),
+        kept_by: KeptBy::Sent,
+        calls,
+        turns,
+        compressions: exit.engine.compressions(),
+        passes,
+        started,
+        ended,
+        transcript,
+    })
+}
+
+/// Wait for the turn's reply to end, counting the compression passes reported on the
+/// way; true when the turn ended without a reply.
+async fn reply_ended(
+    updates: &mut tokio::sync::mpsc::UnboundedReceiver<Update>,
+    passes: &mut Passes,
+) -> bool {
+    while let Some(u) = updates.recv().await {
+        count(&u, passes);
+        match u {
+            Update::ReplyEnd { id: Some(_), .. } => return false,
+            Update::ReplyEnd { id: None, .. } => {}
+            Update::Banner(Notice::Engine(crate::core::events::EngineEvent::Blocked(_)))
+            | Update::Banner(Notice::RequestFailed { .. })
+            | Update::Banner(Notice::ReplyBrokeOff { .. }) => return true,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Count a compression pass, or a merge, that the actor reported.
+fn count(update: &Update, passes: &mut Passes) {
+    match update {
+        Update::Engine(EngineEvent::Compressed {
+            reason, intensity, ..
+        }) => {
+            passes.total += 1;
+            if *reason == CompressReason::Emergency || *intensity > Intensity::Normal {
+                passes.emergency += 1;
+            }
+            if *reason == CompressReason::Overflow {
+                passes.overflow += 1;
+            }
+        }
+        Update::Engine(EngineEvent::CheckpointsMerged { .. }) => passes.merges += 1,
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compressed(reason: CompressReason, intensity: Intensity) -> Update {
+        Update::Engine(EngineEvent::Compressed {
+            number: 1,
+            reason,
+            intensity,
+            messages: 4,
+            tokens_before: 1800,
+            tokens_after: 900,
+            calls: 1,
+        })
+    }
+
+    #[test]
+    fn passes_are_counted_from_the_engine_events_the_actor_sends() {
+        let mut p = Passes::default();
+        for u in [
+            compressed(CompressReason::Auto, Intensity::Normal),
+            compressed(CompressReason::Emergency, Intensity::Hard),
+            compressed(CompressReason::Overflow, Intensity::Normal),
+            // The banner that shows an event is not a second pass.
+            Update::Banner(crate::view::Notice::Engine(EngineEvent::Compressed {
+                number: 2,
+                reason: CompressReason::Auto,
+                intensity: Intensity::Normal,
+                messages: 1,
+                tokens_before: 1,
+                tokens_after: 1,
+                calls: 1,
+            })),
+            Update::Engine(EngineEvent::CheckpointsMerged {
+                merged: Vec::new(),
+                into: crate::core::checkpoint::CheckpointId(1),
+                tokens: 10,
+            }),
+        ] {
+            count(&u, &mut p);
+        }
+        assert_eq!(
+            p,
+            Passes {
+                total: 3,
+                emergency: 1,
+                overflow: 1,
+                merges: 1
+            }
+        );
+    }
+}
