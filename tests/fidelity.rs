@@ -264,9 +264,8 @@ async fn the_truncating_baseline_drops_the_oldest_until_the_server_accepts() {
     );
 }
 
-/// The scripts the engine's ledger is held to in CI: those of #11. The chats of #28 phrase
-/// facts as people do ("billing-api? that one's on 8081"), which the ledger does not keep
-/// yet; `the_ledger_alone_keeps_the_facts_of_the_chats_of_28` holds it to them once it does.
+/// The scripts of #11 the engine's ledger is held to; the chats of #28, which phrase facts
+/// as people do ("billing-api? that one's on 8081"), have their own test.
 const LEDGER_SCRIPTS: [&str; 5] = ["facts", "coding", "planning", "distractors", "ops"];
 
 /// What the ledger alone keeps of `names`' scripts: the facts lost, with the ledger's text.
@@ -316,7 +315,6 @@ fn the_ledger_alone_keeps_every_scripted_fact_with_its_subject_and_the_latest_va
 }
 
 #[test]
-#[ignore = "until the ledger keeps facts as people phrase them (#28, item 2)"]
 fn the_ledger_alone_keeps_the_facts_of_the_chats_of_28() {
     let lost = ledger_losses(&["services", "coding24", "varied"]);
     assert!(

@@ -9,7 +9,7 @@
 //! cuts the words far from the values, for a ledger that is full. Both are mechanical
 //! and deterministic, applied when the ledger is rendered; the stored line is as said.
 
-use super::extract::values;
+use super::extract::value_spans;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -98,16 +98,16 @@ pub fn compact(text: &str, form: Form) -> String {
         }
         rest = rest[m.end()..].trim_start();
     }
-    let vals = values(rest);
-    if vals.is_empty() {
+    let spans = value_spans(rest);
+    if spans.is_empty() {
         return text.trim().to_string();
     }
+    // A word is part of a value when it overlaps where one stands ("a" in "100 requests a
+    // minute" stays).
+    let base = rest.as_ptr() as usize;
     let holds_value = |w: &str| {
-        let core = w.trim_matches(|c: char| !c.is_alphanumeric());
-        !core.is_empty()
-            && vals.iter().any(|v| {
-                w.contains(v.as_str()) || v == core || (core.len() >= 3 && v.contains(core))
-            })
+        let at = w.as_ptr() as usize - base;
+        spans.iter().any(|(a, b, _)| at < *b && *a < at + w.len())
     };
     let mut words: Vec<&str> = rest
         .split_whitespace()

@@ -44,7 +44,6 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks
         r"\b\d+(?:[.,]\d+)+\b".to_string(),                         // 1,024 · 16.2 · IPs
         r"\b\d{2,}\b".to_string(),                                 // numbers
-        r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+\d\b".to_string(), // "capped at 5"
         r"`[^`\n]{2,60}`".to_string(),                              // code
         r"\b[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?".to_string(), // paths in code
         r"\b[A-Za-z_][A-Za-z0-9_]*\(\)".to_string(),                 // a function()
@@ -59,6 +58,12 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
     ]
     .join("|"))
+});
+
+/// A single digit said as a setting ("capped at 5", "retries = 3"): the digit alone is
+/// the value (a lone digit elsewhere is usually prose).
+static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+(\d)(?:[^\d.,\w]|$)")
 });
 
 /// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor").
@@ -88,28 +93,45 @@ fn english_compound(v: &str) -> bool {
         })
 }
 
-/// The values a sentence states.
-pub fn values(sentence: &str) -> Vec<String> {
-    let mut out: Vec<String> = VALUE
+/// Where the values of a sentence stand in it (byte ranges), with the values.
+pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> = VALUE
         .find_iter(sentence)
         .map(|m| {
-            m.as_str()
+            let v = m
+                .as_str()
                 .trim_matches('`')
                 .trim_end_matches(['.', ','])
-                .to_string()
+                .to_string();
+            (m.start(), m.end(), v)
         })
-        .filter(|v| v.len() >= 2 && !english_compound(v))
+        .filter(|(_, _, v)| v.len() >= 2 && !english_compound(v))
         .collect();
-    for c in NAME
-        .captures_iter(sentence)
-        .chain(LEADING_NAME.captures_iter(sentence.trim_start()))
-    {
-        if let Some(m) = c.get(1)
-            && !NOT_NAMES.contains(&m.as_str())
-        {
-            out.push(m.as_str().to_string());
+    for m in SMALL_NUMBER.captures_iter(sentence).filter_map(|c| c.get(1)) {
+        if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
+            out.push((m.start(), m.end(), m.as_str().to_string()));
         }
     }
+    let lead = sentence.len() - sentence.trim_start().len();
+    let inside = NAME
+        .captures_iter(sentence)
+        .filter_map(|c| c.get(1))
+        .map(|m| (m.start(), m.end(), m.as_str()));
+    let leading = LEADING_NAME
+        .captures_iter(sentence.trim_start())
+        .filter_map(|c| c.get(1))
+        .map(|m| (m.start() + lead, m.end() + lead, m.as_str()));
+    for (a, b, name) in inside.chain(leading) {
+        if !NOT_NAMES.contains(&name) {
+            out.push((a, b, name.to_string()));
+        }
+    }
+    out
+}
+
+/// The values a sentence states.
+pub fn values(sentence: &str) -> Vec<String> {
+    let mut out: Vec<String> = value_spans(sentence).into_iter().map(|(_, _, v)| v).collect();
     out.sort();
     out.dedup();
     out
@@ -223,15 +245,55 @@ fn window(sentence: &str, values: &[String]) -> String {
     out
 }
 
-/// The ledger lines of one message.
+/// Words that open a sentence about something the sentence before named ("It exposes
+/// 9100", "that one's on 8081").
+const BACK_REFERENCES: &[&str] = &[
+    "it", "its", "it's", "that", "that's", "this", "these", "those", "they", "they're",
+    "their", "there", "he", "she", "his", "her", "which", "both",
+];
+/// A sentence before a back reference is joined to it when it has at most this many
+/// words: short enough to be the naming of the subject.
+const SHORT_SENTENCE_WORDS: usize = 12;
+/// A sentence whose only values are capitalised words counts only when it has at most
+/// this many: in a long one a capital is more likely prose ("Historians argue…").
+const NAME_SENTENCE_WORDS: usize = 16;
+
+fn refers_back(sentence: &str) -> bool {
+    sentence
+        .split_whitespace()
+        .next()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()))
+}
+
+/// The ledger lines of one message. A sentence that refers back to a short one before
+/// it is kept with it, so its values keep the subject the other named ("billing-api?
+/// that one's on 8081" is one line, not "that one's on 8081").
 pub fn extract(text: &str, user: bool) -> Vec<LedgerLine> {
     let mut out: Vec<LedgerLine> = Vec::new();
-    for s in sentences(text) {
+    let all = sentences(text);
+    for (i, s) in all.iter().enumerate() {
         if s.ends_with('?') {
             continue;
         }
+        let joined;
+        let s: &str = match i.checked_sub(1).map(|p| all[p]) {
+            Some(prev)
+                if refers_back(s) && prev.split_whitespace().count() <= SHORT_SENTENCE_WORDS =>
+            {
+                joined = format!("{prev} {s}");
+                &joined
+            }
+            _ => s,
+        };
         let vals = values(s);
-        if vals.is_empty() {
+        if vals.is_empty()
+            || (vals.iter().all(|v| kind(v) == Kind::Name)
+                && s.split_whitespace().count() > NAME_SENTENCE_WORDS)
+        {
             continue;
         }
         let line = window(s, &vals);
@@ -295,5 +357,60 @@ mod tests {
         assert!(l.starts_with("… ") && l.ends_with(" …"), "{l}");
         assert!(l.contains("the gateway listens on port 8443"), "{l}");
         assert!(l.split_whitespace().count() <= WORDS_BEFORE + WORDS_AFTER + 3);
+    }
+
+    #[test]
+    fn values_of_every_common_kind_are_found_whole() {
+        let has = |s: &str, v: &str| values(s).contains(&v.to_string());
+        assert!(has("The audit kicks off 2026-04-09, so no changes.", "2026-04-09"));
+        assert!(has("The code freeze starts on March 14th.", "March 14th"));
+        assert!(has("The Lisbon office opens on the 3rd of May.", "3rd of May"));
+        assert!(has("The API is capped at 100 requests a minute per key.", "100 requests a minute"));
+        assert!(has("Our uptime target is 99.95%.", "99.95%"));
+        assert!(has("Session cookies last 8 hours now.", "8 hours"));
+        assert!(has("Keep it for two weeks.", "two weeks"));
+        assert!(has("db-2 is still on Postgres 14.9.", "db-2"));
+        assert!(has("db-2 is still on Postgres 14.9.", "14.9"));
+        assert!(has("We deploy the chart at v2.14.1 only.", "v2.14.1"));
+        assert!(has("It fails with E0412 at compile time.", "E0412"));
+        assert!(has("Retries are capped at 5 for now.", "5"));
+        assert!(has("Priya's team owns the billing service.", "Priya"));
+        assert!(has("The budget is $5,000 for the pilot.", "$5,000"));
+        // A lone digit in prose is not a value; "at 5" is.
+        assert!(values("I have 2 cats").is_empty());
+        assert_eq!(kind("2026-04-09"), Kind::When);
+        assert_eq!(kind("March 20th"), Kind::When);
+        assert_eq!(kind("service-13"), Kind::Entity);
+        assert_eq!(kind("8081"), Kind::Number);
+        assert_eq!(kind("/srv/billing/app.yaml"), Kind::Path);
+        assert_eq!(kind("v2.14.1"), Kind::Version);
+    }
+
+    #[test]
+    fn a_sentence_that_refers_back_keeps_the_short_one_that_named_its_subject() {
+        let lines = extract(
+            "billing-api? that one's on 8081, config under /srv/billing/app.yaml",
+            true,
+        );
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].text.contains("billing-api") && lines[0].text.contains("8081"));
+        let lines = extract(
+            "Oh, metrics-agent, everybody forgets metrics-agent. It exposes 9100 and reads /etc/node-exporter/agent.yml.",
+            true,
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.text.contains("metrics-agent") && l.text.contains("9100")),
+            "{lines:?}"
+        );
+        // A long sentence whose only value is a capital is prose, not a fact.
+        assert!(
+            extract(
+                "Historians and practitioners have argued about it for a long time, and the debate keeps coming back because every generation finds new evidence.",
+                true
+            )
+            .is_empty()
+        );
     }
 }

@@ -45,6 +45,12 @@ const CHANGE_WORDS: &[&str] = &[
     "revised",
     "postponed",
     "rescheduled",
+    // Taking back what was said.
+    "scratch",
+    "wrong",
+    "mistake",
+    "misspoke",
+    "typo",
 ];
 
 /// Words too common to tie two lines to one subject.
