@@ -40,6 +40,10 @@ impl App {
         let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         // `kill -INT` (Ctrl+C in raw mode is a key, handled as one).
         let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+        // `kill -QUIT` would otherwise end the process at once (and dump core), leaving the
+        // terminal raw and the reply unsaved; it ends like SIGTERM (Ctrl+\ in raw mode is
+        // a key, not this signal).
+        let mut sigquit = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::quit())?;
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
         let mut spinner = tokio::time::interval(SPINNER);
@@ -95,6 +99,7 @@ impl App {
                 _ = sigterm.recv() => break,
                 _ = sighup.recv() => break,
                 _ = sigint.recv() => break,
+                _ = sigquit.recv() => break,
             }
         }
         Ok(std::mem::take(&mut self.exit))

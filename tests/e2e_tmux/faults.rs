@@ -110,9 +110,9 @@ async fn a_tiny_terminal_does_not_break_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigint_sigterm_and_sighup_hand_the_terminal_back_in_every_state() {
+async fn sigint_sigterm_sighup_and_sigquit_hand_the_terminal_back_in_every_state() {
     let server = FakeOllama::start().await;
-    for signal in ["-INT", "-TERM", "-HUP"] {
+    for signal in ["-INT", "-TERM", "-HUP", "-QUIT"] {
         for state in ["idle", "stalled reply", "compressing"] {
             let home = tempfile::tempdir().unwrap();
             let ctx = if state == "compressing" {
