@@ -20,11 +20,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
+    // This binary also supervises each command a tool runs (`tools::supervise`).
+    if let Some(code) = ollm_tui::tools::supervise::main_if_asked() {
+        return code;
+    }
     // Conversations are private: whatever creates a file in this process (the daily log,
-    // `export -o FILE`) creates it 0600, directories 0700.
-    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+    // `export -o FILE`) creates it 0600, directories 0700. The person's own umask is kept
+    // for what the tools create in their project.
+    let usual_umask = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
     let cli = Cli::parse();
-    match run(cli) {
+    match run(cli, usual_umask.bits()) {
         Ok(()) => ExitCode::SUCCESS,
         // `ollm-tui sessions | head`: the reader had enough; not an error.
         Err(e)
@@ -49,7 +54,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli, usual_umask: u32) -> Result<()> {
     let env = Env::from_process();
     let settings = config::resolve(&cli, &env)?;
     match &cli.command {
@@ -70,7 +75,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Export { id, format, output }) => {
             export(&settings, id, *format, output.as_deref())
         }
-        None => chat(&cli, settings),
+        None => chat(&cli, settings, usual_umask),
     }
 }
 
@@ -352,7 +357,7 @@ fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
     })
 }
 
-fn chat(cli: &Cli, settings: Settings) -> Result<()> {
+fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
     let dir = data_dir(&settings)?;
     let _log_guard = init_logging(&dir, &settings.log_level);
     // Everything that can refuse to start does so here, before the terminal changes.
@@ -387,12 +392,17 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
     }
     // Tools work inside one directory; one that cannot be opened is said now, not at the
     // first call.
-    let tools = actor::ToolsConfig::from_settings(&settings.tools).with_context(|| {
-        format!(
-            "the tools' working directory {} cannot be used",
-            settings.tools.workdir.display()
-        )
-    })?;
+    let tool_env = ollm_tui::tools::ToolEnv {
+        umask: usual_umask,
+        supervisor: std::env::current_exe().ok(),
+    };
+    let tools =
+        actor::ToolsConfig::from_settings(&settings.tools, tool_env).with_context(|| {
+            format!(
+                "the tools' working directory {} cannot be used",
+                settings.tools.workdir.display()
+            )
+        })?;
     let prompts = Arc::new(prompts);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

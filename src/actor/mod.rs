@@ -104,12 +104,17 @@ pub struct ToolsConfig {
     pub limits: crate::tools::Limits,
     /// MCP servers, started when tools are first offered.
     pub mcp: Vec<crate::tools::mcp::ServerConfig>,
+    /// The person's umask and the command supervisor.
+    pub env: crate::tools::ToolEnv,
 }
 
 impl ToolsConfig {
     /// The session's tools as the settings give them; `None` when they are off. A working
     /// directory that cannot be opened is an error now, not at the first call.
-    pub fn from_settings(s: &crate::config::ToolSettings) -> std::io::Result<Option<ToolsConfig>> {
+    pub fn from_settings(
+        s: &crate::config::ToolSettings,
+        env: crate::tools::ToolEnv,
+    ) -> std::io::Result<Option<ToolsConfig>> {
         if s.mode == crate::tools::ToolMode::Off {
             return Ok(None);
         }
@@ -118,6 +123,7 @@ impl ToolsConfig {
             approvals: crate::tools::Approvals::new(s.mode, s.policy.clone()),
             limits: s.limits,
             mcp: s.mcp.clone(),
+            env,
         }))
     }
 }

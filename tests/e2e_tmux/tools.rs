@@ -3,6 +3,7 @@
 use super::harness::{Tmux, assert_terminal_clean, idle, session_logs};
 use super::support::fake_ollama::FakeOllama;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// The model (scripted) asks to run a command: the dialog shows the command line, `y`
 /// runs it and the transcript shows the call as one line; a second command is denied
@@ -275,4 +276,316 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     assert_eq!(t.wait_exit().await, 0);
     let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
     assert!(log.contains("\"type\":\"watermark\""), "{log}");
+}
+
+/// A tool line of the transcript (the `n`th one, from 0) once the screen shows it.
+fn tool_line(screen: &str, tool: &str, n: usize) -> Option<String> {
+    screen
+        .lines()
+        .filter(|l| l.contains(&format!("⚙ {tool}")))
+        .nth(n)
+        .map(str::to_string)
+}
+
+/// The attack of a command whose first line is harmless and whose last, 300 lines down,
+/// is not: the dialog shows that last line (the blank run is said as such), and what
+/// does not fit is counted. Then "allow for the session" on `echo` covers `echo` alone:
+/// `echo x; touch pwned` still asks, and the dialog names both programs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_multi_line_command_is_shown_whole_and_an_allowance_covers_only_its_programs() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let workdir = work.path().display().to_string();
+    let hidden = format!("echo harmless{}touch pwned-hidden", "\n".repeat(301));
+    let many: String = (1..=60)
+        .map(|i| format!("echo line-{i}\n"))
+        .collect::<String>()
+        + "touch pwned-last";
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": hidden}),
+    )]);
+    server.push_tool_calls(vec![("run_command", serde_json::json!({"command": many}))]);
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo first"}),
+    )]);
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo x; touch pwned-compound"}),
+    )]);
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo again"}),
+    )]);
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b", "--workdir", &workdir],
+        home.path(),
+        &server.url(),
+        110,
+        36,
+    )
+    .await;
+    // The scripted calls come one after another in the same turn: each answer sends the
+    // result back, and the next request brings the next call.
+    t.say("run them");
+    let s = t
+        .wait_for("the dialog", |s| s.contains("Allow run_command?"))
+        .await;
+    assert!(s.contains("$ echo harmless"), "{s}");
+    assert!(
+        s.contains("touch pwned-hidden") && s.contains("[300 blank lines]"),
+        "the last line is in sight:\n{s}"
+    );
+    assert!(s.contains("(302 lines)"), "{s}");
+    t.keys(&["n"]);
+    // Sixty lines do not fit the dialog: the last row says how many more follow.
+    let s = t
+        .wait_for("the second dialog", |s| {
+            s.contains("Allow run_command?") && s.contains("echo line-1")
+        })
+        .await;
+    assert!(
+        s.contains("more lines below (↓ PgDn)"),
+        "the dialog says what follows:\n{s}"
+    );
+    t.keys(&["n"]);
+    // `a` on `echo first`: echo is allowed for the session.
+    let s = t
+        .wait_for("the third dialog", |s| {
+            s.contains("Allow run_command?") && s.contains("$ echo first")
+        })
+        .await;
+    assert!(s.contains("a allow `echo` this session"), "{s}");
+    t.keys(&["a"]);
+    // A compound line with a program not allowed asks, naming both.
+    let s = t
+        .wait_for("the fourth dialog", |s| {
+            s.contains("Allow run_command?") && s.contains("touch pwned-compound")
+        })
+        .await;
+    assert!(s.contains("a allow `echo`, `touch` this session"), "{s}");
+    t.keys(&["n"]);
+    // `echo` alone runs without asking now.
+    let s = t
+        .wait_for("the answer", |s| {
+            s.contains("You said: \"run them\"") && idle(s)
+        })
+        .await;
+    assert!(!s.contains("Allow run_command?"), "{s}");
+    let ran = tool_line(&s, "run_command", 4).unwrap_or_else(|| panic!("{s}"));
+    assert!(ran.contains('✓'), "{ran}");
+    for f in ["pwned-hidden", "pwned-last", "pwned-compound"] {
+        assert!(!work.path().join(f).exists(), "{f} ran");
+    }
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+}
+
+/// `run_command` under `--tools auto` starts a detached child (`setsid`, a session of its
+/// own) and sleeps: Esc stops the call and the child is gone; the same with Ctrl+C, which
+/// stops the call without quitting the app.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn esc_and_ctrl_c_stop_a_running_command_and_everything_it_started() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let workdir = work.path().display().to_string();
+    let spawn_and_sleep = |name: &str| {
+        format!("setsid sh -c 'echo $$ > {name}.pid; exec sleep 300' > /dev/null 2>&1 & sleep 300")
+    };
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": spawn_and_sleep("esc")}),
+    )]);
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": spawn_and_sleep("ctrl-c")}),
+    )]);
+    let t = Tmux::connected(
+        &[
+            "--model",
+            "llama3.2:3b",
+            "--workdir",
+            &workdir,
+            "--tools",
+            "auto",
+        ],
+        home.path(),
+        &server.url(),
+        110,
+        30,
+    )
+    .await;
+    for (i, (name, key)) in [("esc", "Escape"), ("ctrl-c", "C-c")]
+        .into_iter()
+        .enumerate()
+    {
+        t.say(&format!("start {name}"));
+        t.wait_for("the command running", |s| s.contains("running run_command"))
+            .await;
+        let pid_file = work.path().join(format!("{name}.pid"));
+        let pid = wait_for_file(&pid_file).await;
+        assert!(alive(pid), "the child runs");
+        t.keys(&[key]);
+        let s = t
+            .wait_for("the call stopped", |s| {
+                tool_line(s, "run_command", i).is_some_and(|l| l.contains('✗')) && idle(s)
+            })
+            .await;
+        assert!(t.alive(), "{key} quit the app:\n{s}");
+        // Gone: the supervisor killed it (and reaped it) when the call was stopped.
+        let start = std::time::Instant::now();
+        while alive(pid) {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "the detached child {pid} outlived the stopped call"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
+}
+
+/// The pid a command wrote to `path`, once it is there.
+async fn wait_for_file(path: &std::path::Path) -> i32 {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "{} never appeared",
+            path.display()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// A process that exists and is not a zombie.
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z")
+    })
+}
+
+/// What the tools create in the project gets the person's umask (022 in the pane), not
+/// the app's own 077: a file written by `write_file` in a new folder, and a file and a
+/// folder made by a command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_the_tools_create_get_the_persons_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let workdir = work.path().display().to_string();
+    server.push_tool_calls(vec![
+        (
+            "write_file",
+            serde_json::json!({"path": "new/dir/a.txt", "content": "hello\n"}),
+        ),
+        (
+            "run_command",
+            serde_json::json!({"command": "touch b.txt && mkdir c"}),
+        ),
+    ]);
+    let t = Tmux::connected(
+        &[
+            "--model",
+            "llama3.2:3b",
+            "--workdir",
+            &workdir,
+            "--tools",
+            "auto",
+        ],
+        home.path(),
+        &server.url(),
+        110,
+        30,
+    )
+    .await;
+    t.say("make them");
+    t.wait_for("both calls and the answer", |s| {
+        s.contains("You said: \"make them\"") && idle(s)
+    })
+    .await;
+    let mode = |p: &str| {
+        std::fs::metadata(work.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("new/dir/a.txt"), 0o644);
+    assert_eq!(mode("new"), 0o755);
+    assert_eq!(mode("new/dir"), 0o755);
+    assert_eq!(mode("b.txt"), 0o644);
+    assert_eq!(mode("c"), 0o755);
+    // The app's own files stay private.
+    let log = &session_logs(home.path())[0];
+    assert_eq!(
+        std::fs::metadata(log).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+}
+
+/// A FIFO in the working directory: `write_file` on it is refused before any dialog (it
+/// used to hang the actor, and Esc, Ctrl+Q and SIGTERM with it), `read_file` too; the app
+/// answers and quits as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_in_the_workdir_is_refused_before_any_dialog_and_nothing_hangs() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let fifo = work.path().join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let workdir = work.path().display().to_string();
+    server.push_tool_calls(vec![
+        (
+            "write_file",
+            serde_json::json!({"path": "pipe", "content": "x"}),
+        ),
+        ("read_file", serde_json::json!({"path": "pipe"})),
+        (
+            "edit_file",
+            serde_json::json!({"path": "pipe", "old_text": "a", "new_text": "b"}),
+        ),
+    ]);
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b", "--workdir", &workdir],
+        home.path(),
+        &server.url(),
+        110,
+        30,
+    )
+    .await;
+    t.say("poke the pipe");
+    let s = t
+        .wait_for("the answer", |s| {
+            s.contains("You said: \"poke the pipe\"") && idle(s)
+        })
+        .await;
+    assert!(!s.contains("Allow "), "a dialog was shown:\n{s}");
+    for (i, tool) in ["write_file", "read_file", "edit_file"].iter().enumerate() {
+        let line = tool_line(&s, tool, 0).unwrap_or_else(|| panic!("no {tool} line {i}:\n{s}"));
+        assert!(line.contains('✗'), "{line}");
+    }
+    assert!(s.contains("FIFO"), "the reason is said:\n{s}");
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
 }
