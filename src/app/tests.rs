@@ -461,6 +461,21 @@ async fn enter_while_compressing_in_the_background_sends_at_once() {
 }
 
 #[tokio::test]
+async fn ctrl_c_while_a_tool_runs_stops_it_rather_than_quitting() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.activity = Activity::Tool {
+        since: std::time::Instant::now(),
+        what: "run_command sleep 20".into(),
+    };
+    app.session = Arc::new(v);
+    assert!(app.generating(), "Esc stops a running tool");
+    press(app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!app.quit, "Ctrl+C stopped the call, it did not quit");
+}
+
+#[tokio::test]
 async fn quitting_while_records_wait_to_be_written_asks_first() {
     let mut h = harness();
     let app = &mut h.app;
