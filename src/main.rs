@@ -437,6 +437,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     think: settings.think,
                     summary_model: settings.summary_model.clone(),
                     keep_auto_snapshots: settings.keep_auto_snapshots,
+                    repeat_limit: settings.repeat_limit,
                     tools: tools.clone(),
                     ..ActorConfig::default()
                 },

@@ -2,22 +2,23 @@
 //! real HTTP, against the session actor with its tools in a scratch working directory.
 //!
 //! Each test injects its faults (a FIFO or a device where a file should be, a 2 GiB file,
-//! a 100,000-line overwrite, a detached child, a compound command behind an allowance),
-//! checks what the person and the model are told, and then checks the session's records:
-//! seqs without a gap, every call answered by exactly one result, every message said
-//! still there. Each prints its figures (runs, faults injected, records
-//! checked, records lost) for the closing note.
+//! a 100,000-line overwrite, a detached child, a compound command behind an allowance, a
+//! reply that loops), checks what the person and the model are told, and then checks the
+//! session's records: seqs without a gap, every call answered by exactly one result,
+//! every message said still there. Each prints its figures (runs, faults injected,
+//! records checked, records lost) for the closing note.
 #![allow(clippy::unwrap_used)]
 
 mod support;
 
 use ollm_tui::actor::{self, ActorConfig, ActorExit, Approval, Command, Parts, StoreSlot};
 use ollm_tui::core::engine::Request;
+use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::record::RecordBody;
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use ollm_tui::store::MemoryStore;
 use ollm_tui::tools::{Approvals, Limits, Sandbox, ToolEnv, ToolMode};
-use ollm_tui::view::{Activity, ApprovalAsk, SessionScope};
+use ollm_tui::view::{Activity, ApprovalAsk, SessionScope, Update};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -498,6 +499,58 @@ async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     }
     let checked = check_records(&exit, &["run them all"]);
     figures("compound_commands", lines.len() - 2, checked);
+}
+
+/// A model that loops — the same call line again and again after a tool result, as the
+/// real 0.5B model did until `num_predict` ran out — is stopped by the repetition guard:
+/// the stream is closed, what arrived is kept (interrupted), the transcript says why.
+/// With `repeat_limit = 0` the same reply runs to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_that_repeats_itself_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = r#"{"name": "read_file", "arguments": {"path": "notes.txt"}}"#;
+    let looping = format!("Let me read it again.\n{}", format!("{line}\n").repeat(150));
+    let mut checked = 0;
+    for limit in [10usize, 0] {
+        let server = FakeOllama::start_with(support::fake_ollama::FakeConfig {
+            token_delay: Duration::from_millis(2),
+            ..Default::default()
+        })
+        .await;
+        server.push_reply(looping.clone());
+        let s = start(&server, dir.path(), ToolMode::Ask, |c| {
+            c.repeat_limit = limit
+        });
+        s.say("what is in notes.txt?").await;
+        s.wait_for_messages(2).await;
+        let (exit, updates) = s.finish().await;
+        let reply = exit.engine.history().iter().last().unwrap().clone();
+        let looped = updates.iter().any(|u| {
+            matches!(
+                u,
+                Update::Notice(ollm_tui::view::Notice::ReplyLooped { .. })
+            )
+        });
+        if limit > 0 {
+            assert_eq!(reply.status, ReplyStatus::Interrupted);
+            let repeats = reply.text.matches(line).count();
+            assert!((10..20).contains(&repeats), "{repeats} repeats kept");
+            assert!(looped, "the transcript says why");
+            assert!(
+                server
+                    .wait_for_disconnect(Duration::from_secs(5))
+                    .await
+                    .is_some(),
+                "the stream was closed"
+            );
+        } else {
+            assert_eq!(reply.status, ReplyStatus::Complete);
+            assert!(!looped);
+            assert!(reply.text.matches(line).count() > 20);
+        }
+        checked += check_records(&exit, &["what is in notes.txt?"]);
+    }
+    figures("looping_reply", 1, checked);
 }
 
 /// The whole set of calls of one turn is answered even when the person stops halfway:

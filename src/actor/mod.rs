@@ -19,7 +19,8 @@
 //! Files: `driver` (the loop, effects, listening while busy), `reply`, `compress` and
 //! `background` (the long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
 //! server), `store` (the session file, created on first use), `transcript`, `command`,
-//! `summarizer`. What the UI gets is in `crate::view`.
+//! `summarizer`, `repetition` (the guard that stops a reply repeating itself). What the UI
+//! gets is in `crate::view`.
 
 mod answers;
 mod background;
@@ -28,6 +29,7 @@ mod compress;
 mod connect;
 mod digest;
 mod driver;
+pub mod repetition;
 mod reply;
 pub mod store;
 pub mod summarizer;
@@ -94,6 +96,9 @@ pub struct ActorConfig {
     pub tools: Option<ToolsConfig>,
     /// `think` for thinking models; `None`: the model's default.
     pub think: Option<crate::llm::Think>,
+    /// A reply repeating the same lines this many times in a row is stopped
+    /// (`repetition.rs`); 0: never.
+    pub repeat_limit: usize,
 }
 
 /// The tools of a session: where they work and who decides.
@@ -140,6 +145,7 @@ impl Default for ActorConfig {
             rescue_dir: std::env::temp_dir(),
             tools: None,
             think: None,
+            repeat_limit: crate::config::DEFAULT_REPEAT_LIMIT,
         }
     }
 }
