@@ -245,6 +245,13 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
     for (id, why) in &report.unreadable_sessions {
         eprintln!("ollm-tui: note: session {id} could not be searched: {why}");
     }
+    if report.too_long_lines > 0 {
+        eprintln!(
+            "ollm-tui: note: {} line(s) holding the text are longer than {} MiB (not written by ollm-tui); they were not shown",
+            report.too_long_lines,
+            store::search::MAX_LINE_BYTES >> 20
+        );
+    }
     Ok(())
 }
 
@@ -262,8 +269,9 @@ fn export(
         ExportFormat::Json => store::export::to_json_text(&log)?,
     };
     match output {
-        Some(path) => std::fs::write(path, text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        // Written beside and renamed in: a link there is replaced, never followed, and
+        // the file is private like every file ollm-tui writes.
+        Some(path) => store::export::write_replacing(path, text.as_bytes())?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     if !log.report.is_clean() {

@@ -263,6 +263,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             mcp,
             mcp_tools: Vec::new(),
             asked: 0,
+            write_retry_at: tokio::time::Instant::now(),
         };
         actor.run(model).await
     });

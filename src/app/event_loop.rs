@@ -14,7 +14,7 @@ use crate::ui::{self, Overlay, PanelView, UiView};
 use crate::view::{Activity, Update};
 use chrono::{Local, Offset, Utc};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use ratatui::DefaultTerminal;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -26,6 +26,8 @@ const FRAME: Duration = Duration::from_millis(1000 / FRAME_RATE_HZ);
 const SPINNER: Duration = Duration::from_millis(120);
 /// Lines per mouse-wheel step.
 const WHEEL_LINES: u16 = 3;
+/// Terminal events taken in one go at most.
+const MAX_BATCH: usize = 1 << 16;
 
 impl App {
     /// Run until the user quits, the actor stops, or a signal asks us to end.
@@ -59,7 +61,16 @@ impl App {
             tokio::select! {
                 ev = events.next() => match ev {
                     Some(Ok(e)) => {
-                        self.on_event(e);
+                        // Everything already waiting is taken at once: a burst of typed
+                        // text (a paste without bracketed paste) is inserted in one go.
+                        let mut batch = vec![e];
+                        while batch.len() < MAX_BATCH {
+                            match events.next().now_or_never() {
+                                Some(Some(Ok(e))) => batch.push(e),
+                                _ => break,
+                            }
+                        }
+                        self.on_events(batch);
                         dirty = true;
                     }
                     Some(Err(e)) => return Err(e),
@@ -220,6 +231,39 @@ impl App {
     /// Take the actor's latest view.
     pub(super) fn sync_session(&mut self) {
         self.session = self.view_rx.borrow_and_update().clone();
+    }
+
+    /// Events that arrived together. Runs of plain typed characters go into the message
+    /// box as one insertion (a 200 KB burst typed key by key re-wrapped the whole box per
+    /// key: minutes at full CPU), and a run longer than a paste folds is folded like one.
+    pub(super) fn on_events(&mut self, batch: Vec<Event>) {
+        let mut typed = String::new();
+        let mut first: Option<crossterm::event::KeyEvent> = None;
+        for e in batch {
+            if let Event::Key(k) = &e
+                && k.kind != KeyEventKind::Release
+                && self.types_into_the_box(k)
+                && let crossterm::event::KeyCode::Char(c) = k.code
+            {
+                if typed.is_empty() {
+                    first = Some(*k);
+                }
+                typed.push(c);
+                continue;
+            }
+            self.flush_typed(&mut typed, first.take());
+            self.on_event(e);
+        }
+        self.flush_typed(&mut typed, first);
+    }
+
+    fn flush_typed(&mut self, typed: &mut String, first: Option<crossterm::event::KeyEvent>) {
+        match (typed.chars().count(), first) {
+            (0, _) => {}
+            (1, Some(k)) => self.on_key(k),
+            _ => self.on_paste(typed),
+        }
+        typed.clear();
     }
 
     pub(super) fn on_event(&mut self, e: Event) {

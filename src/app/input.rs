@@ -99,6 +99,19 @@ impl App {
         }
     }
 
+    /// Whether `k` only types a character into the message box (no dialog, panel or
+    /// binding takes it), so that a run of such keys can be inserted at once.
+    pub(super) fn types_into_the_box(&self, k: &KeyEvent) -> bool {
+        let asking = matches!(&self.session.activity,
+            Activity::Approval(ask) if ask.id != self.approval_answered);
+        is_text(k)
+            && !asking
+            && self.overlay.is_none()
+            && !self.panel_focus
+            && self.opts.keymap.action(k).is_none()
+            && !(k.code == KeyCode::Char('?') && self.input.is_empty())
+    }
+
     /// A tool call asks: y or Enter allows it once, a for the session (when offered), n or
     /// Esc denies; arrows scroll a long preview. Quitting still works; other keys wait.
     fn approval_key(&mut self, id: u64, session_offered: bool, k: &KeyEvent) -> bool {

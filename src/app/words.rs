@@ -288,9 +288,13 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
             ),
             "repeat_limit in config.toml sets how many repeats stop a reply (0: never); /retry asks again.",
         ),
-        Notice::StoreCreateFailed { error } => Words::with_hint(
+        Notice::StoreCreateFailed { error, waiting } => Words::with_hint(
             format!("Cannot create the session file: {error}"),
-            "The conversation continues in memory only; check permissions and disk space of the data directory (OLLM_HOME).",
+            format!(
+                "{} kept in memory, in order; creating the file is tried again every few seconds. Free disk space or fix permissions of the data directory (OLLM_HOME); quitting now offers to save {} elsewhere.",
+                records(*waiting),
+                if *waiting == 1 { "it" } else { "them" }
+            ),
         ),
         Notice::WriteFailed { error, waiting } => Words::with_hint(
             format!("Cannot write the session log: {error}"),

@@ -76,9 +76,12 @@ pub enum Notice {
         /// In the model's reasoning rather than its answer.
         thinking: bool,
     },
-    /// The session file could not be created: the conversation continues in memory.
+    /// The session file could not be created (a full disk): the records wait in memory
+    /// and creating it is tried again.
     StoreCreateFailed {
         error: String,
+        /// Records kept in memory, written once the file can be created.
+        waiting: usize,
     },
     WriteFailed {
         error: String,

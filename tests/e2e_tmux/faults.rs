@@ -205,3 +205,131 @@ async fn until_compressing(t: &Tmux) {
     }
     panic!("no compression started:\n{}", t.screen());
 }
+
+/// A small tmpfs (root may mount one; elsewhere the test says so and does nothing) whose
+/// data directory is laid out and then filled to the last byte.
+struct FullDisk {
+    mount: tempfile::TempDir,
+    filler: std::path::PathBuf,
+}
+
+impl FullDisk {
+    fn new() -> Option<FullDisk> {
+        let mount = tempfile::tempdir().unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs"])
+            .arg(mount.path())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            println!("no tmpfs can be mounted here: the full-disk test does nothing");
+            return None;
+        }
+        ollm_tui::store::DataDir::new(mount.path()).unwrap();
+        std::fs::create_dir_all(mount.path().join("logs")).unwrap();
+        let filler = mount.path().join("filler");
+        let mut f = std::fs::File::create(&filler).unwrap();
+        let block = vec![b'x'; 4096];
+        while std::io::Write::write_all(&mut f, &block).is_ok() {}
+        Some(FullDisk { mount, filler })
+    }
+
+    fn home(&self) -> &std::path::Path {
+        self.mount.path()
+    }
+
+    fn free(&self) {
+        std::fs::remove_file(&self.filler).unwrap();
+    }
+
+    fn lock_files(&self) -> Vec<String> {
+        std::fs::read_dir(self.home().join("sessions"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".lock"))
+            .collect()
+    }
+}
+
+impl Drop for FullDisk {
+    fn drop(&mut self) {
+        // Lazily: an app that is still exiting may hold it for a moment.
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.mount.path())
+            .status();
+    }
+}
+
+/// A session started on a full disk: the message waits (the banner says how many records
+/// and that creating the file is retried), nothing is sent the log lacks, no 0-byte `.lock`
+/// is left; Ctrl+Q asks, and the second writes a rescue file. Started again on the full
+/// disk, the session is saved once room returns — without a keystroke — and /retry sends;
+/// after a clean exit no `.lock` is left either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
+    let Some(disk) = FullDisk::new() else {
+        return;
+    };
+    let server = FakeOllama::start().await;
+    let rescue = tempfile::tempdir().unwrap();
+    let mut env = env(disk.home(), &server.url());
+    env.push(("TMPDIR", rescue.path().display().to_string()));
+    // Quit while the disk is full: asked, then rescued.
+    let t = Tmux::start(&args(&["--model", "llama3.2:3b"]), &env, 110, 30);
+    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+        .await;
+    t.say("first words on a full disk");
+    t.wait_for("the banner", |s| {
+        s.contains("Cannot create the session file") && s.contains("1 record")
+    })
+    .await;
+    assert!(disk.lock_files().is_empty(), "{:?}", disk.lock_files());
+    t.keys(&["C-q"]);
+    t.wait_for("the question", |s| {
+        s.contains("not on disk") && s.contains("again saves it to a rescue file")
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    let rescued: Vec<_> = std::fs::read_dir(rescue.path())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().contains("ollm-unsaved-"))
+        .collect();
+    assert_eq!(rescued.len(), 1, "{rescued:?}");
+    let text = std::fs::read_to_string(&rescued[0]).unwrap();
+    assert!(text.contains("first words on a full disk"), "{text}");
+    drop(t);
+    // Again, and this time room comes back while the app runs.
+    let t = Tmux::start(&args(&["--model", "llama3.2:3b"]), &env, 110, 30);
+    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
+        .await;
+    t.say("kept until there is room");
+    t.wait_for("the banner", |s| {
+        s.contains("Cannot create the session file")
+    })
+    .await;
+    assert!(
+        server.chat_requests().is_empty(),
+        "sent before it was on disk"
+    );
+    disk.free();
+    t.wait_for("written without a keystroke", |s| {
+        s.contains("Writing the session log works again")
+    })
+    .await;
+    t.say("/retry");
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"kept until there is room\"") && idle(s)
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    let logs = session_logs(disk.home());
+    assert_eq!(logs.len(), 1);
+    let log = std::fs::read_to_string(&logs[0]).unwrap();
+    assert!(log.contains("kept until there is room"), "{log}");
+    assert!(disk.lock_files().is_empty(), "{:?}", disk.lock_files());
+}
