@@ -14,7 +14,7 @@ use crate::ui::{self, Overlay, PanelView, UiView};
 use crate::view::{Activity, Update};
 use chrono::{Local, Offset, Utc};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
-use futures_util::{FutureExt, StreamExt};
+use futures_util::StreamExt;
 use ratatui::DefaultTerminal;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -36,7 +36,7 @@ impl App {
         terminal: &mut DefaultTerminal,
         mut updates: mpsc::UnboundedReceiver<Update>,
     ) -> std::io::Result<super::AppExit> {
-        let mut events = EventStream::new();
+        let mut events = EventStream::new().ready_chunks(MAX_BATCH);
         let mut sigterm =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
@@ -59,21 +59,14 @@ impl App {
             let next_frame = last_draw.map(|t| tokio::time::Instant::from_std(t + FRAME));
             let busy = self.busy();
             tokio::select! {
-                ev = events.next() => match ev {
-                    Some(Ok(e)) => {
-                        // Everything already waiting is taken at once: a burst of typed
-                        // text (a paste without bracketed paste) is inserted in one go.
-                        let mut batch = vec![e];
-                        while batch.len() < MAX_BATCH {
-                            match events.next().now_or_never() {
-                                Some(Some(Ok(e))) => batch.push(e),
-                                _ => break,
-                            }
-                        }
-                        self.on_events(batch);
+                // Everything already waiting comes at once (`ready_chunks`): a burst of
+                // typed text (a paste without bracketed paste) is inserted in one go.
+                batch = events.next() => match batch {
+                    Some(batch) => {
+                        let batch: std::io::Result<Vec<Event>> = batch.into_iter().collect();
+                        self.on_events(batch?);
                         dirty = true;
                     }
-                    Some(Err(e)) => return Err(e),
                     None => break,
                 },
                 u = updates.recv() => match u {

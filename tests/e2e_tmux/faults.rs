@@ -333,3 +333,46 @@ async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
     assert!(log.contains("kept until there is room"), "{log}");
     assert!(disk.lock_files().is_empty(), "{:?}", disk.lock_files());
 }
+
+/// The terminal goes away (its tmux server killed, as when a window is closed) while the
+/// app runs: the app ends within moments, its session saved. (crossterm read the hung-up
+/// tty again and again on the event loop's thread: 100 % CPU, forever.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminal_that_goes_away_ends_the_app_with_its_session_saved() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    t.say("before the window closes");
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"before the window closes\"") && idle(s)
+    })
+    .await;
+    let pid = t.pid();
+    t.tmux(&["kill-server"]);
+    let gone = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
+            s.rsplit(')')
+                .next()
+                .and_then(|r| r.split_whitespace().next())
+                == Some("Z")
+        })
+    };
+    let start = Instant::now();
+    while !gone() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the app {pid} outlived its terminal"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
+    assert!(log.contains("before the window closes"), "{log}");
+    assert!(log.contains("You said"), "{log}");
+}
