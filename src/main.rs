@@ -20,11 +20,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
+    // This binary also supervises each command a tool runs (`tools::supervise`).
+    if let Some(code) = ollm_tui::tools::supervise::main_if_asked() {
+        return code;
+    }
     // Conversations are private: whatever creates a file in this process (the daily log,
-    // `export -o FILE`) creates it 0600, directories 0700.
-    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+    // `export -o FILE`) creates it 0600, directories 0700. The person's own umask is kept
+    // for what the tools create in their project.
+    let usual_umask = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
     let cli = Cli::parse();
-    match run(cli) {
+    match run(cli, usual_umask.bits()) {
         Ok(()) => ExitCode::SUCCESS,
         // `ollm-tui sessions | head`: the reader had enough; not an error.
         Err(e)
@@ -49,7 +54,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli, usual_umask: u32) -> Result<()> {
     let env = Env::from_process();
     let settings = config::resolve(&cli, &env)?;
     match &cli.command {
@@ -70,7 +75,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Export { id, format, output }) => {
             export(&settings, id, *format, output.as_deref())
         }
-        None => chat(&cli, settings),
+        None => chat(&cli, settings, usual_umask),
     }
 }
 
@@ -240,6 +245,13 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
     for (id, why) in &report.unreadable_sessions {
         eprintln!("ollm-tui: note: session {id} could not be searched: {why}");
     }
+    if report.too_long_lines > 0 {
+        eprintln!(
+            "ollm-tui: note: {} line(s) holding the text are longer than {} MiB (not written by ollm-tui); they were not shown",
+            report.too_long_lines,
+            store::search::MAX_LINE_BYTES >> 20
+        );
+    }
     Ok(())
 }
 
@@ -257,8 +269,9 @@ fn export(
         ExportFormat::Json => store::export::to_json_text(&log)?,
     };
     match output {
-        Some(path) => std::fs::write(path, text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        // Written beside and renamed in: a link there is replaced, never followed, and
+        // the file is private like every file ollm-tui writes.
+        Some(path) => store::export::write_replacing(path, text.as_bytes())?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     if !log.report.is_clean() {
@@ -352,7 +365,7 @@ fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
     })
 }
 
-fn chat(cli: &Cli, settings: Settings) -> Result<()> {
+fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
     let dir = data_dir(&settings)?;
     let _log_guard = init_logging(&dir, &settings.log_level);
     // Everything that can refuse to start does so here, before the terminal changes.
@@ -387,12 +400,17 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
     }
     // Tools work inside one directory; one that cannot be opened is said now, not at the
     // first call.
-    let tools = actor::ToolsConfig::from_settings(&settings.tools).with_context(|| {
-        format!(
-            "the tools' working directory {} cannot be used",
-            settings.tools.workdir.display()
-        )
-    })?;
+    let tool_env = ollm_tui::tools::ToolEnv {
+        umask: usual_umask,
+        supervisor: std::env::current_exe().ok(),
+    };
+    let tools =
+        actor::ToolsConfig::from_settings(&settings.tools, tool_env).with_context(|| {
+            format!(
+                "the tools' working directory {} cannot be used",
+                settings.tools.workdir.display()
+            )
+        })?;
     let prompts = Arc::new(prompts);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -427,6 +445,7 @@ fn chat(cli: &Cli, settings: Settings) -> Result<()> {
                     think: settings.think,
                     summary_model: settings.summary_model.clone(),
                     keep_auto_snapshots: settings.keep_auto_snapshots,
+                    repeat_limit: settings.repeat_limit,
                     tools: tools.clone(),
                     ..ActorConfig::default()
                 },

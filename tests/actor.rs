@@ -1555,6 +1555,10 @@ fn with_tools(
             approvals: ollm_tui::tools::Approvals::new(mode, Default::default()),
             limits: ollm_tui::tools::Limits::default(),
             mcp: Vec::new(),
+            env: ollm_tui::tools::ToolEnv {
+                umask: 0o022,
+                supervisor: Some(env!("CARGO_BIN_EXE_ollm-tui").into()),
+            },
         });
     }
 }

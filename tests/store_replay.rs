@@ -77,3 +77,72 @@ fn a_hundred_checkpoints_replay_exactly_from_a_file_that_grows_linearly() {
         "bytes per record {early:.0} then {late:.0}"
     );
 }
+
+/// A crafted log whose 200 KB message says `"tokens": 3` (the count a record caches so
+/// that replay need not count again): the request after it still fits the context,
+/// counted by the tokenizer from the text actually sent.
+#[test]
+fn a_crafted_token_count_in_the_log_never_makes_an_over_budget_request() {
+    use ollm_tui::core::engine::EngineConfig;
+    use ollm_tui::core::message::ReplyStatus;
+    use ollm_tui::core::prompts::Prompts;
+    use ollm_tui::core::record::{Record, RecordBody};
+    use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+    let tok = Arc::new(Tiktoken::new().unwrap());
+    let mut h = Harness::new(4096, tok.clone(), Extractive::new());
+    let header = h.header();
+    let ts = chrono::DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+    let big = "the crafted log says this whole text is three tokens. ".repeat(4_000);
+    let records = vec![
+        Record {
+            seq: 1,
+            ts,
+            body: RecordBody::User {
+                text: big.clone(),
+                pinned: false,
+                tokens: Some(3),
+            },
+        },
+        Record {
+            seq: 2,
+            ts,
+            body: RecordBody::Assistant {
+                text: "Noted.".into(),
+                status: ReplyStatus::Complete,
+                model: header.model.clone(),
+                prompt_eval_count: None,
+                prompt_eval_cached: None,
+                prompt_estimate: None,
+                eval_count: None,
+                tokens: Some(1),
+                tool_calls: Vec::new(),
+                thinking: String::new(),
+            },
+        },
+    ];
+    let (engine, report) = Engine::replay(
+        &header,
+        &records,
+        EngineConfig::default(),
+        tok.clone(),
+        Arc::new(Prompts::builtin()),
+    );
+    assert!(report.issues.is_empty(), "{report:?}");
+    assert!(
+        engine.budget().recent > 4096,
+        "the gauge shows what the text really costs: {:?}",
+        engine.budget()
+    );
+    h.engine = engine;
+    let sent = std::cell::RefCell::new(Vec::new());
+    h.turn("what did I paste?", |p| {
+        let tokens: u32 = p.messages.iter().map(|m| tok.count(&m.content)).sum();
+        sent.borrow_mut().push(tokens);
+        "It was long.".into()
+    });
+    let sent = sent.into_inner();
+    assert!(!sent.is_empty(), "nothing was sent");
+    for tokens in sent {
+        assert!(tokens < 4096, "a request of {tokens} tokens at ctx 4096");
+    }
+}

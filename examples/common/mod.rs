@@ -72,6 +72,7 @@ pub fn reading_session<B: ChatBackend>(
                 approvals: Approvals::new(ToolMode::Read, Default::default()),
                 limits: Limits::default(),
                 mcp: Vec::new(),
+                env: Default::default(),
             }),
             ..ActorConfig::default()
         },

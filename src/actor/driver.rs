@@ -37,6 +37,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
+/// How often records the log refused are tried again while nothing else happens.
+const WRITE_RETRY: Duration = Duration::from_secs(5);
+
 /// A long-running request of the engine, run after the effects before it.
 pub(super) enum Job {
     Chat(ChatPrompt),
@@ -87,6 +90,8 @@ pub(crate) struct Actor<B, S> {
     pub mcp_tools: Vec<crate::tools::mcp::McpTool>,
     /// Approval questions asked so far (each has its number).
     pub asked: u64,
+    /// When records that wait to be written are tried again (see `WRITE_RETRY`).
+    pub write_retry_at: tokio::time::Instant,
 }
 
 /// The next command, or never once the channel is closed (so `select!` does not spin).
@@ -124,6 +129,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 None if self.rx_closed && self.bg.is_none() => break,
                 None => {
                     let reconnect_at = self.reconnect_at;
+                    let retry_writes = self.store.unwritten() > 0;
                     tokio::select! {
                         c = next_command(&mut self.rx, &mut self.rx_closed) => match c {
                             Some(c) => c,
@@ -141,6 +147,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             }
                         } => {
                             self.connect().await;
+                            continue;
+                        }
+                        // Records wait (a full disk): try again now and then, so they are
+                        // written once there is room, without waiting for the next message.
+                        _ = tokio::time::sleep_until(self.write_retry_at), if retry_writes => {
+                            self.write_retry_at = tokio::time::Instant::now() + WRITE_RETRY;
+                            self.sync();
+                            self.publish();
                             continue;
                         }
                     }
@@ -424,9 +438,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.notice(Notice::WriteRecovered);
             }
             Ok(()) => {}
-            Err(e) if self.store.failed() => self.banner(Notice::StoreCreateFailed {
-                error: e.to_string(),
-            }),
+            Err(e) if self.store.failed() => {
+                self.write_failing = true;
+                self.banner(Notice::StoreCreateFailed {
+                    error: e.to_string(),
+                    waiting,
+                });
+            }
             Err(e) => {
                 if self.write_failing {
                     tracing::error!(%e, waiting, "session log write failed again");

@@ -19,7 +19,8 @@
 //! Files: `driver` (the loop, effects, listening while busy), `reply`, `compress` and
 //! `background` (the long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
 //! server), `store` (the session file, created on first use), `transcript`, `command`,
-//! `summarizer`. What the UI gets is in `crate::view`.
+//! `summarizer`, `repetition` (the guard that stops a reply repeating itself). What the UI
+//! gets is in `crate::view`.
 
 mod answers;
 mod background;
@@ -28,6 +29,7 @@ mod compress;
 mod connect;
 mod digest;
 mod driver;
+pub mod repetition;
 mod reply;
 pub mod store;
 pub mod summarizer;
@@ -94,6 +96,9 @@ pub struct ActorConfig {
     pub tools: Option<ToolsConfig>,
     /// `think` for thinking models; `None`: the model's default.
     pub think: Option<crate::llm::Think>,
+    /// A reply repeating the same lines this many times in a row is stopped
+    /// (`repetition.rs`); 0: never.
+    pub repeat_limit: usize,
 }
 
 /// The tools of a session: where they work and who decides.
@@ -104,12 +109,17 @@ pub struct ToolsConfig {
     pub limits: crate::tools::Limits,
     /// MCP servers, started when tools are first offered.
     pub mcp: Vec<crate::tools::mcp::ServerConfig>,
+    /// The person's umask and the command supervisor.
+    pub env: crate::tools::ToolEnv,
 }
 
 impl ToolsConfig {
     /// The session's tools as the settings give them; `None` when they are off. A working
     /// directory that cannot be opened is an error now, not at the first call.
-    pub fn from_settings(s: &crate::config::ToolSettings) -> std::io::Result<Option<ToolsConfig>> {
+    pub fn from_settings(
+        s: &crate::config::ToolSettings,
+        env: crate::tools::ToolEnv,
+    ) -> std::io::Result<Option<ToolsConfig>> {
         if s.mode == crate::tools::ToolMode::Off {
             return Ok(None);
         }
@@ -118,6 +128,7 @@ impl ToolsConfig {
             approvals: crate::tools::Approvals::new(s.mode, s.policy.clone()),
             limits: s.limits,
             mcp: s.mcp.clone(),
+            env,
         }))
     }
 }
@@ -134,6 +145,7 @@ impl Default for ActorConfig {
             rescue_dir: std::env::temp_dir(),
             tools: None,
             think: None,
+            repeat_limit: crate::config::DEFAULT_REPEAT_LIMIT,
         }
     }
 }
@@ -251,6 +263,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             mcp,
             mcp_tools: Vec::new(),
             asked: 0,
+            write_retry_at: tokio::time::Instant::now(),
         };
         actor.run(model).await
     });

@@ -4,6 +4,7 @@
 //! the stream closes the HTTP connection) and read-only commands are answered.
 
 use super::driver::{Actor, Job};
+use super::repetition::RepetitionGuard;
 use crate::core::engine::{ChatPrompt, Input, PromptRole, ReplyInput};
 use crate::core::message::{MessageId, ReplyStatus};
 use crate::core::record::RecordBody;
@@ -32,6 +33,8 @@ enum Ended {
     Failed(LlmError),
     /// The stream ended without `done` (and without an error).
     Cut,
+    /// The repetition guard stopped it (in the reasoning when the flag is set).
+    Looped(super::repetition::Loop, bool),
 }
 
 fn chat_role(r: PromptRole) -> ChatRole {
@@ -131,6 +134,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.transient_banner(Notice::ReplyBrokeOff { error })
             }
             Ended::Failed(error) => self.request_failed(error),
+            Ended::Looped(l, thinking) => self.notice(Notice::ReplyLooped {
+                lines: l.lines,
+                times: l.times,
+                thinking,
+            }),
             Ended::Stopped | Ended::Overflow | Ended::Cut => {}
         }
         job
@@ -160,26 +168,35 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let mut calls = Vec::new();
         let mut chunks = 0u32;
         let mut last_count = Instant::now();
+        let mut guard = RepetitionGuard::new(self.cfg.repeat_limit);
+        let mut thinking_guard = RepetitionGuard::new(self.cfg.repeat_limit);
         loop {
             match self.listen(stream.next()).await {
                 // Stop: dropping the stream closes the HTTP connection now.
                 None => return (partial(text, thinking, raw), Ended::Stopped),
                 Some(Some(Ok(StreamEvent::ToolCalls(more)))) => calls.extend(more),
                 Some(Some(Ok(ev @ (StreamEvent::Delta(_) | StreamEvent::Thinking(_))))) => {
-                    let first_text = match ev {
+                    let (first_text, looped) = match ev {
                         StreamEvent::Delta(d) => {
                             let first = text.is_empty();
+                            let looped = guard.feed(&d).map(|l| (l, false));
                             text.push_str(&d);
                             self.send(Update::Delta(d));
-                            first
+                            (first, looped)
                         }
                         StreamEvent::Thinking(t) => {
+                            let looped = thinking_guard.feed(&t).map(|l| (l, true));
                             thinking.push_str(&t);
                             self.send(Update::Thinking(t));
-                            false
+                            (false, looped)
                         }
-                        _ => false,
+                        _ => (false, None),
                     };
+                    if let Some((l, in_thinking)) = looped {
+                        // Dropping the stream closes the HTTP connection: the server stops.
+                        tracing::info!(lines = l.lines, times = l.times, "repetition guard");
+                        return (partial(text, thinking, raw), Ended::Looped(l, in_thinking));
+                    }
                     chunks += 1;
                     // The status line's count follows at up to 10 updates a second,
                     // however fast or slow the tokens come; it says "thinking" until

@@ -4,10 +4,10 @@
 //! Policy: opening the app and quitting leaves no empty session behind, so a new session
 //! has no file until a record worth keeping arrives. Settings records (the model chosen
 //! at connect, `/ctx`, `/mode`) alone are not: they are held, folded into the header the
-//! file is created with, and written right after it. If the file cannot be created, the
-//! conversation goes on in memory only; that failure is reported once
-//! ([`LazyStore::failed`]) and later records are dropped silently, since there is nowhere
-//! to retry.
+//! file is created with, and written right after it. If the file cannot be created (a full
+//! disk), the record waits like any record the log refused, and creating the file is tried
+//! again with the next write (the actor retries every few seconds while records wait):
+//! a session started on a full disk is saved once there is room, or rescued at exit.
 //!
 //! A record that could not be appended (disk full, an I/O error) is kept, in order, and
 //! written before anything newer: every append and sync first retries what waits, and a
@@ -20,8 +20,9 @@ use crate::store::{SessionStore, StoreError};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
-/// Creates the session's store from its header when the first record is written.
-pub type StoreFactory<S> = Box<dyn FnOnce(&Header) -> Result<S, StoreError> + Send>;
+/// Creates the session's store from its header when the first record is written (and
+/// again, if that failed, until it succeeds).
+pub type StoreFactory<S> = Box<dyn FnMut(&Header) -> Result<S, StoreError> + Send>;
 
 /// How a session's store starts: open already (resumed, tests), or made on first use.
 pub enum StoreSlot<S> {
@@ -32,8 +33,6 @@ pub enum StoreSlot<S> {
 enum State<S> {
     Open(S),
     Waiting(StoreFactory<S>),
-    /// Creating it failed (reported); records stay in memory.
-    Failed,
 }
 
 /// A store created when the first record worth keeping is appended. See the module docs.
@@ -44,6 +43,8 @@ pub struct LazyStore<S> {
     held: Vec<Record>,
     /// Records whose append failed, oldest first (see the module docs).
     unwritten: VecDeque<Record>,
+    /// The last attempt to create the file failed.
+    create_failed: bool,
 }
 
 impl<S: SessionStore> LazyStore<S> {
@@ -56,6 +57,7 @@ impl<S: SessionStore> LazyStore<S> {
             header,
             held: Vec::new(),
             unwritten: VecDeque::new(),
+            create_failed: false,
         }
     }
 
@@ -64,8 +66,13 @@ impl<S: SessionStore> LazyStore<S> {
         self.unwritten.len()
     }
 
-    /// Write what waits, oldest first; stops at the first failure (nothing is reordered).
+    /// Write what waits, oldest first (creating the file first if that failed before);
+    /// stops at the first failure (nothing is reordered).
     pub fn flush(&mut self) -> Result<(), StoreError> {
+        if self.unwritten.is_empty() {
+            return Ok(());
+        }
+        self.open()?;
         while let Some(record) = self.unwritten.front() {
             let State::Open(store) = &mut self.state else {
                 return Ok(());
@@ -78,9 +85,7 @@ impl<S: SessionStore> LazyStore<S> {
 
     /// Create the store if needed, write what waits, then `record`.
     fn write_in_order(&mut self, record: &Record) -> Result<(), StoreError> {
-        if self.open()?.is_none() {
-            return Ok(());
-        }
+        self.open()?;
         self.flush()?;
         match &mut self.state {
             State::Open(s) => s.append(record),
@@ -98,9 +103,10 @@ impl<S: SessionStore> LazyStore<S> {
         matches!(self.state, State::Open(_))
     }
 
-    /// Creating the file failed; the conversation is kept in memory only.
+    /// Creating the file failed the last time it was tried; what waits is kept in
+    /// memory and it is tried again.
     pub fn failed(&self) -> bool {
-        matches!(self.state, State::Failed)
+        self.create_failed && !self.is_open()
     }
 
     /// The store, if it was created.
@@ -113,11 +119,10 @@ impl<S: SessionStore> LazyStore<S> {
 
     /// The open store, creating it if it is still waiting.
     fn open(&mut self) -> Result<Option<&mut S>, StoreError> {
-        if matches!(self.state, State::Waiting(_)) {
-            let State::Waiting(factory) = std::mem::replace(&mut self.state, State::Failed) else {
-                return Ok(None);
-            };
-            self.state = State::Open(factory(&self.header)?);
+        if let State::Waiting(factory) = &mut self.state {
+            let created = factory(&self.header);
+            self.create_failed = created.is_err();
+            self.state = State::Open(created?);
             // The held settings follow the header; a failure is reported like any write.
             let mut first_error = None;
             if let State::Open(store) = &mut self.state {
@@ -161,10 +166,9 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
                 self.held.push(record.clone());
                 Ok(())
             }
-            (State::Failed, _) => Ok(()),
             _ => {
                 let written = self.write_in_order(record);
-                if written.is_err() && !self.failed() {
+                if written.is_err() {
                     self.unwritten.push_back(record.clone());
                 }
                 written

@@ -86,8 +86,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             return Vec::new();
         };
         tools::recover::recover(text, |call| {
+            // A call whose arguments fit is a call, even when what it names cannot be
+            // used (a FIFO): it is answered with why, like the same call made properly.
             self.offered.iter().any(|s| s.name == call.name)
-                && tools::prepare(call, &t.sandbox, &self.mcp_tools).is_ok()
+                && !matches!(
+                    tools::prepare(call, &t.sandbox, &self.mcp_tools),
+                    Err(ToolError::BadArgs(_) | ToolError::Unknown(..) | ToolError::Outside { .. })
+                )
         })
     }
 
@@ -133,17 +138,31 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Err(e) => return Some(answer(call, Outcome::error(&e), None)),
         };
         let is_mcp = matches!(prepared, Prepared::Mcp(_));
-        let key = prepared.session_key(&call.name);
-        match cfg.approvals.verdict(&call.name, prepared.access(), &key) {
-            Verdict::Refuse => {
-                return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
-            }
-            Verdict::Run => {}
+        let keys = prepared.session_keys(&call.name);
+        let verdict = cfg
+            .approvals
+            .verdict(&call.name, prepared.access(), keys.as_deref());
+        if verdict == Verdict::Refuse {
+            return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
+        }
+        // What an edit replaces is read, and its diff made, off the actor (bounded, with a
+        // time limit); Stop ends the wait.
+        let sandbox = cfg.sandbox.clone();
+        let limits = cfg.limits;
+        let prepared = match self
+            .listen(async move { prepared.load(&sandbox, limits).await })
+            .await?
+        {
+            Ok(p) => p,
+            Err(e) => return Some(answer(call, Outcome::error(&e), None)),
+        };
+        match verdict {
+            Verdict::Refuse | Verdict::Run => {}
             Verdict::Ask => match self.ask(&call, &prepared, &cfg.sandbox).await? {
                 Approval::Once => {}
                 Approval::Session => {
-                    if let Some(t) = self.cfg.tools.as_mut() {
-                        t.approvals.allow_for_session(key);
+                    if let (Some(t), Some(keys)) = (self.cfg.tools.as_mut(), keys) {
+                        t.approvals.allow_for_session(keys);
                     }
                 }
                 Approval::Deny { reason } => {
@@ -168,9 +187,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         };
         self.publish();
         let sandbox = cfg.sandbox.clone();
-        let limits = cfg.limits;
+        let env = cfg.env.clone();
         let out = self
-            .listen(async move { prepared.run(&sandbox, limits).await })
+            .listen(async move { prepared.run(&sandbox, limits, &env).await })
             .await?;
         let ms = u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX);
         if is_mcp {
@@ -209,8 +228,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         prepared: &Prepared,
         sandbox: &tools::Sandbox,
     ) -> Option<Approval> {
-        let session_scope = match prepared.command_prefix() {
-            Some(prefix) => SessionScope::CommandPrefix(prefix),
+        let session_scope = match prepared.programs() {
+            Some(Ok(mut programs)) => {
+                programs.dedup();
+                let mut seen = std::collections::HashSet::new();
+                programs.retain(|p| seen.insert(p.clone()));
+                SessionScope::Programs(programs)
+            }
+            Some(Err(why)) => SessionScope::NotOffered(why.0),
             None => SessionScope::Tool(call.name.clone()),
         };
         self.asked += 1;

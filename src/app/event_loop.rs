@@ -26,6 +26,8 @@ const FRAME: Duration = Duration::from_millis(1000 / FRAME_RATE_HZ);
 const SPINNER: Duration = Duration::from_millis(120);
 /// Lines per mouse-wheel step.
 const WHEEL_LINES: u16 = 3;
+/// Terminal events taken in one go at most.
+const MAX_BATCH: usize = 1 << 16;
 
 impl App {
     /// Run until the user quits, the actor stops, or a signal asks us to end.
@@ -34,12 +36,16 @@ impl App {
         terminal: &mut DefaultTerminal,
         mut updates: mpsc::UnboundedReceiver<Update>,
     ) -> std::io::Result<super::AppExit> {
-        let mut events = EventStream::new();
+        let mut events = EventStream::new().ready_chunks(MAX_BATCH);
         let mut sigterm =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         // `kill -INT` (Ctrl+C in raw mode is a key, handled as one).
         let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+        // `kill -QUIT` would otherwise end the process at once (and dump core), leaving the
+        // terminal raw and the reply unsaved; it ends like SIGTERM (Ctrl+\ in raw mode is
+        // a key, not this signal).
+        let mut sigquit = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::quit())?;
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
         let mut spinner = tokio::time::interval(SPINNER);
@@ -53,12 +59,14 @@ impl App {
             let next_frame = last_draw.map(|t| tokio::time::Instant::from_std(t + FRAME));
             let busy = self.busy();
             tokio::select! {
-                ev = events.next() => match ev {
-                    Some(Ok(e)) => {
-                        self.on_event(e);
+                // Everything already waiting comes at once (`ready_chunks`): a burst of
+                // typed text (a paste without bracketed paste) is inserted in one go.
+                batch = events.next() => match batch {
+                    Some(batch) => {
+                        let batch: std::io::Result<Vec<Event>> = batch.into_iter().collect();
+                        self.on_events(batch?);
                         dirty = true;
                     }
-                    Some(Err(e)) => return Err(e),
                     None => break,
                 },
                 u = updates.recv() => match u {
@@ -95,6 +103,7 @@ impl App {
                 _ = sigterm.recv() => break,
                 _ = sighup.recv() => break,
                 _ = sigint.recv() => break,
+                _ = sigquit.recv() => break,
             }
         }
         Ok(std::mem::take(&mut self.exit))
@@ -215,6 +224,39 @@ impl App {
     /// Take the actor's latest view.
     pub(super) fn sync_session(&mut self) {
         self.session = self.view_rx.borrow_and_update().clone();
+    }
+
+    /// Events that arrived together. Runs of plain typed characters go into the message
+    /// box as one insertion (a 200 KB burst typed key by key re-wrapped the whole box per
+    /// key: minutes at full CPU), and a run longer than a paste folds is folded like one.
+    pub(super) fn on_events(&mut self, batch: Vec<Event>) {
+        let mut typed = String::new();
+        let mut first: Option<crossterm::event::KeyEvent> = None;
+        for e in batch {
+            if let Event::Key(k) = &e
+                && k.kind != KeyEventKind::Release
+                && self.types_into_the_box(k)
+                && let crossterm::event::KeyCode::Char(c) = k.code
+            {
+                if typed.is_empty() {
+                    first = Some(*k);
+                }
+                typed.push(c);
+                continue;
+            }
+            self.flush_typed(&mut typed, first.take());
+            self.on_event(e);
+        }
+        self.flush_typed(&mut typed, first);
+    }
+
+    fn flush_typed(&mut self, typed: &mut String, first: Option<crossterm::event::KeyEvent>) {
+        match (typed.chars().count(), first) {
+            (0, _) => {}
+            (1, Some(k)) => self.on_key(k),
+            _ => self.on_paste(typed),
+        }
+        typed.clear();
     }
 
     pub(super) fn on_event(&mut self, e: Event) {

@@ -51,7 +51,9 @@ impl App {
             && ask.id != self.approval_answered
         {
             let id = ask.id;
-            if self.approval_key(id, &k) {
+            let session_offered =
+                !matches!(ask.session_scope, crate::view::SessionScope::NotOffered(_));
+            if self.approval_key(id, session_offered, &k) {
                 return;
             }
         }
@@ -97,16 +99,29 @@ impl App {
         }
     }
 
-    /// A tool call asks: y or Enter allows it once, a for the session, n or Esc denies;
-    /// arrows scroll a long preview. Quitting still works; other keys wait.
-    fn approval_key(&mut self, id: u64, k: &KeyEvent) -> bool {
+    /// Whether `k` only types a character into the message box (no dialog, panel or
+    /// binding takes it), so that a run of such keys can be inserted at once.
+    pub(super) fn types_into_the_box(&self, k: &KeyEvent) -> bool {
+        let asking = matches!(&self.session.activity,
+            Activity::Approval(ask) if ask.id != self.approval_answered);
+        is_text(k)
+            && !asking
+            && self.overlay.is_none()
+            && !self.panel_focus
+            && self.opts.keymap.action(k).is_none()
+            && !(k.code == KeyCode::Char('?') && self.input.is_empty())
+    }
+
+    /// A tool call asks: y or Enter allows it once, a for the session (when offered), n or
+    /// Esc denies; arrows scroll a long preview. Quitting still works; other keys wait.
+    fn approval_key(&mut self, id: u64, session_offered: bool, k: &KeyEvent) -> bool {
         use crate::actor::Approval;
         if self.opts.keymap.action(k) == Some(Action::Quit) {
             return false;
         }
         let answer = match k.code {
             KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(Approval::Once),
-            KeyCode::Char('a' | 'A') => Some(Approval::Session),
+            KeyCode::Char('a' | 'A') if session_offered => Some(Approval::Session),
             KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Approval::Deny { reason: None }),
             KeyCode::Down => {
                 self.approval_scroll = self.approval_scroll.saturating_add(1);
@@ -155,6 +170,7 @@ impl App {
                 }
             }
             Action::Quit => {
+                // Ctrl+C stops what runs (a reply, a compression, a tool call) first.
                 let ctrl_c =
                     k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
                 let note = words::quit_note(&self.keys);

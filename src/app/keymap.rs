@@ -82,7 +82,7 @@ impl Action {
         match self {
             Action::Send => "send the message",
             Action::Newline => "new line in the message",
-            Action::Stop => "stop the reply or compression; close a dialog",
+            Action::Stop => "stop the reply, compression or tool call; close a dialog",
             Action::Snapshot => "snapshot the conversation",
             Action::Restore => "restore a snapshot (picker)",
             Action::Compress => "compress now",

@@ -164,11 +164,16 @@ impl App {
             || self.session.background.is_some()
     }
 
-    /// A reply streams or a compression runs: Esc and Ctrl+C stop it.
+    /// A reply streams, a compression runs, or a tool call runs or waits for an answer:
+    /// Esc and Ctrl+C stop it (and the calls after it) rather than quitting.
     pub(crate) fn generating(&self) -> bool {
         matches!(
             self.session.activity,
-            Activity::Generating { .. } | Activity::Thinking { .. } | Activity::Compressing { .. }
+            Activity::Generating { .. }
+                | Activity::Thinking { .. }
+                | Activity::Compressing { .. }
+                | Activity::Tool { .. }
+                | Activity::Approval(_)
         )
     }
 

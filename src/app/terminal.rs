@@ -5,7 +5,8 @@
 //! (wheel scrolling) and, where the terminal supports it, disambiguated key codes (so
 //! Shift+Enter differs from Enter). [`leave`] undoes all of it and is idempotent; our
 //! panic hook calls it before the panic is printed, so the message lands on a sane
-//! terminal. Signals (SIGTERM, SIGHUP) end the event loop, which then calls [`leave`].
+//! terminal. Signals (SIGTERM, SIGHUP, SIGINT, SIGQUIT) end the event loop, which then calls
+//! [`leave`].
 
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,

@@ -461,6 +461,58 @@ async fn enter_while_compressing_in_the_background_sends_at_once() {
 }
 
 #[tokio::test]
+async fn a_burst_of_typed_text_goes_in_at_once_and_folds_like_a_paste() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let text: String = (0..4000).map(|i| format!("word{i} ")).collect();
+    let keys: Vec<Event> = text
+        .chars()
+        .map(|c| {
+            Event::Key(KeyEvent {
+                code: KeyCode::Char(c),
+                modifiers: KeyModifiers::NONE,
+                kind: KeyEventKind::Press,
+                state: KeyEventState::NONE,
+            })
+        })
+        .collect();
+    app.on_events(keys);
+    assert!(input(app).starts_with("[paste 1: "), "{}", input(app));
+    assert_eq!(app.draft(), text, "sent whole");
+    // A few keys typed together are just typed.
+    let mut h = harness();
+    let app = &mut h.app;
+    let keys: Vec<Event> = "hi there"
+        .chars()
+        .map(|c| {
+            Event::Key(KeyEvent {
+                code: KeyCode::Char(c),
+                modifiers: KeyModifiers::NONE,
+                kind: KeyEventKind::Press,
+                state: KeyEventState::NONE,
+            })
+        })
+        .collect();
+    app.on_events(keys);
+    assert_eq!(input(app), "hi there");
+}
+
+#[tokio::test]
+async fn ctrl_c_while_a_tool_runs_stops_it_rather_than_quitting() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.activity = Activity::Tool {
+        since: std::time::Instant::now(),
+        what: "run_command sleep 20".into(),
+    };
+    app.session = Arc::new(v);
+    assert!(app.generating(), "Esc stops a running tool");
+    press(app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!app.quit, "Ctrl+C stopped the call, it did not quit");
+}
+
+#[tokio::test]
 async fn quitting_while_records_wait_to_be_written_asks_first() {
     let mut h = harness();
     let app = &mut h.app;

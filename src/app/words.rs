@@ -272,9 +272,29 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         Notice::ReplyCutAtLimit => {
             Words::line("The reply reached the context limit and was cut off by Ollama.")
         }
-        Notice::StoreCreateFailed { error } => Words::with_hint(
+        Notice::ReplyLooped {
+            lines,
+            times,
+            thinking,
+        } => Words::with_hint(
+            format!(
+                "Stopped the reply: the model repeated the same {} {times} times in a row{}. What arrived is kept, marked interrupted.",
+                if *lines == 1 {
+                    "line".to_string()
+                } else {
+                    format!("{lines} lines")
+                },
+                if *thinking { " while thinking" } else { "" }
+            ),
+            "repeat_limit in config.toml sets how many repeats stop a reply (0: never); /retry asks again.",
+        ),
+        Notice::StoreCreateFailed { error, waiting } => Words::with_hint(
             format!("Cannot create the session file: {error}"),
-            "The conversation continues in memory only; check permissions and disk space of the data directory (OLLM_HOME).",
+            format!(
+                "{} kept in memory, in order; creating the file is tried again every few seconds. Free disk space or fix permissions of the data directory (OLLM_HOME); quitting now offers to save {} elsewhere.",
+                records(*waiting),
+                if *waiting == 1 { "it" } else { "them" }
+            ),
         ),
         Notice::WriteFailed { error, waiting } => Words::with_hint(
             format!("Cannot write the session log: {error}"),

@@ -21,6 +21,10 @@ use cli::check_ctx;
 pub use cli::{CTX_RANGE, Cli, Command, ExportFormat, MAX_RESERVE_TOKENS, ModeArg, SessionsAction};
 pub use tools::{McpFileConfig, ToolSettings, ToolsConfig};
 
+/// Repeats of the same lines that stop a reply (`repeat_limit`), unless the config says
+/// otherwise.
+pub const DEFAULT_REPEAT_LIMIT: usize = 10;
+
 /// The documented default config, shipped in the binary.
 pub const DEFAULT_CONFIG: &str = include_str!("../../assets/default-config.toml");
 
@@ -47,6 +51,8 @@ pub struct FileConfig {
     pub theme: Option<String>,
     pub ascii: Option<bool>,
     pub paste_limit_kib: Option<usize>,
+    /// A reply that repeats the same lines this many times in a row is stopped; 0: never.
+    pub repeat_limit: Option<usize>,
     pub log_level: Option<String>,
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
@@ -95,6 +101,8 @@ pub struct Settings {
     pub ascii: bool,
     pub no_color: bool,
     pub paste_limit_bytes: usize,
+    /// Repeats of the same lines that stop a reply (the repetition guard); 0: never.
+    pub repeat_limit: usize,
     pub log_level: String,
     pub keys: BTreeMap<String, String>,
     pub tools: ToolSettings,
@@ -139,6 +147,12 @@ pub fn parse_file_config(text: &str, path: &Path) -> Result<FileConfig, ConfigEr
                 "{key} = 0: every request would time out at once; use at least 1"
             )));
         }
+    }
+    if cfg.repeat_limit == Some(1) {
+        return Err(invalid(
+            "repeat_limit = 1: a line said once is no repetition; use 2 or more (0 turns the guard off)"
+                .into(),
+        ));
     }
     if let Some(c) = cfg.compress_at
         && !(0.1..=0.95).contains(&c)
@@ -319,6 +333,7 @@ pub fn resolve_with(
         ascii: file.ascii.unwrap_or(!utf8),
         no_color: env.no_color,
         paste_limit_bytes: file.paste_limit_kib.unwrap_or(1024).max(1) * 1024,
+        repeat_limit: file.repeat_limit.unwrap_or(DEFAULT_REPEAT_LIMIT),
         log_level: file.log_level.unwrap_or_else(|| "info".into()),
         keys: file.keys,
         tools,
@@ -387,10 +402,25 @@ mod tests {
         refused("first_token_timeout_secs = 0", "first_token_timeout_secs");
         refused("idle_timeout_secs = 0", "idle_timeout_secs");
         refused("reserve_tokens = 999999999", "reserve_tokens");
+        refused("repeat_limit = 1", "repeat_limit");
         // The edges that work are accepted.
-        for ok in ["ctx = 512", "reserve_tokens = 0", "reserve_tokens = 524288"] {
+        for ok in [
+            "ctx = 512",
+            "reserve_tokens = 0",
+            "reserve_tokens = 524288",
+            "repeat_limit = 0",
+        ] {
             assert!(parse_file_config(ok, Path::new("c.toml")).is_ok(), "{ok}");
         }
+        // The repetition guard: on by default, off with 0.
+        assert_eq!(
+            settings(&[], Env::default(), "").repeat_limit,
+            DEFAULT_REPEAT_LIMIT
+        );
+        assert_eq!(
+            settings(&[], Env::default(), "repeat_limit = 0").repeat_limit,
+            0
+        );
     }
 
     #[test]

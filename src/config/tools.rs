@@ -140,6 +140,7 @@ pub(super) fn resolve(
             command_timeout: file
                 .command_timeout_secs
                 .map_or(defaults.command_timeout, Duration::from_secs),
+            ..defaults
         },
         workdir,
         mcp: servers,

@@ -91,6 +91,10 @@ pub enum StoreError {
     #[error("the session has no file yet (it is created with the first message)")]
     NoSessionFile,
 
+    /// A search the store will not run: no text, or more text than a search is for.
+    #[error("{0}")]
+    BadSearch(String),
+
     /// This store cannot do that (an in-memory store has nothing to export).
     #[error("{0} is not supported by this store")]
     Unsupported(&'static str),

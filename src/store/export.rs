@@ -15,6 +15,7 @@ use crate::core::message::ReplyStatus;
 use crate::core::overview::SessionOverview;
 use crate::core::record::{Record, RecordBody};
 use crate::core::sanitize::sanitize;
+use crate::store::StoreError;
 use crate::store::log::LoadedLog;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -628,9 +629,8 @@ pub fn write_export(
     session_id: &str,
     json: bool,
 ) -> Result<std::path::PathBuf, crate::store::StoreError> {
-    use crate::store::fsutil::{ensure_private_dir, open_private};
-    use crate::store::{SessionLog, StoreError};
-    use std::io::Write as _;
+    use crate::store::SessionLog;
+    use crate::store::fsutil::ensure_private_dir;
     let log = SessionLog::read(dir, session_id)?;
     let text = if json {
         to_json_text(&log).map_err(|e| StoreError::Encode {
@@ -643,7 +643,25 @@ pub fn write_export(
     let exports = dir.exports_dir();
     ensure_private_dir(&exports)?;
     let path = exports.join(format!("{session_id}.{}", if json { "json" } else { "md" }));
-    let tmp = exports.join(format!(".{session_id}.{}.tmp", std::process::id()));
+    write_replacing(&path, text.as_bytes())?;
+    Ok(path)
+}
+
+/// Write `bytes` to `path` as a new private file (0600): written beside it and renamed
+/// into place, so a symlink there is replaced, never followed, and an existing looser file
+/// is replaced by a private one. `export -o FILE` and `/export` write this way.
+pub fn write_replacing(path: &std::path::Path, bytes: &[u8]) -> Result<(), StoreError> {
+    use crate::store::fsutil::open_private;
+    use std::io::Write as _;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = parent.join(format!(".{name}.{}.tmp", std::process::id()));
     // A stale temporary file (a crash mid-write) or anything planted there goes first;
     // `create_new` then refuses to follow a link created in between.
     let _ = std::fs::remove_file(&tmp);
@@ -651,15 +669,14 @@ pub fn write_export(
     opts.write(true).create_new(true);
     let mut file = open_private(&tmp, &mut opts, "write the export")?;
     let written = file
-        .write_all(text.as_bytes())
+        .write_all(bytes)
         .and_then(|()| file.sync_data())
-        .and_then(|()| std::fs::rename(&tmp, &path));
+        .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
-        return Err(StoreError::io(&path, "write the export", e));
+        return Err(StoreError::io(path, "write the export", e));
     }
-    crate::store::fsutil::sync_dir(&exports)?;
-    Ok(path)
+    crate::store::fsutil::sync_dir(&parent)
 }
 
 #[cfg(test)]

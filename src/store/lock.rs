@@ -3,8 +3,13 @@
 //! Strategy: open the lock file without truncating it, `try_lock` it, and only once the
 //! lock is ours replace its content with our pid and start time. A refused acquirer reads
 //! that content to name the holder in its error. The kernel drops the lock when the holder
-//! exits or crashes, so a stale file never blocks anyone; the file itself is never deleted
-//! (unlinking a lock file races with a concurrent acquirer).
+//! exits or crashes, so a stale file never blocks anyone.
+//!
+//! The holder removes the file when it lets go (a clean exit leaves no `.lock` behind, nor
+//! does a failed start: a full disk once left a 0-byte one): it unlinks the path while it
+//! still holds the lock, then unlocks. An acquirer that opened the old file meanwhile gets
+//! the lock on an unlinked file, so after locking it checks that the path still names the
+//! file it locked, and starts over if not.
 //!
 //! Invariant: while a [`SessionLock`] lives, no other handle — in another process or in
 //! this one (flock locks belong to the open file, not the process) — can acquire the same
@@ -41,26 +46,33 @@ impl SessionLock {
     pub fn acquire(dir: &DataDir, session_id: &str) -> Result<SessionLock, StoreError> {
         validate_id("session", session_id)?;
         let path = dir.lock_path(session_id);
-        let mut file = open_private(
-            &path,
-            OpenOptions::new().read(true).write(true).create(true),
-            "open lock file",
-        )?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let holder = read_holder(&mut file);
-                let pid = holder.as_ref().map(|h| h.pid);
-                return Err(StoreError::Locked {
-                    session_id: session_id.to_string(),
-                    pid,
-                    since: holder.map(|h| h.since),
-                    ours: pid == Some(std::process::id()),
-                    lock_path: path,
-                });
+        let file = loop {
+            let mut file = open_private(
+                &path,
+                OpenOptions::new().read(true).write(true).create(true),
+                "open lock file",
+            )?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    let holder = read_holder(&mut file);
+                    let pid = holder.as_ref().map(|h| h.pid);
+                    return Err(StoreError::Locked {
+                        session_id: session_id.to_string(),
+                        pid,
+                        since: holder.map(|h| h.since),
+                        ours: pid == Some(std::process::id()),
+                        lock_path: path,
+                    });
+                }
+                Err(TryLockError::Error(e)) => return Err(StoreError::io(&path, "lock", e)),
             }
-            Err(TryLockError::Error(e)) => return Err(StoreError::io(&path, "lock", e)),
-        }
+            // The holder before us may have removed the file after we opened it: then the
+            // lock we hold is on a file nobody else will open. Start over.
+            if same_file(&file, &path) {
+                break file;
+            }
+        };
         let me = Holder {
             pid: std::process::id(),
             since: Utc::now(),
@@ -71,14 +83,18 @@ impl SessionLock {
             source,
         })?;
         line.push(b'\n');
-        file.set_len(0)
-            .and_then(|()| file.write_all(&line))
-            .map_err(|e| StoreError::io(&path, "write pid to", e))?;
-        Ok(SessionLock {
+        let lock = SessionLock {
             file,
             path,
             session_id: session_id.to_string(),
-        })
+        };
+        // On a full disk the pid cannot be written: the lock is given up, and dropping it
+        // removes the file again.
+        let mut file = &lock.file;
+        file.set_len(0)
+            .and_then(|()| file.write_all(&line))
+            .map_err(|e| StoreError::io(&lock.path, "write pid to", e))?;
+        Ok(lock)
     }
 
     /// The pid of the process that has the session open, if one has; changes nothing
@@ -108,11 +124,24 @@ impl SessionLock {
 
 impl Drop for SessionLock {
     fn drop(&mut self) {
-        // Clear our pid so nobody reads a stale one, then unlock explicitly: closing our
-        // fd alone is not enough while a process forked by another thread still shares
-        // the open file (until its exec), and the session would stay locked meanwhile.
+        // Remove the file while still holding the lock (an acquirer that opened it
+        // meanwhile sees it is gone and starts over), clear our pid in case removing
+        // failed, then unlock explicitly: closing our fd alone is not enough while a
+        // process forked by another thread still shares the open file (until its exec).
+        if same_file(&self.file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
         let _ = self.file.set_len(0);
         let _ = self.file.unlock();
+    }
+}
+
+/// Whether `path` still names the open `file` (same device and inode).
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
     }
 }
 
@@ -157,5 +186,22 @@ mod tests {
         drop(first);
         assert_eq!(SessionLock::holder(&dir, "s1"), None);
         SessionLock::acquire(&dir, "s1").unwrap();
+    }
+
+    #[test]
+    fn letting_go_removes_the_lock_file_and_a_racing_acquirer_starts_over() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path()).unwrap();
+        let lock = SessionLock::acquire(&dir, "s1").unwrap();
+        let path = lock.path().to_path_buf();
+        assert!(path.exists());
+        // Someone opened the old file before we let go: it locks an unlinked file.
+        let stale = File::open(&path).unwrap();
+        drop(lock);
+        assert!(!path.exists(), "a clean exit leaves no .lock behind");
+        assert!(!same_file(&stale, &path));
+        let again = SessionLock::acquire(&dir, "s1").unwrap();
+        assert!(same_file(&again.file, &path));
+        assert_eq!(SessionLock::holder(&dir, "s1"), Some(std::process::id()));
     }
 }

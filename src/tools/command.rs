@@ -1,12 +1,19 @@
 //! `run_command`: a shell command in the working directory, with a timeout and an output
-//! cap. The command runs in a process group of its own, so a timeout, a Stop (the future is
-//! dropped) or the app quitting kills everything it started, not just the shell.
+//! cap. It runs under the supervisor (`supervise.rs`, this binary in a mode of its own),
+//! which kills everything the command started — detached children included — when the
+//! shell ends, on a timeout, a Stop (the future is dropped) or the app quitting, and runs
+//! it with the person's umask. Without a supervisor (a library used on its own) the command
+//! gets a process group of its own, killed the same way.
 
-use super::{Limits, Sandbox, ToolError, cap};
+use super::{Limits, Sandbox, ToolEnv, ToolError, cap, supervise};
 use serde::Deserialize;
 use std::path::Path;
 use std::process::Stdio;
+use std::time::Duration;
 use tokio::io::AsyncReadExt;
+
+/// How long a stopped supervisor gets to clean up before it is killed outright.
+const CLEANUP_GRACE: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Deserialize)]
 pub struct RunCommandArgs {
@@ -18,14 +25,29 @@ pub struct RunCommand {
     pub command: String,
 }
 
-/// Kills the command's process group when dropped (Stop, timeout, quit).
-struct GroupGuard(Option<rustix::process::Pid>);
+/// Stops the command when dropped (Stop, quit): the supervisor is asked to clean up
+/// (SIGTERM), or, without one, the command's process group is killed.
+struct StopGuard {
+    pid: Option<rustix::process::Pid>,
+    supervised: bool,
+}
 
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        if let Some(pid) = self.0 {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+impl StopGuard {
+    fn stop(&mut self) {
+        use rustix::process::{Signal, kill_process, kill_process_group};
+        if let Some(pid) = self.pid.take() {
+            let _ = if self.supervised {
+                kill_process(pid, Signal::TERM)
+            } else {
+                kill_process_group(pid, Signal::KILL)
+            };
         }
+    }
+}
+
+impl Drop for StopGuard {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -37,32 +59,40 @@ impl RunCommand {
         Ok(RunCommand { command: a.command })
     }
 
-    /// The command's first word, for "allow `cargo` for this session".
-    pub fn prefix(&self) -> String {
-        self.command
-            .split_whitespace()
-            .next()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    pub async fn run(self, dir: &Path, limits: Limits) -> Result<String, ToolError> {
-        let mut child = tokio::process::Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
+    pub async fn run(self, dir: &Path, limits: Limits, env: &ToolEnv) -> Result<String, ToolError> {
+        let mut cmd = match &env.supervisor {
+            Some(exe) => {
+                let mut c = tokio::process::Command::new(exe);
+                c.args(supervise::args(env.umask, &self.command));
+                c
+            }
+            None => {
+                // The person's umask, then the command as the model wrote it ($0 is sh).
+                let mut c = tokio::process::Command::new("sh");
+                c.arg("-c")
+                    .arg(format!(
+                        "umask {:04o}; exec sh -c \"$1\"",
+                        env.umask & 0o777
+                    ))
+                    .arg("sh")
+                    .arg(&self.command);
+                c
+            }
+        };
+        let mut child = cmd
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true)
             .spawn()
-            .map_err(|e| ToolError::Failed(format!("cannot start sh: {e}")))?;
-        let guard = GroupGuard(
-            child
+            .map_err(|e| ToolError::Failed(format!("cannot start the command: {e}")))?;
+        let mut guard = StopGuard {
+            pid: child
                 .id()
                 .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
-        );
+            supervised: env.supervisor.is_some(),
+        };
         let mut stdout = child.stdout.take();
         let mut stderr = child.stderr.take();
         // Both pipes are read to the end (a full pipe would block the command), keeping at
@@ -77,17 +107,26 @@ impl RunCommand {
                 tokio::join!(read(stdout.take()), read_err(stderr.take()), child.wait());
             (out, err, status)
         };
-        let (out, err, status) = match tokio::time::timeout(limits.command_timeout, work).await {
+        let done = tokio::time::timeout(limits.command_timeout, work).await;
+        let (out, err, status) = match done {
             Ok(done) => done,
             Err(_) => {
-                drop(guard);
+                // Stopped, and waited for: when this returns, nothing it started is left.
+                guard.stop();
+                if tokio::time::timeout(CLEANUP_GRACE, child.wait())
+                    .await
+                    .is_err()
+                {
+                    let _ = child.start_kill();
+                }
                 return Err(ToolError::Failed(format!(
                     "the command did not finish within {} s and was killed",
                     limits.command_timeout.as_secs()
                 )));
             }
         };
-        drop(guard);
+        // Finished (and reaped): there is nothing left to stop.
+        guard.pid = None;
         let status =
             status.map_err(|e| ToolError::Failed(format!("waiting for it failed: {e}")))?;
         let code = match status.code() {
@@ -153,13 +192,16 @@ mod tests {
     async fn output_and_exit_status_are_reported() {
         let d = tempfile::tempdir().unwrap();
         let out = cmd("echo hi; echo oops >&2; exit 3")
-            .run(d.path(), Limits::default())
+            .run(d.path(), Limits::default(), &ToolEnv::default())
             .await
             .unwrap();
         assert!(out.contains("exit status 3"), "{out}");
         assert!(out.contains("--- stdout ---\nhi\n"), "{out}");
         assert!(out.contains("--- stderr ---\noops\n"), "{out}");
-        let pwd = cmd("pwd").run(d.path(), Limits::default()).await.unwrap();
+        let pwd = cmd("pwd")
+            .run(d.path(), Limits::default(), &ToolEnv::default())
+            .await
+            .unwrap();
         assert!(
             pwd.contains(&d.path().canonicalize().unwrap().display().to_string()),
             "{pwd}"
@@ -172,11 +214,15 @@ mod tests {
         let limits = Limits {
             output_bytes: 1024,
             command_timeout: Duration::from_millis(500),
+            ..Limits::default()
         };
-        let err = cmd("yes").run(d.path(), limits).await.unwrap_err();
+        let err = cmd("yes")
+            .run(d.path(), limits, &ToolEnv::default())
+            .await
+            .unwrap_err();
         assert!(err.to_string().contains("did not finish"), "{err}");
         let out = cmd("head -c 100000 /dev/zero | tr '\\0' a")
-            .run(d.path(), limits)
+            .run(d.path(), limits, &ToolEnv::default())
             .await
             .unwrap();
         assert!(out.contains("more bytes of stdout not shown"), "{out}");
@@ -188,7 +234,8 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let marker = d.path().join("alive");
         let script = format!("(sleep 1; touch {}) & sleep 30", marker.display());
-        let run = cmd(&script).run(d.path(), Limits::default());
+        let env = ToolEnv::default();
+        let run = cmd(&script).run(d.path(), Limits::default(), &env);
         let _ = tokio::time::timeout(Duration::from_millis(200), run).await;
         // The subshell would touch the file after 1 s had it survived.
         tokio::time::sleep(Duration::from_millis(1500)).await;

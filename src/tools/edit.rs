@@ -1,13 +1,16 @@
 //! The tools that write: `write_file` (create or replace) and `edit_file` (replace one
-//! exact occurrence). Both show a unified diff before they run (the approval dialog) and
-//! after (the result the model sees is short: what changed, in lines).
+//! exact occurrence). Both show what will change before they run (the approval dialog)
+//! and after (the result the model sees is short: what changed, in lines).
+//!
+//! A call is prepared on the actor without opening anything (a `stat`: a FIFO or a device
+//! is refused before any dialog), then *loaded* off the actor — the file read (bounded),
+//! the diff built (bounded, `diff.rs`) — and only then asked about and run.
 
-use super::{Sandbox, ToolError};
+use super::{Sandbox, ToolError, diff, fsio};
 use serde::Deserialize;
-use similar::TextDiff;
 use std::path::PathBuf;
 
-/// Files larger than this are not edited (nor diffed).
+/// Files larger than this are not edited (nor diffed); a write over one says its size.
 const MAX_EDIT_BYTES: u64 = 4 << 20;
 
 #[derive(Debug, Deserialize)]
@@ -20,73 +23,83 @@ pub struct WriteFileArgs {
 pub struct WriteFile {
     pub path: PathBuf,
     content: String,
-    before: Option<String>,
+    /// The size of the file it replaces, if there is one.
+    existing: Option<u64>,
+    /// What will change, once loaded.
+    preview: Option<String>,
 }
 
-fn read_existing(path: &std::path::Path, shown: &str) -> Result<Option<String>, ToolError> {
-    match std::fs::metadata(path) {
-        Err(_) => Ok(None),
-        Ok(m) if m.is_dir() => Err(ToolError::Failed(format!("{shown} is a directory"))),
-        Ok(m) if m.len() > MAX_EDIT_BYTES => Err(ToolError::Failed(format!(
-            "{shown} is {} bytes, too large to edit here",
-            m.len()
-        ))),
-        Ok(_) => std::fs::read_to_string(path)
-            .map(Some)
-            .map_err(|e| ToolError::Failed(format!("cannot read {shown} as text: {e}"))),
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
     }
-}
-
-fn diff(shown: &str, before: &str, after: &str) -> String {
-    TextDiff::from_lines(before, after)
-        .unified_diff()
-        .context_radius(2)
-        .header(&format!("a/{shown}"), &format!("b/{shown}"))
-        .to_string()
 }
 
 impl WriteFile {
     pub fn prepare(a: WriteFileArgs, sb: &Sandbox) -> Result<WriteFile, ToolError> {
         let path = sb.resolve(&a.path)?;
-        let before = read_existing(&path, &sb.show(&path))?;
+        let shown = sb.show(&path);
+        let existing = match fsio::check(&path, &shown)? {
+            fsio::Kind::Dir => return Err(ToolError::Failed(format!("{shown} is a directory"))),
+            fsio::Kind::File { len } => Some(len),
+            fsio::Kind::Missing => None,
+        };
         Ok(WriteFile {
             path,
             content: a.content,
-            before,
+            existing,
+            preview: None,
         })
     }
 
-    pub fn preview(&self, sb: &Sandbox) -> String {
+    /// Read what it replaces and build the preview (blocking, bounded).
+    pub fn load(&mut self, sb: &Sandbox) -> Result<(), ToolError> {
         let shown = sb.show(&self.path);
-        match &self.before {
+        let preview = match self.existing {
             None => format!(
-                "create {shown} ({} lines)\n{}",
-                self.content.lines().count(),
-                diff(&shown, "", &self.content)
+                "create {shown} ({})\n{}",
+                lines(self.content.lines().count()),
+                diff::diff(&shown, "", &self.content).text
             ),
-            Some(before) => format!("overwrite {shown}\n{}", diff(&shown, before, &self.content)),
-        }
+            Some(len) if len <= MAX_EDIT_BYTES => {
+                let before = fsio::read_text(&self.path, &shown, MAX_EDIT_BYTES)?;
+                format!(
+                    "overwrite {shown}\n{}",
+                    diff::diff(&shown, &before, &self.content).text
+                )
+            }
+            Some(len) => format!(
+                "overwrite {shown} ({len} bytes now; too large to show the change) with {}\n{}",
+                lines(self.content.lines().count()),
+                diff::diff(&shown, "", &self.content).text
+            ),
+        };
+        self.preview = Some(preview);
+        Ok(())
     }
 
-    pub fn run(self, sb: &Sandbox) -> Result<String, ToolError> {
+    pub fn preview(&self, sb: &Sandbox) -> String {
+        self.preview
+            .clone()
+            .unwrap_or_else(|| format!("write {}", sb.show(&self.path)))
+    }
+
+    pub fn run(self, sb: &Sandbox, umask: u32) -> Result<String, ToolError> {
         let shown = sb.show(&self.path);
-        if let Some(parent) = self.path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                ToolError::Failed(format!("cannot create the folder of {shown}: {e}"))
-            })?;
-        }
+        fsio::create_parents(&self.path, &shown, umask)?;
         // Resolved again: a link planted since the check must not be followed out.
         sb.resolve(&self.path.display().to_string())?;
-        std::fs::write(&self.path, &self.content)
-            .map_err(|e| ToolError::Failed(format!("cannot write {shown}: {e}")))?;
+        fsio::replace(&self.path, &shown, self.content.as_bytes(), umask)?;
         Ok(format!(
-            "{} {shown}: {} lines, {} bytes",
-            if self.before.is_some() {
+            "{} {shown}: {}, {} bytes",
+            if self.existing.is_some() {
                 "wrote"
             } else {
                 "created"
             },
-            self.content.lines().count(),
+            lines(self.content.lines().count()),
             self.content.len()
         ))
     }
@@ -102,63 +115,86 @@ pub struct EditFileArgs {
 #[derive(Debug, Clone, PartialEq)]
 pub struct EditFile {
     pub path: PathBuf,
-    before: String,
-    after: String,
+    old_text: String,
+    new_text: String,
+    /// The file before and after, and the preview, once loaded.
+    loaded: Option<(String, String, String)>,
 }
 
 impl EditFile {
     pub fn prepare(a: EditFileArgs, sb: &Sandbox) -> Result<EditFile, ToolError> {
         let path = sb.resolve(&a.path)?;
         let shown = sb.show(&path);
-        let Some(before) = read_existing(&path, &shown)? else {
-            return Err(ToolError::Failed(format!(
-                "{shown} does not exist; use write_file to create it"
-            )));
-        };
+        match fsio::check(&path, &shown)? {
+            fsio::Kind::Missing => {
+                return Err(ToolError::Failed(format!(
+                    "{shown} does not exist; use write_file to create it"
+                )));
+            }
+            fsio::Kind::Dir => return Err(ToolError::Failed(format!("{shown} is a directory"))),
+            fsio::Kind::File { len } if len > MAX_EDIT_BYTES => {
+                return Err(ToolError::Failed(format!(
+                    "{shown} is {len} bytes, too large to edit here"
+                )));
+            }
+            fsio::Kind::File { .. } => {}
+        }
         if a.old_text.is_empty() {
             return Err(ToolError::BadArgs("old_text is empty".into()));
         }
-        let found = before.matches(&a.old_text).count();
+        Ok(EditFile {
+            path,
+            old_text: a.old_text,
+            new_text: a.new_text,
+            loaded: None,
+        })
+    }
+
+    /// Read the file (bounded), find the one occurrence, build the preview (blocking).
+    pub fn load(&mut self, sb: &Sandbox) -> Result<(), ToolError> {
+        let shown = sb.show(&self.path);
+        let before = fsio::read_text(&self.path, &shown, MAX_EDIT_BYTES)?;
+        let found = before.matches(&self.old_text).count();
         if found != 1 {
             return Err(ToolError::Failed(format!(
                 "old_text occurs {found} times in {shown}; it must occur exactly once (read the file and copy the text exactly, with more context if it repeats)"
             )));
         }
-        let after = before.replacen(&a.old_text, &a.new_text, 1);
-        Ok(EditFile {
-            path,
-            before,
-            after,
-        })
+        let after = before.replacen(&self.old_text, &self.new_text, 1);
+        let preview = format!("edit {shown}\n{}", diff::diff(&shown, &before, &after).text);
+        self.loaded = Some((before, after, preview));
+        Ok(())
     }
 
     pub fn preview(&self, sb: &Sandbox) -> String {
-        let shown = sb.show(&self.path);
-        format!("edit {shown}\n{}", diff(&shown, &self.before, &self.after))
+        match &self.loaded {
+            Some((_, _, p)) => p.clone(),
+            None => format!("edit {}", sb.show(&self.path)),
+        }
     }
 
-    pub fn run(self, sb: &Sandbox) -> Result<String, ToolError> {
+    pub fn run(mut self, sb: &Sandbox, umask: u32) -> Result<String, ToolError> {
         let shown = sb.show(&self.path);
+        if self.loaded.is_none() {
+            self.load(sb)?;
+        }
+        let Some((before, after, _)) = self.loaded else {
+            return Err(ToolError::Failed(format!("{shown} could not be read")));
+        };
         // The file must still be what the diff was made from.
-        let now = std::fs::read_to_string(&self.path)
-            .map_err(|e| ToolError::Failed(format!("cannot read {shown}: {e}")))?;
-        if now != self.before {
+        let now = fsio::read_text(&self.path, &shown, MAX_EDIT_BYTES)?;
+        if now != before {
             return Err(ToolError::Failed(format!(
                 "{shown} changed since the edit was prepared; read it again"
             )));
         }
-        std::fs::write(&self.path, &self.after)
-            .map_err(|e| ToolError::Failed(format!("cannot write {shown}: {e}")))?;
-        let d = diff(&shown, &self.before, &self.after);
-        let added = d
-            .lines()
-            .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
-            .count();
-        let removed = d
-            .lines()
-            .filter(|l| l.starts_with('-') && !l.starts_with("---"))
-            .count();
-        Ok(format!("edited {shown}: +{added} −{removed} lines\n{d}"))
+        fsio::replace(&self.path, &shown, after.as_bytes(), umask)?;
+        let d = diff::diff(&shown, &before, &after);
+        let (added, removed) = d.counts.unwrap_or((0, 0));
+        Ok(format!(
+            "edited {shown}: +{added} −{removed} lines\n{}",
+            d.text
+        ))
     }
 }
 
@@ -172,7 +208,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let sb = Sandbox::new(d.path()).unwrap();
         std::fs::write(d.path().join("a.txt"), "port = 80\nhost = x\n").unwrap();
-        let e = EditFile::prepare(
+        let mut e = EditFile::prepare(
             EditFileArgs {
                 path: "a.txt".into(),
                 old_text: "port = 80".into(),
@@ -181,26 +217,28 @@ mod tests {
             &sb,
         )
         .unwrap();
+        e.load(&sb).unwrap();
         let preview = e.preview(&sb);
         assert!(
             preview.contains("-port = 80") && preview.contains("+port = 8080"),
             "{preview}"
         );
-        let out = e.run(&sb).unwrap();
+        let out = e.run(&sb, 0o022).unwrap();
         assert!(out.starts_with("edited a.txt: +1 −1"), "{out}");
         assert_eq!(
             std::fs::read_to_string(d.path().join("a.txt")).unwrap(),
             "port = 8080\nhost = x\n"
         );
-        let twice = EditFile::prepare(
+        let mut twice = EditFile::prepare(
             EditFileArgs {
                 path: "a.txt".into(),
                 old_text: "=".into(),
                 new_text: ":".into(),
             },
             &sb,
-        );
-        assert!(twice.unwrap_err().to_string().contains("2 times"));
+        )
+        .unwrap();
+        assert!(twice.load(&sb).unwrap_err().to_string().contains("2 times"));
     }
 
     #[test]
@@ -208,7 +246,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let sb = Sandbox::new(d.path()).unwrap();
         std::fs::write(d.path().join("a.txt"), "one\n").unwrap();
-        let e = EditFile::prepare(
+        let mut e = EditFile::prepare(
             EditFileArgs {
                 path: "a.txt".into(),
                 old_text: "one".into(),
@@ -217,9 +255,10 @@ mod tests {
             &sb,
         )
         .unwrap();
+        e.load(&sb).unwrap();
         std::fs::write(d.path().join("a.txt"), "changed\n").unwrap();
         assert!(
-            e.run(&sb)
+            e.run(&sb, 0o022)
                 .unwrap_err()
                 .to_string()
                 .contains("changed since")
@@ -230,7 +269,7 @@ mod tests {
     fn write_creates_folders_and_previews_new_files() {
         let d = tempfile::tempdir().unwrap();
         let sb = Sandbox::new(d.path()).unwrap();
-        let w = WriteFile::prepare(
+        let mut w = WriteFile::prepare(
             WriteFileArgs {
                 path: "new/dir/f.txt".into(),
                 content: "hi\n".into(),
@@ -238,8 +277,13 @@ mod tests {
             &sb,
         )
         .unwrap();
-        assert!(w.preview(&sb).starts_with("create new/dir/f.txt (1 lines)"));
-        assert!(w.run(&sb).unwrap().starts_with("created new/dir/f.txt"));
+        w.load(&sb).unwrap();
+        assert!(w.preview(&sb).starts_with("create new/dir/f.txt (1 line)"));
+        assert!(
+            w.run(&sb, 0o022)
+                .unwrap()
+                .starts_with("created new/dir/f.txt")
+        );
         assert_eq!(
             std::fs::read_to_string(d.path().join("new/dir/f.txt")).unwrap(),
             "hi\n"

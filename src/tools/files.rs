@@ -1,8 +1,9 @@
 //! The read-only tools: `read_file`, `list_files`, `search_files`. Walks respect
 //! `.gitignore` (the `ignore` crate, as ripgrep does) and never leave the working
-//! directory: links are not followed.
+//! directory: links are not followed. Files are opened through `fsio` (regular files
+//! only, never blocking) and read with bounded memory.
 
-use super::{Limits, Sandbox, ToolError, cap, looks_binary};
+use super::{Limits, Sandbox, ToolError, cap, fsio, looks_binary};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};
@@ -14,6 +15,9 @@ const MAX_LINE_CHARS: usize = 300;
 const MAX_MATCHES: usize = 200;
 /// Entries `list_files` reports at most.
 const MAX_ENTRIES: usize = 500;
+/// Bytes read past the lines asked for just to count the rest: a huge file's total is
+/// given as "more than N" rather than read to its end.
+const COUNT_BEYOND_BYTES: u64 = 64 << 20;
 
 #[derive(Debug, Deserialize)]
 pub struct ReadFileArgs {
@@ -41,53 +45,101 @@ impl ReadFile {
                 "end_line {end} is before start_line {start}"
             )));
         }
+        let path = sb.resolve(&a.path)?;
+        // A FIFO or a device is refused here, before anything opens it.
+        if fsio::check(&path, &sb.show(&path))? == fsio::Kind::Dir {
+            return Err(ToolError::Failed(format!(
+                "{} is a directory; use list_files",
+                sb.show(&path)
+            )));
+        }
         Ok(ReadFile {
-            path: sb.resolve(&a.path)?,
+            path,
             start,
             end: a.end_line,
         })
     }
 
+    /// Read the lines asked for, streaming: memory holds at most the output cap and one
+    /// buffer, however large the file or its lines (a 2 GB file of one line included).
+    /// The lines after the range are counted up to [`COUNT_BEYOND_BYTES`], so the total
+    /// is said without reading a huge file to its end.
     pub fn run(self, sb: &Sandbox, limits: Limits) -> Result<String, ToolError> {
         let shown = sb.show(&self.path);
-        let file = std::fs::File::open(&self.path)
-            .map_err(|e| ToolError::Failed(format!("cannot open {shown}: {e}")))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(ToolError::Failed(format!(
-                "{shown} is a directory; use list_files"
-            )));
-        }
+        let file = fsio::open_regular(&self.path, &shown)?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        let mut reader = BufReader::new(file);
-        let head = reader
-            .fill_buf()
-            .map_err(|e| ToolError::Failed(format!("cannot read {shown}: {e}")))?;
+        let mut reader = BufReader::with_capacity(64 * 1024, file);
+        let read_err = |e: std::io::Error| ToolError::Failed(format!("cannot read {shown}: {e}"));
+        let head = reader.fill_buf().map_err(read_err)?;
         if looks_binary(&head[..head.len().min(8192)]) {
             return Err(ToolError::Failed(format!(
                 "{shown} is a binary file ({size} bytes); it cannot be shown as text"
             )));
         }
-        // Line by line, so a huge file costs a pass, not its size in memory.
+        let budget = limits.output_bytes;
+        let wanted = |n: u64| n >= self.start && self.end.is_none_or(|e| n <= e);
         let mut out = String::new();
-        let mut total = 0u64;
-        let mut last_shown = 0u64;
+        // The current line if it is wanted, kept only up to what the output can take.
         let mut line = Vec::new();
+        let mut line_no = 1u64;
+        let mut in_line = false;
+        let mut last_shown = 0u64;
+        let mut past_range = 0u64;
+        let mut counted_all = true;
+        let show = |out: &mut String, line: &[u8], n: u64| {
+            let text = String::from_utf8_lossy(line);
+            let _ = writeln!(out, "{n:>5}  {}", text.trim_end_matches('\r'));
+            n
+        };
         loop {
-            line.clear();
-            let n = reader
-                .read_until(b'\n', &mut line)
-                .map_err(|e| ToolError::Failed(format!("cannot read {shown}: {e}")))?;
-            if n == 0 {
+            let chunk = reader.fill_buf().map_err(read_err)?;
+            if chunk.is_empty() {
                 break;
             }
-            total += 1;
-            let wanted = total >= self.start && self.end.is_none_or(|e| total <= e);
-            if wanted && out.len() <= limits.output_bytes {
-                let text = String::from_utf8_lossy(&line);
-                let _ = writeln!(out, "{total:>5}  {}", text.trim_end_matches(['\n', '\r']));
-                last_shown = total;
+            let n = chunk.len();
+            let mut at = 0;
+            while at < n {
+                let nl = memchr::memchr(b'\n', &chunk[at..]).map(|i| at + i);
+                let piece_end = nl.unwrap_or(n);
+                in_line = true;
+                if wanted(line_no) {
+                    let room = (budget + 4).saturating_sub(out.len() + line.len());
+                    let take = (piece_end - at).min(room);
+                    line.extend_from_slice(&chunk[at..at + take]);
+                }
+                match nl {
+                    Some(i) => {
+                        if wanted(line_no) && out.len() < budget {
+                            last_shown = show(&mut out, &line, line_no);
+                        }
+                        line.clear();
+                        line_no += 1;
+                        in_line = false;
+                        at = i + 1;
+                    }
+                    None => at = n,
+                }
+            }
+            reader.consume(n);
+            // Past the range, or nothing more fits: the rest is only counted, and only so far.
+            let full = out.len() + line.len() >= budget;
+            if line_no >= self.start && (full || self.end.is_some_and(|e| line_no > e)) {
+                past_range += n as u64;
+                if past_range > COUNT_BEYOND_BYTES {
+                    counted_all = false;
+                    break;
+                }
             }
         }
+        if in_line {
+            // A last line without a newline (or one whose end was not read).
+            if wanted(line_no) && out.len() < budget {
+                last_shown = show(&mut out, &line, line_no);
+            }
+        } else {
+            line_no -= 1;
+        }
+        let total = line_no;
         if total == 0 {
             return Ok(format!("{shown}: empty file"));
         }
@@ -97,10 +149,15 @@ impl ReadFile {
                 self.start
             )));
         }
-        let header = format!("{shown}: lines {}–{last_shown} of {total}\n", self.start);
+        let of = if counted_all {
+            format!("{total}")
+        } else {
+            format!("more than {total} (the file is {size} bytes; counting stopped)")
+        };
+        let header = format!("{shown}: lines {}–{last_shown} of {of}\n", self.start);
         Ok(cap(
             header + &out,
-            limits.output_bytes,
+            budget,
             "ask for a smaller line range with start_line and end_line",
         ))
     }
@@ -233,7 +290,8 @@ impl SearchFiles {
             {
                 continue;
             }
-            let Ok(mut file) = std::fs::File::open(entry.path()) else {
+            // A file swapped for a FIFO since the walk saw it must not block the search.
+            let Ok(mut file) = fsio::open_regular(entry.path(), "") else {
                 continue;
             };
             let mut bytes = Vec::new();

@@ -11,20 +11,30 @@
 //! from flooding the context is the engine's shortening (`core::results`), with the whole
 //! result saved for `recall` (answered by the session, not here).
 //!
+//! Preparing opens nothing (a `stat` at most: a FIFO or a device is refused before any
+//! dialog); what reads or writes files — [`Prepared::load`] (what an edit replaces, its
+//! diff) and [`Prepared::run`] — runs on the blocking pool with a time limit, never on
+//! the actor. Commands run under a supervisor that leaves nothing they started behind.
+//!
 //! This layer knows `core` (the call type) and nothing above it; the actor decides when
 //! to ask the person and runs [`Prepared::run`] under its Stop handling.
 
 mod command;
+pub mod diff;
 mod edit;
 mod files;
+mod fsio;
 pub mod mcp;
 pub mod policy;
 pub mod recover;
 pub mod sandbox;
+pub mod shell;
+pub mod supervise;
 
 use crate::core::message::ToolCall;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::path::PathBuf;
 use std::time::Duration;
 
 pub use policy::{Approvals, Policy, ToolMode};
@@ -72,6 +82,9 @@ pub struct Limits {
     pub output_bytes: usize,
     /// `run_command` is killed after this long.
     pub command_timeout: Duration,
+    /// A file tool (reading, what an edit replaces, writing) is given up after this long:
+    /// a slow or hung file system does not hold the session.
+    pub file_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -79,6 +92,27 @@ impl Default for Limits {
         Limits {
             output_bytes: 1024 * 1024,
             command_timeout: Duration::from_secs(60),
+            file_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What the tools act with on the person's behalf.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolEnv {
+    /// The person's usual umask: what the tools create in their project gets the
+    /// permissions their own tools would give it (the app's own files stay 0600).
+    pub umask: u32,
+    /// This binary, which supervises each command ([`supervise`]); `None`: commands run
+    /// in a process group of their own, without a subreaper.
+    pub supervisor: Option<PathBuf>,
+}
+
+impl Default for ToolEnv {
+    fn default() -> Self {
+        ToolEnv {
+            umask: 0o022,
+            supervisor: None,
         }
     }
 }
@@ -306,7 +340,8 @@ impl Prepared {
         }
     }
 
-    /// Exactly what will happen, for the approval dialog: the command line, the diff.
+    /// Exactly what will happen, for the approval dialog: the command line, the diff (an
+    /// edit's once [`Prepared::load`]ed).
     pub fn preview(&self, sandbox: &Sandbox) -> String {
         match self {
             Prepared::ReadFile(r) => format!("read {}", sandbox.show(&r.path)),
@@ -316,40 +351,66 @@ impl Prepared {
             }
             Prepared::WriteFile(w) => w.preview(sandbox),
             Prepared::EditFile(e) => e.preview(sandbox),
-            Prepared::RunCommand(c) => format!("$ {}", c.command),
+            Prepared::RunCommand(c) => command_preview(&c.command),
             Prepared::Mcp(c) => c.preview(),
             Prepared::Recall(r) => format!("recall result {}", r.id),
             Prepared::TaskDone => "mark the task done".to_string(),
         }
     }
 
-    /// A command's first word: what "allow for this session" covers for a command (for
-    /// the other tools it covers the tool).
-    pub fn command_prefix(&self) -> Option<String> {
+    /// For a command: the programs it runs, or why that cannot be told ([`shell`]).
+    pub fn programs(&self) -> Option<Result<Vec<String>, shell::Opaque>> {
         match self {
-            Prepared::RunCommand(c) => Some(c.prefix()),
+            Prepared::RunCommand(c) => Some(shell::programs(&c.command)),
             _ => None,
         }
     }
 
-    /// The key of a session allowance ([`Approvals::allow_for_session`]).
-    pub fn session_key(&self, tool: &str) -> String {
-        match self.command_prefix() {
-            Some(prefix) => format!("run_command:{prefix}"),
-            None => tool.to_string(),
+    /// The session allowances that would let this call run unasked
+    /// ([`Approvals::verdict`]): the tool, or one per program a command runs; `None` for
+    /// a command line that cannot be read through.
+    pub fn session_keys(&self, tool: &str) -> Option<Vec<String>> {
+        match self.programs() {
+            Some(Ok(programs)) => Some(
+                programs
+                    .into_iter()
+                    .map(|p| format!("run_command:{p}"))
+                    .collect(),
+            ),
+            Some(Err(_)) => None,
+            None => Some(vec![tool.to_string()]),
         }
     }
 
-    /// Run it. Blocking file work goes to a blocking thread; a command is killed (its
-    /// whole process group) when this future is dropped.
-    pub async fn run(self, sandbox: &Sandbox, limits: Limits) -> Outcome {
+    /// Read what it needs before it can be shown and asked about — what a write or an
+    /// edit replaces, and its diff — off the actor, within the file time limit.
+    pub async fn load(self, sandbox: &Sandbox, limits: Limits) -> Result<Prepared, ToolError> {
+        if !matches!(self, Prepared::WriteFile(_) | Prepared::EditFile(_)) {
+            return Ok(self);
+        }
         let sb = sandbox.clone();
+        off_the_actor(limits.file_timeout, move || match self {
+            Prepared::WriteFile(mut w) => w.load(&sb).map(|()| Prepared::WriteFile(w)),
+            Prepared::EditFile(mut e) => e.load(&sb).map(|()| Prepared::EditFile(e)),
+            other => Ok(other),
+        })
+        .await
+    }
+
+    /// Run it. File work goes to a blocking thread, within the file time limit; a command
+    /// is stopped (with everything it started) when this future is dropped.
+    pub async fn run(self, sandbox: &Sandbox, limits: Limits, env: &ToolEnv) -> Outcome {
+        let sb = sandbox.clone();
+        let umask = env.umask;
         let result = match self {
-            Prepared::RunCommand(c) => c.run(sandbox.root(), limits).await,
+            Prepared::RunCommand(c) => c.run(sandbox.root(), limits, env).await,
             Prepared::Mcp(c) => return c.run(limits.command_timeout, limits.output_bytes).await,
-            other => tokio::task::spawn_blocking(move || other.run_blocking(&sb, limits))
+            other => {
+                off_the_actor(limits.file_timeout, move || {
+                    other.run_blocking(&sb, limits, umask)
+                })
                 .await
-                .unwrap_or_else(|e| Err(ToolError::Failed(format!("the tool crashed: {e}")))),
+            }
         };
         match result {
             Ok(text) => Outcome::ok(text),
@@ -357,19 +418,64 @@ impl Prepared {
         }
     }
 
-    fn run_blocking(self, sandbox: &Sandbox, limits: Limits) -> Result<String, ToolError> {
+    fn run_blocking(
+        self,
+        sandbox: &Sandbox,
+        limits: Limits,
+        umask: u32,
+    ) -> Result<String, ToolError> {
         match self {
             Prepared::ReadFile(r) => r.run(sandbox, limits),
             Prepared::ListFiles(l) => l.run(sandbox, limits),
             Prepared::SearchFiles(s) => s.run(sandbox, limits),
-            Prepared::WriteFile(w) => w.run(sandbox),
-            Prepared::EditFile(e) => e.run(sandbox),
+            Prepared::WriteFile(w) => w.run(sandbox, umask),
+            Prepared::EditFile(e) => e.run(sandbox, umask),
             Prepared::RunCommand(_)
             | Prepared::Mcp(_)
             | Prepared::Recall(_)
             | Prepared::TaskDone => Err(ToolError::Failed("not a blocking tool".into())),
         }
     }
+}
+
+/// Blocking file work on the blocking pool, given up after `limit` (the thread finishes
+/// on its own; every read it does is bounded).
+async fn off_the_actor<T: Send + 'static>(
+    limit: Duration,
+    work: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    match tokio::time::timeout(limit, tokio::task::spawn_blocking(work)).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(e)) => Err(ToolError::Failed(format!("the tool crashed: {e}"))),
+        Err(_) => Err(ToolError::Failed(format!(
+            "the file did not answer within {} s (a slow or hung file system?); it was given up",
+            limit.as_secs()
+        ))),
+    }
+}
+
+/// A command as the dialog shows it: every line, with runs of blank lines said as such
+/// so that nothing after them is pushed out of sight.
+fn command_preview(command: &str) -> String {
+    let lines: Vec<&str> = command.split('\n').collect();
+    let mut out = format!("$ {}", lines[0]);
+    let blank = |l: &str| l.chars().all(|c| c == ' ' || c == '\t');
+    let mut i = 1;
+    while i < lines.len() {
+        let run = lines[i..].iter().take_while(|l| blank(l)).count();
+        if run >= 2 {
+            out.push_str(&format!("\n  [{run} blank lines]"));
+            i += run;
+        } else {
+            out.push_str("\n  ");
+            out.push_str(lines[i]);
+            i += 1;
+        }
+    }
+    if lines.len() > 1 {
+        out = format!("({} lines)\n{out}", lines.len());
+    }
+    out
 }
 
 /// Cut `text` to `limit` bytes on a character boundary, saying what was left out.
@@ -451,6 +557,17 @@ mod tests {
         );
         let listed = prepare(&call("list_files", r#"{"depth": "1"}"#), &sb, &[]);
         assert!(listed.is_ok(), "{listed:?}");
+    }
+
+    #[test]
+    fn a_multi_line_command_is_shown_whole_with_blank_runs_said() {
+        let cmd = format!("echo harmless{}touch pwned", "\n".repeat(301));
+        let p = command_preview(&cmd);
+        assert_eq!(
+            p,
+            "(302 lines)\n$ echo harmless\n  [300 blank lines]\n  touch pwned"
+        );
+        assert_eq!(command_preview("cargo test"), "$ cargo test");
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub enum Verdict {
 pub struct Approvals {
     pub mode: ToolMode,
     pub policy: BTreeMap<String, Policy>,
-    /// Allowed for this session by the person: tool names, or `run_command:PREFIX`.
+    /// Allowed for this session by the person: tool names, or `run_command:PROGRAM`.
     session: HashSet<String>,
 }
 
@@ -66,8 +66,10 @@ impl Approvals {
         }
     }
 
-    /// What happens to a call of `tool` (`key`: what a session allowance would cover).
-    pub fn verdict(&self, tool: &str, access: Access, key: &str) -> Verdict {
+    /// What happens to a call of `tool`. `keys`: the session allowances that would let it
+    /// run — all of them must have been given (a command: one per program it runs);
+    /// `None` when none can (a command line that cannot be read through).
+    pub fn verdict(&self, tool: &str, access: Access, keys: Option<&[String]>) -> Verdict {
         if !self.offered(tool, access) {
             return Verdict::Refuse;
         }
@@ -78,16 +80,14 @@ impl Approvals {
             None if self.mode == ToolMode::Auto || access == Access::Read => return Verdict::Run,
             None => {}
         }
-        if self.session.contains(key) || self.session.contains(tool) {
-            Verdict::Run
-        } else {
-            Verdict::Ask
-        }
+        let allowed =
+            keys.is_some_and(|k| !k.is_empty() && k.iter().all(|k| self.session.contains(k)));
+        if allowed { Verdict::Run } else { Verdict::Ask }
     }
 
-    /// The person allowed `key` for the rest of the session.
-    pub fn allow_for_session(&mut self, key: String) {
-        self.session.insert(key);
+    /// The person allowed `keys` for the rest of the session.
+    pub fn allow_for_session(&mut self, keys: impl IntoIterator<Item = String>) {
+        self.session.extend(keys);
     }
 }
 
@@ -99,15 +99,19 @@ mod tests {
     fn by_default_reading_runs_and_everything_else_asks() {
         let a = Approvals::new(ToolMode::Ask, BTreeMap::new());
         assert_eq!(
-            a.verdict("read_file", Access::Read, "read_file"),
+            a.verdict("read_file", Access::Read, Some(&keys(&["read_file"]))),
             Verdict::Run
         );
         assert_eq!(
-            a.verdict("write_file", Access::Write, "write_file"),
+            a.verdict("write_file", Access::Write, Some(&keys(&["write_file"]))),
             Verdict::Ask
         );
         assert_eq!(
-            a.verdict("run_command", Access::Execute, "run_command:ls"),
+            a.verdict(
+                "run_command",
+                Access::Execute,
+                Some(&keys(&["run_command:ls"]))
+            ),
             Verdict::Ask
         );
     }
@@ -117,7 +121,7 @@ mod tests {
         let read = Approvals::new(ToolMode::Read, BTreeMap::new());
         assert!(!read.offered("run_command", Access::Execute));
         assert_eq!(
-            read.verdict("run_command", Access::Execute, "x"),
+            read.verdict("run_command", Access::Execute, None),
             Verdict::Refuse
         );
         let off = Approvals::new(ToolMode::Off, BTreeMap::new());
@@ -127,11 +131,15 @@ mod tests {
             BTreeMap::from([("run_command".to_string(), Policy::Ask)]),
         );
         assert_eq!(
-            auto.verdict("write_file", Access::Write, "write_file"),
+            auto.verdict("write_file", Access::Write, Some(&keys(&["write_file"]))),
             Verdict::Run
         );
         assert_eq!(
-            auto.verdict("run_command", Access::Execute, "run_command:rm"),
+            auto.verdict(
+                "run_command",
+                Access::Execute,
+                Some(&keys(&["run_command:rm"]))
+            ),
             Verdict::Ask
         );
         let deny = Approvals::new(
@@ -141,21 +149,36 @@ mod tests {
         assert!(!deny.offered("read_file", Access::Read));
     }
 
+    fn keys(k: &[&str]) -> Vec<String> {
+        k.iter().map(|s| s.to_string()).collect()
+    }
+
     #[test]
-    fn a_session_allowance_covers_its_prefix_only() {
+    fn a_session_allowance_covers_a_command_only_when_it_covers_every_program() {
         let mut a = Approvals::new(ToolMode::Ask, BTreeMap::new());
-        a.allow_for_session("run_command:cargo".into());
+        a.allow_for_session(keys(&["run_command:cargo", "run_command:tail"]));
+        let run =
+            |a: &Approvals, k: &[&str]| a.verdict("run_command", Access::Execute, Some(&keys(k)));
+        assert_eq!(run(&a, &["run_command:cargo"]), Verdict::Run);
         assert_eq!(
-            a.verdict("run_command", Access::Execute, "run_command:cargo"),
+            run(&a, &["run_command:cargo", "run_command:tail"]),
             Verdict::Run
         );
+        assert_eq!(run(&a, &["run_command:rm"]), Verdict::Ask);
         assert_eq!(
-            a.verdict("run_command", Access::Execute, "run_command:rm"),
+            run(&a, &["run_command:cargo", "run_command:rm"]),
+            Verdict::Ask,
+            "one program not allowed: the whole line asks"
+        );
+        // A line that cannot be read through always asks.
+        assert_eq!(
+            a.verdict("run_command", Access::Execute, None),
             Verdict::Ask
         );
-        a.allow_for_session("edit_file".into());
+        assert_eq!(run(&a, &[]), Verdict::Ask);
+        a.allow_for_session(keys(&["edit_file"]));
         assert_eq!(
-            a.verdict("edit_file", Access::Write, "edit_file"),
+            a.verdict("edit_file", Access::Write, Some(&keys(&["edit_file"]))),
             Verdict::Run
         );
     }

@@ -171,11 +171,22 @@ fn approval(
 ) {
     use crate::view::SessionScope;
     let s = &cx.theme.styles;
-    let scope = match &ask.session_scope {
-        SessionScope::CommandPrefix(p) => format!("`{}` commands", clean_line(p)),
-        SessionScope::Tool(t) => clean_line(t),
+    let footer = match &ask.session_scope {
+        SessionScope::Tool(t) => {
+            format!(
+                "y/Enter allow · a allow {} this session · n/Esc deny",
+                clean_line(t)
+            )
+        }
+        SessionScope::Programs(p) => {
+            let names: Vec<String> = p.iter().map(|n| format!("`{}`", clean_line(n))).collect();
+            format!(
+                "y/Enter allow · a allow {} this session · n/Esc deny",
+                names.join(", ")
+            )
+        }
+        SessionScope::NotOffered(_) => "y/Enter allow once · n/Esc deny".to_string(),
     };
-    let footer = format!("y/Enter allow · a allow {scope} this session · n/Esc deny");
     let want_w = u16::try_from(
         ask.preview
             .lines()
@@ -192,6 +203,12 @@ fn approval(
     if ask.from_text {
         lines.push(Line::from(Span::styled(
             "The model wrote this call as text; it was read as a tool call.",
+            s.dim,
+        )));
+    }
+    if let SessionScope::NotOffered(why) = &ask.session_scope {
+        lines.push(Line::from(Span::styled(
+            format!("Not offered for the session: {}.", clean_line(why)),
             s.dim,
         )));
     }
@@ -217,8 +234,37 @@ fn approval(
     let rect = popup(area, want_w, want_h);
     let title = format!("Allow {}?", clean_line(&ask.tool));
     let inner = frame(rect, buf, &title, &footer, cx);
-    let scroll = clamp_scroll(scroll, lines.len(), inner.height);
-    draw_lines(&lines, inner, buf, scroll);
+    // What does not fit is never silently out of sight: the last row says how much
+    // follows (a command of one harmless line and 300 more once showed as that line).
+    let rows = usize::from(inner.height);
+    if lines.len() <= rows || rows < 2 {
+        let scroll = clamp_scroll(scroll, lines.len(), inner.height);
+        draw_lines(&lines, inner, buf, scroll);
+        return;
+    }
+    let shown = rows - 1;
+    let scroll = usize::from(scroll).min(lines.len() - shown);
+    let below = lines.len() - scroll - shown;
+    let body = Rect {
+        height: inner.height - 1,
+        ..inner
+    };
+    draw_lines(&lines, body, buf, scroll);
+    let more = if below > 0 {
+        format!(
+            "▼ {below} more line{} below (↓ PgDn) — all of it is what runs",
+            if below == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("▲ {scroll} lines above (↑ PgUp)")
+    };
+    let style = if below > 0 { s.error } else { s.dim };
+    buf.set_line(
+        inner.x,
+        inner.y + inner.height - 1,
+        &Line::from(Span::styled(more, style)),
+        inner.width,
+    );
 }
 
 fn help(

@@ -68,9 +68,20 @@ pub enum Notice {
     StoppedBeforeReply,
     /// Ollama ended the reply at the context limit (`done_reason: length`).
     ReplyCutAtLimit,
-    /// The session file could not be created: the conversation continues in memory.
+    /// The repetition guard stopped a reply that repeated a block of `lines` lines
+    /// `times` times in a row (`repeat_limit`); what arrived is kept, marked.
+    ReplyLooped {
+        lines: usize,
+        times: usize,
+        /// In the model's reasoning rather than its answer.
+        thinking: bool,
+    },
+    /// The session file could not be created (a full disk): the records wait in memory
+    /// and creating it is tried again.
     StoreCreateFailed {
         error: String,
+        /// Records kept in memory, written once the file can be created.
+        waiting: usize,
     },
     WriteFailed {
         error: String,
@@ -219,6 +230,7 @@ impl Notice {
             | Notice::RestoreLoadFailed { .. }
             | Notice::SnapshotDeleteFailed { .. }
             | Notice::ExportFailed { .. }
+            | Notice::ReplyLooped { .. }
             | Notice::ResultNotSaved(_) => Warn,
             Notice::ThinkSet { capable: false, .. }
             | Notice::Mcp(crate::tools::mcp::Event::Failed { .. }) => Warn,

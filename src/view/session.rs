@@ -61,16 +61,20 @@ pub struct ApprovalAsk {
     pub tool: String,
     /// The command line, or the diff of the edit.
     pub preview: String,
-    /// What "allow for this session" covers: a tool, or a command's first word.
+    /// What "allow for this session" covers: a tool, or the programs a command runs.
     pub session_scope: SessionScope,
     /// The model wrote the call as text (it was recovered, not sent as a tool call).
     pub from_text: bool,
 }
 
+/// What "allow for this session" would allow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionScope {
     Tool(String),
-    CommandPrefix(String),
+    /// Every program the command line runs (each, with any arguments).
+    Programs(Vec<String>),
+    /// Nothing: the command line cannot be read through (why), so it always asks.
+    NotOffered(String),
 }
 
 /// Whether the model can call tools, for the status line.

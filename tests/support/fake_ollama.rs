@@ -652,6 +652,9 @@ fn show(shared: &Shared, body: Option<&Value>) -> Response {
 struct Msg {
     role: String,
     content: String,
+    /// An assistant message's tool calls as the template writes them (name and
+    /// arguments): they take room in the prompt like text does.
+    calls: String,
 }
 
 /// A chat request that asks for a summary (see [`is_summary_request`]).
@@ -664,6 +667,7 @@ fn asks_for_summary(body: &Value) -> bool {
                 .map(|m| Msg {
                     role: m["role"].as_str().unwrap_or("user").to_string(),
                     content: m["content"].as_str().unwrap_or("").to_string(),
+                    calls: String::new(),
                 })
                 .collect()
         })
@@ -700,6 +704,17 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
             .map(|m| Msg {
                 role: m["role"].as_str().unwrap_or("user").to_string(),
                 content: m["content"].as_str().unwrap_or("").to_string(),
+                calls: m["tool_calls"]
+                    .as_array()
+                    .map(|calls| {
+                        calls
+                            .iter()
+                            .map(|c| {
+                                format!("{}{}", c["function"]["name"], c["function"]["arguments"])
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             })
             .collect(),
         Value::Null => Vec::new(),
@@ -992,7 +1007,7 @@ struct Fit {
 fn fit_prompt(messages: &[Msg], num_ctx: u32) -> Fit {
     let costs: Vec<u32> = messages
         .iter()
-        .map(|m| count_tokens(&m.content) + TEMPLATE_OVERHEAD_TOKENS)
+        .map(|m| count_tokens(&m.content) + count_tokens(&m.calls) + TEMPLATE_OVERHEAD_TOKENS)
         .collect();
     let sent: u32 = costs.iter().sum::<u32>() + BOS_TOKENS;
     let mut keep = vec![true; messages.len()];

@@ -367,6 +367,8 @@ impl Engine {
         }
         self.backoff = None;
         self.version += 1;
+        // A snapshot is a file too: its messages are counted from their text.
+        self.recount_active();
         self.rebuild_system();
         self.rebuild_goals();
         self.rebuild_checkpoints();

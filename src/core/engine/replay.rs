@@ -1,7 +1,8 @@
 //! Rebuilding a session from its log: a new engine, every stored record applied in order
 //! through the same function live operation uses. A record that cannot be applied is
 //! reported and skipped; the rest still apply. Prompt parts are rendered and counted once
-//! at the end, not after every record (that made loading a long session ~100x slower).
+//! at the end, not after every record (that made loading a long session ~100x slower),
+//! and the active messages are counted from their text then, whatever the log says.
 
 use super::{Engine, EngineConfig, SessionSpec};
 use crate::core::prompts::Prompts;
@@ -81,10 +82,48 @@ impl Engine {
             }
         }
         e.replaying = false;
+        e.recount_active();
         e.rebuild_system();
         e.rebuild_goals();
         e.rebuild_checkpoints();
         (e, report)
+    }
+
+    /// Count again, from their text, the messages the next request carries. A record's
+    /// cached `tokens` saves counting on replay, but it is only what the file says: a
+    /// crafted log (a 100 MB message with `"tokens": 3`) must not make the engine send an
+    /// over-budget request. Only the active messages are counted (their total is about a
+    /// context's worth), so a long session still opens fast.
+    pub(super) fn recount_active(&mut self) {
+        use crate::core::context::clipped_text;
+        let counted: Vec<_> = self
+            .active
+            .messages()
+            .iter()
+            .filter_map(|e| {
+                let m = self.history.get(e.id)?;
+                let tokens = match (self.reduced.get(&e.id), &e.clip) {
+                    (Some((text, _)), _) => self.tok.count(text),
+                    (None, Some(clip)) => self.tok.count(&clipped_text(&m.text, Some(clip))),
+                    // A reply's calls are part of what the model sees of it.
+                    (None, None) => m.calls.iter().fold(self.tok.count(&m.text), |n, c| {
+                        n.saturating_add(self.tok.count(&c.name))
+                            .saturating_add(self.tok.count(&c.args))
+                    }),
+                };
+                (tokens != e.tokens).then_some((e.id, tokens, e.clip))
+            })
+            .collect();
+        for (id, tokens, clip) in counted {
+            self.active.set_tokens(id, tokens, clip);
+            if let Some(r) = self.reduced.get_mut(&id) {
+                r.1 = tokens;
+            } else if clip.is_none()
+                && let Some(m) = self.history.get_mut(id)
+            {
+                m.tokens = tokens;
+            }
+        }
     }
 
     /// The header line for this session's log.

@@ -1,0 +1,24 @@
+//! End to end: the real `ollm-tui` binary in a tmux pane, talking to the fake Ollama server
+//! over HTTP. Keys go in with `send-keys`, the screen comes out with `capture-pane`.
+//!
+//! Waiting is always for a condition on the screen (polling `capture-pane`) with a
+//! generous deadline, never a fixed sleep that passes by luck. Every key changes what the
+//! app does with the next one (Esc followed at once by a letter reads as Alt+letter), so
+//! the harness refuses to send a key before the screen has shown the effect of the last
+//! one (`Tmux::wait_for`). tmux is required (`.ci/run` installs it); each test uses its own
+//! tmux server socket.
+//!
+//! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
+//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`.
+#![allow(clippy::unwrap_used)]
+
+#[path = "../store_fixtures.rs"]
+mod fixtures;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod chat;
+mod faults;
+mod harness;
+mod sessions;
+mod tools;
