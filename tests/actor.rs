@@ -1927,6 +1927,41 @@ async fn a_call_repeated_in_the_same_turn_is_not_run_again() {
     assert_eq!(server.chat_requests().len(), 4);
 }
 
+/// `search_history` answers from the whole conversation, over real HTTP: the line that
+/// names what was asked, with its message number and who said it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_history_finds_a_line_of_the_conversation() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeOllama::start().await;
+    let s = start_with_tools(&server, dir.path());
+    s.say("The staging database is pg-stage-3 on port 6543.")
+        .await;
+    s.wait_for_messages(2).await;
+    s.say("And the cache is redis-9.").await;
+    s.wait_for_messages(4).await;
+    server.push_tool_calls(vec![(
+        "search_history",
+        serde_json::json!({"query": "staging database port"}),
+    )]);
+    s.say("which port was staging on?").await;
+    s.wait_for_messages(8).await;
+    let last = server.chat_requests().last().unwrap().clone();
+    let found = last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "tool")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(found.contains("pg-stage-3 on port 6543"), "{found}");
+    assert!(found.contains("(user)"), "{found}");
+    assert!(!found.contains("redis-9"), "{found}");
+    s.finish().await;
+}
+
 /// A file read far larger than its share of the context reaches the model shortened,
 /// saying so and naming its id; `recall` with that id and a line range brings back
 /// exactly those lines; the whole result is in the store.

@@ -173,6 +173,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
         match &prepared {
             Prepared::Recall(r) => return Some(answer(call, self.recall(r), Some(0))),
+            Prepared::SearchHistory(q) => {
+                let text = self
+                    .engine
+                    .search_history(&q.query, q.limit.unwrap_or(5) as usize);
+                return Some(answer(call, Outcome::ok(text), Some(0)));
+            }
             Prepared::TaskDone => {
                 let text = "Noted: the task is done. Its tool calls and results leave the \
                             conversation after your answer. Answer the user now.";

@@ -276,44 +276,61 @@ impl RecallIndex {
         terms.sort();
         terms.dedup();
         let rare_df = (n * RARE_SHARE).max(2.0);
-        // doc → (score, whether a rare word matched)
-        let mut scores: HashMap<u32, (f64, bool)> = HashMap::new();
-        for t in &terms {
-            let Some(list) = self.postings.get(t) else {
-                continue;
-            };
-            let df = list.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(d, tf) in list {
+        let lists: Vec<(&Vec<(u32, u32)>, f64)> = terms
+            .iter()
+            .filter_map(|t| self.postings.get(t))
+            .map(|list| {
+                let df = list.len() as f64;
+                (list, (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
+            })
+            .collect();
+        // Only a sentence with a rare word of the query can be a hit. Scores accumulate
+        // over the postings of the query's words (their total length is the cost of a
+        // query), the rare words marking the candidates.
+        let mut score = vec![0f64; self.docs.len()];
+        let mut candidate = vec![false; self.docs.len()];
+        for (list, idf) in &lists {
+            let rare = list.len() as f64 <= rare_df;
+            for &(d, tf) in list.iter() {
                 let ratio = (f64::from(self.docs[d as usize].len) / avg).min(MAX_LENGTH_RATIO);
                 let tf = f64::from(tf);
-                let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * ratio));
-                let e = scores.entry(d).or_default();
-                e.0 += s;
-                e.1 |= df <= rare_df;
+                score[d as usize] += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * ratio));
+                candidate[d as usize] |= rare;
             }
         }
-        let mut ranked: Vec<(u32, f64)> = scores
-            .into_iter()
-            .filter(|(_, (_, rare))| *rare)
-            .map(|(d, (s, _))| {
-                let w = if self.docs[d as usize].role == Role::User {
-                    1.0
-                } else {
-                    MODEL_WEIGHT
-                };
-                (d, s * w)
-            })
-            .filter(|(_, s)| *s >= MIN_SCORE)
+        let weighted = |d: usize| {
+            let w = if self.docs[d].role == Role::User {
+                1.0
+            } else {
+                MODEL_WEIGHT
+            };
+            score[d] * w
+        };
+        let top = (0..self.docs.len())
+            .filter(|&d| candidate[d])
+            .map(weighted)
+            .fold(0f64, f64::max);
+        if top < MIN_SCORE {
+            return Vec::new();
+        }
+        let floor = (top * RELATIVE_FLOOR).max(MIN_SCORE);
+        let mut ranked: Vec<(u32, f64)> = (0..self.docs.len())
+            .filter(|&d| candidate[d])
+            .map(|d| (d as u32, weighted(d)))
+            .filter(|(_, s)| *s >= floor)
             .collect();
         // Best first; ties to the newer sentence (a later statement is the current one).
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-        let Some(&(_, top)) = ranked.first() else {
-            return Vec::new();
-        };
+        // Only the best few are ordered: a long chat can hold thousands near the top.
+        let order = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0));
+        let keep = k.saturating_mul(8);
+        if ranked.len() > keep {
+            ranked.select_nth_unstable_by(keep, order);
+            ranked.truncate(keep);
+        }
+        ranked.sort_unstable_by(order);
         let mut out: Vec<Hit> = Vec::new();
         for (d, s) in ranked {
-            if s < top * RELATIVE_FLOOR || out.len() >= k {
+            if out.len() >= k {
                 break;
             }
             let doc = &self.docs[d as usize];

@@ -53,17 +53,24 @@ pub async fn quiz<B: ChatBackend>(
     context: &[(ChatRole, String)],
     num_ctx: u32,
     server_truncates: bool,
+    ask: Option<&strategies::Asker>,
 ) -> Result<QuizScore, RunError> {
     let mut score = QuizScore::default();
     for q in &scenario.quiz {
-        let mut messages: Vec<ChatMessage> = context
-            .iter()
-            .map(|(r, t)| ChatMessage::new(*r, t.clone()))
-            .collect();
-        messages.push(ChatMessage::user(format!(
-            "{} Answer in one short sentence.",
-            q.ask
-        )));
+        let question = format!("{} Answer in one short sentence.", q.ask);
+        // A strategy that builds its own requests is asked through them (ours recalls
+        // what the question is about from its log); else the context, then the question.
+        let messages: Vec<ChatMessage> = match ask {
+            Some(ask) => ask(&question)
+                .into_iter()
+                .map(|(r, t)| ChatMessage::new(r, t))
+                .collect(),
+            None => context
+                .iter()
+                .map(|(r, t)| ChatMessage::new(*r, t.clone()))
+                .chain(std::iter::once(ChatMessage::user(question.clone())))
+                .collect(),
+        };
         let req = ChatRequest {
             model: setup.model.clone(),
             messages,
@@ -121,6 +128,7 @@ pub async fn measure<B: ChatBackend + Clone>(
         &run.context,
         setup.ctx,
         server_truncates,
+        run.ask.as_ref(),
     )
     .await?;
     Ok((report::measured(scenario, setup, &run, quiz, cut), run))
@@ -140,11 +148,11 @@ pub async fn bounds<B: ChatBackend>(
     let need = tokens + tokens / 4 + 512;
     let ceiling = if need <= CEILING_MAX_CTX {
         let ctx = need.max(setup.ctx);
-        Some(quiz(backend, setup, scenario, transcript, ctx, false).await?)
+        Some(quiz(backend, setup, scenario, transcript, ctx, false, None).await?)
     } else {
         None
     };
-    let floor = quiz(backend, setup, scenario, &[], setup.ctx, false).await?;
+    let floor = quiz(backend, setup, scenario, &[], setup.ctx, false, None).await?;
     Ok((ceiling, floor))
 }
 

@@ -129,6 +129,8 @@ pub enum Prepared {
     Mcp(Box<mcp::McpCall>),
     /// Answered by the session, which holds the saved results.
     Recall(Recall),
+    /// Answered by the session, which holds every message.
+    SearchHistory(SearchHistory),
     /// Answered by the session: the engine sets the watermark after the model's answer.
     TaskDone,
 }
@@ -142,6 +144,18 @@ pub struct Recall {
     pub start_line: Option<u64>,
     #[serde(default, deserialize_with = "lenient_number")]
     pub end_line: Option<u64>,
+}
+
+/// The tool that searches the whole conversation (as Letta's `conversation_search`).
+pub const SEARCH_HISTORY: &str = "search_history";
+
+/// A `search_history` call: what to look for in the whole conversation, and how many
+/// lines at most.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct SearchHistory {
+    pub query: String,
+    #[serde(default, deserialize_with = "lenient_number")]
+    pub limit: Option<u64>,
 }
 
 fn required_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
@@ -244,6 +258,15 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
             }}),
         ),
         spec(
+            SEARCH_HISTORY,
+            Access::Read,
+            "Search everything said earlier in this conversation, including parts no longer shown in full. Returns the best matching lines, each with its message number and who said it.",
+            json!({"type": "object", "required": ["query"], "properties": {
+                "query": {"type": "string", "description": "words to look for, e.g. a name, a file or a topic"},
+                "limit": {"type": "integer", "description": "most lines to return (default 5)"}
+            }}),
+        ),
+        spec(
             crate::core::engine::TASK_DONE_TOOL,
             Access::Read,
             "Call this once the user's task is completely finished, then answer the user. The tool calls and results of the task leave the conversation (what was said stays), making room for the next task.",
@@ -315,6 +338,7 @@ pub fn prepare(
             Prepared::RunCommand(command::RunCommand::prepare(args(&call.args)?, sandbox)?)
         }
         "recall" => Prepared::Recall(args(&call.args)?),
+        SEARCH_HISTORY => Prepared::SearchHistory(args(&call.args)?),
         crate::core::engine::TASK_DONE_TOOL => Prepared::TaskDone,
         other => {
             let names: Vec<String> = builtin_specs()
@@ -334,6 +358,7 @@ impl Prepared {
             | Prepared::ListFiles(_)
             | Prepared::SearchFiles(_)
             | Prepared::Recall(_)
+            | Prepared::SearchHistory(_)
             | Prepared::TaskDone => Access::Read,
             Prepared::WriteFile(_) | Prepared::EditFile(_) => Access::Write,
             Prepared::RunCommand(_) | Prepared::Mcp(_) => Access::Execute,
@@ -354,6 +379,7 @@ impl Prepared {
             Prepared::RunCommand(c) => command_preview(&c.command),
             Prepared::Mcp(c) => c.preview(),
             Prepared::Recall(r) => format!("recall result {}", r.id),
+            Prepared::SearchHistory(q) => format!("search the conversation for {:?}", q.query),
             Prepared::TaskDone => "mark the task done".to_string(),
         }
     }
@@ -433,6 +459,7 @@ impl Prepared {
             Prepared::RunCommand(_)
             | Prepared::Mcp(_)
             | Prepared::Recall(_)
+            | Prepared::SearchHistory(_)
             | Prepared::TaskDone => Err(ToolError::Failed("not a blocking tool".into())),
         }
     }

@@ -119,6 +119,17 @@ impl Engine {
 
     /// The request for the current state (what the next `Chat` would carry).
     pub fn prompt(&self) -> ChatPrompt {
+        self.prompt_with(None)
+    }
+
+    /// The request the person's `text` would go out in if they sent it now, recall
+    /// included — nothing is recorded (the benchmark asks its quiz this way, and a view
+    /// of "what the model would see" can). It may be over budget when the state is.
+    pub fn prompt_for(&self, text: &str) -> ChatPrompt {
+        self.prompt_with(Some(text))
+    }
+
+    fn prompt_with(&self, next: Option<&str>) -> ChatPrompt {
         let mut messages = Vec::with_capacity(self.active.messages().len() + 2);
         let system = if self.goal_part.text.is_empty() {
             self.system.text.clone()
@@ -187,6 +198,13 @@ impl Engine {
             .saturating_add(self.checkpoint_part.raw)
             .saturating_add(self.active.messages_raw())
             .saturating_sub(skipped_raw);
+        if let Some(text) = next {
+            answering = Some((messages.len(), text));
+            messages.push(PromptMessage::new(PromptRole::User, text.to_string()));
+            raw_estimate = raw_estimate
+                .saturating_add(self.tok.count(text))
+                .saturating_add(MESSAGE_OVERHEAD_TOKENS);
+        }
         let mut recalled = Vec::new();
         if let Some((at, query)) = answering
             && let Some((text, raw, lines)) = self.recall_slot(query, raw_estimate)
@@ -256,6 +274,32 @@ impl Engine {
             });
         }
         (!lines.is_empty()).then_some((text, raw, lines))
+    }
+
+    /// The `search_history` tool's answer: the lines of the whole conversation (what is
+    /// shown and what was folded, the person's and the model's) that best match `query`,
+    /// each with its message number and who said it, at most `limit` (1–20).
+    pub fn search_history(&self, query: &str, limit: usize) -> String {
+        let mut index = RecallIndex::default();
+        for id in self.conversation_ids() {
+            if let Some(m) = self.history.get(id).filter(|m| m.role != Role::Tool) {
+                index.add(m.id, m.role, &m.text);
+            }
+        }
+        let hits = index.search(query, limit.clamp(1, 20));
+        if hits.is_empty() {
+            return format!("Nothing in this conversation matches {query:?}.");
+        }
+        let mut out = format!("Lines of this conversation matching {query:?}, best first:");
+        for h in hits {
+            let who = if h.role == Role::User {
+                "user"
+            } else {
+                "assistant"
+            };
+            out.push_str(&format!("\n- message {} ({who}): {}", h.id, h.text));
+        }
+        out
     }
 
     /// Bring the recall index up to the folded messages: the newly folded ones are added

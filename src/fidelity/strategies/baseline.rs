@@ -197,6 +197,7 @@ pub(super) async fn baseline<B: ChatBackend>(
         started,
         ended: Instant::now(),
         transcript,
+        ask: None,
     })
 }
 

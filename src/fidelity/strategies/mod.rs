@@ -168,7 +168,15 @@ pub struct Run {
     pub ended: Instant,
     /// The full conversation (for the ceiling).
     pub transcript: Vec<(ChatRole, String)>,
+    /// How a question goes out after the run, when the strategy builds its requests
+    /// itself: ours asks through its engine, so what the engine adds for a message
+    /// (recall from the log) is part of the answer. `None`: the context, then the
+    /// question.
+    pub ask: Option<Asker>,
 }
+
+/// The request a strategy would send for a question: (role, text) messages.
+pub type Asker = Box<dyn Fn(&str) -> Vec<(ChatRole, String)> + Send + Sync>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {

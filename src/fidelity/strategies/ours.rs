@@ -103,12 +103,6 @@ pub(super) async fn ours<B: ChatBackend>(
         count(&u, &mut passes);
     }
     let prompt = exit.engine.prompt();
-    let role = |r: crate::core::engine::PromptRole| match r {
-        crate::core::engine::PromptRole::System => ChatRole::System,
-        crate::core::engine::PromptRole::User => ChatRole::User,
-        crate::core::engine::PromptRole::Assistant => ChatRole::Assistant,
-        crate::core::engine::PromptRole::Tool => ChatRole::Tool,
-    };
     let transcript = exit
         .engine
         .history()
@@ -122,22 +116,37 @@ pub(super) async fn ours<B: ChatBackend>(
             (r, m.text.clone())
         })
         .collect();
+    let engine = exit.engine;
+    let compressions = engine.compressions();
+    let ask: super::Asker = Box::new(move |question: &str| messages(engine.prompt_for(question)));
     Ok(Run {
         strategy: Strategy::Ours,
-        context: prompt
-            .messages
-            .into_iter()
-            .map(|m| (role(m.role), m.content))
-            .collect(),
+        context: messages(prompt),
         kept_by: KeptBy::Sent,
         calls,
         turns,
-        compressions: exit.engine.compressions(),
+        compressions,
         passes,
         started,
         ended,
         transcript,
+        ask: Some(ask),
     })
+}
+
+/// A request's messages as (role, text).
+fn messages(prompt: crate::core::engine::ChatPrompt) -> Vec<(ChatRole, String)> {
+    let role = |r: crate::core::engine::PromptRole| match r {
+        crate::core::engine::PromptRole::System => ChatRole::System,
+        crate::core::engine::PromptRole::User => ChatRole::User,
+        crate::core::engine::PromptRole::Assistant => ChatRole::Assistant,
+        crate::core::engine::PromptRole::Tool => ChatRole::Tool,
+    };
+    prompt
+        .messages
+        .into_iter()
+        .map(|m| (role(m.role), m.content))
+        .collect()
 }
 
 /// Wait for the turn's reply to end, counting the compression passes reported on the
