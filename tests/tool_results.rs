@@ -474,3 +474,58 @@ fn layer_two_reduces_older_results_before_folding_conversation() {
     assert!(report.issues.is_empty(), "{:?}", report.issues);
     assert_eq!(replayed.prompt().messages, sent.messages);
 }
+
+/// A result worth reading through is read only when the server, at its measured speed,
+/// would do it within `digest_max_secs`: on a fast server it is read (and the plan says
+/// about how long), on a slow one it is shortened instead and the engine says how long
+/// the reading would have taken. Before any reply there is no measure: it is read.
+#[test]
+fn a_result_is_read_through_only_when_the_server_is_fast_enough() {
+    use ollm_tui::core::engine::{Digestion, Input};
+    use ollm_tui::core::speed::CallTiming;
+    let tok: Arc<dyn Tokenizer> = Arc::new(Tiktoken::new().unwrap());
+    let cfg = EngineConfig {
+        digest_results: true,
+        digest_max_secs: 30,
+        ..EngineConfig::default()
+    };
+    let call = read("src/big.rs", 40);
+    let (result, _) = tool_output(&call);
+    let timed = |prompt_tps: u64, output_tps: u64| {
+        let mut h = harness(8192, tok.clone(), cfg.clone());
+        h.apply(Input::ReplyTimed(CallTiming {
+            prompt_tokens: Some(2000),
+            prompt_ms: Some(2000 * 1000 / prompt_tps),
+            output_tokens: Some(400),
+            output_ms: Some(400 * 1000 / output_tps),
+            total_ms: None,
+        }));
+        h.engine.digest_plan(&call, &result)
+    };
+    let unmeasured = harness(8192, tok.clone(), cfg.clone())
+        .engine
+        .digest_plan(&call, &result);
+    assert!(
+        matches!(unmeasured, Digestion::Read { secs: None, .. }),
+        "{unmeasured:?}"
+    );
+    // A GPU-class server: thousands of prompt tokens a second.
+    match timed(4000, 80) {
+        Digestion::Read {
+            secs: Some(s),
+            plan,
+        } => {
+            assert!(s <= 30, "{s} s");
+            assert!(!plan.calls().is_empty());
+        }
+        other => panic!("fast server: {other:?}"),
+    }
+    // The 0.5B model on two cores: ~60 prompt tokens and 8 output tokens a second.
+    match timed(60, 8) {
+        Digestion::TooSlow { secs, limit } => {
+            assert_eq!(limit, 30);
+            assert!(secs > 30, "{secs} s");
+        }
+        other => panic!("slow server: {other:?}"),
+    }
+}

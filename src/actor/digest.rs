@@ -4,10 +4,11 @@
 //! shortened by kind, and the calls go on (a second Stop ends them).
 
 use super::driver::Actor;
+use crate::core::engine::Digestion;
 use crate::core::message::ToolCall;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
-use crate::view::Activity;
+use crate::view::{Activity, Notice};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -15,12 +16,26 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// The model's notes on `result`, when the engine wants them and the model made
     /// usable ones; `None`: the engine shortens the result instead.
     pub(super) async fn digest(&mut self, call: &ToolCall, result: &str) -> Option<String> {
-        let plan = self.engine.digest_plan(call, result)?;
+        let (plan, secs) = match self.engine.digest_plan(call, result) {
+            Digestion::No => return None,
+            Digestion::TooSlow { secs, limit } => {
+                tracing::info!(tool = %call.name, secs, limit, "a large result is shortened: reading it through would take too long");
+                self.notice(Notice::ReadingTooSlow {
+                    tool: call.name.clone(),
+                    secs,
+                    limit,
+                });
+                return None;
+            }
+            Digestion::Read { plan, secs } => (plan, secs),
+        };
         let since = Instant::now();
+        // "about 40 s", once the server's speed is known.
+        let about = secs.map_or(String::new(), |s| format!(", about {s} s"));
         self.activity = Activity::Tool {
             since,
             what: format!(
-                "reading the {} result through (0/{})",
+                "reading the {} result through (0/{}{about})",
                 call.name,
                 plan.parts.len()
             ),
@@ -33,7 +48,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 let mut next = (**v).clone();
                 next.activity = Activity::Tool {
                     since,
-                    what: format!("reading the {name} result through ({done}/{of})"),
+                    what: format!("reading the {name} result through ({done}/{of}{about})"),
                 };
                 *v = Arc::new(next);
             });

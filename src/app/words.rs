@@ -272,6 +272,12 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         Notice::ReplyCutAtLimit => {
             Words::line("The reply reached the context limit and was cut off by Ollama.")
         }
+        Notice::ReadingTooSlow { tool, secs, limit } => Words::with_hint(
+            format!(
+                "The {tool} result is large: reading it through would take about {secs} s at this server's speed, so the model gets it shortened (the whole is kept; the model can recall any part)."
+            ),
+            format!("Raise [tools] digest_max_secs (now {limit}) to wait for readings this long."),
+        ),
         Notice::ReplyLooped {
             lines,
             times,

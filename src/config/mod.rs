@@ -288,6 +288,7 @@ pub fn resolve_with(
         tool_rounds: tools.rounds,
         whole_results: tools.results == tools::ResultsMode::Whole,
         digest_results: tools.results == tools::ResultsMode::Summarize,
+        digest_max_secs: tools.digest_max_secs,
     };
     let ollama_defaults = OllamaOptions::default();
     let utf8 = env

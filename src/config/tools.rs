@@ -34,6 +34,9 @@ pub struct ToolsConfig {
     /// shortened by kind, both kept whole on disk; "shorten": never the model, only the
     /// shortening; "whole": every result enters whole (for debugging a tool).
     pub results: Option<ResultsMode>,
+    /// Longest a huge result may take to be read through, at the server's measured
+    /// speed, in seconds; a longer one is shortened instead.
+    pub digest_max_secs: Option<u32>,
     /// Per tool: "allow", "ask" or "deny".
     #[serde(default)]
     pub policy: BTreeMap<String, Policy>,
@@ -55,6 +58,7 @@ pub struct ToolSettings {
     pub mode: ToolMode,
     pub rounds: u32,
     pub results: ResultsMode,
+    pub digest_max_secs: u32,
     pub policy: BTreeMap<String, Policy>,
     pub limits: Limits,
     /// Where tools work: `--workdir`, else the directory ollm-tui was started in.
@@ -132,6 +136,9 @@ pub(super) fn resolve(
             .rounds
             .unwrap_or(crate::core::engine::DEFAULT_TOOL_ROUNDS),
         results: file.results.unwrap_or_default(),
+        digest_max_secs: file
+            .digest_max_secs
+            .unwrap_or(crate::core::engine::DEFAULT_DIGEST_MAX_SECS),
         policy: file.policy.clone(),
         limits: Limits {
             output_bytes: file

@@ -65,6 +65,32 @@ pub struct DigestPlan {
     pub original_chars: usize,
 }
 
+/// Tokens of instructions around each part in its request (the system prompt, the task
+/// and the call), for estimating how long the reading takes.
+const PART_OVERHEAD_TOKENS: u32 = 120;
+
+impl DigestPlan {
+    /// The calls the reading will make, as (prompt tokens, output cap): one a part, and
+    /// the merge when the notes together will not fit the limit.
+    pub fn calls(&self) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = self
+            .parts
+            .iter()
+            .map(|p| {
+                (
+                    p.tokens + PART_OVERHEAD_TOKENS,
+                    (p.tokens / 10).max(MIN_NOTE_TOKENS),
+                )
+            })
+            .collect();
+        let notes: u32 = out.iter().map(|(_, cap)| cap).sum();
+        if notes > self.limit {
+            out.push((notes + PART_OVERHEAD_TOKENS, self.limit));
+        }
+        out
+    }
+}
+
 /// What the model made of the result: the text for the context and its cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Digest {

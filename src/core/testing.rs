@@ -285,7 +285,10 @@ impl<S: Summarizer> Harness<S> {
                         let (result, is_error) = (self.tool_output)(&call);
                         // A huge result is read through by the summarizer, as the actor does.
                         let digest = (!is_error)
-                            .then(|| self.engine.digest_plan(&call, &result))
+                            .then(|| match self.engine.digest_plan(&call, &result) {
+                                crate::core::engine::Digestion::Read { plan, .. } => Some(plan),
+                                _ => None,
+                            })
                             .flatten()
                             .and_then(|plan| {
                                 let tok = self.engine.tokenizer().clone();

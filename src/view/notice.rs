@@ -68,6 +68,13 @@ pub enum Notice {
     StoppedBeforeReply,
     /// Ollama ended the reply at the context limit (`done_reason: length`).
     ReplyCutAtLimit,
+    /// A huge tool result was not read through by the model: at the server's measured
+    /// speed it would take about `secs`, over the person's `limit`. It is shortened.
+    ReadingTooSlow {
+        tool: String,
+        secs: u32,
+        limit: u32,
+    },
     /// The repetition guard stopped a reply that repeated a block of `lines` lines
     /// `times` times in a row (`repeat_limit`); what arrived is kept, marked.
     ReplyLooped {
@@ -240,6 +247,7 @@ impl Notice {
             | Notice::Connected { .. }
             | Notice::StoppedBeforeReply
             | Notice::ReplyCutAtLimit
+            | Notice::ReadingTooSlow { .. }
             | Notice::WriteRecovered
             | Notice::ModelSwitched { .. }
             | Notice::SnapshotDeleted { .. }

@@ -47,6 +47,7 @@ mod watermark;
 
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
+pub use digest::Digestion;
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer, kept_in_log};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole, max_reply};
 pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
@@ -85,7 +86,13 @@ pub struct EngineConfig {
     /// A huge result is read through by the model (layer 1) before it enters the
     /// context (`[tools] results = "summarize"`, the default); off, it is only shortened.
     pub digest_results: bool,
+    /// Longest the person should wait for a result to be read through, by the server's
+    /// measured speed; a longer reading is not started (the result is shortened).
+    pub digest_max_secs: u32,
 }
+
+/// Seconds a reading-through may be expected to take, unless configured.
+pub const DEFAULT_DIGEST_MAX_SECS: u32 = 30;
 
 impl Default for EngineConfig {
     fn default() -> Self {
@@ -95,6 +102,7 @@ impl Default for EngineConfig {
             tool_rounds: DEFAULT_TOOL_ROUNDS,
             whole_results: false,
             digest_results: true,
+            digest_max_secs: DEFAULT_DIGEST_MAX_SECS,
         }
     }
 }

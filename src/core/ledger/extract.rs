@@ -107,7 +107,10 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         })
         .filter(|(_, _, v)| v.len() >= 2 && !english_compound(v))
         .collect();
-    for m in SMALL_NUMBER.captures_iter(sentence).filter_map(|c| c.get(1)) {
+    for m in SMALL_NUMBER
+        .captures_iter(sentence)
+        .filter_map(|c| c.get(1))
+    {
         if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
             out.push((m.start(), m.end(), m.as_str().to_string()));
         }
@@ -131,7 +134,10 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
 
 /// The values a sentence states.
 pub fn values(sentence: &str) -> Vec<String> {
-    let mut out: Vec<String> = value_spans(sentence).into_iter().map(|(_, _, v)| v).collect();
+    let mut out: Vec<String> = value_spans(sentence)
+        .into_iter()
+        .map(|(_, _, v)| v)
+        .collect();
     out.sort();
     out.dedup();
     out
@@ -248,8 +254,8 @@ fn window(sentence: &str, values: &[String]) -> String {
 /// Words that open a sentence about something the sentence before named ("It exposes
 /// 9100", "that one's on 8081").
 const BACK_REFERENCES: &[&str] = &[
-    "it", "its", "it's", "that", "that's", "this", "these", "those", "they", "they're",
-    "their", "there", "he", "she", "his", "her", "which", "both",
+    "it", "its", "it's", "that", "that's", "this", "these", "those", "they", "they're", "their",
+    "there", "he", "she", "his", "her", "which", "both",
 ];
 /// A sentence before a back reference is joined to it when it has at most this many
 /// words: short enough to be the naming of the subject.
@@ -362,10 +368,19 @@ mod tests {
     #[test]
     fn values_of_every_common_kind_are_found_whole() {
         let has = |s: &str, v: &str| values(s).contains(&v.to_string());
-        assert!(has("The audit kicks off 2026-04-09, so no changes.", "2026-04-09"));
+        assert!(has(
+            "The audit kicks off 2026-04-09, so no changes.",
+            "2026-04-09"
+        ));
         assert!(has("The code freeze starts on March 14th.", "March 14th"));
-        assert!(has("The Lisbon office opens on the 3rd of May.", "3rd of May"));
-        assert!(has("The API is capped at 100 requests a minute per key.", "100 requests a minute"));
+        assert!(has(
+            "The Lisbon office opens on the 3rd of May.",
+            "3rd of May"
+        ));
+        assert!(has(
+            "The API is capped at 100 requests a minute per key.",
+            "100 requests a minute"
+        ));
         assert!(has("Our uptime target is 99.95%.", "99.95%"));
         assert!(has("Session cookies last 8 hours now.", "8 hours"));
         assert!(has("Keep it for two weeks.", "two weeks"));
