@@ -423,7 +423,11 @@ fn marker_line(change: &GoalChange) -> String {
         GoalChange::Decision { text, .. } => format!("[DECISION] {text}"),
         GoalChange::Artifact { path, .. } => format!("[ARTIFACT] {path}"),
         GoalChange::Next { text } => format!("[NEXT] {text}"),
-        _ => "a goal-board change".to_string(),
+        GoalChange::GoalStatus { .. }
+        | GoalChange::Lock { .. }
+        | GoalChange::Unlock { .. }
+        | GoalChange::DeleteDecision { .. }
+        | GoalChange::Clear => "a goal-board change".to_string(),
     }
 }
 
@@ -505,7 +509,7 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             "Emergency rollover ({}): the context now holds {tokens_after} tokens. An emergency snapshot was saved first ({}).",
             match intensity {
                 Intensity::Truncate => "marked truncation, the model was unavailable",
-                _ => "everything older folded hard",
+                Intensity::Normal | Intensity::Hard => "everything older folded hard",
             },
             keys.restore
         )),
@@ -635,8 +639,15 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             "The budget now follows what the server uses, so nothing is cut silently. A model's trained length, or OLLAMA_CONTEXT_LENGTH on the server, sets this limit; /ctx changes what is asked for.",
         ),
         EngineEvent::Refused { error } => refused(error),
-        // The rest shows on screen in other ways (dividers, the panel, the status line);
-        // in words it is the event's name.
-        other => Words::line(other.name().replace('-', " ")),
+        // These show on screen in other ways (dividers, the panel, the status line); in
+        // words they are the event's name. Named one by one, so a new event does not
+        // compile until it has its words.
+        EngineEvent::Compressed { .. }
+        | EngineEvent::ToolRoundsCapped { .. }
+        | EngineEvent::CheckpointCreated { .. }
+        | EngineEvent::CheckpointAged { .. }
+        | EngineEvent::CheckpointsMerged { .. }
+        | EngineEvent::AutoSnapshotCreated { .. }
+        | EngineEvent::GoalUpdated { .. } => Words::line(ev.name().replace('-', " ")),
     }
 }

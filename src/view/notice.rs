@@ -162,7 +162,9 @@ pub enum Place {
     Nowhere,
 }
 
-/// Where an engine event shows and how urgent it is: one table for both.
+/// Where an engine event shows and how urgent it is: one table for both, with no
+/// catch-all, so a new event does not compile until it is placed here (and worded in
+/// `app::words`, and kept or not in `core::engine::kept_in_log`).
 pub fn show(ev: &EngineEvent) -> (Place, Severity) {
     use Place::{Banner, Line, Nowhere, TransientBanner};
     use Severity::{Error, Info, Warn};
@@ -213,7 +215,15 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
         | EngineEvent::LoadedCtxSmaller { .. } => (Banner, Warn),
         EngineEvent::Blocked(_) => (Banner, Error),
         EngineEvent::OverflowPersists { .. } => (TransientBanner, Error),
-        _ => (Nowhere, Info),
+        // Shown another way: a fold divider (a pass that folded messages), the panel
+        // (checkpoints, the goal board), the status line; or only kept in the log.
+        EngineEvent::Compressed { .. }
+        | EngineEvent::ToolRoundsCapped { .. }
+        | EngineEvent::CheckpointCreated { .. }
+        | EngineEvent::CheckpointAged { .. }
+        | EngineEvent::CheckpointsMerged { .. }
+        | EngineEvent::AutoSnapshotCreated { .. }
+        | EngineEvent::GoalUpdated { .. } => (Nowhere, Info),
     }
 }
 

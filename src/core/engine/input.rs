@@ -305,23 +305,42 @@ impl Engine {
 }
 
 /// The events a resumed transcript shows: what changed the conversation or warned about
-/// it. Passing states (progress, a refused input, a goal line) are not kept.
+/// it. Passing states (progress, a refused input, a goal line) are not kept. Every event
+/// is named here (no catch-all), so a new one does not compile until it is decided.
 pub fn kept_in_log(ev: &EngineEvent) -> bool {
-    matches!(
-        ev,
+    match ev {
         EngineEvent::Compressed { .. }
-            | EngineEvent::CheckpointCreated { .. }
-            | EngineEvent::CheckpointsMerged { .. }
-            | EngineEvent::CompressionFailed { .. }
-            | EngineEvent::ResultsReduced { .. }
-            | EngineEvent::TaskDone { .. }
-            | EngineEvent::SnapshotRestored { .. }
-            | EngineEvent::TruncationSuspected { .. }
-            | EngineEvent::UserMessagesFolded { .. }
-            | EngineEvent::MessageClipped { .. }
-            | EngineEvent::OverflowPersists { .. }
-            | EngineEvent::ReliabilityWarning { .. }
-            | EngineEvent::Recalled { .. }
-            | EngineEvent::LedgerFull { .. }
-    )
+        | EngineEvent::CheckpointCreated { .. }
+        | EngineEvent::CheckpointsMerged { .. }
+        | EngineEvent::CompressionFailed { .. }
+        | EngineEvent::ResultsReduced { .. }
+        | EngineEvent::TaskDone { .. }
+        | EngineEvent::SnapshotRestored { .. }
+        | EngineEvent::TruncationSuspected { .. }
+        | EngineEvent::UserMessagesFolded { .. }
+        | EngineEvent::MessageClipped { .. }
+        | EngineEvent::OverflowPersists { .. }
+        | EngineEvent::ReliabilityWarning { .. }
+        | EngineEvent::Recalled { .. }
+        | EngineEvent::LedgerFull { .. } => true,
+        EngineEvent::CompressionSkipped { .. }
+        | EngineEvent::NotCompressed { .. }
+        | EngineEvent::CompressionStopped { .. }
+        | EngineEvent::ToolRoundsCapped { .. }
+        | EngineEvent::RolloverComplete { .. }
+        | EngineEvent::CheckpointAged { .. }
+        | EngineEvent::SnapshotCreated { .. }
+        | EngineEvent::AutoSnapshotCreated { .. }
+        | EngineEvent::SnapshotError { .. }
+        | EngineEvent::RestoreNotSaved { .. }
+        | EngineEvent::Blocked(_)
+        | EngineEvent::GoalUpdated { .. }
+        | EngineEvent::GoalRejected { .. }
+        | EngineEvent::Pinned { .. }
+        | EngineEvent::NothingToRetry
+        | EngineEvent::ModeChanged { .. }
+        | EngineEvent::CtxChanged { .. }
+        | EngineEvent::LoadedCtxSmaller { .. }
+        | EngineEvent::Refused { .. } => false,
+    }
 }
