@@ -1,5 +1,6 @@
 //! Input routing: which part of the app a key or a paste goes to — an open dialog, the
-//! focused panel, a bound action, or the message box — and what Enter sends.
+//! focused panel, a binding (whose intent `app::intent` carries out), or the message
+//! box — and what Enter sends.
 //!
 //! Rules: no dialog takes text, so a character a dialog does not use closes it and is
 //! typed (never silently dropped behind it); the panel's focus is for navigation only,
@@ -8,9 +9,8 @@
 
 use super::App;
 use super::commands;
-use super::keymap::Action;
+use super::intent::Intent;
 use super::overlays::OverlayState;
-use super::overlays::Reply;
 use super::paste;
 use super::words;
 use crate::actor::Command;
@@ -75,9 +75,9 @@ impl App {
                 self.panel_focus = false;
             }
         }
-        let action = self.opts.keymap.action(&k);
+        let intent = self.opts.keymap.intent(&k);
         // `?` on an empty input opens help; otherwise it is a character.
-        if action.is_none()
+        if intent.is_none()
             && k.code == KeyCode::Char('?')
             && !k.modifiers.contains(KeyModifiers::CONTROL)
             && self.input.is_empty()
@@ -85,8 +85,17 @@ impl App {
             self.overlay = Some(OverlayState::Help { scroll: 0 });
             return;
         }
-        match action {
-            Some(a) => self.act(a, k),
+        match intent {
+            // Ctrl+C stops what runs (a reply, a compression, a tool call) first.
+            Some(Ok(Intent::Quit))
+                if k.code == KeyCode::Char('c')
+                    && k.modifiers.contains(KeyModifiers::CONTROL)
+                    && self.generating() =>
+            {
+                self.command(Command::Stop);
+            }
+            Some(Ok(intent)) => self.intend(intent),
+            Some(Err(usage)) => self.input_note = Some(usage),
             None => {
                 if k.code == KeyCode::Tab && self.panel {
                     self.panel_focus = true;
@@ -108,7 +117,7 @@ impl App {
             && !asking
             && self.overlay.is_none()
             && !self.panel_focus
-            && self.opts.keymap.action(k).is_none()
+            && self.opts.keymap.binding(k).is_none()
             && !(k.code == KeyCode::Char('?') && self.input.is_empty())
     }
 
@@ -116,7 +125,7 @@ impl App {
     /// Esc denies; arrows scroll a long preview. Quitting still works; other keys wait.
     fn approval_key(&mut self, id: u64, session_offered: bool, k: &KeyEvent) -> bool {
         use crate::actor::Approval;
-        if self.opts.keymap.action(k) == Some(Action::Quit) {
+        if self.opts.keymap.quits(k) {
             return false;
         }
         let answer = match k.code {
@@ -148,73 +157,6 @@ impl App {
             self.command(Command::Approve { id, answer });
         }
         true
-    }
-
-    fn act(&mut self, a: Action, k: KeyEvent) {
-        match a {
-            Action::Send => self.submit(),
-            Action::Newline => self.input.insert_newline(),
-            Action::Stop => {
-                if !self.session.queued.is_empty() {
-                    // Messages typed ahead come back first; the next Esc stops the reply.
-                    self.ask(|reply| Command::TakeBackQueued { reply }, Reply::TakenBack);
-                } else if self.generating() {
-                    self.command(Command::Stop);
-                } else if self.banner.is_some() {
-                    self.banner = None;
-                } else if self.panel_focus {
-                    self.panel_focus = false;
-                } else if self.session.background.is_some() {
-                    // Nothing else to stop: the compression between turns.
-                    self.command(Command::Stop);
-                }
-            }
-            Action::Quit => {
-                // Ctrl+C stops what runs (a reply, a compression, a tool call) first.
-                let ctrl_c =
-                    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
-                let note = words::quit_note(&self.keys);
-                if ctrl_c && self.generating() {
-                    self.command(Command::Stop);
-                } else if (self.input.lines().iter().any(|l| !l.trim().is_empty())
-                    || !self.session.queued.is_empty())
-                    && self.input_note.as_deref() != Some(&note)
-                {
-                    // Unsent text is not in the session yet: quitting would lose it, so
-                    // the first press only says so (typing clears the question).
-                    self.input_note = Some(note);
-                } else if self.session.unwritten > 0
-                    && self.input_note.as_deref()
-                        != Some(&words::quit_unwritten_note(
-                            &self.keys,
-                            self.session.unwritten,
-                        ))
-                {
-                    // The log could not take some records: say so once; the second press
-                    // quits and the actor writes them to a rescue file.
-                    self.input_note = Some(words::quit_unwritten_note(
-                        &self.keys,
-                        self.session.unwritten,
-                    ));
-                } else {
-                    self.quit = true;
-                }
-            }
-            Action::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
-            Action::Snapshot => self.command(Request::Snapshot { label: None }),
-            Action::Restore => self.open_restore(),
-            Action::Compress => self.command(Request::Compress { focus: None }),
-            Action::Goals => self.toggle_panel(),
-            Action::Models => self.open_models(),
-            Action::Sessions => self.open_sessions(),
-            Action::Details => self.details = !self.details,
-            Action::ScrollUp => self.scroll(true, 1),
-            Action::ScrollDown => self.scroll(false, 1),
-            Action::PageUp => self.transcript.page_up(),
-            Action::PageDown => self.transcript.page_down(),
-            Action::Top => self.transcript.to_top(),
-            Action::Bottom => self.transcript.to_bottom(),
-        }
     }
 
     pub(super) fn scroll(&mut self, up: bool, lines: u16) {
@@ -334,7 +276,7 @@ impl App {
             match parsed {
                 Ok(intent) => {
                     self.take_input();
-                    self.slash(intent);
+                    self.intend(intent);
                 }
                 Err(usage) => self.input_note = Some(usage),
             }

@@ -3,131 +3,160 @@
 //! A binding is written like `ctrl+s`, `alt+enter`, `shift+enter`, `f1`, `esc`, `pageup`,
 //! `?`. Several keys may share an action (`"ctrl+q, ctrl+c"`). Parsing errors name the
 //! action and the key text, so a typo in the config is reported, not ignored.
+//!
+//! A key makes an [`Intent`], the same type slash commands parse to: a binding either
+//! runs a command of the registry (`app::commands`) without an argument, or makes one
+//! of the intents only keys make (send, newline, stop, scrolling).
 
+use super::commands;
+use super::intent::Intent;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// What a key asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Action {
-    Send,
-    Newline,
-    Stop,
-    Snapshot,
-    Restore,
-    Compress,
-    Goals,
-    Models,
-    Sessions,
-    Details,
-    Help,
-    Quit,
-    ScrollUp,
-    ScrollDown,
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
+/// How a binding makes its [`Intent`].
+#[derive(Debug, Clone, Copy)]
+pub enum Does {
+    /// Runs the slash command of this name without an argument: the key and the command
+    /// are one intent with one handler, so they cannot drift apart.
+    Command(&'static str),
+    /// An intent only keys make (typing, stopping, scrolling): no command names it.
+    Key(fn() -> Intent),
 }
 
-impl Action {
-    pub const ALL: [Action; 18] = [
-        Action::Send,
-        Action::Newline,
-        Action::Stop,
-        Action::Snapshot,
-        Action::Restore,
-        Action::Compress,
-        Action::Goals,
-        Action::Models,
-        Action::Sessions,
-        Action::Details,
-        Action::Help,
-        Action::Quit,
-        Action::ScrollUp,
-        Action::ScrollDown,
-        Action::PageUp,
-        Action::PageDown,
-        Action::Top,
-        Action::Bottom,
-    ];
-
+/// Something a key can be bound to, under the name config.toml's `[keys]` gives it.
+#[derive(Debug)]
+pub struct Binding {
     /// Name in config.toml.
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Send => "send",
-            Action::Newline => "newline",
-            Action::Stop => "stop",
-            Action::Snapshot => "snapshot",
-            Action::Restore => "restore",
-            Action::Compress => "compress",
-            Action::Goals => "goals",
-            Action::Models => "models",
-            Action::Sessions => "sessions",
-            Action::Details => "details",
-            Action::Help => "help",
-            Action::Quit => "quit",
-            Action::ScrollUp => "scroll_up",
-            Action::ScrollDown => "scroll_down",
-            Action::PageUp => "page_up",
-            Action::PageDown => "page_down",
-            Action::Top => "top",
-            Action::Bottom => "bottom",
-        }
-    }
-
+    pub name: &'static str,
     /// What the help overlay says it does.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Action::Send => "send the message",
-            Action::Newline => "new line in the message",
-            Action::Stop => "stop the reply, compression or tool call; close a dialog",
-            Action::Snapshot => "snapshot the conversation",
-            Action::Restore => "restore a snapshot (picker)",
-            Action::Compress => "compress now",
-            Action::Goals => "show/hide the goal and checkpoint panel",
-            Action::Models => "choose a model",
-            Action::Sessions => "browse sessions: filter, open, rename, delete",
-            Action::Details => "show/hide tool arguments and results, and the model's reasoning",
-            Action::Help => "this help",
-            Action::Quit => "quit (Ctrl+C stops a reply first)",
-            Action::ScrollUp => "scroll up a line",
-            Action::ScrollDown => "scroll down a line",
-            Action::PageUp => "scroll up a page",
-            Action::PageDown => "scroll down a page",
-            Action::Top => "go to the start",
-            Action::Bottom => "go to the end (follow the reply)",
-        }
-    }
+    pub describe: &'static str,
+    default_keys: &'static str,
+    pub does: Does,
+}
 
-    fn default_keys(self) -> &'static str {
-        match self {
-            Action::Send => "enter",
-            Action::Newline => "alt+enter, shift+enter, ctrl+j",
-            Action::Stop => "esc",
-            Action::Snapshot => "ctrl+s",
-            Action::Restore => "ctrl+r",
-            Action::Compress => "ctrl+k",
-            Action::Goals => "ctrl+g",
-            Action::Models => "ctrl+l",
-            Action::Sessions => "ctrl+t",
-            Action::Details => "ctrl+o",
-            Action::Help => "f1",
-            Action::Quit => "ctrl+q, ctrl+c",
-            Action::ScrollUp => "ctrl+up",
-            Action::ScrollDown => "ctrl+down",
-            Action::PageUp => "pageup",
-            Action::PageDown => "pagedown",
-            Action::Top => "ctrl+home",
-            Action::Bottom => "ctrl+end",
+impl Binding {
+    /// The intent a press makes; a command that cannot run without an argument answers
+    /// its usage, as it does when typed.
+    pub fn intent(&self) -> Result<Intent, String> {
+        match self.does {
+            Does::Command(name) => commands::bare(name),
+            Does::Key(make) => Ok(make()),
         }
-    }
-
-    fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| a.name() == name)
     }
 }
+
+/// Every binding, in the order the help lists them (and conflicts name them).
+pub static BINDINGS: &[Binding] = &[
+    Binding {
+        name: "send",
+        describe: "send the message",
+        default_keys: "enter",
+        does: Does::Key(|| Intent::Send),
+    },
+    Binding {
+        name: "newline",
+        describe: "new line in the message",
+        default_keys: "alt+enter, shift+enter, ctrl+j",
+        does: Does::Key(|| Intent::Newline),
+    },
+    Binding {
+        name: "stop",
+        describe: "stop the reply, compression or tool call; close a dialog",
+        default_keys: "esc",
+        does: Does::Key(|| Intent::Stop),
+    },
+    Binding {
+        name: "snapshot",
+        describe: "snapshot the conversation",
+        default_keys: "ctrl+s",
+        does: Does::Command("snapshot"),
+    },
+    Binding {
+        name: "restore",
+        describe: "restore a snapshot (picker)",
+        default_keys: "ctrl+r",
+        does: Does::Command("restore"),
+    },
+    Binding {
+        name: "compress",
+        describe: "compress now",
+        default_keys: "ctrl+k",
+        does: Does::Command("compress"),
+    },
+    Binding {
+        name: "goals",
+        describe: "show/hide the goal and checkpoint panel",
+        default_keys: "ctrl+g",
+        does: Does::Command("goals"),
+    },
+    Binding {
+        name: "models",
+        describe: "choose a model",
+        default_keys: "ctrl+l",
+        does: Does::Command("model"),
+    },
+    Binding {
+        name: "sessions",
+        describe: "browse sessions: filter, open, rename, delete",
+        default_keys: "ctrl+t",
+        does: Does::Command("sessions"),
+    },
+    Binding {
+        name: "details",
+        describe: "show/hide tool arguments and results, and the model's reasoning",
+        default_keys: "ctrl+o",
+        does: Does::Command("details"),
+    },
+    Binding {
+        name: "help",
+        describe: "this help",
+        default_keys: "f1",
+        does: Does::Command("help"),
+    },
+    Binding {
+        name: "quit",
+        describe: "quit (Ctrl+C stops a reply first)",
+        default_keys: "ctrl+q, ctrl+c",
+        does: Does::Command("quit"),
+    },
+    Binding {
+        name: "scroll_up",
+        describe: "scroll up a line",
+        default_keys: "ctrl+up",
+        does: Does::Key(|| Intent::ScrollUp),
+    },
+    Binding {
+        name: "scroll_down",
+        describe: "scroll down a line",
+        default_keys: "ctrl+down",
+        does: Does::Key(|| Intent::ScrollDown),
+    },
+    Binding {
+        name: "page_up",
+        describe: "scroll up a page",
+        default_keys: "pageup",
+        does: Does::Key(|| Intent::PageUp),
+    },
+    Binding {
+        name: "page_down",
+        describe: "scroll down a page",
+        default_keys: "pagedown",
+        does: Does::Key(|| Intent::PageDown),
+    },
+    Binding {
+        name: "top",
+        describe: "go to the start",
+        default_keys: "ctrl+home",
+        does: Does::Key(|| Intent::Top),
+    },
+    Binding {
+        name: "bottom",
+        describe: "go to the end (follow the reply)",
+        default_keys: "ctrl+end",
+        does: Does::Key(|| Intent::Bottom),
+    },
+];
 
 /// One key with modifiers, comparable with crossterm's events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -250,45 +279,53 @@ pub fn parse_key(text: &str) -> Option<Key> {
     Some(key)
 }
 
-/// Key → action, plus the reverse for the help overlay.
+/// Key → binding (and so an intent), plus the reverse for the help overlay.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Keymap {
-    bindings: Vec<(Key, Action)>,
+    /// Each key with the index of its binding in [`BINDINGS`].
+    bindings: Vec<(Key, usize)>,
 }
 
 impl Keymap {
-    /// The defaults with `overrides` (action name → "key, key") applied.
+    /// The defaults with `overrides` (binding name → "key, key") applied.
     ///
-    /// A key left bound to two actions is an error, not a silent winner: otherwise
+    /// A key left bound to two bindings is an error, not a silent winner: otherwise
     /// `snapshot = "ctrl+r"` would leave Ctrl+R restoring and snapshot on no key at all.
     pub fn new(overrides: &BTreeMap<String, String>) -> Result<Keymap, KeymapError> {
-        let mut per_action: BTreeMap<Action, String> = Action::ALL
-            .into_iter()
-            .map(|a| (a, a.default_keys().to_string()))
+        let mut per_binding: Vec<String> = BINDINGS
+            .iter()
+            .map(|b| b.default_keys.to_string())
             .collect();
         for (name, keys) in overrides {
-            let action = Action::from_name(name).ok_or_else(|| KeymapError::UnknownAction {
-                action: name.clone(),
-                known: Action::ALL.map(Action::name).join(", "),
-            })?;
-            per_action.insert(action, keys.clone());
+            let i = BINDINGS
+                .iter()
+                .position(|b| b.name == name)
+                .ok_or_else(|| KeymapError::UnknownAction {
+                    action: name.clone(),
+                    known: BINDINGS
+                        .iter()
+                        .map(|b| b.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
+            per_binding[i] = keys.clone();
         }
-        let mut bindings = Vec::new();
-        for (action, text) in &per_action {
+        let mut bindings: Vec<(Key, usize)> = Vec::new();
+        for (i, text) in per_binding.iter().enumerate() {
             for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                 let key = parse_key(part).ok_or_else(|| KeymapError::BadKey {
-                    action: action.name().to_string(),
+                    action: BINDINGS[i].name.to_string(),
                     text: text.clone(),
                     part: part.to_string(),
                 })?;
                 match bindings.iter().find(|(k, _)| *k == key) {
-                    None => bindings.push((key, *action)),
-                    Some((_, a)) if a == action => {}
-                    Some((_, other)) => {
+                    None => bindings.push((key, i)),
+                    Some((_, j)) if *j == i => {}
+                    Some((_, j)) => {
                         return Err(KeymapError::Conflict {
                             key: key.to_string(),
-                            first: other.name(),
-                            second: action.name(),
+                            first: BINDINGS[*j].name,
+                            second: BINDINGS[i].name,
                         });
                     }
                 }
@@ -297,35 +334,55 @@ impl Keymap {
         Ok(Keymap { bindings })
     }
 
-    pub fn action(&self, e: &KeyEvent) -> Option<Action> {
+    /// The binding `e` presses, if any.
+    pub fn binding(&self, e: &KeyEvent) -> Option<&'static Binding> {
         let key = Key::from_event(e);
         self.bindings
             .iter()
             .find(|(k, _)| *k == key)
-            .map(|(_, a)| *a)
+            .map(|(_, i)| &BINDINGS[*i])
     }
 
-    pub fn keys_for(&self, action: Action) -> Vec<Key> {
+    /// What `e` asks for: `None` when no binding takes it (it is text, or unbound).
+    pub fn intent(&self, e: &KeyEvent) -> Option<Result<Intent, String>> {
+        self.binding(e).map(Binding::intent)
+    }
+
+    /// Whether `e` quits (dialogs let it through).
+    pub fn quits(&self, e: &KeyEvent) -> bool {
+        matches!(self.intent(e), Some(Ok(Intent::Quit)))
+    }
+
+    /// The keys bound to the binding named `name`.
+    pub fn keys_for(&self, name: &str) -> Vec<Key> {
         self.bindings
             .iter()
-            .filter(|(_, a)| *a == action)
+            .filter(|(_, i)| BINDINGS[*i].name == name)
             .map(|(k, _)| *k)
             .collect()
     }
 
-    /// The first key bound to `action`, as hints should name it ("Ctrl+S"); `None` if
-    /// the config left it unbound.
-    pub fn label(&self, action: Action) -> Option<String> {
-        self.keys_for(action).first().map(Key::to_string)
+    /// The first key bound to the binding `name`, as hints should name it ("Ctrl+S");
+    /// `None` if the config left it unbound.
+    pub fn label(&self, name: &str) -> Option<String> {
+        self.keys_for(name).first().map(Key::to_string)
+    }
+
+    /// The first key that runs the slash command `command` (its registry name).
+    pub fn command_label(&self, command: &str) -> Option<String> {
+        BINDINGS
+            .iter()
+            .find(|b| matches!(b.does, Does::Command(c) if c == command))
+            .and_then(|b| self.label(b.name))
     }
 
     /// Lines for the help overlay: (keys, what they do).
     pub fn help(&self) -> Vec<(String, String)> {
-        Action::ALL
-            .into_iter()
-            .map(|a| {
-                let keys: Vec<String> = self.keys_for(a).iter().map(Key::to_string).collect();
-                (keys.join(" / "), a.describe().to_string())
+        BINDINGS
+            .iter()
+            .map(|b| {
+                let keys: Vec<String> = self.keys_for(b.name).iter().map(Key::to_string).collect();
+                (keys.join(" / "), b.describe.to_string())
             })
             .filter(|(k, _)| !k.is_empty())
             .collect()
@@ -337,6 +394,10 @@ impl Keymap {
 mod tests {
     use super::*;
     use crossterm::event::{KeyEventKind, KeyEventState};
+
+    fn name(k: &Keymap, e: &KeyEvent) -> Option<&'static str> {
+        k.binding(e).map(|b| b.name)
+    }
 
     fn ev(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent {
@@ -352,39 +413,39 @@ mod tests {
         let k = Keymap::new(&BTreeMap::new()).unwrap();
         let c = KeyModifiers::CONTROL;
         assert_eq!(
-            k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
-            Some(Action::Send)
+            name(&k, &ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some("send")
         );
         assert_eq!(
-            k.action(&ev(KeyCode::Enter, KeyModifiers::ALT)),
-            Some(Action::Newline)
+            name(&k, &ev(KeyCode::Enter, KeyModifiers::ALT)),
+            Some("newline")
         );
         assert_eq!(
-            k.action(&ev(KeyCode::Enter, KeyModifiers::SHIFT)),
-            Some(Action::Newline)
+            name(&k, &ev(KeyCode::Enter, KeyModifiers::SHIFT)),
+            Some("newline")
         );
-        assert_eq!(k.action(&ev(KeyCode::Char('s'), c)), Some(Action::Snapshot));
-        assert_eq!(k.action(&ev(KeyCode::Char('r'), c)), Some(Action::Restore));
-        assert_eq!(k.action(&ev(KeyCode::Char('k'), c)), Some(Action::Compress));
-        assert_eq!(k.action(&ev(KeyCode::Char('g'), c)), Some(Action::Goals));
-        assert_eq!(k.action(&ev(KeyCode::Char('l'), c)), Some(Action::Models));
-        assert_eq!(k.action(&ev(KeyCode::Char('q'), c)), Some(Action::Quit));
-        assert_eq!(k.action(&ev(KeyCode::Char('c'), c)), Some(Action::Quit));
+        assert_eq!(name(&k, &ev(KeyCode::Char('s'), c)), Some("snapshot"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('r'), c)), Some("restore"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('k'), c)), Some("compress"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('g'), c)), Some("goals"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('l'), c)), Some("models"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('q'), c)), Some("quit"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('c'), c)), Some("quit"));
         assert_eq!(
-            k.action(&ev(KeyCode::Esc, KeyModifiers::NONE)),
-            Some(Action::Stop)
+            name(&k, &ev(KeyCode::Esc, KeyModifiers::NONE)),
+            Some("stop")
         );
         assert_eq!(
-            k.action(&ev(KeyCode::PageUp, KeyModifiers::NONE)),
-            Some(Action::PageUp)
+            name(&k, &ev(KeyCode::PageUp, KeyModifiers::NONE)),
+            Some("page_up")
         );
         // Caps lock or shift do not change control letters.
         assert_eq!(
-            k.action(&ev(KeyCode::Char('S'), c | KeyModifiers::SHIFT)),
-            Some(Action::Snapshot)
+            name(&k, &ev(KeyCode::Char('S'), c | KeyModifiers::SHIFT)),
+            Some("snapshot")
         );
         // Plain letters are text, not actions.
-        assert_eq!(k.action(&ev(KeyCode::Char('s'), KeyModifiers::NONE)), None);
+        assert_eq!(name(&k, &ev(KeyCode::Char('s'), KeyModifiers::NONE)), None);
     }
 
     #[test]
@@ -394,15 +455,15 @@ mod tests {
         o.insert("restore".to_string(), "ctrl+s".to_string());
         let k = Keymap::new(&o).unwrap();
         assert_eq!(
-            k.action(&ev(KeyCode::F(5), KeyModifiers::NONE)),
-            Some(Action::Snapshot)
+            name(&k, &ev(KeyCode::F(5), KeyModifiers::NONE)),
+            Some("snapshot")
         );
         assert_eq!(
-            k.action(&ev(KeyCode::Char('s'), KeyModifiers::CONTROL)),
-            Some(Action::Restore)
+            name(&k, &ev(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+            Some("restore")
         );
         assert_eq!(
-            k.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+            name(&k, &ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
             None
         );
     }
@@ -432,10 +493,28 @@ mod tests {
         // action is no conflict.
         o.insert("restore".to_string(), "f6, f6".to_string());
         let k = Keymap::new(&o).unwrap();
-        assert_eq!(k.label(Action::Snapshot).as_deref(), Some("Ctrl+R"));
-        assert_eq!(k.label(Action::Restore).as_deref(), Some("F6"));
+        assert_eq!(k.label("snapshot").as_deref(), Some("Ctrl+R"));
+        assert_eq!(k.label("restore").as_deref(), Some("F6"));
         o.insert("restore".to_string(), String::new());
-        assert_eq!(Keymap::new(&o).unwrap().label(Action::Restore), None);
+        assert_eq!(Keymap::new(&o).unwrap().label("restore"), None);
+    }
+
+    #[test]
+    fn every_binding_makes_its_intent_without_an_argument() {
+        let mut names = std::collections::BTreeSet::new();
+        for b in BINDINGS {
+            assert!(names.insert(b.name), "{} twice", b.name);
+            // A command a key runs exists and needs no argument.
+            assert!(b.intent().is_ok(), "{}: {:?}", b.name, b.intent());
+        }
+        let k = Keymap::new(&BTreeMap::new()).unwrap();
+        let ctrl = |c| ev(KeyCode::Char(c), KeyModifiers::CONTROL);
+        // The key and the command are one intent: Ctrl+Q is /quit, Ctrl+L is /model.
+        assert!(matches!(k.intent(&ctrl('q')), Some(Ok(Intent::Quit))));
+        assert!(k.quits(&ctrl('c')));
+        assert!(matches!(k.intent(&ctrl('l')), Some(Ok(Intent::PickModel))));
+        assert_eq!(k.command_label("model").as_deref(), Some("Ctrl+L"));
+        assert_eq!(k.command_label("retry"), None);
     }
 
     #[test]
@@ -451,6 +530,6 @@ mod tests {
             help.iter()
                 .any(|(k, d)| k.contains("Ctrl+S") && d.contains("snapshot"))
         );
-        assert_eq!(help.len(), Action::ALL.len());
+        assert_eq!(help.len(), BINDINGS.len());
     }
 }

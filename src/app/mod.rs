@@ -1,14 +1,16 @@
 //! The terminal application: events in, commands to the actor out, a view-model drawn.
 //!
 //! Files by job: `event_loop` (the loop and drawing), `input` (where keys and pastes go),
-//! `overlays` (the dialogs), `present` (what the actor publishes → what the ui draws),
-//! `words` (every sentence about what happened, in one place), `commands` (the slash
-//! command registry and what each does), `keymap`, `paste`, `terminal`. The [`App`]
+//! `intent` (what the person wants, from a key or a command, and the one handler of
+//! each), `overlays` (the dialogs), `present` (what the actor publishes → what the ui
+//! draws), `words` (every sentence about what happened, in one place), `commands` (the
+//! slash command registry), `keymap` (keys → intents), `paste`, `terminal`. The [`App`]
 //! itself, its state and the few helpers every part uses, are here.
 
 pub mod commands;
 mod event_loop;
 mod input;
+pub mod intent;
 pub mod keymap;
 mod overlays;
 pub mod paste;
@@ -86,6 +88,9 @@ pub struct App {
     pub(crate) banner: Option<Banner>,
     pub(crate) spinner: usize,
     pub(crate) quit: bool,
+    /// What quitting would have lost when the person was last asked, and how many
+    /// questions about it were asked (`App::intend`, `Intent::Quit`).
+    pub(crate) quit_asked: Option<(intent::QuitStake, usize)>,
     pub(crate) exit: AppExit,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
     pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
@@ -127,7 +132,7 @@ impl App {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string())),
         );
-        help_lines.extend(commands::help_rows(|a| opts.keymap.label(a)));
+        help_lines.extend(commands::help_rows(|c| opts.keymap.command_label(c)));
         let (replies_tx, replies_rx) = mpsc::unbounded_channel();
         let session = view_rx.borrow().clone();
         App {
@@ -151,6 +156,7 @@ impl App {
             approval_answered: 0,
             spinner: 0,
             quit: false,
+            quit_asked: None,
             exit: AppExit::Quit,
             replies_tx,
             replies_rx,

@@ -3,7 +3,6 @@
 //! that fill them.
 
 use super::App;
-use super::keymap::Action;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
 use crate::actor::{Command, Inspection, ResultInspection};
@@ -144,7 +143,7 @@ impl App {
         if matches!(
             self.overlay,
             Some(OverlayState::Sessions(_) | OverlayState::Search(_))
-        ) && self.opts.keymap.action(&k) != Some(Action::Quit)
+        ) && !self.opts.keymap.quits(&k)
         {
             self.sessions_key(k);
             return;
@@ -161,7 +160,7 @@ impl App {
         }
         let close = matches!(k.code, KeyCode::Esc)
             || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
-            || self.opts.keymap.action(&k) == Some(Action::Quit);
+            || self.opts.keymap.quits(&k);
         if close {
             self.overlay = None;
             return;

@@ -673,3 +673,63 @@ async fn past_notices_are_placed_among_the_resumed_entries_in_words() {
     assert_eq!(kinds[3], "m3");
     assert!(kinds[4].contains("checkpoint 2"), "{kinds:?}");
 }
+
+/// `/quit` and Ctrl+Q are one intent with one handler: typed, it asks before dropping
+/// messages typed ahead or records not on disk, exactly as the key does.
+#[tokio::test]
+async fn slash_quit_asks_before_dropping_what_the_key_would_ask_about() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.queued = vec!["typed ahead".into()];
+    app.session = Arc::new(v);
+    type_text(app, "/quit");
+    key(app, KeyCode::Enter);
+    assert!(!app.quit, "the queued message would be lost");
+    assert!(app.input_note.as_deref().unwrap().contains("again quits"));
+    // Asked once about the same queue: the second /quit quits.
+    type_text(app, "/exit");
+    key(app, KeyCode::Enter);
+    assert!(app.quit, "asked once: /quit again quits");
+
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.unwritten = 3;
+    app.session = Arc::new(v);
+    type_text(app, "/q");
+    key(app, KeyCode::Enter);
+    assert!(!app.quit, "the records would be lost");
+    assert!(
+        app.input_note
+            .as_deref()
+            .unwrap()
+            .contains("3 records not on disk")
+    );
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.quit, "the key answers the question /quit asked");
+
+    let mut h = harness();
+    type_text(&mut h.app, "/quit");
+    key(&mut h.app, KeyCode::Enter);
+    assert!(h.app.quit, "nothing to lose: quit at once");
+}
+
+/// Asked about unsent text and then about records not on disk, the third press quits:
+/// it does not go back to the first question.
+#[tokio::test]
+async fn two_questions_then_quit() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.unwritten = 1;
+    app.session = Arc::new(v);
+    type_text(app, "draft");
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.input_note.as_deref().unwrap().contains("unsent text"));
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.input_note.as_deref().unwrap().contains("not on disk"));
+    assert!(!app.quit);
+    press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.quit, "both questions answered");
+}

@@ -5,7 +5,7 @@
 //! here. Hints name the keys the person's keymap binds ([`KeyNames`]), or the command
 //! where a key is unbound, so a hint never names a key that was moved.
 
-use super::keymap::{Action, Keymap};
+use super::keymap::Keymap;
 use crate::core::engine::EngineError;
 use crate::core::events::{Blocked, EngineEvent, FailedPart, Intensity, SkipReason};
 use crate::core::goals::{Author, GoalChange, GoalStatus};
@@ -42,14 +42,18 @@ impl Default for KeyNames {
 impl KeyNames {
     /// The keys `keymap` binds, or the commands where nothing is bound.
     pub fn from_keymap(keymap: &Keymap) -> Self {
-        let name = |a: Action, command: &str| keymap.label(a).unwrap_or_else(|| command.into());
+        let name = |command: &str| {
+            keymap
+                .command_label(command)
+                .unwrap_or_else(|| format!("/{command}"))
+        };
         KeyNames {
-            restore: name(Action::Restore, "/restore"),
-            compress: name(Action::Compress, "/compress"),
-            models: name(Action::Models, "/model"),
-            goals: name(Action::Goals, "/goals"),
-            quit: name(Action::Quit, "/quit"),
-            snapshot: keymap.label(Action::Snapshot),
+            restore: name("restore"),
+            compress: name("compress"),
+            models: name("model"),
+            goals: name("goals"),
+            quit: name("quit"),
+            snapshot: keymap.command_label("snapshot"),
         }
     }
 }

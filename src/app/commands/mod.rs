@@ -1,58 +1,23 @@
 //! Slash commands typed in the input box: one registry, [`COMMANDS`], that the help
-//! overlay, the suggestions ("did you mean /snapshot?"), parsing and dispatch all read.
+//! overlay, the suggestions ("did you mean /snapshot?"), parsing and the keys bound to
+//! commands (`keymap::Does::Command`) all read. Each command parses to an [`Intent`].
 //!
-//! Adding a command is one entry here (name, aliases, usage, what it does, the key that
-//! does the same, its parser) and, for a new [`Intent`], one arm in `dispatch.rs`.
-//! `//text` sends `/text` as a message. A command that cannot be read returns its usage,
-//! which the app shows instead of sending anything.
+//! Adding a command is one entry here (name, aliases, usage, what it does, its parser)
+//! plus its handler in the layer that owns it: a parser that makes `Intent::Engine` (the
+//! engine's `Request`) or `Intent::Actor` (the actor's `Command`) needs nothing more in
+//! the app; one the app handles itself adds an `Intent` variant and its arm in
+//! `app::intent`. `//text` sends `/text` as a message. A command that cannot be read
+//! returns its usage, which the app shows instead of sending anything.
 
 mod args;
-mod dispatch;
 
-use super::keymap::Action;
+use super::intent::Intent;
+use crate::actor::Command;
+use crate::core::engine::Request;
 use crate::core::goals::{GoalChange, GoalStatus, Priority};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
 use args::{artifact, ctx, decision, message_id, number, rest, step};
-
-/// What a slash command asks for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Intent {
-    Snapshot(Option<String>),
-    /// Without an id: the picker.
-    Restore(Option<String>),
-    Compress(Option<String>),
-    Goal(GoalChange),
-    Pin(Option<MessageId>),
-    Unpin(Option<MessageId>),
-    /// Without a name: the picker.
-    Model(Option<String>),
-    /// `None` = the model's own size.
-    Ctx(Option<u32>),
-    Mode(Mode),
-    Export {
-        json: bool,
-    },
-    Inspect(Option<u32>),
-    /// `/inspect #N`: tool result N beside its whole original.
-    InspectResult(MessageId),
-    Panel,
-    /// Unfold (or fold again) tool calls and reasoning.
-    Details,
-    /// `None`: the model's default.
-    Think(Option<crate::llm::Think>),
-    Retry,
-    /// The task is finished: its tool calls and results leave the context.
-    Done,
-    /// The session browser.
-    Sessions,
-    /// Search every session for the text.
-    Search(String),
-    /// A new session from this one's messages up to N (the last by default).
-    Fork(Option<MessageId>),
-    Help,
-    Quit,
-}
 
 /// One slash command.
 pub struct SlashCommand {
@@ -61,8 +26,6 @@ pub struct SlashCommand {
     /// As the help shows it: "/snapshot \[label\]".
     pub usage: &'static str,
     pub help: &'static str,
-    /// The key that does the same, named in the help as the keymap binds it.
-    pub key: Option<Action>,
     /// Reads the argument; `typed` is the name as typed (an alias may mean something).
     pub parse: fn(typed: &str, arg: &str) -> Result<Intent, String>,
 }
@@ -74,31 +37,32 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["snap", "save"],
         usage: "/snapshot [label]",
         help: "save a snapshot",
-        key: Some(Action::Snapshot),
-        parse: |_, arg| Ok(Intent::Snapshot(rest(arg))),
+        parse: |_, arg| Ok(Intent::Engine(Request::Snapshot { label: rest(arg) })),
     },
     SlashCommand {
         name: "restore",
         aliases: &[],
         usage: "/restore [id]",
         help: "restore a snapshot; without an id, pick one",
-        key: Some(Action::Restore),
-        parse: |_, arg| Ok(Intent::Restore(rest(arg))),
+        parse: |_, arg| {
+            Ok(match rest(arg) {
+                Some(id) => Intent::Actor(Command::Restore { id }),
+                None => Intent::PickSnapshot,
+            })
+        },
     },
     SlashCommand {
         name: "compress",
         aliases: &[],
         usage: "/compress [focus]",
         help: "compress now, optionally keeping a topic in focus",
-        key: Some(Action::Compress),
-        parse: |_, arg| Ok(Intent::Compress(rest(arg))),
+        parse: |_, arg| Ok(Intent::Engine(Request::Compress { focus: rest(arg) })),
     },
     SlashCommand {
         name: "goal",
         aliases: &["goal!"],
         usage: "/goal TEXT | done | pause | resume | clear",
         help: "set the goal (/goal! TEXT: high priority), or complete, pause, resume or clear it",
-        key: None,
         parse: goal,
     },
     SlashCommand {
@@ -106,7 +70,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["checkpoint"],
         usage: "/step TEXT [done|doing]",
         help: "add or update a goal checkpoint",
-        key: None,
         parse: |_, arg| step(arg).map(Intent::Goal),
     },
     SlashCommand {
@@ -114,7 +77,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["decide"],
         usage: "/decision TEXT [--lock]",
         help: "record a decision, optionally locked",
-        key: None,
         parse: |_, arg| decision(arg).map(Intent::Goal),
     },
     SlashCommand {
@@ -122,7 +84,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/lock N",
         help: "lock decision N",
-        key: None,
         parse: |_, arg| {
             let id = number(arg, "/lock N")?;
             Ok(Intent::Goal(GoalChange::Lock { id }))
@@ -133,7 +94,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/unlock N",
         help: "unlock decision N (only you can)",
-        key: None,
         parse: |_, arg| {
             let id = number(arg, "/unlock N")?;
             Ok(Intent::Goal(GoalChange::Unlock { id }))
@@ -144,7 +104,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["undecide"],
         usage: "/forget N",
         help: "delete decision N",
-        key: None,
         parse: |_, arg| {
             let id = number(arg, "/forget N")?;
             Ok(Intent::Goal(GoalChange::DeleteDecision { id }))
@@ -155,7 +114,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/artifact created|modified|deleted PATH",
         help: "record a file",
-        key: None,
         parse: |_, arg| artifact(arg).map(Intent::Goal),
     },
     SlashCommand {
@@ -163,7 +121,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/next TEXT",
         help: "record a next step",
-        key: None,
         parse: |_, arg| match rest(arg) {
             Some(text) => Ok(Intent::Goal(GoalChange::Next { text })),
             None => Err("usage: /next TEXT".into()),
@@ -174,23 +131,22 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/pin [N]",
         help: "never fold message N, the #N in its header (default: the last reply)",
-        key: None,
-        parse: |_, arg| message_id(arg).map(Intent::Pin),
+        parse: |_, arg| message_id(arg).map(|id| Intent::Engine(Request::Pin { id, pinned: true })),
     },
     SlashCommand {
         name: "unpin",
         aliases: &[],
         usage: "/unpin [N]",
         help: "let message N be folded again (default: the last reply)",
-        key: None,
-        parse: |_, arg| message_id(arg).map(Intent::Unpin),
+        parse: |_, arg| {
+            message_id(arg).map(|id| Intent::Engine(Request::Pin { id, pinned: false }))
+        },
     },
     SlashCommand {
         name: "inspect",
         aliases: &[],
         usage: "/inspect [N|#N]",
         help: "show checkpoint N beside the messages it covers; #N: tool result N beside its whole original",
-        key: None,
         parse: |_, arg| match rest(arg) {
             Some(a) if a.starts_with('#') => number(&a[1..], "/inspect #N")
                 .map(|n| Intent::InspectResult(MessageId(u64::from(n)))),
@@ -203,27 +159,29 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["models"],
         usage: "/model [NAME]",
         help: "switch model; without a name, pick one",
-        key: Some(Action::Models),
-        parse: |_, arg| Ok(Intent::Model(rest(arg))),
+        parse: |_, arg| {
+            Ok(match rest(arg) {
+                Some(name) => Intent::Actor(Command::SetModel { name }),
+                None => Intent::PickModel,
+            })
+        },
     },
     SlashCommand {
         name: "ctx",
         aliases: &["context"],
         usage: "/ctx N | auto",
         help: "context size sent to Ollama",
-        key: None,
-        parse: |_, arg| ctx(arg).map(Intent::Ctx),
+        parse: |_, arg| ctx(arg).map(|ctx| Intent::Engine(Request::SetCtx { ctx })),
     },
     SlashCommand {
         name: "mode",
         aliases: &[],
         usage: "/mode assistant|developer|planning|debugger",
         help: "what summaries keep",
-        key: None,
         parse: |_, arg| {
             arg.trim()
                 .parse::<Mode>()
-                .map(Intent::Mode)
+                .map(|mode| Intent::Engine(Request::SetMode { mode }))
                 .map_err(|e| e.to_string())
         },
     },
@@ -232,10 +190,9 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/export [md|json]",
         help: "write the session to a file",
-        key: None,
         parse: |_, arg| match arg.trim().to_ascii_lowercase().as_str() {
-            "" | "md" | "markdown" => Ok(Intent::Export { json: false }),
-            "json" => Ok(Intent::Export { json: true }),
+            "" | "md" | "markdown" => Ok(Intent::Actor(Command::Export { json: false })),
+            "json" => Ok(Intent::Actor(Command::Export { json: true })),
             _ => Err("usage: /export [md|json]".into()),
         },
     },
@@ -244,7 +201,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["panel"],
         usage: "/goals",
         help: "show/hide the goal panel",
-        key: Some(Action::Goals),
         parse: |_, _| Ok(Intent::Panel),
     },
     SlashCommand {
@@ -252,7 +208,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["expand"],
         usage: "/details",
         help: "show/hide tool arguments and results, and the model's reasoning",
-        key: Some(Action::Details),
         parse: |_, _| Ok(Intent::Details),
     },
     SlashCommand {
@@ -260,11 +215,10 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/think [on|off|low|medium|high|default]",
         help: "how much a thinking model reasons before it answers",
-        key: None,
         parse: |_, arg| match arg.trim() {
-            "" | "default" => Ok(Intent::Think(None)),
+            "" | "default" => Ok(Intent::Actor(Command::SetThink(None))),
             a => crate::llm::Think::parse(a)
-                .map(|t| Intent::Think(Some(t)))
+                .map(|t| Intent::Actor(Command::SetThink(Some(t))))
                 .ok_or_else(|| "usage: /think [on|off|low|medium|high|default]".into()),
         },
     },
@@ -273,23 +227,20 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/retry",
         help: "send the last message again after an error",
-        key: None,
-        parse: |_, _| Ok(Intent::Retry),
+        parse: |_, _| Ok(Intent::Engine(Request::Retry)),
     },
     SlashCommand {
         name: "done",
         aliases: &[],
         usage: "/done",
         help: "the task is finished: its tool calls and results leave the context",
-        key: None,
-        parse: |_, _| Ok(Intent::Done),
+        parse: |_, _| Ok(Intent::Engine(Request::Done)),
     },
     SlashCommand {
         name: "sessions",
         aliases: &["browse", "open"],
         usage: "/sessions",
         help: "browse sessions: filter, open, rename, delete",
-        key: Some(Action::Sessions),
         parse: |_, _| Ok(Intent::Sessions),
     },
     SlashCommand {
@@ -297,7 +248,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["find"],
         usage: "/search TEXT",
         help: "find a text in every session (folded messages too); Enter opens it there",
-        key: None,
         parse: |_, arg| {
             rest(arg)
                 .map(Intent::Search)
@@ -309,7 +259,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["branch"],
         usage: "/fork [N]",
         help: "a new session from this one's messages up to #N (default: all); this one stays as it is",
-        key: None,
         parse: |_, arg| message_id(arg).map(Intent::Fork),
     },
     SlashCommand {
@@ -317,7 +266,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["?"],
         usage: "/help",
         help: "this help",
-        key: None,
         parse: |_, _| Ok(Intent::Help),
     },
     SlashCommand {
@@ -325,7 +273,6 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["exit", "q"],
         usage: "/quit",
         help: "quit",
-        key: None,
         parse: |_, _| Ok(Intent::Quit),
     },
 ];
@@ -392,12 +339,22 @@ fn suggestion(typed: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
+/// What the command `name` (a registry name) asks for without an argument: what a key
+/// bound to it does (`keymap::Does::Command`).
+pub fn bare(name: &str) -> Result<Intent, String> {
+    match find(name) {
+        Some(c) => (c.parse)(name, ""),
+        None => Err(format!("unknown command /{name}")),
+    }
+}
+
 /// The help overlay's rows for the commands: (usage, what it does, the key if bound).
-pub fn help_rows(label: impl Fn(Action) -> Option<String>) -> Vec<(String, String)> {
+/// `label` names the key that runs a command (by its registry name).
+pub fn help_rows(label: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
     COMMANDS
         .iter()
         .map(|c| {
-            let what = match c.key.and_then(&label) {
+            let what = match label(c.name) {
                 Some(k) => format!("{} ({k})", c.help),
                 None => c.help.to_string(),
             };
@@ -448,6 +405,12 @@ mod tests {
         parse(s).unwrap().unwrap()
     }
 
+    /// `s` parses to `want` (compared as printed: an intent may hold a reply channel,
+    /// so it has no `PartialEq`).
+    fn is(s: &str, want: Intent) {
+        assert_eq!(format!("{:?}", ok(s)), format!("{want:?}"), "{s}");
+    }
+
     #[test]
     fn plain_text_and_escapes_are_not_commands() {
         assert!(parse("hello").is_none());
@@ -459,22 +422,28 @@ mod tests {
     #[test]
     fn think_takes_a_level_or_the_default() {
         use crate::llm::Think;
-        assert_eq!(ok("/think"), Intent::Think(None));
-        assert_eq!(ok("/think default"), Intent::Think(None));
-        assert_eq!(ok("/think off"), Intent::Think(Some(Think::Off)));
-        assert_eq!(ok("/think HIGH"), Intent::Think(Some(Think::High)));
+        is("/think", Intent::Actor(Command::SetThink(None)));
+        is("/think default", Intent::Actor(Command::SetThink(None)));
+        is(
+            "/think off",
+            Intent::Actor(Command::SetThink(Some(Think::Off))),
+        );
+        is(
+            "/think HIGH",
+            Intent::Actor(Command::SetThink(Some(Think::High))),
+        );
         assert!(parse("/think lots").unwrap().unwrap_err().contains("usage"));
-        assert_eq!(ok("/details"), Intent::Details);
+        is("/details", Intent::Details);
     }
 
     #[test]
     fn goal_board_commands() {
-        assert_eq!(
-            ok("/goal Ship the parser"),
+        is(
+            "/goal Ship the parser",
             Intent::Goal(GoalChange::SetGoal {
                 description: "Ship the parser".into(),
-                priority: Priority::Medium
-            })
+                priority: Priority::Medium,
+            }),
         );
         assert!(matches!(
             ok("/goal! Urgent"),
@@ -483,34 +452,34 @@ mod tests {
                 ..
             })
         ));
-        assert_eq!(
-            ok("/goal done"),
+        is(
+            "/goal done",
             Intent::Goal(GoalChange::GoalStatus {
-                status: GoalStatus::Completed
-            })
+                status: GoalStatus::Completed,
+            }),
         );
-        assert_eq!(ok("/goal"), Intent::Panel);
-        assert_eq!(
-            ok("/decision Use Postgres 16 --lock"),
+        is("/goal", Intent::Panel);
+        is(
+            "/decision Use Postgres 16 --lock",
             Intent::Goal(GoalChange::Decision {
                 text: "Use Postgres 16".into(),
-                locked: true
-            })
+                locked: true,
+            }),
         );
-        assert_eq!(ok("/unlock 2"), Intent::Goal(GoalChange::Unlock { id: 2 }));
-        assert_eq!(
-            ok("/step Write tests doing"),
+        is("/unlock 2", Intent::Goal(GoalChange::Unlock { id: 2 }));
+        is(
+            "/step Write tests doing",
             Intent::Goal(GoalChange::Checkpoint {
                 description: "Write tests".into(),
-                status: StepStatus::InProgress
-            })
+                status: StepStatus::InProgress,
+            }),
         );
-        assert_eq!(
-            ok("/artifact created src/a.rs"),
+        is(
+            "/artifact created src/a.rs",
             Intent::Goal(GoalChange::Artifact {
                 action: ArtifactAction::Created,
-                path: "src/a.rs".into()
-            })
+                path: "src/a.rs".into(),
+            }),
         );
         assert!(parse("/unlock x").unwrap().is_err());
         assert!(parse("/decision --lock").unwrap().is_err());
@@ -518,36 +487,66 @@ mod tests {
 
     #[test]
     fn settings_and_actions() {
-        assert_eq!(ok("/ctx 16k"), Intent::Ctx(Some(16384)));
-        assert_eq!(ok("/ctx 8,192"), Intent::Ctx(Some(8192)));
-        assert_eq!(ok("/ctx auto"), Intent::Ctx(None));
+        is(
+            "/ctx 16k",
+            Intent::Engine(Request::SetCtx { ctx: Some(16384) }),
+        );
+        is(
+            "/ctx 8,192",
+            Intent::Engine(Request::SetCtx { ctx: Some(8192) }),
+        );
+        is("/ctx auto", Intent::Engine(Request::SetCtx { ctx: None }));
         assert!(parse("/ctx 12").unwrap().is_err());
-        assert_eq!(ok("/mode developer"), Intent::Mode(Mode::Developer));
+        is(
+            "/mode developer",
+            Intent::Engine(Request::SetMode {
+                mode: Mode::Developer,
+            }),
+        );
         assert!(parse("/mode poet").unwrap().is_err());
-        assert_eq!(
-            ok("/model qwen2.5:0.5b"),
-            Intent::Model(Some("qwen2.5:0.5b".into()))
+        is(
+            "/model qwen2.5:0.5b",
+            Intent::Actor(Command::SetModel {
+                name: "qwen2.5:0.5b".into(),
+            }),
         );
-        assert_eq!(ok("/model"), Intent::Model(None));
-        assert_eq!(
-            ok("/compress the schema"),
-            Intent::Compress(Some("the schema".into()))
+        is("/model", Intent::PickModel);
+        is(
+            "/compress the schema",
+            Intent::Engine(Request::Compress {
+                focus: Some("the schema".into()),
+            }),
         );
-        assert_eq!(ok("/pin #12"), Intent::Pin(Some(MessageId(12))));
-        assert_eq!(ok("/pin"), Intent::Pin(None));
-        assert_eq!(ok("/export json"), Intent::Export { json: true });
-        assert_eq!(ok("/RETRY"), Intent::Retry);
-        assert_eq!(ok("/inspect #42"), Intent::InspectResult(MessageId(42)));
-        assert_eq!(ok("/inspect 3"), Intent::Inspect(Some(3)));
+        is(
+            "/pin #12",
+            Intent::Engine(Request::Pin {
+                id: Some(MessageId(12)),
+                pinned: true,
+            }),
+        );
+        is(
+            "/pin",
+            Intent::Engine(Request::Pin {
+                id: None,
+                pinned: true,
+            }),
+        );
+        is(
+            "/export json",
+            Intent::Actor(Command::Export { json: true }),
+        );
+        is("/RETRY", Intent::Engine(Request::Retry));
+        is("/inspect #42", Intent::InspectResult(MessageId(42)));
+        is("/inspect 3", Intent::Inspect(Some(3)));
         assert!(parse("/inspect #x").unwrap().is_err());
-        assert_eq!(ok("/done"), Intent::Done);
+        is("/done", Intent::Engine(Request::Done));
         let e = parse("/frobnicate").unwrap().unwrap_err();
         assert!(e.contains("/help") && e.contains("//frobnicate"), "{e}");
     }
 
     #[test]
     fn help_rows_name_the_bound_key() {
-        let rows = help_rows(|a| (a == Action::Snapshot).then(|| "F5".to_string()));
+        let rows = help_rows(|c| (c == "snapshot").then(|| "F5".to_string()));
         let row = |usage: &str| rows.iter().find(|(u, _)| u == usage).unwrap().1.clone();
         assert_eq!(row("/snapshot [label]"), "save a snapshot (F5)");
         assert_eq!(

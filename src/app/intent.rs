@@ -1,0 +1,150 @@
+//! What the person wants: one type, [`Intent`], made by a key (`keymap`) or a slash
+//! command (`commands`), and one handler, [`App::intend`], with one arm per intent.
+//!
+//! A key bound to a command runs that command, so the two cannot do different things.
+//! An intent the engine handles carries the engine's own [`Request`], one the actor
+//! handles the actor's own [`Command`]: both go to the actor as they are, and adding such
+//! a slash command is a registry entry (and its handler in the layer that owns it). Only
+//! what the app itself does (dialogs, scrolling, quitting) has a variant of its own.
+
+use super::App;
+use super::overlays::{OverlayState, Reply};
+use super::words;
+use crate::actor::Command;
+use crate::core::engine::Request;
+use crate::core::goals::GoalChange;
+use crate::core::message::MessageId;
+
+/// Something the person asks for. (Not `Clone`: an actor command may carry a reply
+/// channel, and each key press or command makes a fresh intent.)
+#[derive(Debug)]
+pub enum Intent {
+    /// Send the message box (Enter): a slash command runs, text is sent.
+    Send,
+    Newline,
+    /// Esc: take back queued messages, stop what runs, or close what is open.
+    Stop,
+    ScrollUp,
+    ScrollDown,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    /// The restore picker.
+    PickSnapshot,
+    /// The model picker.
+    PickModel,
+    /// Show or hide the goal panel.
+    Panel,
+    /// Unfold (or fold again) tool calls and reasoning.
+    Details,
+    /// The session browser.
+    Sessions,
+    /// Search every session for the text.
+    Search(String),
+    /// Checkpoint N (the newest by default) beside its original messages.
+    Inspect(Option<u32>),
+    /// `/inspect #N`: tool result N beside its whole original.
+    InspectResult(MessageId),
+    /// A new session from this one's messages up to N (the last by default).
+    Fork(Option<MessageId>),
+    /// A goal-board change: the engine applies it, the panel shows it.
+    Goal(GoalChange),
+    Help,
+    /// Quit, asking first when something would be lost.
+    Quit,
+    /// What the engine handles (a message, compress, pins, settings, a snapshot).
+    Engine(Request),
+    /// What the actor handles (models, restore, export, think).
+    Actor(Command),
+}
+
+impl App {
+    /// Carry out what the person asked for; the one place each intent is handled.
+    pub(super) fn intend(&mut self, intent: Intent) {
+        match intent {
+            Intent::Send => self.submit(),
+            Intent::Newline => {
+                self.input.insert_newline();
+            }
+            Intent::Stop => self.stop(),
+            Intent::ScrollUp => self.scroll(true, 1),
+            Intent::ScrollDown => self.scroll(false, 1),
+            Intent::PageUp => self.transcript.page_up(),
+            Intent::PageDown => self.transcript.page_down(),
+            Intent::Top => self.transcript.to_top(),
+            Intent::Bottom => self.transcript.to_bottom(),
+            Intent::PickSnapshot => self.open_restore(),
+            Intent::PickModel => self.open_models(),
+            Intent::Panel => self.toggle_panel(),
+            Intent::Details => self.details = !self.details,
+            Intent::Sessions => self.open_sessions(),
+            Intent::Search(text) => self.open_search(text),
+            Intent::Inspect(number) => self.inspect(number, false),
+            Intent::InspectResult(id) => self.inspect_result(id),
+            Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
+            Intent::Goal(change) => {
+                self.command(Request::Goal { change });
+                self.panel = true;
+            }
+            Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
+            Intent::Quit => self.quit_or_ask(),
+            Intent::Engine(request) => self.command(request),
+            Intent::Actor(command) => self.command(command),
+        }
+    }
+
+    /// Esc: messages typed ahead come back first; the next Esc stops the reply.
+    fn stop(&mut self) {
+        if !self.session.queued.is_empty() {
+            self.ask(|reply| Command::TakeBackQueued { reply }, Reply::TakenBack);
+        } else if self.generating() {
+            self.command(Command::Stop);
+        } else if self.banner.is_some() {
+            self.banner = None;
+        } else if self.panel_focus {
+            self.panel_focus = false;
+        } else if self.session.background.is_some() {
+            // Nothing else to stop: the compression between turns.
+            self.command(Command::Stop);
+        }
+    }
+
+    /// Quit, unless something would be lost that the person was not asked about yet:
+    /// unsent text (the box, messages typed ahead), then records the log could not take
+    /// (the actor writes those to a rescue file when it stops). Each question is asked
+    /// once about the same stake; a change to the draft or the queue asks again.
+    fn quit_or_ask(&mut self) {
+        let stake = QuitStake {
+            draft: self.draft(),
+            queued: self.session.queued.len(),
+            unwritten: self.session.unwritten,
+        };
+        let mut questions = Vec::new();
+        if !stake.draft.trim().is_empty() || stake.queued > 0 {
+            questions.push(words::quit_note(&self.keys));
+        }
+        if stake.unwritten > 0 {
+            questions.push(words::quit_unwritten_note(&self.keys, stake.unwritten));
+        }
+        let asked = match &self.quit_asked {
+            Some((same, n)) if *same == stake => *n,
+            _ => 0,
+        };
+        match questions.into_iter().nth(asked) {
+            Some(question) => {
+                self.input_note = Some(question);
+                self.quit_asked = Some((stake, asked + 1));
+            }
+            None => self.quit = true,
+        }
+    }
+}
+
+/// What quitting now would lose, as it was when the person was asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct QuitStake {
+    draft: String,
+    queued: usize,
+    unwritten: usize,
+}
