@@ -1,5 +1,6 @@
 //! A conversation through the binary: a reply streams, Esc stops it, snapshots restore,
-//! the gauge follows the turns, pastes keep their shape, typed-ahead messages queue.
+//! the gauge follows the turns, pastes keep their shape, typed-ahead messages queue, and
+//! `/quit` asks over them as Ctrl+Q does.
 
 use super::harness::{Tmux, args, assert_terminal_clean, env, gauge_used, idle, session_logs};
 use super::support::fake_ollama::{FakeConfig, FakeOllama};
@@ -359,4 +360,42 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
         })
         .collect();
     assert_eq!(users, vec!["first question", "second typed ahead"]);
+}
+
+/// `/quit` is Ctrl+Q typed: with a message typed ahead during a reply, the first one only
+/// asks (the queued message would be lost), the second quits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slash_quit_over_a_queued_message_asks_first_like_the_key() {
+    let server = FakeOllama::start_with(FakeConfig {
+        token_delay: Duration::from_millis(40),
+        reply_words: 600,
+        ..FakeConfig::default()
+    })
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    t.say("first question");
+    t.wait_for("generation", |s| s.contains("generating")).await;
+    t.say("typed ahead");
+    t.wait_for("the queued line", |s| {
+        s.contains("queued") && s.contains("typed ahead")
+    })
+    .await;
+    t.say("/quit");
+    let s = t
+        .wait_for("the question", |s| {
+            s.contains("again quits and discards it")
+        })
+        .await;
+    assert!(s.contains("queued"), "still running, still queued:\n{s}");
+    t.say("/quit");
+    assert_eq!(t.wait_exit().await, 0);
+    assert_terminal_clean(&t);
 }
