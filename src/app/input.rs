@@ -82,7 +82,7 @@ impl App {
             && !k.modifiers.contains(KeyModifiers::CONTROL)
             && self.input.is_empty()
         {
-            self.overlay = Some(OverlayState::Help { scroll: 0 });
+            self.intend(Intent::Help);
             return;
         }
         match intent {
