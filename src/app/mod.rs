@@ -6,6 +6,7 @@
 //! command registry and what each does), `keymap`, `paste`, `terminal`. The [`App`]
 //! itself, its state and the few helpers every part uses, are here.
 
+mod browser;
 pub mod commands;
 mod event_loop;
 mod input;
