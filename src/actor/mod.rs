@@ -113,26 +113,6 @@ pub struct ToolsConfig {
     pub env: crate::tools::ToolEnv,
 }
 
-impl ToolsConfig {
-    /// The session's tools as the settings give them; `None` when they are off. A working
-    /// directory that cannot be opened is an error now, not at the first call.
-    pub fn from_settings(
-        s: &crate::config::ToolSettings,
-        env: crate::tools::ToolEnv,
-    ) -> std::io::Result<Option<ToolsConfig>> {
-        if s.mode == crate::tools::ToolMode::Off {
-            return Ok(None);
-        }
-        Ok(Some(ToolsConfig {
-            sandbox: crate::tools::Sandbox::new(&s.workdir)?,
-            approvals: crate::tools::Approvals::new(s.mode, s.policy.clone()),
-            limits: s.limits,
-            mcp: s.mcp.clone(),
-            env,
-        }))
-    }
-}
-
 impl Default for ActorConfig {
     fn default() -> Self {
         ActorConfig {
@@ -145,7 +125,7 @@ impl Default for ActorConfig {
             rescue_dir: std::env::temp_dir(),
             tools: None,
             think: None,
-            repeat_limit: crate::config::DEFAULT_REPEAT_LIMIT,
+            repeat_limit: repetition::DEFAULT_REPEAT_LIMIT,
         }
     }
 }
