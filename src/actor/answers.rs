@@ -110,7 +110,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             self.out.notice(Notice::NothingToExport);
             return;
         }
-        match self.disk.store_mut().export(json) {
+        match self.disk.store().export(json) {
             Ok(path) => self.out.notice(Notice::Exported { path }),
             Err(e) => self.out.banner(Notice::ExportFailed {
                 error: e.to_string(),

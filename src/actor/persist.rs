@@ -59,7 +59,7 @@ impl<S: SessionStore> Persistence<S> {
         &self.store
     }
 
-    /// The store, for the snapshot commands and export.
+    /// The store, for deleting a snapshot.
     pub fn store_mut(&mut self) -> &mut LazyStore<S> {
         &mut self.store
     }
