@@ -404,13 +404,12 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         umask: usual_umask,
         supervisor: std::env::current_exe().ok(),
     };
-    let tools =
-        actor::ToolsConfig::from_settings(&settings.tools, tool_env).with_context(|| {
-            format!(
-                "the tools' working directory {} cannot be used",
-                settings.tools.workdir.display()
-            )
-        })?;
+    let tools = settings.tools.for_session(tool_env).with_context(|| {
+        format!(
+            "the tools' working directory {} cannot be used",
+            settings.tools.workdir.display()
+        )
+    })?;
     let prompts = Arc::new(prompts);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

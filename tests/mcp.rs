@@ -121,7 +121,9 @@ fn tools_from_config(workdir: &std::path::Path, extra: &str) -> ToolsConfig {
         },
     )
     .unwrap();
-    ToolsConfig::from_settings(&settings.tools, ollm_tui::tools::ToolEnv::default())
+    settings
+        .tools
+        .for_session(ollm_tui::tools::ToolEnv::default())
         .unwrap()
         .unwrap()
 }

@@ -15,10 +15,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) fn answer(&mut self, cmd: Command) {
         match cmd {
             Command::ListSnapshots { reply } => {
-                let _ = reply.send(self.store.scan_snapshots().map_err(|e| e.to_string()));
+                let _ = reply.send(
+                    self.disk
+                        .store()
+                        .scan_snapshots()
+                        .map_err(|e| e.to_string()),
+                );
             }
             Command::ListModels { reply } => {
-                let backend = self.backend.clone();
+                let backend = self.link.backend().clone();
                 tokio::spawn(async move {
                     let models = backend.list_models().await.map_err(|e| match e.hint() {
                         Some(h) => format!("{e}. {h}"),
@@ -91,7 +96,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .ok_or_else(|| format!("{} is not a tool result", id.0))?;
         let whole = match &tool.original {
             Some(o) => self
-                .store
+                .disk
+                .store()
                 .load_result(&o.file)
                 .map_err(|e| format!("the whole result {} cannot be read: {e}", id.0))?,
             None => m.text.clone(),
@@ -100,13 +106,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     }
 
     fn export(&mut self, json: bool) {
-        if !self.store.is_open() {
-            self.notice(Notice::NothingToExport);
+        if !self.disk.is_open() {
+            self.out.notice(Notice::NothingToExport);
             return;
         }
-        match self.store.export(json) {
-            Ok(path) => self.notice(Notice::Exported { path }),
-            Err(e) => self.banner(Notice::ExportFailed {
+        match self.disk.store().export(json) {
+            Ok(path) => self.out.notice(Notice::Exported { path }),
+            Err(e) => self.out.banner(Notice::ExportFailed {
                 error: e.to_string(),
             }),
         }
@@ -114,11 +120,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
 
     /// The snapshot named by `wanted`: its id, or the one id that starts with it.
     fn resolve_snapshot(&self, wanted: &str) -> Result<String, RestoreLookup> {
-        if !self.store.is_open() {
+        if !self.disk.is_open() {
             return Err(RestoreLookup::NoSnapshots);
         }
         let ids: Vec<String> = self
-            .store
+            .disk
+            .store()
             .list_snapshots()
             .map_err(|e| RestoreLookup::Unreadable {
                 error: e.to_string(),
@@ -148,18 +155,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let id = match self.resolve_snapshot(wanted) {
             Ok(id) => id,
             Err(lookup) => {
-                self.transient_banner(Notice::RestoreNotFound { lookup });
+                self.out
+                    .transient_banner(Notice::RestoreNotFound { lookup });
                 return;
             }
         };
-        match self.store.load_snapshot(&id) {
+        match self.disk.store().load_snapshot(&id) {
             Ok(snapshot) => {
                 self.feed(Input::Restore {
                     snapshot: Box::new(snapshot),
                 })
                 .await
             }
-            Err(e) => self.banner(Notice::RestoreLoadFailed {
+            Err(e) => self.out.banner(Notice::RestoreLoadFailed {
                 id,
                 error: e.to_string(),
             }),
@@ -167,9 +175,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     }
 
     pub(super) fn delete_snapshot(&mut self, id: String) {
-        match self.store.delete_snapshot(&id) {
-            Ok(()) => self.notice(Notice::SnapshotDeleted { id }),
-            Err(e) => self.notice(Notice::SnapshotDeleteFailed {
+        match self.disk.store_mut().delete_snapshot(&id) {
+            Ok(()) => self.out.notice(Notice::SnapshotDeleted { id }),
+            Err(e) => self.out.notice(Notice::SnapshotDeleteFailed {
                 id,
                 error: e.to_string(),
             }),

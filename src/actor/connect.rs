@@ -1,7 +1,9 @@
-//! The connection to the model server: check it, learn the model (the newest installed
-//! one when none is set), and say plainly what is wrong when something is. An unreachable
-//! server is retried with a doubling delay (up to 30 s); a missing model waits for the
-//! person (pull it, or pick another).
+//! Checking the model server and switching models: learn the model (the newest installed
+//! one when none is set) and what it can do, tell the engine, and say plainly what is
+//! wrong when something is. An unreachable server is retried (the delays are the
+//! [`Link`](super::link::Link)'s); a missing model waits for the person (pull it, or pick
+//! another). Also what a failed request says about the connection, and the check of the
+//! window the model is really loaded with after a reply.
 
 use super::driver::Actor;
 use crate::core::engine::Input;
@@ -9,29 +11,22 @@ use crate::llm::{ChatBackend, LlmError};
 use crate::store::SessionStore;
 use crate::view::{Connection, Update};
 use crate::view::{Found, Notice};
-use std::time::Duration;
-
-/// Longest wait between reconnect attempts.
-const RECONNECT_MAX: Duration = Duration::from_secs(30);
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) async fn connect(&mut self) {
-        let was = self.connection.clone();
-        self.connection = Connection::Connecting;
+        let was = self.link.connection().clone();
+        self.link.set_connection(Connection::Connecting);
         self.publish();
         let result = self.try_connect().await;
-        self.reconnect_at = None;
+        self.link.checking();
         match result {
             Ok(version) => {
-                self.connection = Connection::Connected {
-                    version: version.clone(),
-                };
-                self.reconnect_delay = self.cfg.reconnect_after;
+                self.link.connected(version.clone());
                 if !matches!(was, Connection::Connecting | Connection::Connected { .. }) {
-                    self.send(Update::ClearBanner);
-                    self.notice(Notice::Connected {
+                    self.out.send(Update::ClearBanner);
+                    self.out.notice(Notice::Connected {
                         version,
-                        host: self.cfg.host.clone(),
+                        host: self.link.host().to_string(),
                     });
                 }
             }
@@ -39,40 +34,40 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 if conn != was {
                     match &conn {
                         Connection::Unreachable { url, error } => {
-                            self.banner(Notice::Unreachable {
+                            self.out.banner(Notice::Unreachable {
                                 url: url.clone(),
                                 error: error.clone(),
                             })
                         }
-                        Connection::ModelMissing { model } => self.banner(Notice::ModelMissing {
-                            model: model.clone(),
-                            found: Found::Connecting,
-                        }),
-                        Connection::NoModels => self.banner(Notice::NoModels),
+                        Connection::ModelMissing { model } => {
+                            self.out.banner(Notice::ModelMissing {
+                                model: model.clone(),
+                                found: Found::Connecting,
+                            })
+                        }
+                        Connection::NoModels => self.out.banner(Notice::NoModels),
                         _ => {}
                     }
                 }
-                if matches!(conn, Connection::Unreachable { .. }) {
-                    self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
-                    self.reconnect_delay = (self.reconnect_delay * 2).min(RECONNECT_MAX);
-                }
-                self.connection = conn;
+                self.link.check_failed(conn);
             }
         }
         self.publish();
     }
 
     async fn try_connect(&mut self) -> Result<String, Connection> {
+        let host = self.link.host().to_string();
         let unreachable = |e: LlmError| Connection::Unreachable {
-            url: self.cfg.host.clone(),
+            url: host.clone(),
             error: match &e {
                 LlmError::Unreachable { cause, .. } => cause.clone(),
                 other => other.to_string(),
             },
         };
-        let version = self.backend.version().await.map_err(unreachable)?;
+        let backend = self.link.backend().clone();
+        let version = backend.version().await.map_err(unreachable)?;
         if self.engine.model().is_empty() {
-            let models = self.backend.list_models().await.map_err(unreachable)?;
+            let models = backend.list_models().await.map_err(unreachable)?;
             let newest = models
                 .iter()
                 .max_by_key(|m| m.modified_at)
@@ -83,10 +78,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             self.apply(Input::SetModel { name });
         }
         let model = self.engine.model().to_string();
-        match self.backend.show_model(&model).await {
+        match backend.show_model(&model).await {
             Ok(info) => {
-                self.learn_capabilities(&info.capabilities);
-                let server_ctx = self.loaded_window(&model).await;
+                self.link.learn_capabilities(&info.capabilities);
+                let server_ctx = self.link.loaded_window(&model).await;
                 self.apply(Input::ModelInfo {
                     context_length: info.context_length,
                     parameter_size: info.parameter_size,
@@ -96,25 +91,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             }
             Err(LlmError::ModelNotFound { model }) => Err(Connection::ModelMissing { model }),
             Err(e) => Err(Connection::Unreachable {
-                url: self.cfg.host.clone(),
+                url: host,
                 error: e.to_string(),
             }),
         }
     }
 
-    /// What the model can do, from `/api/show`: tools are offered and `think` is sent only
-    /// to models that have them.
-    fn learn_capabilities(&mut self, capabilities: &[String]) {
-        self.tools_capable = capabilities.iter().any(|c| c == "tools");
-        self.thinking_capable = capabilities.iter().any(|c| c == "thinking");
-    }
-
     /// `/model NAME`: check it exists, switch, and reconnect if the old one was missing.
     pub(super) async fn set_model(&mut self, name: String) {
-        match self.backend.show_model(&name).await {
+        let backend = self.link.backend().clone();
+        match backend.show_model(&name).await {
             Ok(info) => {
-                self.learn_capabilities(&info.capabilities);
-                let server_ctx = self.loaded_window(&name).await;
+                self.link.learn_capabilities(&info.capabilities);
+                let server_ctx = self.link.loaded_window(&name).await;
                 self.apply(Input::SetModel { name: name.clone() });
                 self.apply(Input::ModelInfo {
                     context_length: info.context_length,
@@ -122,51 +111,56 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     server_ctx,
                 });
                 if matches!(
-                    self.connection,
+                    self.link.connection(),
                     Connection::ModelMissing { .. } | Connection::NoModels
                 ) {
-                    self.connection = Connection::Connecting;
-                    self.send(Update::ClearBanner);
+                    self.link.set_connection(Connection::Connecting);
+                    self.out.send(Update::ClearBanner);
                     self.connect().await;
                 }
-                self.notice(Notice::ModelSwitched {
+                self.out.notice(Notice::ModelSwitched {
                     name,
                     ctx: self.engine.ctx(),
                 });
             }
-            Err(error) => self.banner(Notice::ModelSwitchFailed { name, error }),
+            Err(error) => self.out.banner(Notice::ModelSwitchFailed { name, error }),
         }
     }
 
-    /// The window `model` is loaded with on the server now (`/api/ps`), if it is loaded
-    /// and the server says. Older servers have no `/api/ps`: nothing to learn then.
-    pub(super) async fn loaded_window(&mut self, model: &str) -> Option<u32> {
-        let loaded = self.backend.loaded_models().await.ok()?;
-        loaded
-            .iter()
-            .find(|m| same_model(&m.name, model))
-            .and_then(|m| m.context_length)
-    }
-}
-
-/// Whether two model names mean the same model (`llama3.2` is `llama3.2:latest`).
-fn same_model(a: &str, b: &str) -> bool {
-    let full = |n: &str| {
-        if n.contains(':') {
-            n.to_string()
-        } else {
-            format!("{n}:latest")
+    /// A request failed before any reply: what the connection now is, and what to do.
+    pub(super) fn request_failed(&mut self, error: LlmError) {
+        match &error {
+            LlmError::Unreachable { url, cause } => {
+                self.link.lost(url.clone(), cause.clone());
+            }
+            LlmError::ModelNotFound { model } => {
+                self.link.set_connection(Connection::ModelMissing {
+                    model: model.clone(),
+                });
+                self.out.transient_banner(Notice::ModelMissing {
+                    model: model.clone(),
+                    found: Found::Request,
+                });
+                self.publish();
+                return;
+            }
+            _ => {}
         }
-    };
-    full(a) == full(b)
-}
+        self.out.transient_banner(Notice::RequestFailed { error });
+        self.publish();
+    }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_name_without_a_tag_is_latest() {
-        assert!(super::same_model("llama3.2", "llama3.2:latest"));
-        assert!(super::same_model("qwen2.5:7b", "qwen2.5:7b"));
-        assert!(!super::same_model("qwen2.5:7b", "qwen2.5:latest"));
+    /// Ask the server what context the model is really loaded with (`/api/ps`, where the
+    /// server has it). Ollama cuts num_ctx to the model's trained length, or to a server
+    /// setting, without telling the client; the budget must follow.
+    pub(super) async fn confirm_loaded_ctx(&mut self) {
+        let model = self.engine.model().to_string();
+        let sent = self.engine.ctx();
+        if !self.link.first_check_of(&model, sent) {
+            return;
+        }
+        if let Some(ctx) = self.link.loaded_window(&model).await {
+            self.apply(Input::LoadedCtx { ctx: Some(ctx) });
+        }
     }
 }

@@ -9,7 +9,6 @@ use crate::core::message::ToolCall;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
 use crate::view::{Activity, Notice};
-use std::sync::Arc;
 use std::time::Instant;
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
@@ -20,7 +19,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Digestion::No => return None,
             Digestion::TooSlow { secs, limit } => {
                 tracing::info!(tool = %call.name, secs, limit, "a large result is shortened: reading it through would take too long");
-                self.notice(Notice::ReadingTooSlow {
+                self.out.notice(Notice::ReadingTooSlow {
                     tool: call.name.clone(),
                     secs,
                     limit,
@@ -32,25 +31,21 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let since = Instant::now();
         // "about 40 s", once the server's speed is known.
         let about = secs.map_or(String::new(), |s| format!(", about {s} s"));
-        self.activity = Activity::Tool {
+        self.out.set_activity(Activity::Tool {
             since,
             what: format!(
                 "reading the {} result through (0/{}{about})",
                 call.name,
                 plan.parts.len()
             ),
-        };
+        });
         self.publish();
-        let view = self.view.clone();
+        let line = self.out.line();
         let name = call.name.clone();
         let progress = move |done: usize, of: usize| {
-            view.send_modify(|v| {
-                let mut next = (**v).clone();
-                next.activity = Activity::Tool {
-                    since,
-                    what: format!("reading the {name} result through ({done}/{of}{about})"),
-                };
-                *v = Arc::new(next);
+            line.set_activity(Activity::Tool {
+                since,
+                what: format!("reading the {name} result through ({done}/{of}{about})"),
             });
         };
         let summarizer = self.summarizer();

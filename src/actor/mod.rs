@@ -16,9 +16,19 @@
 //! never blocks the actor. Dropping every handle lets the actor finish what is queued,
 //! sync, and return its state (which is how tests observe it, deterministically).
 //!
-//! Files: `driver` (the loop, effects, listening while busy), `reply`, `compress` and
-//! `background` (the long-running effects), `answers` (read-only commands, snapshot lookups), `connect` (the
-//! server), `store` (the session file, created on first use), `transcript`, `command`,
+//! The state is in parts, each a struct whose fields are private to the file that runs
+//! it; the driver holds them and hands each step the parts it needs:
+//! `link` (the model server: backends, connection, capabilities, how chats are asked),
+//! `publish` (what the UI gets: updates, the view, the banner in force), `inbox` (commands,
+//! and those that wait their turn), `persist` (the records on their way to disk, over
+//! `store`'s session file created on first use), `toolbox` (the tools, MCP servers, the
+//! offer), `background` (the compression between turns), `title` (the title asked once).
+//! `transcript` is the transcript sent from the engine's state.
+//!
+//! Files that run the actor: `driver` (the loop, effects, listening while busy), and the
+//! executors it calls, which listen while they run and import nothing the driver imports
+//! back: `reply`, `compress`, `tools` and `digest` (the long-running effects), `connect`
+//! (the server), `answers` (read-only commands, snapshot lookups). Beside them: `command`,
 //! `summarizer`, `repetition` (the guard that stops a reply repeating itself). What the UI
 //! gets is in `crate::view`.
 
@@ -29,11 +39,16 @@ mod compress;
 mod connect;
 mod digest;
 mod driver;
+mod inbox;
+mod link;
+mod persist;
+mod publish;
 pub mod repetition;
 mod reply;
 pub mod store;
 pub mod summarizer;
 mod title;
+mod toolbox;
 mod tools;
 mod transcript;
 
@@ -44,7 +59,6 @@ use crate::core::engine::Engine;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
 use crate::view::{Activity, Connection, SessionView, Update};
-use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -113,26 +127,6 @@ pub struct ToolsConfig {
     pub env: crate::tools::ToolEnv,
 }
 
-impl ToolsConfig {
-    /// The session's tools as the settings give them; `None` when they are off. A working
-    /// directory that cannot be opened is an error now, not at the first call.
-    pub fn from_settings(
-        s: &crate::config::ToolSettings,
-        env: crate::tools::ToolEnv,
-    ) -> std::io::Result<Option<ToolsConfig>> {
-        if s.mode == crate::tools::ToolMode::Off {
-            return Ok(None);
-        }
-        Ok(Some(ToolsConfig {
-            sandbox: crate::tools::Sandbox::new(&s.workdir)?,
-            approvals: crate::tools::Approvals::new(s.mode, s.policy.clone()),
-            limits: s.limits,
-            mcp: s.mcp.clone(),
-            env,
-        }))
-    }
-}
-
 impl Default for ActorConfig {
     fn default() -> Self {
         ActorConfig {
@@ -145,7 +139,7 @@ impl Default for ActorConfig {
             rescue_dir: std::env::temp_dir(),
             tools: None,
             think: None,
-            repeat_limit: crate::config::DEFAULT_REPEAT_LIMIT,
+            repeat_limit: repetition::DEFAULT_REPEAT_LIMIT,
         }
     }
 }
@@ -221,49 +215,38 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             Ok(e) => e,
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         };
-        let reconnect = config.reconnect_after;
-        let offered = tools::offered_specs(config.tools.as_ref(), &[]);
-        let mcp = crate::tools::mcp::Hub::new(
-            config
-                .tools
-                .as_ref()
-                .map(|t| t.mcp.clone())
-                .unwrap_or_default(),
-        );
         let store = LazyStore::new(store, engine.header(&config.app_version));
         let backend = Arc::new(backend);
         let summary_backend = summary_backend.map_or_else(|| backend.clone(), Arc::new);
-        let config_think = config.think;
+        let ActorConfig {
+            host,
+            temperature,
+            summary_model,
+            keep_auto_snapshots,
+            reconnect_after,
+            app_version,
+            rescue_dir,
+            tools,
+            think,
+            repeat_limit,
+        } = config;
+        let asking = link::Asking {
+            host,
+            reconnect_after,
+            think,
+            temperature,
+            summary_model,
+            repeat_limit,
+        };
         let actor = driver::Actor {
-            backend,
-            summary_backend,
             engine,
-            store,
-            cfg: config,
-            rx,
-            updates: updates_tx,
-            view: view_tx,
-            connection: Connection::Connecting,
-            activity: Activity::Loading,
-            deferred: VecDeque::new(),
-            titled: false,
-            rx_closed: false,
-            write_failing: false,
-            transient_banner: false,
-            reconnect_at: None,
-            reconnect_delay: reconnect,
-            checkpoints: Arc::default(),
-            goals: Arc::default(),
-            loaded_checked: None,
-            bg: None,
-            tools_capable: false,
-            thinking_capable: false,
-            think: config_think,
-            offered,
-            mcp,
-            mcp_tools: Vec::new(),
-            asked: 0,
-            write_retry_at: tokio::time::Instant::now(),
+            link: link::Link::new(backend, summary_backend, asking),
+            out: publish::Publisher::new(updates_tx, view_tx),
+            inbox: inbox::Inbox::new(rx),
+            disk: persist::Persistence::new(store, keep_auto_snapshots, rescue_dir, app_version),
+            tools: toolbox::Toolbox::new(tools),
+            bg: background::Background::default(),
+            title: title::Titler::default(),
         };
         actor.run(model).await
     });

@@ -12,6 +12,9 @@
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
+/// Repeats of the same lines that stop a reply, unless the config's `repeat_limit` says
+/// otherwise.
+pub const DEFAULT_REPEAT_LIMIT: usize = 10;
 /// The longest repeated block looked for, in lines.
 pub const MAX_BLOCK_LINES: usize = 8;
 /// Repeats shorter than this in all are not a loop worth stopping.

@@ -12,8 +12,7 @@ use crate::llm::{
     ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, ChatStats, LlmError, StreamEvent,
 };
 use crate::store::SessionStore;
-use crate::view::{Activity, Connection, Update};
-use crate::view::{Found, Notice};
+use crate::view::{Activity, Notice, Update};
 use chrono::Utc;
 use futures_util::StreamExt;
 use std::time::{Duration, Instant};
@@ -64,12 +63,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// Run a `Chat` request to its end and give the engine the answer; returns what the
     /// engine asks for next.
     pub(super) async fn chat(&mut self, prompt: ChatPrompt) -> Option<Job> {
-        if self.store.unwritten() > 0 {
+        if self.disk.unwritten() > 0 {
             // The message is not on disk: the model does not get it before the log does
             // (a reply to a message the log lacks could not be replayed). /retry writes
             // first, then sends.
-            self.banner(Notice::NotSentUnwritten {
-                waiting: self.store.unwritten(),
+            self.out.banner(Notice::NotSentUnwritten {
+                waiting: self.disk.unwritten(),
             });
             let fx = self.engine.handle(Input::NoReply, Utc::now());
             return self.execute(fx);
@@ -103,17 +102,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         // left nothing is taken off the screen before whatever comes next.
         let job = if id.is_some() {
             let job = self.execute(fx);
-            self.send(Update::ReplyEnd { status, id });
+            self.out.send(Update::ReplyEnd { status, id });
             job
         } else {
-            self.send(Update::ReplyEnd { status, id });
+            self.out.send(Update::ReplyEnd { status, id });
             self.execute(fx)
         };
         match ended {
             Ended::Done(stats, since) => {
-                self.clear_transient_banner();
+                self.out.clear_transient_banner();
                 if id.is_some() {
-                    self.title_in_background();
+                    let summarizer = self.summarizer();
+                    self.title
+                        .ask_once(self.disk.store(), &self.engine, summarizer);
                 }
                 tracing::info!(
                     elapsed_ms = since.elapsed().as_millis() as u64,
@@ -125,16 +126,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 );
                 self.confirm_loaded_ctx().await;
                 if stats.done_reason.as_deref() == Some("length") {
-                    self.notice(Notice::ReplyCutAtLimit);
+                    self.out.notice(Notice::ReplyCutAtLimit);
                 }
             }
-            Ended::StoppedBeforeReply => self.notice(Notice::StoppedBeforeReply),
+            Ended::StoppedBeforeReply => self.out.notice(Notice::StoppedBeforeReply),
             // Output was shown: no automatic retry.
             Ended::Failed(error) if id.is_some() => {
-                self.transient_banner(Notice::ReplyBrokeOff { error })
+                self.out.transient_banner(Notice::ReplyBrokeOff { error })
             }
             Ended::Failed(error) => self.request_failed(error),
-            Ended::Looped(l, thinking) => self.notice(Notice::ReplyLooped {
+            Ended::Looped(l, thinking) => self.out.notice(Notice::ReplyLooped {
                 lines: l.lines,
                 times: l.times,
                 thinking,
@@ -148,10 +149,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let req = self.chat_request(prompt);
         let raw = prompt.raw_estimate;
         let since = Instant::now();
-        self.activity = Activity::Generating { since, chunks: 0 };
+        self.out
+            .set_activity(Activity::Generating { since, chunks: 0 });
         self.publish();
-        self.send(Update::ReplyStart);
-        let backend = self.backend.clone();
+        self.out.send(Update::ReplyStart);
+        let backend = self.link.backend().clone();
         let opened = self
             .listen(async move { backend.chat_stream(req).await })
             .await;
@@ -168,8 +170,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let mut calls = Vec::new();
         let mut chunks = 0u32;
         let mut last_count = Instant::now();
-        let mut guard = RepetitionGuard::new(self.cfg.repeat_limit);
-        let mut thinking_guard = RepetitionGuard::new(self.cfg.repeat_limit);
+        let mut guard = RepetitionGuard::new(self.link.repeat_limit());
+        let mut thinking_guard = RepetitionGuard::new(self.link.repeat_limit());
         loop {
             match self.listen(stream.next()).await {
                 // Stop: dropping the stream closes the HTTP connection now.
@@ -181,13 +183,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             let first = text.is_empty();
                             let looped = guard.feed(&d).map(|l| (l, false));
                             text.push_str(&d);
-                            self.send(Update::Delta(d));
+                            self.out.send(Update::Delta(d));
                             (first, looped)
                         }
                         StreamEvent::Thinking(t) => {
                             let looped = thinking_guard.feed(&t).map(|l| (l, true));
                             thinking.push_str(&t);
-                            self.send(Update::Thinking(t));
+                            self.out.send(Update::Thinking(t));
                             (false, looped)
                         }
                         _ => (false, None),
@@ -203,24 +205,25 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     // the answer starts.
                     if chunks == 1 || first_text || last_count.elapsed() >= COUNT_EVERY {
                         last_count = Instant::now();
-                        self.activity = if text.is_empty() && !thinking.is_empty() {
-                            Activity::Thinking { since, chunks }
-                        } else {
-                            Activity::Generating { since, chunks }
-                        };
+                        self.out
+                            .set_activity(if text.is_empty() && !thinking.is_empty() {
+                                Activity::Thinking { since, chunks }
+                            } else {
+                                Activity::Generating { since, chunks }
+                            });
                         self.publish();
                     }
                 }
                 Some(Some(Ok(StreamEvent::Done(stats)))) => {
                     if calls.is_empty() {
-                        let recovered = self.recover_calls(&text);
+                        let recovered = self.tools.recover_calls(&text, self.link.tools_capable());
                         if !recovered.is_empty() {
                             // The reply was calls written as text: shown as the calls.
                             tracing::info!(
                                 calls = recovered.len(),
                                 "tool calls recovered from text"
                             );
-                            self.send(Update::ReplyIsToolCall);
+                            self.out.send(Update::ReplyIsToolCall);
                             text.clear();
                             calls = recovered;
                         }
@@ -260,55 +263,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             options: ChatOptions {
                 num_ctx: prompt.num_ctx,
                 num_predict: Some(prompt.max_reply.max(1)),
-                temperature: self.cfg.temperature,
+                temperature: self.link.temperature(),
                 seed: None,
             },
             keep_alive: None,
-            tools: self.offered_tools(),
-            think: self.think.filter(|_| self.thinking_capable),
+            tools: self.tools.offered_tools(self.link.tools_capable()),
+            think: self.link.think_for_chat(),
             server_truncates: false,
-        }
-    }
-
-    /// A request failed before any reply: what the connection now is, and what to do.
-    fn request_failed(&mut self, error: LlmError) {
-        match &error {
-            LlmError::Unreachable { url, cause } => {
-                self.connection = Connection::Unreachable {
-                    url: url.clone(),
-                    error: cause.clone(),
-                };
-                self.reconnect_at = Some(tokio::time::Instant::now() + self.reconnect_delay);
-            }
-            LlmError::ModelNotFound { model } => {
-                self.connection = Connection::ModelMissing {
-                    model: model.clone(),
-                };
-                self.transient_banner(Notice::ModelMissing {
-                    model: model.clone(),
-                    found: Found::Request,
-                });
-                self.publish();
-                return;
-            }
-            _ => {}
-        }
-        self.transient_banner(Notice::RequestFailed { error });
-        self.publish();
-    }
-
-    /// Ask the server what context the model is really loaded with (`/api/ps`, where the
-    /// server has it). Ollama cuts num_ctx to the model's trained length, or to a server
-    /// setting, without telling the client; the budget must follow.
-    async fn confirm_loaded_ctx(&mut self) {
-        let model = self.engine.model().to_string();
-        let sent = self.engine.ctx();
-        if self.loaded_checked.as_ref() == Some(&(model.clone(), sent)) {
-            return;
-        }
-        self.loaded_checked = Some((model.clone(), sent));
-        if let Some(ctx) = self.loaded_window(&model).await {
-            self.apply(Input::LoadedCtx { ctx: Some(ctx) });
         }
     }
 }

@@ -3,7 +3,9 @@
 //! that has a title already (one given with rename always wins), and written beside the
 //! log (`<id>.autotitle`) where the session list and the browser read it.
 
-use super::driver::Actor;
+use super::store::LazyStore;
+use super::summarizer::BackendSummarizer;
+use crate::core::engine::Engine;
 use crate::core::message::Role;
 use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest};
 use crate::store::SessionStore;
@@ -17,16 +19,27 @@ const TITLE_TOKENS: u32 = 24;
 const SYSTEM: &str = "You summarize a conversation as a title of 3 to 6 words. Reply with \
 the title only: no quotes, no full stop, no preamble.";
 
-impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+/// Whether a title was asked of the model in this run.
+#[derive(Default)]
+pub(super) struct Titler {
+    asked: bool,
+}
+
+impl Titler {
     /// After a complete reply: ask for a title if the session has none yet (once a run).
-    pub(super) fn title_in_background(&mut self) {
-        if self.titled {
+    pub fn ask_once<B: ChatBackend, S: SessionStore>(
+        &mut self,
+        store: &LazyStore<S>,
+        engine: &Engine,
+        summarizer: BackendSummarizer<B>,
+    ) {
+        if self.asked {
             return;
         }
-        let Some((dir, id)) = self.store.title_target() else {
+        let Some((dir, id)) = store.title_target() else {
             return;
         };
-        let history = self.engine.history();
+        let history = engine.history();
         let first = |role: Role| {
             history
                 .iter()
@@ -36,8 +49,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let (Some(user), Some(reply)) = (first(Role::User), first(Role::Assistant)) else {
             return;
         };
-        self.titled = true;
-        let summarizer = self.summarizer();
+        self.asked = true;
         let request = ChatRequest {
             model: summarizer.model.clone(),
             messages: vec![

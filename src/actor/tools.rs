@@ -1,99 +1,47 @@
 //! Executor of the engine's `RunTools` effect: each call of a reply is prepared (checked
 //! against its tool and the sandbox), decided (the policy, else the person is asked), run
 //! under Stop, and answered to the engine — which records it and, after the last, sends the
-//! results to the model. Also what the request offers: the tools, only for a model that
-//! has the `tools` capability, and the recovery of calls a small model wrote as text.
+//! results to the model. Also starting the MCP servers when their tools are first needed,
+//! and withdrawing the tools of one that stopped. What the session's tools are, and what a
+//! request offers, is the [`Toolbox`](super::toolbox::Toolbox)'s.
 
 use super::command::{Approval, Command};
-use super::driver::{Actor, Job, next_command};
+use super::driver::{Actor, Job};
 use crate::core::engine::{Input, ToolAnswer};
 use crate::core::message::ToolCall;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
-use crate::tools::mcp::McpTool;
 use crate::tools::policy::Verdict;
 use crate::tools::{self, Outcome, Prepared, ToolError};
-use crate::view::{Activity, ApprovalAsk, Notice, SessionScope, ToolsState};
+use crate::view::{Activity, ApprovalAsk, Notice, SessionScope};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The tools the settings offer (mode and per-tool policy; neither changes while the
-/// session runs, so this is worked out once — and again when MCP servers start or stop —
-/// not per request or per published view).
-pub(super) fn offered_specs(
-    cfg: Option<&super::ToolsConfig>,
-    mcp: &[McpTool],
-) -> Vec<tools::ToolSpec> {
-    let Some(t) = cfg else {
-        return Vec::new();
-    };
-    tools::builtin_specs()
-        .into_iter()
-        .chain(mcp.iter().map(|m| m.spec.clone()))
-        .filter(|s| t.approvals.offered(&s.name, s.access))
-        .collect()
-}
-
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
-    /// The tools' JSON schemas for the next request (empty: none offered).
-    pub(super) fn offered_tools(&self) -> Vec<serde_json::Value> {
-        if !self.tools_capable {
-            return Vec::new();
-        }
-        self.offered.iter().map(|s| s.schema.clone()).collect()
-    }
-
-    pub(super) fn tools_state(&self) -> ToolsState {
-        match &self.cfg.tools {
-            None => ToolsState::Off,
-            Some(t) if t.approvals.mode == tools::ToolMode::Off => ToolsState::Off,
-            Some(_) if !self.tools_capable => ToolsState::Unsupported,
-            Some(_) => ToolsState::On(self.offered.len()),
-        }
-    }
-
     /// Start the MCP servers the first time tools are offered, and withdraw the tools of
     /// any that stopped; the offer follows. Each start or loss is said once.
     pub(super) async fn refresh_mcp(&mut self) {
-        if self.cfg.tools.is_none() || !self.tools_capable {
+        if self.tools.config().is_none() || !self.link.tools_capable() {
             return;
         }
         let mut events = Vec::new();
-        if self.mcp.has_unstarted() {
-            self.activity = Activity::Tool {
+        if self.tools.mcp_unstarted() {
+            self.out.set_activity(Activity::Tool {
                 since: Instant::now(),
                 what: "starting MCP servers".into(),
-            };
+            });
             self.publish();
-            events = self.mcp.start().await;
+            events = self.tools.start_mcp().await;
         }
-        events.extend(self.mcp.reap().await);
+        events.extend(self.tools.reap_mcp().await);
         if events.is_empty() {
             return;
         }
-        self.mcp_tools = self.mcp.tools();
-        self.offered = offered_specs(self.cfg.tools.as_ref(), &self.mcp_tools);
+        self.tools.mcp_changed();
         for e in events {
-            self.notice(Notice::Mcp(e));
+            self.out.notice(Notice::Mcp(e));
         }
-    }
-
-    /// A reply with no tool calls whose whole text is calls: those calls, if each names an
-    /// offered tool and its arguments fit (see `tools::recover`).
-    pub(super) fn recover_calls(&self, text: &str) -> Vec<ToolCall> {
-        let Some(t) = self.cfg.tools.as_ref().filter(|_| self.tools_capable) else {
-            return Vec::new();
-        };
-        tools::recover::recover(text, |call| {
-            // A call whose arguments fit is a call, even when what it names cannot be
-            // used (a FIFO): it is answered with why, like the same call made properly.
-            self.offered.iter().any(|s| s.name == call.name)
-                && !matches!(
-                    tools::prepare(call, &t.sandbox, &self.mcp_tools),
-                    Err(ToolError::BadArgs(_) | ToolError::Unknown(..) | ToolError::Outside { .. })
-                )
-        })
     }
 
     /// Run the calls in order; the engine answers the last with the next request.
@@ -101,7 +49,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let mut job = None;
         for call in calls {
             // Quitting while a result was read through: the rest are not run.
-            let quitting = self.deferred.iter().any(|c| matches!(c, Command::Shutdown));
+            let quitting = self.inbox.quitting();
             let answer = if quitting {
                 None
             } else {
@@ -127,13 +75,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             ms,
             digest: None,
         };
-        let Some(cfg) = self.cfg.tools.clone() else {
+        let Some(cfg) = self.tools.config().cloned() else {
             return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
         };
-        if let Some(e) = self.mcp.unavailable(&call.name) {
+        if let Some(e) = self.tools.unavailable(&call.name) {
             return Some(answer(call, Outcome::error(&e), None));
         }
-        let prepared = match tools::prepare(&call, &cfg.sandbox, &self.mcp_tools) {
+        let prepared = match tools::prepare(&call, &cfg.sandbox, self.tools.mcp_tools()) {
             Ok(p) => p,
             Err(e) => return Some(answer(call, Outcome::error(&e), None)),
         };
@@ -161,8 +109,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Verdict::Ask => match self.ask(&call, &prepared, &cfg.sandbox).await? {
                 Approval::Once => {}
                 Approval::Session => {
-                    if let (Some(t), Some(keys)) = (self.cfg.tools.as_mut(), keys) {
-                        t.approvals.allow_for_session(keys);
+                    if let Some(keys) = keys {
+                        self.tools.allow_for_session(keys);
                     }
                 }
                 Approval::Deny { reason } => {
@@ -187,10 +135,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             _ => {}
         }
         let since = Instant::now();
-        self.activity = Activity::Tool {
+        self.out.set_activity(Activity::Tool {
             since,
             what: format!("{} {}", call.name, crate::view::key_argument(&call.args)),
-        };
+        });
         self.publish();
         let sandbox = cfg.sandbox.clone();
         let env = cfg.env.clone();
@@ -244,18 +192,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Some(Err(why)) => SessionScope::NotOffered(why.0),
             None => SessionScope::Tool(call.name.clone()),
         };
-        self.asked += 1;
-        let id = self.asked;
-        self.activity = Activity::Approval(Arc::new(ApprovalAsk {
-            id,
-            tool: call.name.clone(),
-            preview: prepared.preview(sandbox),
-            session_scope,
-            from_text: call.from_text,
-        }));
+        let id = self.tools.next_question();
+        self.out
+            .set_activity(Activity::Approval(Arc::new(ApprovalAsk {
+                id,
+                tool: call.name.clone(),
+                preview: prepared.preview(sandbox),
+                session_scope,
+                from_text: call.from_text,
+            })));
         self.publish();
         let decision = self.await_approval(id).await;
-        self.activity = Activity::Idle;
+        self.out.set_activity(Activity::Idle);
         self.publish();
         decision
     }
@@ -264,10 +212,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// read-only commands are answered, the rest wait their turn.
     async fn await_approval(&mut self, id: u64) -> Option<Approval> {
         loop {
-            if self.rx_closed || self.deferred.iter().any(|c| matches!(c, Command::Shutdown)) {
+            if self.inbox.closed() || self.inbox.quitting() {
                 return None;
             }
-            let cmd = next_command(&mut self.rx, &mut self.rx_closed).await;
+            let cmd = self.inbox.next().await;
             match cmd {
                 Some(Command::Approve {
                     id: answered,
@@ -279,7 +227,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Some(Command::Approve { .. }) => {}
                 Some(Command::Stop) | None => return None,
                 Some(Command::Shutdown) => {
-                    self.deferred.push_front(Command::Shutdown);
+                    self.inbox.push_front(Command::Shutdown);
                     return None;
                 }
                 Some(c) if c.is_read_only() => self.answer(c),

@@ -7,6 +7,7 @@
 //! slash command registry), `keymap` (keys → intents), `paste`, `terminal`. The [`App`]
 //! itself, its state and the few helpers every part uses, are here.
 
+mod browser;
 pub mod commands;
 mod event_loop;
 mod input;

@@ -58,8 +58,8 @@ pub enum OverlayState {
         inspection: Box<ResultInspection>,
         scroll: u16,
     },
-    Sessions(Box<super::sessions::Browser>),
-    Search(Box<super::sessions::SearchDialog>),
+    Sessions(Box<super::browser::Browser>),
+    Search(Box<super::browser::SearchDialog>),
 }
 
 fn model_entry(m: &ModelSummary) -> ModelEntry {

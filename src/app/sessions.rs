@@ -5,6 +5,7 @@
 //! Opening another session ends this app with [`AppExit::Open`]; `main` closes the current
 //! session cleanly (the actor syncs and stops) and starts the other in the same terminal.
 
+pub use super::browser::{Browser, BrowserMode, SearchDialog};
 use super::overlays::{OverlayState, Reply};
 use super::{App, AppExit};
 use crate::core::message::MessageId;
@@ -14,69 +15,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Hits a search lists at most.
 const SEARCH_LIMIT: usize = 200;
-
-/// What the browser is doing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BrowserMode {
-    Browse,
-    /// Typing a new title for the selected session.
-    Rename(String),
-    /// Del was pressed: y or Del deletes, anything else keeps it.
-    ConfirmDelete,
-}
-
-pub struct Browser {
-    /// Every session, newest first (`None` while loading).
-    pub all: Option<Vec<SessionSummary>>,
-    pub filter: String,
-    /// Index into the filtered list.
-    pub selected: usize,
-    pub mode: BrowserMode,
-    pub note: Option<String>,
-}
-
-impl Browser {
-    /// The sessions the filter keeps: every word in the title, id or model.
-    pub fn shown(&self) -> Vec<&SessionSummary> {
-        let words: Vec<String> = self
-            .filter
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect();
-        self.all
-            .iter()
-            .flatten()
-            .filter(|s| {
-                let hay = format!("{} {} {}", s.title.as_deref().unwrap_or(""), s.id, s.model)
-                    .to_lowercase();
-                words.iter().all(|w| hay.contains(w.as_str()))
-            })
-            .collect()
-    }
-
-    fn chosen(&self) -> Option<&SessionSummary> {
-        self.shown().get(self.selected).copied()
-    }
-}
-
-pub struct SearchDialog {
-    pub query: String,
-    pub report: Option<SearchReport>,
-    /// Index into the hits, in the order listed.
-    pub selected: usize,
-    pub note: Option<String>,
-}
-
-impl SearchDialog {
-    /// (session id, message) of every hit, in the order listed.
-    pub fn rows(&self) -> Vec<(&str, u64)> {
-        self.report
-            .iter()
-            .flat_map(|r| r.sessions.iter())
-            .flat_map(|s| s.hits.iter().map(move |h| (s.session_id.as_str(), h.seq)))
-            .collect()
-    }
-}
 
 impl App {
     fn data_dir(&mut self) -> Option<DataDir> {

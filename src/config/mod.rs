@@ -22,8 +22,8 @@ pub use cli::{CTX_RANGE, Cli, Command, ExportFormat, MAX_RESERVE_TOKENS, ModeArg
 pub use tools::{McpFileConfig, ToolSettings, ToolsConfig};
 
 /// Repeats of the same lines that stop a reply (`repeat_limit`), unless the config says
-/// otherwise.
-pub const DEFAULT_REPEAT_LIMIT: usize = 10;
+/// otherwise: the guard's own default.
+pub use crate::actor::repetition::DEFAULT_REPEAT_LIMIT;
 
 /// The documented default config, shipped in the binary.
 pub const DEFAULT_CONFIG: &str = include_str!("../../assets/default-config.toml");

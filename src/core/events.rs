@@ -7,7 +7,7 @@ use crate::core::checkpoint::{CheckpointId, Level};
 use crate::core::goals::{Author, GoalChange, GoalError};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
-use crate::core::record::SnapshotPurpose;
+use crate::core::purpose::SnapshotPurpose;
 use serde::{Deserialize, Serialize};
 
 /// Why a compression runs.

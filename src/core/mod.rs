@@ -23,6 +23,7 @@ pub mod overview;
 pub mod pipeline;
 pub mod prompts;
 pub mod prose;
+pub mod purpose;
 pub mod recall;
 pub mod record;
 pub mod reliability;

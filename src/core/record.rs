@@ -9,6 +9,8 @@ use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::goals::{Author, GoalBoard, GoalChange};
 use crate::core::message::{MessageId, ReplyStatus, ToolCall};
 use crate::core::mode::Mode;
+/// Kept here too: a snapshot record names it, and most readers of records look here.
+pub use crate::core::purpose::SnapshotPurpose;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -128,27 +130,6 @@ pub struct Clip {
     pub head_chars: usize,
     pub tail_chars: usize,
     pub omitted_tokens: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SnapshotPurpose {
-    /// Taken automatically before each compression.
-    Recovery,
-    /// Taken by the user (Ctrl+S, /snapshot).
-    Rollback,
-    /// Taken before an emergency rollover.
-    Emergency,
-}
-
-impl SnapshotPurpose {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SnapshotPurpose::Recovery => "recovery",
-            SnapshotPurpose::Rollback => "rollback",
-            SnapshotPurpose::Emergency => "emergency",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -192,6 +192,26 @@ mod tests {
         }
     }
 
+    /// Every scenario says each fact with its own subject, in one sentence: the scorer
+    /// finds it where the person put it.
+    #[test]
+    fn every_scenario_fact_is_said_beside_its_subject() {
+        let scenarios = super::super::scenarios::all();
+        let stretched = scenarios.iter().map(|s| s.stretched(2)).collect::<Vec<_>>();
+        for s in scenarios.into_iter().chain(stretched) {
+            for f in &s.facts {
+                assert!(
+                    kept_with_subject(&s.turns[f.turn], f),
+                    "{}: {} not beside any of {:?} in turn {}",
+                    s.name,
+                    f.value,
+                    f.subject,
+                    f.turn
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_bare_value_is_not_a_kept_fact() {
         let port = f(&["cache", "redis"], "6379", None);

@@ -3,7 +3,7 @@
 //! together (`side_by_side`), one below the other in a narrow frame.
 
 use super::markdown::render_markdown;
-use super::overlay::{OverlayCtx, clamp_scroll, draw_lines, frame, more_marker, popup};
+use super::popup::{OverlayCtx, clamp_scroll, draw_lines, frame, more_marker, popup};
 use super::text::{clean, clean_line, thousands, width as str_width};
 use super::wrap::wrap;
 use crate::core::checkpoint::Checkpoint;

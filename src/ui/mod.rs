@@ -22,6 +22,7 @@ mod inspector;
 pub mod markdown;
 mod overlay;
 mod panel;
+mod popup;
 mod sessions;
 mod status;
 pub mod text;
@@ -100,7 +101,7 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
         status::render_status(&view.status, r, buf, view.theme, view.ascii);
     }
     if let Some(o) = &view.overlay {
-        let cx = overlay::OverlayCtx {
+        let cx = popup::OverlayCtx {
             theme: view.theme,
             g,
             ascii: view.ascii,

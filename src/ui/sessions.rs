@@ -1,7 +1,7 @@
 //! The session browser and the search hits: lists in a popup, drawn from rows the app
 //! built (the ui knows nothing of the store).
 
-use super::overlay::{OverlayCtx, frame, list_offset, local, pad_left, pad_right, popup};
+use super::popup::{OverlayCtx, frame, list_offset, local, pad_left, pad_right, popup};
 use super::text::{age, bytes, clean_line, thousands, truncate, width as str_width};
 use super::view::{BrowserPrompt, SearchRow, SessionRow};
 use chrono::{DateTime, Utc};
