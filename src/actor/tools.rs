@@ -10,10 +10,10 @@ use crate::core::engine::{Input, ToolAnswer};
 use crate::core::message::ToolCall;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
-use crate::tools::mcp::McpTool;
+use crate::tools::mcp::{self, McpTool};
 use crate::tools::policy::Verdict;
 use crate::tools::{self, Outcome, Prepared, ToolError};
-use crate::view::{Activity, ApprovalAsk, Notice, SessionScope, ToolsState};
+use crate::view::{Activity, ApprovalAsk, McpEvent, Notice, SessionScope, ToolsState};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,7 +75,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         self.mcp_tools = self.mcp.tools();
         self.offered = offered_specs(self.cfg.tools.as_ref(), &self.mcp_tools);
         for e in events {
-            self.notice(Notice::Mcp(e));
+            self.notice(Notice::Mcp(match e {
+                mcp::Event::Started { server, tools } => McpEvent::Started { server, tools },
+                mcp::Event::Failed { server, error } => McpEvent::Failed { server, error },
+            }));
         }
     }
 

@@ -187,11 +187,11 @@ const SNAPSHOT_FIX: &str = "Check disk space and permissions of the data directo
 pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
     match notice {
         Notice::Engine(ev) => event(ev, keys),
-        Notice::Mcp(crate::tools::mcp::Event::Started { server, tools }) => Words::line(format!(
+        Notice::Mcp(crate::view::McpEvent::Started { server, tools }) => Words::line(format!(
             "MCP server {server}: {tools} tool{} offered as {server}.…",
             if *tools == 1 { "" } else { "s" }
         )),
-        Notice::Mcp(crate::tools::mcp::Event::Failed { server, error }) => Words::line(format!(
+        Notice::Mcp(crate::view::McpEvent::Failed { server, error }) => Words::line(format!(
             "MCP server {server} is not available: {error}. Its tools are not offered."
         )),
         Notice::ResultNotSaved(error) => Words::line(format!(
