@@ -7,14 +7,12 @@
 //! - [`store`]: the session log, snapshots, lock and export on disk.
 //! - [`actor`]: one task that owns a session's state and executes the engine's effects.
 //! - [`view`]: the vocabulary the actor publishes and the ui renders.
-//! - [`fidelity`]: the benchmark that measures what compression keeps and costs.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
 
 pub mod actor;
 pub mod app;
 pub mod config;
 pub mod core;
-pub mod fidelity;
 pub mod llm;
 pub mod store;
 pub mod tools;
