@@ -33,7 +33,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::InspectResult { id, reply } => {
                 let _ = reply.send(self.inspect_result(id));
             }
-            Command::Export { json } => self.export(json),
+            Command::Export { format } => self.export(&format),
             Command::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }
@@ -99,12 +99,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         Ok((m, whole))
     }
 
-    fn export(&mut self, json: bool) {
+    fn export(&mut self, format: &crate::store::export::Format) {
         if !self.store.is_open() {
             self.notice(Notice::NothingToExport);
             return;
         }
-        match self.store.export(json) {
+        match self.store.export(format) {
             Ok(path) => self.notice(Notice::Exported { path }),
             Err(e) => self.banner(Notice::ExportFailed {
                 error: e.to_string(),

@@ -5,6 +5,7 @@ use crate::actor::Command;
 use crate::app::App;
 use crate::app::overlays::{OverlayState, Reply};
 use crate::core::engine::Request;
+use crate::store::export::Format;
 
 impl App {
     pub(in crate::app) fn slash(&mut self, intent: Intent) {
@@ -23,7 +24,13 @@ impl App {
             Intent::Model(Some(name)) => self.command(Command::SetModel { name }),
             Intent::Ctx(ctx) => self.command(Request::SetCtx { ctx }),
             Intent::Mode(mode) => self.command(Request::SetMode { mode }),
-            Intent::Export { json } => self.command(Command::Export { json }),
+            Intent::Export { json } => self.command(Command::Export {
+                format: if json {
+                    Format::Json
+                } else {
+                    Format::Markdown(crate::app::words::MARKDOWN)
+                },
+            }),
             Intent::Inspect(number) => self.inspect(number, false),
             Intent::InspectResult(id) => self.inspect_result(id),
             Intent::Panel => self.toggle_panel(),
