@@ -2,11 +2,13 @@
 //! import what", read from the document itself, so the map and the check cannot say two
 //! things: a file in a layer may name, under `crate::` (in `main.rs`, `ollm_tui::`), its
 //! own layer and the layers its row lists in backticks under "may import" — nothing else.
-//! A crate in backticks under "never" (`tokio`) may not be named either.
+//! A crate in backticks under "never" (`tokio`) may not be named either. The benchmark
+//! (`benches/fidelity/`, outside the library) is the row `fidelity`, and names the library
+//! as `ollm_tui::`.
 
 use super::source::{self, Named};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Imports the table forbids that are being removed on another branch: (file, layer it
 /// imports). Each line names the change that removes it; delete the line when that change
@@ -97,24 +99,46 @@ fn rules(rows: &[Row]) -> BTreeMap<String, (Vec<String>, Vec<String>)> {
     out
 }
 
-/// Every import in `src/` the table forbids, as "file:line: rule" sentences.
+/// The benchmark's folder: not in the library, but in the table, as the layer `fidelity`.
+const BENCHMARK: &str = "benches/fidelity";
+
+/// Every file the table rules: its path, its layer, and the root it names the library by.
+fn ruled_files(root: &Path) -> Vec<(PathBuf, String, &'static str)> {
+    let mut out = Vec::new();
+    for file in source::rust_files(&root.join("src")) {
+        let layer = layer_of(file.strip_prefix(root).unwrap_or(&file));
+        if layer == "lib" {
+            continue; // it only declares the modules
+        }
+        let by = if layer == "main.rs" {
+            "ollm_tui"
+        } else {
+            "crate"
+        };
+        out.push((file, layer, by));
+    }
+    for file in source::rust_files(&root.join(BENCHMARK)) {
+        out.push((file, "fidelity".to_owned(), "ollm_tui"));
+    }
+    out
+}
+
+/// Every import in `src/` and the benchmark the table forbids, as "file:line: rule"
+/// sentences.
 pub fn violations(root: &Path, doc: &str) -> Vec<String> {
     let rules = rules(&table(doc, "## Layers: what may import what"));
     let layers = declared_layers(root);
     let mut out = Vec::new();
-    for layer in layers.iter().chain(std::iter::once(&"main.rs".to_owned())) {
+    let extra = ["main.rs".to_owned(), "fidelity".to_owned()];
+    for layer in layers.iter().chain(&extra) {
         if !rules.contains_key(layer) {
             out.push(format!(
                 "ARCHITECTURE.md: `{layer}` has no row in the layer table"
             ));
         }
     }
-    for file in source::rust_files(&root.join("src")) {
+    for (file, layer, root_name) in ruled_files(root) {
         let rel = file.strip_prefix(root).unwrap_or(&file);
-        let layer = layer_of(rel);
-        if layer == "lib" {
-            continue; // it only declares the modules
-        }
         let Some((may, never)) = rules.get(&layer) else {
             out.push(format!(
                 "{}: layer `{layer}` is not in the table",
@@ -124,11 +148,6 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
         };
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{e}"));
         let code = source::code_only(&text);
-        let root_name = if layer == "main.rs" {
-            "ollm_tui"
-        } else {
-            "crate"
-        };
         for Named { line, module } in source::named_under(&code, root_name) {
             let known = KNOWN_EXCEPTIONS.contains(&(&*rel.to_string_lossy(), &*module));
             if layers.contains(&module) && module != layer && !may.contains(&module) && !known {
@@ -205,6 +224,25 @@ fn every_layer_has_a_row() {
     let found = violations(root, &without_config);
     assert!(
         found.iter().any(|v| v.contains("`config` has no row")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn the_benchmark_is_ruled_too() {
+    let root = source::root();
+    let doc =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_else(|e| panic!("{e}"));
+    let row = "| `fidelity` (`benches/fidelity/`, not in the library) | the library's public items: `core`, `llm`, `store`, `tools`, `view`, `actor`";
+    assert!(
+        doc.contains(row),
+        "the test's edit of the benchmark row still applies"
+    );
+    let without_actor = doc.replace(row, &row.replace(", `actor`", ""));
+    let found = violations(root, &without_actor);
+    assert!(
+        found.iter().any(|v| v.starts_with("benches/fidelity/")
+            && v.contains("`fidelity` imports `actor`")),
         "{found:#?}"
     );
 }
