@@ -171,9 +171,9 @@ fn checkpoint_json(event: &str, c: &Checkpoint, ts: &str, merged: &[u64]) -> Val
     v
 }
 
-/// The sentences a Markdown export says about the log's data. Sentences are made only in
-/// the app's words (`app::words::MARKDOWN` fills this), so the store lays out the records
-/// and asks these for the prose.
+/// The sentences a Markdown export says about the log's data, given by the app's words
+/// (`app::words::MARKDOWN`), where sentences are made (the losses in the words the app
+/// says at start and `export` on stderr). The layout's headings and labels are still here.
 #[derive(Debug, Clone, Copy)]
 pub struct MarkdownWords {
     /// What loading skipped or set aside (the log is not clean).
