@@ -1,4 +1,4 @@
-//! The fidelity and cost benchmark (see `ollm_tui::fidelity`): scripted conversations
+//! The fidelity and cost benchmark (see `benches/fidelity/`): scripted conversations
 //! played by ours, a rolling summary and plain truncation on the same model, side by side.
 //!
 //!     PORT=11434 ../shared/tools/ollama-real/run.sh --log /tmp/requests.jsonl &
@@ -22,9 +22,16 @@
 //! each scenario finishes; `--json` writes every figure, the quiz answers and the final
 //! contexts; `--rescore FILE` judges such a file again with the current scorer.
 
+/// The benchmark is not part of the product, so it lives outside the library, in
+/// `benches/fidelity/`; this target and `tests/fidelity.rs` include it. Each uses only
+/// part of it, hence the allow.
+#[allow(dead_code, unused_imports)]
+#[path = "../benches/fidelity/mod.rs"]
+mod fidelity;
+
 use clap::Parser;
+use fidelity::{Measured, Pace, QuizScore, Setup, Strategy, scenarios};
 use ollm_tui::core::tokens::Tiktoken;
-use ollm_tui::fidelity::{self, Measured, Pace, QuizScore, Setup, Strategy, scenarios};
 use ollm_tui::llm::{ChatBackend, OllamaBackend, OllamaOptions};
 use std::sync::Arc;
 use std::time::Duration;

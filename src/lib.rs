@@ -5,16 +5,19 @@
 //! - [`core`]: the pure context engine (budget, pipeline, checkpoints, goals).
 //! - [`llm`]: the model server behind the `ChatBackend` trait (Ollama over HTTP).
 //! - [`store`]: the session log, snapshots, lock and export on disk.
+//! - [`tools`]: the tools the model may call, and MCP servers.
 //! - [`actor`]: one task that owns a session's state and executes the engine's effects.
 //! - [`view`]: the vocabulary the actor publishes and the ui renders.
-//! - [`fidelity`]: the benchmark that measures what compression keeps and costs.
+//! - [`config`]: the config file, environment and flags, read by `app` and `main`.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
+//!
+//! ARCHITECTURE.md's layer table says what each may import; `tests/tidy/` holds the code
+//! to it. The fidelity benchmark is not here: it is `benches/fidelity/`.
 
 pub mod actor;
 pub mod app;
 pub mod config;
 pub mod core;
-pub mod fidelity;
 pub mod llm;
 pub mod store;
 pub mod tools;

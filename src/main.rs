@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 
 use clap::Parser;
 use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
-use ollm_tui::app::{App, AppExit, AppOptions, keymap::Keymap};
+use ollm_tui::app::{App, AppExit, AppOptions, keymap::Keymap, words};
 use ollm_tui::config::{self, Cli, Command, Env, ExportFormat, SessionsAction, Settings};
 use ollm_tui::core::engine::{Engine, SessionSpec};
 use ollm_tui::core::prompts::Prompts;
@@ -265,7 +265,7 @@ fn export(
     let id = store::sessions::resolve(&dir, id)?;
     let log = store::SessionLog::read(&dir, &id)?;
     let text = match format {
-        ExportFormat::Md => store::export::to_markdown(&log),
+        ExportFormat::Md => store::export::to_markdown(&log, &words::MARKDOWN),
         ExportFormat::Json => store::export::to_json_text(&log)?,
     };
     match output {
@@ -275,7 +275,7 @@ fn export(
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     if !log.report.is_clean() {
-        eprintln!("ollm-tui: note: {}", log.report);
+        eprintln!("ollm-tui: note: {}", words::load_report(&log.report));
     }
     Ok(())
 }
@@ -645,7 +645,7 @@ fn damage_banner(opened: &Opened) -> Option<Banner> {
             };
             Banner::new(
                 Severity::Warn,
-                format!("The session file was damaged: {}", l.report),
+                format!("The session file was damaged: {}", words::load_report(&l.report)),
                 hint,
             )
         })

@@ -142,7 +142,7 @@ fn kill_9_at_random_points_never_breaks_the_log() {
         let (mut store, loaded) = FileStore::open(&dir, SESSION).unwrap();
         assert!(
             loaded.report.skipped.is_empty() && loaded.report.gaps.is_empty(),
-            "round {round}: {}",
+            "round {round}: {:?}",
             loaded.report
         );
         torn += u64::from(loaded.report.torn_tail.is_some());

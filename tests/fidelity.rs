@@ -4,10 +4,17 @@
 //! only a real model can show (`cargo run --release --example fidelity`).
 #![allow(clippy::unwrap_used)]
 
+/// The benchmark is not part of the product, so it lives outside the library, in
+/// `benches/fidelity/`; this target and `examples/fidelity.rs` include it. Each uses only
+/// part of it, hence the allow.
+#[allow(dead_code, unused_imports)]
+#[path = "../benches/fidelity/mod.rs"]
+mod fidelity;
+
 mod support;
 
+use fidelity::{KeptBy, Pace, Passes, RunError, Setup, Strategy, scenarios};
 use ollm_tui::core::tokens::Tiktoken;
-use ollm_tui::fidelity::{self, KeptBy, Pace, Passes, RunError, Setup, Strategy, scenarios};
 use ollm_tui::llm::{OllamaBackend, OllamaOptions};
 use std::sync::Arc;
 use std::time::Duration;
@@ -270,8 +277,8 @@ const LEDGER_SCRIPTS: [&str; 5] = ["facts", "coding", "planning", "distractors",
 
 /// What the ledger alone keeps of `names`' scripts: the facts lost, with the ledger's text.
 fn ledger_losses(names: &[&str]) -> Vec<String> {
+    use crate::fidelity::score;
     use ollm_tui::core::ledger;
-    use ollm_tui::fidelity::score;
     let mut lost = Vec::new();
     for s in scenarios::all()
         .into_iter()

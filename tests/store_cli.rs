@@ -6,6 +6,7 @@
 mod fixtures;
 
 use fixtures::*;
+use ollm_tui::app::words;
 use ollm_tui::core::checkpoint::CheckpointId;
 use ollm_tui::core::goals::{Author, GoalChange, Priority, StepStatus};
 use ollm_tui::core::message::ReplyStatus;
@@ -390,7 +391,7 @@ fn exports_show_the_settings_the_log_ends_with() {
     // `/ctx auto` came last: the model's own size.
     assert_eq!(v["metadata"]["ctx"], serde_json::Value::Null);
     assert_eq!(v["metadata"]["mode"], "planning");
-    let md = export::to_markdown(&log);
+    let md = export::to_markdown(&log, &words::MARKDOWN);
     assert!(
         md.contains("- **Model:** qwen2.5:7b · mode planning\n"),
         "{md}"
@@ -411,7 +412,7 @@ fn exports_show_the_settings_the_log_ends_with() {
 
 #[test]
 fn markdown_export_is_readable_and_terminal_safe() {
-    let md = export::to_markdown(&sample_session());
+    let md = export::to_markdown(&sample_session(), &words::MARKDOWN);
     assert!(!md.contains('\u{1b}'), "escape sequence leaked");
     assert!(!md.contains('\u{202e}'), "bidi override leaked");
     assert!(!md.contains("ZXZpbA=="), "OSC 52 payload leaked");
@@ -498,7 +499,7 @@ fn an_export_replaces_a_planted_symlink_instead_of_writing_through_it() {
     let victim = tmp.path().join("victim.txt");
     fs::write(&victim, "precious").unwrap();
     std::os::unix::fs::symlink(&victim, exports.join(format!("{id}.md"))).unwrap();
-    let path = export::write_export(&dir, id, false).unwrap();
+    let path = export::write_export(&dir, id, &export::Format::Markdown(words::MARKDOWN)).unwrap();
     assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
     let meta = fs::symlink_metadata(&path).unwrap();
     assert!(
@@ -529,7 +530,7 @@ fn the_json_export_escapes_what_acts_on_a_terminal_and_means_the_same() {
     let back: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(back, export::to_json(&log), "the same document");
     // And the file written by /export is the same text.
-    let path = export::write_export(&dir, id, true).unwrap();
+    let path = export::write_export(&dir, id, &export::Format::Json).unwrap();
     assert_eq!(fs::read_to_string(path).unwrap(), json);
 }
 
@@ -590,7 +591,7 @@ fn both_exports_carry_tool_calls_and_reasoning() {
     assert_eq!(call["durationMs"], 1500);
     assert_eq!(call["result"]["llmContent"], "1| port 7040");
 
-    let md = export::to_markdown(&log);
+    let md = export::to_markdown(&log, &words::MARKDOWN);
     assert!(md.contains("<summary>Thinking (7 words)</summary>"), "{md}");
     assert!(md.contains("The file will say; read it first."), "{md}");
     assert!(

@@ -6,6 +6,7 @@
 mod fixtures;
 
 use fixtures::*;
+use ollm_tui::app::words;
 use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::record::{FORMAT_VERSION, Record};
 use ollm_tui::store::{DataDir, SessionLog, StoreError};
@@ -47,7 +48,7 @@ fn every_record_variant_round_trips() {
     let (log, loaded) = SessionLog::open(&dir, "s").unwrap();
     assert_eq!(loaded.header, header("s"));
     assert_eq!(loaded.records, records);
-    assert!(loaded.report.is_clean(), "{}", loaded.report);
+    assert!(loaded.report.is_clean(), "{:?}", loaded.report);
     assert_eq!(log.last_seq(), records.len() as u64);
     assert_eq!(SessionLog::read(&dir, "s").unwrap(), loaded);
 }
@@ -136,7 +137,7 @@ fn torn_tail_at_every_byte_offset_is_set_aside_and_the_log_stays_appendable() {
         log.append(&next).unwrap();
         drop(log);
         let again = SessionLog::read(&dir, "s").unwrap();
-        assert!(again.report.is_clean(), "cut {cut}: {}", again.report);
+        assert!(again.report.is_clean(), "cut {cut}: {:?}", again.report);
         assert_eq!(again.records.len(), kept + 1, "cut {cut}");
         assert_eq!(again.records[kept], next, "cut {cut}");
     }
@@ -157,8 +158,8 @@ fn torn_tails_accumulate_in_the_corrupt_file_and_appends_count_up() {
         let (mut log, loaded) = SessionLog::open(&dir, "s").unwrap();
         assert_eq!(loaded.records.len(), 3 + round);
         assert!(
-            loaded.report.to_string().contains("set aside"),
-            "{}",
+            words::load_report(&loaded.report).contains("set aside"),
+            "{:?}",
             loaded.report
         );
         log.append(&user(4 + round as u64, "next")).unwrap();
@@ -206,7 +207,7 @@ fn a_corrupt_middle_line_is_skipped_and_counted_never_the_rest() {
     assert_eq!(loaded.report.skipped[0].line, 21);
     assert!(loaded.report.torn_tail.is_none());
     assert_eq!(
-        loaded.report.to_string(),
+        words::load_report(&loaded.report),
         "1 record skipped (line 21)",
         "the user-facing summary"
     );
@@ -369,5 +370,40 @@ fn creating_in_a_removed_directory_reports_the_path() {
         err.to_string()
             .contains(&dir.session_log_path("s").display().to_string()),
         "{err}"
+    );
+}
+
+/// The store reports what it skipped as data; the app says it (`words::load_report`).
+#[test]
+fn a_load_report_is_said_in_the_apps_words() {
+    use ollm_tui::store::{LoadReport, SkippedLine, TornTail};
+    let clean = LoadReport::default();
+    assert_eq!(words::load_report(&clean), "clean");
+    let gaps = LoadReport {
+        gaps: vec![3..=4],
+        ..LoadReport::default()
+    };
+    assert_eq!(
+        words::load_report(&gaps),
+        "2 records never written (seq 3–4)"
+    );
+    let all = LoadReport {
+        skipped: (1..=6)
+            .map(|line| SkippedLine {
+                line,
+                reason: "bad".into(),
+            })
+            .collect(),
+        torn_tail: Some(TornTail {
+            offset: 0,
+            len: 8,
+            set_aside: Some("s.corrupt".into()),
+        }),
+        gaps: vec![9..=9],
+    };
+    assert_eq!(
+        words::load_report(&all),
+        "6 records skipped (lines 1, 2, 3, 4, 5, …); 1 record never written (seq 9); \
+         an incomplete last line (8 bytes) was set aside to s.corrupt"
     );
 }

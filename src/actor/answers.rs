@@ -38,7 +38,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::InspectResult { id, reply } => {
                 let _ = reply.send(self.inspect_result(id));
             }
-            Command::Export { json } => self.export(json),
+            Command::Export { format } => self.export(&format),
             Command::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }
@@ -105,12 +105,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         Ok((m, whole))
     }
 
-    fn export(&mut self, json: bool) {
+    fn export(&mut self, format: &crate::store::export::Format) {
         if !self.disk.is_open() {
             self.out.notice(Notice::NothingToExport);
             return;
         }
-        match self.disk.store().export(json) {
+        match self.disk.store().export(format) {
             Ok(path) => self.out.notice(Notice::Exported { path }),
             Err(e) => self.out.banner(Notice::ExportFailed {
                 error: e.to_string(),

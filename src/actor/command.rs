@@ -44,9 +44,9 @@ pub enum Command {
         reply: oneshot::Sender<Result<ResultInspection, String>>,
     },
     /// Write the session to a file under the data directory (`/export`); the outcome
-    /// arrives as a notice.
+    /// arrives as a notice. Markdown carries the app's words for its sentences.
     Export {
-        json: bool,
+        format: crate::store::export::Format,
     },
     /// Check the server again now.
     Reconnect,

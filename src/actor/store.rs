@@ -222,10 +222,10 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
         }
     }
 
-    fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
+    fn export(&self, format: &crate::store::export::Format) -> Result<PathBuf, StoreError> {
         self.open_existing()
             .ok_or(StoreError::NoSessionFile)
-            .and_then(|s| s.export(json))
+            .and_then(|s| s.export(format))
     }
 
     /// A tool result comes after the person's message, so the file exists by then.

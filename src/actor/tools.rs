@@ -11,9 +11,10 @@ use crate::core::engine::{Input, ToolAnswer};
 use crate::core::message::ToolCall;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
+use crate::tools::mcp;
 use crate::tools::policy::Verdict;
 use crate::tools::{self, Outcome, Prepared, ToolError};
-use crate::view::{Activity, ApprovalAsk, Notice, SessionScope};
+use crate::view::{Activity, ApprovalAsk, McpEvent, Notice, SessionScope};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -40,7 +41,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
         self.tools.mcp_changed();
         for e in events {
-            self.out.notice(Notice::Mcp(e));
+            self.out.notice(Notice::Mcp(match e {
+                mcp::Event::Started { server, tools } => McpEvent::Started { server, tools },
+                mcp::Event::Failed { server, error } => McpEvent::Failed { server, error },
+            }));
         }
     }
 

@@ -10,6 +10,7 @@
 
 use super::commands;
 use super::intent::Intent;
+use super::words::KeyNames;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -386,6 +387,25 @@ impl Keymap {
             })
             .filter(|(k, _)| !k.is_empty())
             .collect()
+    }
+}
+
+impl Keymap {
+    /// How hints name the keys: the ones this keymap binds, or the commands where nothing
+    /// is bound. Made here so the words need not know the keymap.
+    pub fn key_names(&self) -> KeyNames {
+        let name = |command: &str| {
+            self.command_label(command)
+                .unwrap_or_else(|| format!("/{command}"))
+        };
+        KeyNames {
+            restore: name("restore"),
+            compress: name("compress"),
+            models: name("model"),
+            goals: name("goals"),
+            quit: name("quit"),
+            snapshot: self.command_label("snapshot"),
+        }
     }
 }
 

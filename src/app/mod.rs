@@ -145,7 +145,7 @@ impl App {
             input_note: None,
             pastes: paste::Folded::default(),
             banner: opts.startup_banner.clone(),
-            keys: KeyNames::from_keymap(&opts.keymap),
+            keys: opts.keymap.key_names(),
             opts,
             help_lines,
             panel: false,

@@ -5,13 +5,14 @@
 //! here. Hints name the keys the person's keymap binds ([`KeyNames`]), or the command
 //! where a key is unbound, so a hint never names a key that was moved.
 
-use super::keymap::Keymap;
 use crate::core::engine::EngineError;
 use crate::core::events::{Blocked, EngineEvent, FailedPart, Intensity, SkipReason};
 use crate::core::goals::{Author, GoalChange, GoalStatus};
 use crate::core::message::MessageId;
 use crate::core::record::SnapshotPurpose;
 use crate::llm::LlmError;
+use crate::store::LoadReport;
+use crate::store::export::MarkdownWords;
 use crate::view::{Found, Notice, RestoreLookup};
 
 /// How hints name the keys: the one the keymap binds, else the command that does the same.
@@ -35,25 +36,6 @@ impl Default for KeyNames {
             goals: "Ctrl+G".into(),
             quit: "Ctrl+Q".into(),
             snapshot: Some("Ctrl+S".into()),
-        }
-    }
-}
-
-impl KeyNames {
-    /// The keys `keymap` binds, or the commands where nothing is bound.
-    pub fn from_keymap(keymap: &Keymap) -> Self {
-        let name = |command: &str| {
-            keymap
-                .command_label(command)
-                .unwrap_or_else(|| format!("/{command}"))
-        };
-        KeyNames {
-            restore: name("restore"),
-            compress: name("compress"),
-            models: name("model"),
-            goals: name("goals"),
-            quit: name("quit"),
-            snapshot: keymap.command_label("snapshot"),
         }
     }
 }
@@ -191,11 +173,11 @@ const SNAPSHOT_FIX: &str = "Check disk space and permissions of the data directo
 pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
     match notice {
         Notice::Engine(ev) => event(ev, keys),
-        Notice::Mcp(crate::tools::mcp::Event::Started { server, tools }) => Words::line(format!(
+        Notice::Mcp(crate::view::McpEvent::Started { server, tools }) => Words::line(format!(
             "MCP server {server}: {tools} tool{} offered as {server}.…",
             if *tools == 1 { "" } else { "s" }
         )),
-        Notice::Mcp(crate::tools::mcp::Event::Failed { server, error }) => Words::line(format!(
+        Notice::Mcp(crate::view::McpEvent::Failed { server, error }) => Words::line(format!(
             "MCP server {server} is not available: {error}. Its tools are not offered."
         )),
         Notice::ResultNotSaved(error) => Words::line(format!(
@@ -653,5 +635,109 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
         | EngineEvent::CheckpointsMerged { .. }
         | EngineEvent::AutoSnapshotCreated { .. }
         | EngineEvent::GoalUpdated { .. } => Words::line(ev.name().replace('-', " ")),
+    }
+}
+
+/// The words of a Markdown export: `store::export` lays out the records and takes its
+/// sentences from here.
+pub const MARKDOWN: MarkdownWords = MarkdownWords {
+    losses: load_report,
+    goal_change,
+};
+
+/// What loading a session's log skipped or set aside (`store::LoadReport`): said at start,
+/// by `export`, and at the head of a Markdown export.
+pub fn load_report(r: &LoadReport) -> String {
+    let mut parts = Vec::new();
+    if !r.skipped.is_empty() {
+        let n = r.skipped.len();
+        let lines: Vec<String> = r
+            .skipped
+            .iter()
+            .take(5)
+            .map(|s| s.line.to_string())
+            .collect();
+        let more = if n > 5 { ", …" } else { "" };
+        parts.push(format!(
+            "{n} record{} skipped (line{} {}{more})",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" },
+            lines.join(", ")
+        ));
+    }
+    if !r.gaps.is_empty() {
+        let missing: u64 = r.gaps.iter().map(|g| g.end() - g.start() + 1).sum();
+        let ranges: Vec<String> = r
+            .gaps
+            .iter()
+            .take(5)
+            .map(|g| {
+                if g.start() == g.end() {
+                    g.start().to_string()
+                } else {
+                    format!("{}–{}", g.start(), g.end())
+                }
+            })
+            .collect();
+        let more = if r.gaps.len() > 5 { ", …" } else { "" };
+        parts.push(format!(
+            "{missing} record{} never written (seq {}{more})",
+            if missing == 1 { "" } else { "s" },
+            ranges.join(", ")
+        ));
+    }
+    if let Some(t) = &r.torn_tail {
+        match &t.set_aside {
+            Some(p) => parts.push(format!(
+                "an incomplete last line ({} bytes) was set aside to {}",
+                t.len,
+                p.display()
+            )),
+            None => parts.push(format!("an incomplete last line ({} bytes)", t.len)),
+        }
+    }
+    if parts.is_empty() {
+        "clean".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// A change to the goal board, as a Markdown export's line says it.
+pub fn goal_change(change: &GoalChange) -> String {
+    use crate::store::export::one_line;
+    match change {
+        GoalChange::SetGoal {
+            description,
+            priority,
+        } => format!(
+            "Goal set: {} ({priority:?} priority)",
+            one_line(description)
+        ),
+        GoalChange::GoalStatus { status } => format!("Goal marked {status:?}"),
+        GoalChange::Checkpoint {
+            description,
+            status,
+        } => format!(
+            "Goal checkpoint {} — {}",
+            one_line(description),
+            status.marker()
+        ),
+        GoalChange::Decision { text, locked } => {
+            let lock = if *locked { " (locked)" } else { "" };
+            format!("Decision{lock}: {}", one_line(text))
+        }
+        GoalChange::Lock { id } => format!("Decision #{id} locked"),
+        GoalChange::Unlock { id } => format!("Decision #{id} unlocked"),
+        GoalChange::DeleteDecision { id } => format!("Decision #{id} deleted"),
+        GoalChange::Artifact { action, path } => {
+            format!(
+                "Artifact {} `{}`",
+                action.as_str(),
+                one_line(path).replace('`', "'")
+            )
+        }
+        GoalChange::Next { text } => format!("Next step: {}", one_line(text)),
+        GoalChange::Clear => "Goal board cleared".to_string(),
     }
 }

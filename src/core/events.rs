@@ -24,7 +24,7 @@ pub enum CompressReason {
     Emergency,
 }
 
-/// How hard a compression folds: the validate stage escalates when a request still does
+/// How hard a compression folds: stage 4's budget check (validate) escalates when a request still does
 /// not fit after a normal pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

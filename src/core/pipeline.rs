@@ -1,7 +1,7 @@
-//! Summarize, the third of the six compression stages, and the mechanical checks that
+//! Stage 3 of a compression, summarize, and the mechanical checks that
 //! decide whether a summary is accepted.
 //!
-//! The engine's `plan` (identify + prepare) produces [`Task`]s: make a new checkpoint,
+//! The engine's `plan` (stages 1 and 2, identify and plan) produces [`Task`]s: make a new checkpoint,
 //! age one to a lower level, or merge ancient ones. [`run_task`] turns a task into text
 //! through the [`Summarizer`]:
 //! - inputs larger than the summarizer's window are split at message (then line, then

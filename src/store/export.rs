@@ -16,7 +16,7 @@ use crate::core::overview::SessionOverview;
 use crate::core::record::{Record, RecordBody};
 use crate::core::sanitize::sanitize;
 use crate::store::StoreError;
-use crate::store::log::LoadedLog;
+use crate::store::log::{LoadReport, LoadedLog};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -171,8 +171,28 @@ fn checkpoint_json(event: &str, c: &Checkpoint, ts: &str, merged: &[u64]) -> Val
     v
 }
 
+/// The sentences a Markdown export says about the log's data, given by the app's words
+/// (`app::words::MARKDOWN`), where sentences are made (the losses in the words the app
+/// says at start and `export` on stderr). The layout's headings and labels are still here.
+#[derive(Debug, Clone, Copy)]
+pub struct MarkdownWords {
+    /// What loading skipped or set aside (the log is not clean).
+    pub losses: fn(&LoadReport) -> String,
+    /// A change to the goal board.
+    pub goal_change: fn(&GoalChange) -> String,
+}
+
+/// What an export is written as.
+#[derive(Debug, Clone, Copy)]
+pub enum Format {
+    /// The session-file JSON: data only.
+    Json,
+    /// A readable transcript, with the words it is given.
+    Markdown(MarkdownWords),
+}
+
 /// A readable Markdown transcript.
-pub fn to_markdown(log: &LoadedLog) -> String {
+pub fn to_markdown(log: &LoadedLog, words: &MarkdownWords) -> String {
     let o = overview(log);
     let h = &log.header;
     let mut md = String::new();
@@ -204,7 +224,11 @@ pub fn to_markdown(log: &LoadedLog) -> String {
         o.messages, o.compressions
     );
     if !log.report.is_clean() {
-        let _ = writeln!(md, "\n> ⚠ Loaded with losses: {}", log.report);
+        let _ = writeln!(
+            md,
+            "\n> ⚠ Loaded with losses: {}",
+            (words.losses)(&log.report)
+        );
     }
     md.push('\n');
 
@@ -222,7 +246,7 @@ pub fn to_markdown(log: &LoadedLog) -> String {
         {
             numbers.insert(c.id, c.number);
         }
-        render_record(&mut md, r, &numbers);
+        render_record(&mut md, r, &numbers, words);
     }
     md
 }
@@ -231,6 +255,7 @@ fn render_record(
     md: &mut String,
     r: &Record,
     numbers: &std::collections::HashMap<CheckpointId, u32>,
+    words: &MarkdownWords,
 ) {
     let time = r.ts.format(TIME_FORMAT);
     // Messages carry the number `/pin N` and the screen use (the record's seq).
@@ -348,7 +373,11 @@ fn render_record(
                 Author::User => "user",
                 Author::Model => "model",
             };
-            let _ = writeln!(md, "> 🎯 {} (by {by}) · {time}\n", describe_change(change));
+            let _ = writeln!(
+                md,
+                "> 🎯 {} (by {by}) · {time}\n",
+                (words.goal_change)(change)
+            );
         }
         RecordBody::Pin { id, pinned } => {
             let verb = if *pinned { "pinned" } else { "unpinned" };
@@ -479,43 +508,6 @@ fn render_board(md: &mut String, board: &GoalBoard) {
     }
 }
 
-fn describe_change(change: &GoalChange) -> String {
-    match change {
-        GoalChange::SetGoal {
-            description,
-            priority,
-        } => format!(
-            "Goal set: {} ({priority:?} priority)",
-            one_line(description)
-        ),
-        GoalChange::GoalStatus { status } => format!("Goal marked {status:?}"),
-        GoalChange::Checkpoint {
-            description,
-            status,
-        } => format!(
-            "Goal checkpoint {} — {}",
-            one_line(description),
-            status.marker()
-        ),
-        GoalChange::Decision { text, locked } => {
-            let lock = if *locked { " (locked)" } else { "" };
-            format!("Decision{lock}: {}", one_line(text))
-        }
-        GoalChange::Lock { id } => format!("Decision #{id} locked"),
-        GoalChange::Unlock { id } => format!("Decision #{id} unlocked"),
-        GoalChange::DeleteDecision { id } => format!("Decision #{id} deleted"),
-        GoalChange::Artifact { action, path } => {
-            format!(
-                "Artifact {} `{}`",
-                action.as_str(),
-                one_line(path).replace('`', "'")
-            )
-        }
-        GoalChange::Next { text } => format!("Next step: {}", one_line(text)),
-        GoalChange::Clear => "Goal board cleared".to_string(),
-    }
-}
-
 /// The session file's keys are camelCase; the goal board serializes its own fields in
 /// snake_case (its log-record form), so they are renamed on the way out.
 fn camel_keys(v: Value) -> Value {
@@ -566,8 +558,9 @@ fn escape_html(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Sanitised and folded onto one line (for headings and list items).
-fn one_line(text: &str) -> String {
+/// Sanitised and folded onto one line (for headings and list items). Public so that the
+/// words a Markdown export is given (`app::words::goal_change`) fold the log's text alike.
+pub fn one_line(text: &str) -> String {
     sanitize(text)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -627,22 +620,25 @@ fn acts_on_terminal(c: char) -> bool {
 pub fn write_export(
     dir: &crate::store::DataDir,
     session_id: &str,
-    json: bool,
+    format: &Format,
 ) -> Result<std::path::PathBuf, crate::store::StoreError> {
     use crate::store::SessionLog;
     use crate::store::fsutil::ensure_private_dir;
     let log = SessionLog::read(dir, session_id)?;
-    let text = if json {
-        to_json_text(&log).map_err(|e| StoreError::Encode {
+    let text = match format {
+        Format::Json => to_json_text(&log).map_err(|e| StoreError::Encode {
             what: "export",
             source: e,
-        })?
-    } else {
-        to_markdown(&log)
+        })?,
+        Format::Markdown(words) => to_markdown(&log, words),
     };
     let exports = dir.exports_dir();
     ensure_private_dir(&exports)?;
-    let path = exports.join(format!("{session_id}.{}", if json { "json" } else { "md" }));
+    let ext = match format {
+        Format::Json => "json",
+        Format::Markdown(_) => "md",
+    };
+    let path = exports.join(format!("{session_id}.{ext}"));
     write_replacing(&path, text.as_bytes())?;
     Ok(path)
 }

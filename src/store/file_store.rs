@@ -108,8 +108,8 @@ impl SessionStore for FileStore {
         self.snapshots.prune_automatic(keep)
     }
 
-    fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
-        crate::store::export::write_export(&self.dir, self.session_id(), json)
+    fn export(&self, format: &crate::store::export::Format) -> Result<PathBuf, StoreError> {
+        crate::store::export::write_export(&self.dir, self.session_id(), format)
     }
 
     /// Written, then synced with its directory: the log record naming it follows.

@@ -21,7 +21,6 @@ use crate::core::record::{FORMAT_VERSION, Header, LOG_FORMAT, Record};
 use crate::store::error::StoreError;
 use crate::store::fsutil::{open_private, sync_dir};
 use crate::store::paths::{DataDir, validate_id};
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::ops::Range;
@@ -56,7 +55,8 @@ impl LoadedLog {
     }
 }
 
-/// What loading had to skip or set aside. Shown to the user when not clean.
+/// What loading had to skip or set aside. Shown to the user when not clean, in the app's
+/// words (`app::words::load_report`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadReport {
     pub skipped: Vec<SkippedLine>,
@@ -87,64 +87,6 @@ pub struct TornTail {
 impl LoadReport {
     pub fn is_clean(&self) -> bool {
         self.skipped.is_empty() && self.torn_tail.is_none() && self.gaps.is_empty()
-    }
-}
-
-impl fmt::Display for LoadReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if !self.skipped.is_empty() {
-            let n = self.skipped.len();
-            let lines: Vec<String> = self
-                .skipped
-                .iter()
-                .take(5)
-                .map(|s| s.line.to_string())
-                .collect();
-            let more = if n > 5 { ", …" } else { "" };
-            parts.push(format!(
-                "{n} record{} skipped (line{} {}{more})",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "" } else { "s" },
-                lines.join(", ")
-            ));
-        }
-        if !self.gaps.is_empty() {
-            let missing: u64 = self.gaps.iter().map(|g| g.end() - g.start() + 1).sum();
-            let ranges: Vec<String> = self
-                .gaps
-                .iter()
-                .take(5)
-                .map(|g| {
-                    if g.start() == g.end() {
-                        g.start().to_string()
-                    } else {
-                        format!("{}–{}", g.start(), g.end())
-                    }
-                })
-                .collect();
-            let more = if self.gaps.len() > 5 { ", …" } else { "" };
-            parts.push(format!(
-                "{missing} record{} never written (seq {}{more})",
-                if missing == 1 { "" } else { "s" },
-                ranges.join(", ")
-            ));
-        }
-        if let Some(t) = &self.torn_tail {
-            match &t.set_aside {
-                Some(p) => parts.push(format!(
-                    "an incomplete last line ({} bytes) was set aside to {}",
-                    t.len,
-                    p.display()
-                )),
-                None => parts.push(format!("an incomplete last line ({} bytes)", t.len)),
-            }
-        }
-        if parts.is_empty() {
-            f.write_str("clean")
-        } else {
-            f.write_str(&parts.join("; "))
-        }
     }
 }
 
@@ -607,7 +549,6 @@ mod tests {
             gaps: s.gaps,
         };
         assert!(!report.is_clean());
-        assert_eq!(report.to_string(), "2 records never written (seq 3–4)");
         // A line that could not be read is reported as skipped, not also as a gap.
         let mut bytes = log_bytes(&[user(1, "a")]);
         bytes.extend_from_slice(b"{not json}\n");

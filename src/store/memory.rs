@@ -225,7 +225,10 @@ impl SessionStore for MemoryStore {
         Ok(doomed)
     }
 
-    fn export(&self, _json: bool) -> Result<std::path::PathBuf, StoreError> {
+    fn export(
+        &self,
+        _format: &crate::store::export::Format,
+    ) -> Result<std::path::PathBuf, StoreError> {
         Err(StoreError::Unsupported("export"))
     }
 

@@ -71,7 +71,7 @@ pub trait SessionStore: Send + 'static {
     fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError>;
     /// Write the session as Markdown (or JSON) under the data directory's `exports/`;
     /// returns the file written.
-    fn export(&self, json: bool) -> Result<PathBuf, StoreError>;
+    fn export(&self, format: &export::Format) -> Result<PathBuf, StoreError>;
     /// Keep a tool result whole under `file` (a plain name) in the session's results.
     fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError>;
     /// A tool result saved by `save_result`.
@@ -110,8 +110,8 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     fn prune_automatic(&mut self, keep: usize) -> Result<Vec<String>, StoreError> {
         (**self).prune_automatic(keep)
     }
-    fn export(&self, json: bool) -> Result<PathBuf, StoreError> {
-        (**self).export(json)
+    fn export(&self, format: &export::Format) -> Result<PathBuf, StoreError> {
+        (**self).export(format)
     }
     fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError> {
         (**self).save_result(file, text)

@@ -13,7 +13,7 @@ mod session;
 mod update;
 
 pub use entry::{Entry, EntryKind, ReplyState, Severity, key_argument};
-pub use notice::{Found, Notice, Place, RestoreLookup, show};
+pub use notice::{Found, McpEvent, Notice, Place, RestoreLookup, show};
 pub use session::{
     Activity, ApprovalAsk, BackgroundWork, Connection, SessionScope, SessionView, ToolsState,
 };

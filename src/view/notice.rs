@@ -10,6 +10,15 @@ use crate::core::goals::{Author, GoalChange};
 use crate::llm::LlmError;
 use std::path::PathBuf;
 
+/// What happened to an MCP server, for the person. The view's own copy of the tool
+/// layer's report (`tools::mcp::Event`), so that `view` imports nothing above `core` and
+/// `llm`; the actor, which may import both, translates one into the other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpEvent {
+    Started { server: String, tools: usize },
+    Failed { server: String, error: String },
+}
+
 /// When a missing model was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Found {
@@ -137,7 +146,7 @@ pub enum Notice {
     /// `/export` before the first message: there is no session file yet.
     NothingToExport,
     /// An MCP server started (its tools are offered) or is not available.
-    Mcp(crate::tools::mcp::Event),
+    Mcp(McpEvent),
     /// A large tool result could not be kept whole on disk: the model saw its shortened
     /// form, and `recall` cannot read the rest.
     ResultNotSaved(String),
@@ -249,8 +258,7 @@ impl Notice {
             | Notice::ExportFailed { .. }
             | Notice::ReplyLooped { .. }
             | Notice::ResultNotSaved(_) => Warn,
-            Notice::ThinkSet { capable: false, .. }
-            | Notice::Mcp(crate::tools::mcp::Event::Failed { .. }) => Warn,
+            Notice::ThinkSet { capable: false, .. } | Notice::Mcp(McpEvent::Failed { .. }) => Warn,
             Notice::Unanswered
             | Notice::ThinkSet { .. }
             | Notice::Mcp(_)

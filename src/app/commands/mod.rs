@@ -17,6 +17,7 @@ use crate::core::engine::Request;
 use crate::core::goals::{GoalChange, GoalStatus, Priority};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
+use crate::store::export::Format;
 use args::{artifact, ctx, decision, message_id, number, rest, step};
 
 /// One slash command.
@@ -191,8 +192,12 @@ pub static COMMANDS: &[SlashCommand] = &[
         usage: "/export [md|json]",
         help: "write the session to a file",
         parse: |_, arg| match arg.trim().to_ascii_lowercase().as_str() {
-            "" | "md" | "markdown" => Ok(Intent::Actor(Command::Export { json: false })),
-            "json" => Ok(Intent::Actor(Command::Export { json: true })),
+            "" | "md" | "markdown" => Ok(Intent::Actor(Command::Export {
+                format: Format::Markdown(crate::app::words::MARKDOWN),
+            })),
+            "json" => Ok(Intent::Actor(Command::Export {
+                format: Format::Json,
+            })),
             _ => Err("usage: /export [md|json]".into()),
         },
     },
@@ -533,7 +538,9 @@ mod tests {
         );
         is(
             "/export json",
-            Intent::Actor(Command::Export { json: true }),
+            Intent::Actor(Command::Export {
+                format: Format::Json,
+            }),
         );
         is("/RETRY", Intent::Engine(Request::Retry));
         is("/inspect #42", Intent::InspectResult(MessageId(42)));

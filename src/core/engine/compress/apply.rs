@@ -1,4 +1,4 @@
-//! Stages 4–6: checkpoint, update, validate. The results of a pass become records —
+//! Stage 4, apply: checkpoint, update, validate. The results of a pass become records —
 //! aged checkpoints, a merge, the new checkpoint — applied like every record; a failed
 //! aging or merge shortens the existing summaries without the model (marked), so the
 //! number of checkpoints stays bounded whatever the summarizer does. Then the budget is
@@ -18,7 +18,7 @@ use crate::core::tokens::MESSAGE_OVERHEAD_TOKENS;
 use chrono::{DateTime, Utc};
 
 impl Engine {
-    /// Stage 4: the checkpoint for a new fold.
+    /// Stage 4, its first step: the checkpoint for a new fold.
     fn make_checkpoint(
         &self,
         task: &Task,
@@ -76,7 +76,8 @@ impl Engine {
         outcome.version == self.version
     }
 
-    /// Stages 5 and 6: apply a finished compression and check the budget.
+    /// Stage 4 whole: apply a finished compression (update) and check the budget
+    /// (validate).
     pub(in crate::core::engine) fn apply_compression(
         &mut self,
         outcome: CompressionOutcome,

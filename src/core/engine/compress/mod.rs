@@ -1,19 +1,20 @@
-//! One compression = six stages, and the types that carry it from plan to outcome.
+//! One compression = four stages (ARCHITECTURE.md, "Terms"), and the types that carry it
+//! from plan to outcome.
 //!
-//! - **identify** (`identify.rs`, [`Engine::identify`](super::Engine::identify)): the oldest unprotected messages
+//! - stage 1, **identify** (`identify.rs`, [`Engine::identify`](super::Engine::identify)): the oldest unprotected messages
 //!   outside the recent window. Protected: pinned messages, tool errors, the recent window
 //!   (at least the last exchange), and user messages — unless keeping user text would
 //!   leave the context at the trigger after compression, then the oldest user messages go
 //!   too (reported).
-//! - **prepare** (`plan.rs`): tasks with mode- and goal-aware prompts and token caps — the
+//! - stage 2, **plan** (`plan.rs`): tasks with mode- and goal-aware prompts and token caps — the
 //!   new checkpoint (its cap follows what it replaces), and only when the summaries would
 //!   outgrow their share or count: the two oldest merged into one rolling summary, and the
 //!   oldest that can age aged one level from its original messages. A pass costs about two
 //!   model calls however many checkpoints there are.
-//! - **summarize** ([`CompressionPlan::run`], via `pipeline::run_task`): the only async
+//! - stage 3, **summarize** ([`CompressionPlan::run`], via `pipeline::run_task`): the only async
 //!   stage, run by the driver; it never touches engine state, so cancelling is dropping the
 //!   future.
-//! - **checkpoint**, **update** and **validate** (`apply.rs`): results become records
+//! - stage 4, **apply** (`apply.rs`): checkpoint, update and validate: results become records
 //!   (applied like every record, so replay matches); a failed aging or merge shortens the
 //!   existing summaries without the model (marked `truncated`), so every pass keeps at most
 //!   `MAX_CHECKPOINTS` checkpoints whatever the summarizer does; facts found in the

@@ -1,4 +1,4 @@
-//! Stage 2, prepare: a selection and the existing checkpoints become summarization tasks
+//! Stage 2, plan: a selection and the existing checkpoints become summarization tasks
 //! with mode- and goal-aware prompts and token caps: the new checkpoint, each older
 //! checkpoint aged one level (re-summarized from its original messages), and the oldest
 //! ancient ones merged. In an emergency everything is merged into one ancient checkpoint,

@@ -2,11 +2,11 @@
 //! reply or a summary, when it started and ended, the server's token counts, and the
 //! texts of the request (so the benchmark can check what each request carried).
 
-use crate::llm::{
+use futures_util::StreamExt;
+use ollm_tui::llm::{
     ChatBackend, ChatReply, ChatRequest, ChatStream, LlmError, LoadedModel, ModelInfo,
     ModelSummary, StreamEvent,
 };
-use futures_util::StreamExt;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 

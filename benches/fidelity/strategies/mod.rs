@@ -23,9 +23,9 @@ mod ours;
 
 use super::recorder::Calls;
 use super::scenarios::Scenario;
-use crate::core::tokens::Tokenizer;
-use crate::llm::{ChatBackend, ChatRequest, ChatRole, LlmError, StreamEvent};
 use futures_util::StreamExt;
+use ollm_tui::core::tokens::Tokenizer;
+use ollm_tui::llm::{ChatBackend, ChatRequest, ChatRole, LlmError, StreamEvent};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@
 //! A cursor remembers how far the file was read, so each turn reads only the lines written
 //! since, and a request is matched to its line by its messages, not by position alone.
 
-use crate::llm::ChatMessage;
+use ollm_tui::llm::ChatMessage;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -109,7 +109,7 @@ pub fn dropped_for(entries: &[Entry], sent: &[ChatMessage]) -> Option<usize> {
 pub fn drop_oldest(messages: &mut Vec<ChatMessage>, n: usize) {
     let mut left = n;
     messages.retain(|m| {
-        if left > 0 && m.role != crate::llm::ChatRole::System {
+        if left > 0 && m.role != ollm_tui::llm::ChatRole::System {
             left -= 1;
             false
         } else {
@@ -121,7 +121,7 @@ pub fn drop_oldest(messages: &mut Vec<ChatMessage>, n: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::ChatRole;
+    use ollm_tui::llm::ChatRole;
     use std::io::Write as _;
 
     fn line(contents: &[&str], dropped: Option<usize>) -> String {

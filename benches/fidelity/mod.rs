@@ -20,7 +20,9 @@
 //! as too long) and, for ours, the locked decision in every chat request.
 //!
 //! Run it with `cargo run --release --example fidelity -- --help`. `tests/fidelity.rs` runs
-//! it against the fake server to guard the plumbing.
+//! it against the fake server to guard the plumbing. It is not the product, so it is not in
+//! the library: those two targets include this folder as their `fidelity` module and reach
+//! the product through `ollm_tui`'s public items, as any client would.
 
 pub mod recorder;
 pub mod report;
@@ -33,7 +35,7 @@ pub use report::{Measured, QuizScore};
 pub use scenarios::Scenario;
 pub use strategies::{KeptBy, Pace, Passes, Run, RunError, Setup, Strategy};
 
-use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole};
+use ollm_tui::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole};
 use recorder::CallKind;
 use std::time::Instant;
 
@@ -87,7 +89,7 @@ pub async fn quiz<B: ChatBackend>(
         };
         let answer = match backend.chat(req).await {
             Ok(r) => r.text,
-            Err(crate::llm::LlmError::ContextOverflow { .. }) => String::new(),
+            Err(ollm_tui::llm::LlmError::ContextOverflow { .. }) => String::new(),
             Err(e) => return Err(e.into()),
         };
         let right = score::answer_is_right(&answer, &scenario.facts[q.fact]);

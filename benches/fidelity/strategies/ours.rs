@@ -1,17 +1,17 @@
 //! `ours`: the session actor over real HTTP, as the product runs it, driven turn by turn.
 
 use super::{KeptBy, Passes, Run, RunError, Setup, Strategy, TurnTiming, pause};
-use crate::actor::{self, ActorConfig, Command, Parts, StoreSlot};
-use crate::core::engine::{Engine, EngineConfig, Request, SessionSpec};
-use crate::core::events::{CompressReason, EngineEvent, Intensity};
-use crate::core::goals::GoalChange;
-use crate::core::mode::Mode;
-use crate::core::prompts::Prompts;
 use crate::fidelity::recorder::Recording;
 use crate::fidelity::scenarios::Scenario;
-use crate::llm::{ChatBackend, ChatRole};
-use crate::store::MemoryStore;
-use crate::view::{Connection, Notice, Update};
+use ollm_tui::actor::{self, ActorConfig, Command, Parts, StoreSlot};
+use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
+use ollm_tui::core::events::{CompressReason, EngineEvent, Intensity};
+use ollm_tui::core::goals::GoalChange;
+use ollm_tui::core::mode::Mode;
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::llm::{ChatBackend, ChatRole};
+use ollm_tui::store::MemoryStore;
+use ollm_tui::view::{Connection, Notice, Update};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -109,9 +109,9 @@ pub(super) async fn ours<B: ChatBackend>(
         .iter()
         .map(|m| {
             let r = match m.role {
-                crate::core::message::Role::User => ChatRole::User,
-                crate::core::message::Role::Assistant => ChatRole::Assistant,
-                crate::core::message::Role::Tool => ChatRole::Tool,
+                ollm_tui::core::message::Role::User => ChatRole::User,
+                ollm_tui::core::message::Role::Assistant => ChatRole::Assistant,
+                ollm_tui::core::message::Role::Tool => ChatRole::Tool,
             };
             (r, m.text.clone())
         })
@@ -135,12 +135,12 @@ pub(super) async fn ours<B: ChatBackend>(
 }
 
 /// A request's messages as (role, text).
-fn messages(prompt: crate::core::engine::ChatPrompt) -> Vec<(ChatRole, String)> {
-    let role = |r: crate::core::engine::PromptRole| match r {
-        crate::core::engine::PromptRole::System => ChatRole::System,
-        crate::core::engine::PromptRole::User => ChatRole::User,
-        crate::core::engine::PromptRole::Assistant => ChatRole::Assistant,
-        crate::core::engine::PromptRole::Tool => ChatRole::Tool,
+fn messages(prompt: ollm_tui::core::engine::ChatPrompt) -> Vec<(ChatRole, String)> {
+    let role = |r: ollm_tui::core::engine::PromptRole| match r {
+        ollm_tui::core::engine::PromptRole::System => ChatRole::System,
+        ollm_tui::core::engine::PromptRole::User => ChatRole::User,
+        ollm_tui::core::engine::PromptRole::Assistant => ChatRole::Assistant,
+        ollm_tui::core::engine::PromptRole::Tool => ChatRole::Tool,
     };
     prompt
         .messages
@@ -160,7 +160,7 @@ async fn reply_ended(
         match u {
             Update::ReplyEnd { id: Some(_), .. } => return false,
             Update::ReplyEnd { id: None, .. } => {}
-            Update::Banner(Notice::Engine(crate::core::events::EngineEvent::Blocked(_)))
+            Update::Banner(Notice::Engine(ollm_tui::core::events::EngineEvent::Blocked(_)))
             | Update::Banner(Notice::RequestFailed { .. })
             | Update::Banner(Notice::ReplyBrokeOff { .. }) => return true,
             _ => {}
@@ -212,7 +212,7 @@ mod tests {
             compressed(CompressReason::Emergency, Intensity::Hard),
             compressed(CompressReason::Overflow, Intensity::Normal),
             // The banner that shows an event is not a second pass.
-            Update::Banner(crate::view::Notice::Engine(EngineEvent::Compressed {
+            Update::Banner(ollm_tui::view::Notice::Engine(EngineEvent::Compressed {
                 number: 2,
                 reason: CompressReason::Auto,
                 intensity: Intensity::Normal,
@@ -223,7 +223,7 @@ mod tests {
             })),
             Update::Engine(EngineEvent::CheckpointsMerged {
                 merged: Vec::new(),
-                into: crate::core::checkpoint::CheckpointId(1),
+                into: ollm_tui::core::checkpoint::CheckpointId(1),
                 tokens: 10,
             }),
         ] {

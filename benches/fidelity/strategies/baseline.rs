@@ -3,11 +3,11 @@
 //! estimated by our tokenizer), driven by hand over the same backend.
 
 use super::{KeptBy, Passes, Run, RunError, Setup, Strategy, TurnTiming, pause, stream};
-use crate::core::tokens::Tokenizer;
 use crate::fidelity::recorder::Recording;
 use crate::fidelity::scenarios::Scenario;
 use crate::fidelity::server_log::{self, Cursor};
-use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, LlmError};
+use ollm_tui::core::tokens::Tokenizer;
+use ollm_tui::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, LlmError};
 use std::time::Instant;
 
 /// Ollama's agent keeps no turns verbatim below this context.
@@ -357,7 +357,7 @@ mod tests {
     fn a_previous_summary_over_the_budget_is_cut_until_the_prompt_fits() {
         // A small model "summarised" by echoing its input: the previous summary alone is
         // several times the budget, the new archive small.
-        let tok = crate::core::tokens::Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let tok = ollm_tui::core::tokens::Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
         let mut previous = Some("The cart total is computed in compute_total(). ".repeat(400));
         let mut archive = vec![(ChatRole::User, "Retries are capped at 5.".to_string())];
         let budget = 1_000;
