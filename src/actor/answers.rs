@@ -10,9 +10,13 @@ use crate::store::SessionStore;
 use crate::view::{Notice, RestoreLookup};
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
-    /// Answer a read-only command. Nothing here waits on the network: listing models runs
-    /// as a task of its own, so a slow server cannot hold up a streaming reply or Stop.
-    pub(super) fn answer(&mut self, cmd: Command) {
+    /// Answer `cmd` at once when it only reads the session — even while a reply streams
+    /// or a compression runs — and give back any other command, to run in its turn. Every
+    /// command is named here (no catch-all), so a new one does not compile until it is
+    /// decided: this match is the one list of what is read-only. Nothing here waits on the
+    /// network: listing models runs as a task of its own, so a slow server cannot hold up a
+    /// streaming reply or Stop.
+    pub(super) fn answer(&mut self, cmd: Command) -> Option<Command> {
         match cmd {
             Command::ListSnapshots { reply } => {
                 let _ = reply.send(
@@ -42,8 +46,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }
-            other => tracing::error!(?other, "not a read-only command"),
+            c @ (Command::Request(_)
+            | Command::Stop
+            | Command::SetModel { .. }
+            | Command::Restore { .. }
+            | Command::DeleteSnapshot { .. }
+            | Command::Reconnect
+            | Command::SetThink(_)
+            | Command::Approve { .. }
+            | Command::Fork { .. }
+            | Command::Shutdown) => return Some(c),
         }
+        None
     }
 
     fn inspect(&self, number: Option<u32>) -> Option<Inspection> {

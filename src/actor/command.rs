@@ -106,31 +106,3 @@ impl From<Request> for Command {
         Command::Request(r)
     }
 }
-
-impl Command {
-    /// Commands that only read the session: answered at once, even while a reply
-    /// streams or a compression runs. Every command is named (no catch-all), so a new
-    /// one does not compile until it is decided.
-    pub(crate) fn is_read_only(&self) -> bool {
-        match self {
-            Command::ListSnapshots { .. }
-            | Command::ListModels { .. }
-            | Command::Inspect { .. }
-            | Command::InspectResult { .. }
-            | Command::Export { .. }
-            // Not read-only, but it must be answered while a reply runs: that is when
-            // there is a queue to take back.
-            | Command::TakeBackQueued { .. } => true,
-            Command::Request(_)
-            | Command::Stop
-            | Command::SetModel { .. }
-            | Command::Restore { .. }
-            | Command::DeleteSnapshot { .. }
-            | Command::Reconnect
-            | Command::SetThink(_)
-            | Command::Approve { .. }
-            | Command::Fork { .. }
-            | Command::Shutdown => false,
-        }
-    }
-}

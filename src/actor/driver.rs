@@ -137,6 +137,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     }
 
     async fn handle(&mut self, cmd: Command) {
+        let Some(cmd) = self.answer(cmd) else {
+            self.publish();
+            return;
+        };
         match cmd {
             Command::Request(Request::Retry) => {
                 // What waits to be written goes first: a message is sent only once it is
@@ -160,7 +164,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             // Between turns, Stop can only mean the compression in the background.
             Command::Stop => self.stop_background().await,
             Command::Shutdown => {}
-            c if c.is_read_only() => self.answer(c),
             Command::Restore { id } => {
                 // The state it would fold is about to be replaced.
                 self.stop_background().await;
@@ -182,7 +185,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Fork { at, reply } => {
                 let _ = reply.send(self.disk.fork(at, &self.engine, &mut self.out));
             }
-            // Matched above; the compiler cannot see through the guard.
+            // Answered above (`answer`).
             Command::ListSnapshots { .. }
             | Command::ListModels { .. }
             | Command::Inspect { .. }
@@ -294,8 +297,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.inbox.push_front(Command::Shutdown);
                         return None;
                     }
-                    Some(c) if c.is_read_only() => self.answer(c),
-                    Some(c) => self.defer(c),
+                    Some(c) => {
+                        if let Some(c) = self.answer(c) {
+                            self.defer(c);
+                        }
+                    }
                     None => {}
                 },
                 out = &mut fut => return Some(out),

@@ -234,8 +234,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     self.inbox.push_front(Command::Shutdown);
                     return None;
                 }
-                Some(c) if c.is_read_only() => self.answer(c),
-                Some(c) => self.defer(c),
+                Some(c) => {
+                    if let Some(c) = self.answer(c) {
+                        self.defer(c);
+                    }
+                }
             }
         }
     }

@@ -392,7 +392,7 @@ impl GoalBoard {
         }
         let locked: Vec<_> = self.locked_decisions().collect();
         if !locked.is_empty() {
-            out.push_str("LOCKED DECISIONS (binding, do not revisit):\n");
+            out.push_str("Decided (settled, not to be reopened):\n");
             for d in locked {
                 out.push_str(&format!("- {}\n", d.text));
             }
