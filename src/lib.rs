@@ -16,6 +16,7 @@ pub mod config;
 pub mod core;
 pub mod fidelity;
 pub mod llm;
+pub mod model_word;
 pub mod store;
 pub mod tools;
 pub mod ui;

@@ -346,6 +346,19 @@ fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened>
     open_existing(dir, &id)
 }
 
+/// `ollm-tui WORD`: refuse a word that is neither a subcommand nor a model the server
+/// has, before the terminal is touched (see `model_word`).
+fn check_model_word(backend: &OllamaBackend, word: &str) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let verdict = runtime.block_on(ollm_tui::model_word::check(backend, word));
+    match ollm_tui::model_word::refusal(word, &verdict) {
+        Some(why) => bail!("{why}"),
+        None => Ok(()),
+    }
+}
+
 /// A session on disk, opened (locked) and read.
 fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
     let id = id.to_string();
@@ -383,6 +396,9 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         .map(|h| OllamaBackend::new(h, settings.ollama))
         .transpose()
         .context("the summary server's address")?;
+    if let Some(word) = cli.model_word() {
+        check_model_word(&backend, word)?;
+    }
     let opened = open_session(cli, &settings, &dir)?;
     // The tokenizer's tables take 60–260 ms to load: do it while the terminal starts,
     // once for every session opened in this run.

@@ -10,7 +10,30 @@ use ollm_tui::store::{DataDir, FileStore, SessionLock, SessionStore};
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_ollm-tui");
+
+/// The fake Ollama server, served by a runtime of its own while the binary runs.
+struct Server {
+    fake: support::fake_ollama::FakeOllama,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Server {
+    fn start() -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let fake = runtime.block_on(support::fake_ollama::FakeOllama::start());
+        Server {
+            fake,
+            _runtime: runtime,
+        }
+    }
+
+    fn url(&self) -> String {
+        self.fake.url()
+    }
+}
 
 fn run(home: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
@@ -97,6 +120,7 @@ fn help_lists_every_flag_and_subcommand() {
         "sessions",
         "export",
         "--version",
+        "[MODEL] [PROMPT]",
     ] {
         assert!(out.contains(flag), "--help lacks {flag}:\n{out}");
     }
@@ -410,4 +434,44 @@ fn search_finds_a_message_in_any_session_and_says_what_it_skipped() {
     let (out, err) = text(&run(home.path(), &["search", "nowhere-to-be-found"]));
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("0 hits"), "{err}");
+}
+
+#[test]
+fn a_model_given_as_the_first_word_is_taken_as_ollama_run_takes_it() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // Taken as the model: the chat goes on and only stops for want of a terminal.
+    let o = run(home.path(), &["--host", &url, "llama3.2:3b"]);
+    let (_, err) = text(&o);
+    assert!(err.contains("needs a terminal"), "{err}");
+    // A subcommand's name still wins.
+    let o = run(home.path(), &["--host", &url, "sessions"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("No sessions yet"));
+    // A near miss of a subcommand is named.
+    let o = run(home.path(), &["--host", &url, "sesions"]);
+    assert!(!o.status.success());
+    let (out, err) = text(&o);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        err.contains("ollm-tui sessions") && err.contains("-m MODEL"),
+        "{err}"
+    );
+    // A word that is neither: the installed models and -m.
+    let o = run(home.path(), &["--host", &url, "mistral"]);
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(
+        err.contains("neither a subcommand")
+            && err.contains("llama3.1:70b, llama3.2:3b")
+            && err.contains("-m MODEL")
+            && err.contains("ollama pull mistral"),
+        "{err}"
+    );
+    // No server to ask: a typo is still caught, any other word goes on to the chat.
+    let o = run(home.path(), &["--host", "127.0.0.1:9", "sesions"]);
+    assert!(text(&o).1.contains("ollm-tui sessions"), "{:?}", text(&o));
+    let o = run(home.path(), &["--host", "127.0.0.1:9", "mistral"]);
+    assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
 }
