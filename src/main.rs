@@ -56,26 +56,37 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli, usual_umask: u32) -> Result<()> {
     let env = Env::from_process();
-    let settings = config::resolve(&cli, &env)?;
-    match &cli.command {
-        Some(Command::DefaultConfig) => {
+    let Some(command) = &cli.command else {
+        let settings = config::resolve(&cli, &env)?;
+        return chat(&cli, settings, usual_umask);
+    };
+    // The subcommands read the data directory (OLLM_HOME, never the config file) and
+    // nothing else: a mistake in config.toml must not keep anyone from listing, finding
+    // or exporting their sessions, or from printing a good config to compare with. It is
+    // still said, since the chat will refuse to start until it is fixed.
+    let root = config::data_dir(env.ollm_home.as_deref())?;
+    if let Err(e) = config::resolve(&cli, &env) {
+        eprintln!(
+            "ollm-tui: note: {} (not needed here; the chat starts once it is fixed)",
+            ollm_tui::core::sanitize::sanitize(&e.to_string())
+        );
+    }
+    match command {
+        Command::DefaultConfig => {
             std::io::stdout()
                 .lock()
                 .write_all(config::DEFAULT_CONFIG.as_bytes())?;
             Ok(())
         }
-        Some(Command::Sessions { action: None }) => list_sessions(&settings),
-        Some(Command::Sessions {
+        Command::Sessions { action: None } => list_sessions(&root),
+        Command::Sessions {
             action: Some(SessionsAction::Rm { id }),
-        }) => remove_session(&settings, id),
-        Some(Command::Sessions {
+        } => remove_session(&root, id),
+        Command::Sessions {
             action: Some(SessionsAction::Rename { id, title }),
-        }) => rename_session(&settings, id, &title.join(" ")),
-        Some(Command::Search { text, limit }) => search(&settings, &text.join(" "), *limit),
-        Some(Command::Export { id, format, output }) => {
-            export(&settings, id, *format, output.as_deref())
-        }
-        None => chat(&cli, settings, usual_umask),
+        } => rename_session(&root, id, &title.join(" ")),
+        Command::Search { text, limit } => search(&root, &text.join(" "), *limit),
+        Command::Export { id, format, output } => export(&root, id, *format, output.as_deref()),
     }
 }
 
@@ -96,11 +107,11 @@ fn error_text(e: &anyhow::Error) -> String {
     out
 }
 
-fn data_dir(settings: &Settings) -> Result<DataDir> {
-    DataDir::new(&settings.data_dir).with_context(|| {
+fn data_dir(root: &std::path::Path) -> Result<DataDir> {
+    DataDir::new(root).with_context(|| {
         format!(
             "cannot use the data directory {} (set OLLM_HOME to change it)",
-            settings.data_dir.display()
+            root.display()
         )
     })
 }
@@ -108,8 +119,8 @@ fn data_dir(settings: &Settings) -> Result<DataDir> {
 /// Characters of a session's title shown by `ollm-tui sessions`.
 const TITLE_WIDTH: usize = 60;
 
-fn list_sessions(settings: &Settings) -> Result<()> {
-    let dir = data_dir(settings)?;
+fn list_sessions(root: &std::path::Path) -> Result<()> {
+    let dir = data_dir(root)?;
     let sessions = store::sessions::list(&dir)?;
     let mut out = std::io::stdout().lock();
     if sessions.is_empty() {
@@ -161,8 +172,8 @@ fn list_sessions(settings: &Settings) -> Result<()> {
     Ok(())
 }
 
-fn remove_session(settings: &Settings, id: &str) -> Result<()> {
-    let dir = data_dir(settings)?;
+fn remove_session(root: &std::path::Path, id: &str) -> Result<()> {
+    let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     let t = store::manage::trash(&dir, &id)?;
     println!(
@@ -174,8 +185,8 @@ fn remove_session(settings: &Settings, id: &str) -> Result<()> {
     Ok(())
 }
 
-fn rename_session(settings: &Settings, id: &str, title: &str) -> Result<()> {
-    let dir = data_dir(settings)?;
+fn rename_session(root: &std::path::Path, id: &str, title: &str) -> Result<()> {
+    let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     match store::manage::rename(&dir, &id, title)? {
         Some(t) => println!("Session {id} is now titled {t:?}."),
@@ -184,9 +195,9 @@ fn rename_session(settings: &Settings, id: &str, title: &str) -> Result<()> {
     Ok(())
 }
 
-fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
+fn search(root: &std::path::Path, text: &str, limit: usize) -> Result<()> {
     use std::io::IsTerminal;
-    let dir = data_dir(settings)?;
+    let dir = data_dir(root)?;
     let started = std::time::Instant::now();
     let report = store::search::search(&dir, text, limit)?;
     let elapsed = started.elapsed();
@@ -224,7 +235,7 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
     }
     let hits = report.hit_count();
     eprintln!(
-        "{hits} hit{} in {} of {} sessions ({:.0} ms){}. Open one with: ollm-tui --resume ID",
+        "{hits} hit{} in {} of {} sessions ({:.0} ms){}{}",
         if hits == 1 { "" } else { "s" },
         report.sessions.len(),
         report.sessions_searched,
@@ -233,6 +244,12 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
             format!("; stopped at {limit} (--limit)")
         } else {
             String::new()
+        },
+        // Only a hit gives an id to open.
+        if hits > 0 {
+            ". Open one with: ollm-tui --resume ID"
+        } else {
+            "."
         }
     );
     if report.unreadable_lines > 0 {
@@ -256,12 +273,12 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
 }
 
 fn export(
-    settings: &Settings,
+    root: &std::path::Path,
     id: &str,
     format: ExportFormat,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
-    let dir = data_dir(settings)?;
+    let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     let log = store::SessionLog::read(&dir, &id)?;
     let text = match format {
@@ -359,6 +376,18 @@ fn check_model_word(backend: &OllamaBackend, word: &str) -> Result<()> {
     }
 }
 
+/// The chat draws on a terminal and reads keys from one.
+fn refuse_without_terminal() -> Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!(
+            "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
+             from a script, use `ollm-tui export ID`)"
+        );
+    }
+    Ok(())
+}
+
 /// A session on disk, opened (locked) and read.
 fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
     let id = id.to_string();
@@ -379,7 +408,12 @@ fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
 }
 
 fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
-    let dir = data_dir(&settings)?;
+    // A refusal creates nothing: with no data directory yet there is nothing to resume
+    // or read in it, so the missing terminal is said before one is made.
+    if !settings.data_dir.exists() {
+        refuse_without_terminal()?;
+    }
+    let dir = data_dir(&settings.data_dir)?;
     let _log_guard = init_logging(&dir, &settings.log_level);
     // Everything that can refuse to start does so here, before the terminal changes.
     let keymap = Keymap::new(&settings.keys).context("in config.toml")?;
@@ -405,15 +439,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
     let tokenizer = Arc::new(SharedTokenizer::loading());
 
     // Last of the refusals, so that the others (a bad flag, no session) are said first.
-    {
-        use std::io::IsTerminal;
-        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            bail!(
-                "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
-                 from a script, use `ollm-tui export ID`)"
-            );
-        }
-    }
+    refuse_without_terminal()?;
     // Tools work inside one directory; one that cannot be opened is said now, not at the
     // first call.
     let tool_env = ollm_tui::tools::ToolEnv {

@@ -225,7 +225,7 @@ fn refusals_happen_before_the_terminal_is_touched() {
 
     // A bad config file names itself and the key.
     std::fs::write(home.path().join("config.toml"), "compress_at = 3.0\n").unwrap();
-    let o = run(home.path(), &["sessions"]);
+    let o = run(home.path(), &["--model", "llama3.2:3b"]);
     assert!(!o.status.success());
     let err = text(&o).1;
     assert!(
@@ -434,6 +434,7 @@ fn search_finds_a_message_in_any_session_and_says_what_it_skipped() {
     let (out, err) = text(&run(home.path(), &["search", "nowhere-to-be-found"]));
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("0 hits"), "{err}");
+    assert!(!err.contains("--resume"), "no id to open: {err}");
 }
 
 #[test]
@@ -474,4 +475,43 @@ fn a_model_given_as_the_first_word_is_taken_as_ollama_run_takes_it() {
     assert!(text(&o).1.contains("ollm-tui sessions"), "{:?}", text(&o));
     let o = run(home.path(), &["--host", "127.0.0.1:9", "mistral"]);
     assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
+}
+
+#[test]
+fn a_mistake_in_the_config_file_blocks_the_chat_but_not_the_subcommands() {
+    let home = tempfile::tempdir().unwrap();
+    let id = "01a20000-0000-7000-8000-00000000c0f1";
+    session(home.path(), id);
+    std::fs::write(home.path().join("config.toml"), "compress_at = 3.0\n").unwrap();
+    // None of these reads the config: each works, and says the file needs fixing.
+    for args in [
+        vec!["sessions"],
+        vec!["search", "fetch_orders"],
+        vec!["export", id],
+        vec!["default-config"],
+        vec!["sessions", "rename", id, "Cache", "work"],
+    ] {
+        let o = run(home.path(), &args);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert!(!out.is_empty(), "{args:?}");
+        assert!(
+            err.contains("config.toml") && err.contains("compress_at"),
+            "{args:?} names the mistake: {err}"
+        );
+    }
+    // The chat needs it, and refuses.
+    let o = run(home.path(), &["--resume", id]);
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("compress_at"), "{:?}", text(&o));
+}
+
+#[test]
+fn without_a_terminal_the_refusal_creates_no_data_directory() {
+    let parent = tempfile::tempdir().unwrap();
+    let home = parent.path().join("ollm");
+    let o = run(&home, &["--model", "llama3.2:3b"]);
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
+    assert!(!home.exists(), "{} was created", home.display());
 }
