@@ -127,12 +127,20 @@ fn list_sessions(root: &std::path::Path) -> Result<()> {
         writeln!(out, "No sessions yet in {}.", dir.root().display())?;
         return Ok(());
     }
+    // Each id as its shortest unique prefix: what `--resume` needs, and no more.
+    let all: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+    let parents: Vec<&str> = sessions
+        .iter()
+        .filter_map(|s| s.parent.as_deref())
+        .collect();
+    let short = store::sessions::short_ids(&[all.as_slice(), &parents].concat(), &all);
+    let id_width = short.values().map(String::len).max().unwrap_or(0).max(2);
     writeln!(
         out,
-        "{:<38} {:<19} {:>6} {:>5}  {:<20} TITLE",
+        "{:<id_width$} {:<19} {:>6} {:>5}  {:<20} TITLE",
         "ID", "LAST ACTIVITY", "MSGS", "COMP", "MODEL"
     )?;
-    for s in sessions {
+    for s in &sessions {
         // Damage is never hidden behind a title: it comes first, then the title.
         let title = s
             .title
@@ -151,15 +159,15 @@ fn list_sessions(root: &std::path::Path) -> Result<()> {
             title = title.chars().take(TITLE_WIDTH - 1).collect::<String>() + "…";
         }
         if let Some(parent) = &s.parent {
-            title = format!("{title} (fork of {})", &parent[..parent.len().min(8)]);
+            title = format!("{title} (fork of {})", short[parent]);
         }
         if let Some(pid) = store::SessionLock::holder(&dir, &s.id) {
             title = format!("[open, pid {pid}] {title}");
         }
         writeln!(
             out,
-            "{:<38} {:<19} {:>6} {:>5}  {:<20} {}",
-            s.id,
+            "{:<id_width$} {:<19} {:>6} {:>5}  {:<20} {}",
+            short[&s.id],
             s.last_activity
                 .with_timezone(&chrono::Local)
                 .format("%Y-%m-%d %H:%M"),
@@ -202,13 +210,21 @@ fn search(root: &std::path::Path, text: &str, limit: usize) -> Result<()> {
     let report = store::search::search(&dir, text, limit)?;
     let elapsed = started.elapsed();
     let tty = std::io::stdout().is_terminal();
+    let all: Vec<String> = store::sessions::list_ids(&dir)?;
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    let found: Vec<&str> = report
+        .sessions
+        .iter()
+        .map(|s| s.session_id.as_str())
+        .collect();
+    let short = store::sessions::short_ids(&found, &all);
     let mut out = std::io::stdout().lock();
     for s in &report.sessions {
         let title = s.title.as_deref().unwrap_or("(no title)");
         writeln!(
             out,
             "{}  {}  ({} hit{})",
-            s.session_id,
+            short[&s.session_id],
             ollm_tui::core::sanitize::sanitize(title),
             s.hits.len(),
             if s.hits.len() == 1 { "" } else { "s" }
@@ -589,9 +605,10 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
             // Only the session the person quit from is named; the ones left for another
             // are in `ollm-tui sessions`.
             None if e.persisted && i + 1 == ended.len() => {
+                let short = store::sessions::short_id(&dir, session_id);
                 let _ = writeln!(
                     err,
-                    "Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}"
+                    "Session saved: {short}\nResume it with: ollm-tui --resume {short}"
                 );
             }
             None => {}

@@ -141,8 +141,9 @@ fn sessions_lists_and_export_renders_markdown_and_json() {
     let id = "01a20000-0000-7000-8000-00000000cafe";
     session(home.path(), id);
     let (out, _) = text(&run(home.path(), &["sessions"]));
+    // The only session: the id's first 8 characters tell it apart.
     assert!(
-        out.contains(id)
+        out.contains("\n01a20000 ")
             && out.contains("How do I cache fetch_orders()?")
             && out.contains("llama3.2:3b"),
         "{out}"
@@ -152,7 +153,10 @@ fn sessions_lists_and_export_renders_markdown_and_json() {
     let long = "01a20000-0000-7000-8000-00000000f00d";
     session_titled(home.path(), long, &"word ".repeat(40));
     let (out, _) = text(&run(home.path(), &["sessions"]));
-    let row = out.lines().find(|l| l.starts_with(long)).unwrap();
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("01a20000-0000-7000-8000-00000000f "))
+        .unwrap();
     assert!(row.ends_with('…'), "{row}");
 
     // A unique prefix is enough.
@@ -217,7 +221,7 @@ fn refusals_happen_before_the_terminal_is_touched() {
     );
     // The listing marks it as open there.
     let (out, _) = text(&run(home.path(), &["sessions"]));
-    let row = out.lines().find(|l| l.starts_with(id)).unwrap();
+    let row = out.lines().find(|l| l.starts_with(&id[..8])).unwrap();
     assert!(
         row.contains(&format!("[open, pid {}]", std::process::id())),
         "{out}"
@@ -342,12 +346,16 @@ fn damage_is_listed_even_when_a_session_has_a_title() {
     let gone = "01a20000-0000-7000-8000-00000000d1e0";
     std::fs::create_dir_all(dir.session_log_path(gone)).unwrap();
     let (out, _) = text(&run(home.path(), &["sessions"]));
-    let row = out.lines().find(|l| l.starts_with(id)).unwrap();
+    // Each by its shortest unique prefix (they part at the 34th character).
+    let row = out.lines().find(|l| l.starts_with(&id[..34])).unwrap();
     assert!(
         row.contains("incomplete last line") && row.contains("How do I"),
         "{row}"
     );
-    let row = out.lines().find(|l| l.starts_with(gone)).expect("listed");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with(&gone[..34]))
+        .expect("listed");
     assert!(row.contains('('), "with its problem: {row}");
     let o = run(home.path(), &["--resume", gone]);
     assert!(!o.status.success());
@@ -514,4 +522,43 @@ fn without_a_terminal_the_refusal_creates_no_data_directory() {
     assert!(!o.status.success());
     assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
     assert!(!home.exists(), "{} was created", home.display());
+}
+
+#[test]
+fn ids_are_shown_as_their_shortest_unique_prefix_and_resume_takes_it() {
+    let home = tempfile::tempdir().unwrap();
+    // Two sessions started in the same minute share their first 8 characters.
+    let a = "01a217c0-3f2a-7000-8000-000000000001";
+    let b = "01a217c0-3f9b-7000-8000-000000000002";
+    let lone = "01b00000-0000-7000-8000-000000000003";
+    session(home.path(), a);
+    session_titled(home.path(), b, "Plan the Q3 migration");
+    session_titled(home.path(), lone, "Cache the orders again");
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let starts: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    let mut sorted = starts.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        ["01a217c0-3f2", "01a217c0-3f9", "01b00000"],
+        "{out}"
+    );
+    // Search names them the same way.
+    let (out, _) = text(&run(home.path(), &["search", "redis"]));
+    for short in ["01a217c0-3f2  ", "01a217c0-3f9  ", "01b00000  "] {
+        assert!(
+            out.lines().any(|l| l.starts_with(short)),
+            "{short:?}:\n{out}"
+        );
+    }
+    // What is shown is enough to resume: the chat goes on (and stops for want of a
+    // terminal), where the 8 characters shown before matched two sessions.
+    let o = run(home.path(), &["--resume", "01a217c0-3f2"]);
+    assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
+    let o = run(home.path(), &["--resume", "01a217c0"]);
+    assert!(text(&o).1.contains("matches 2"), "{:?}", text(&o));
 }

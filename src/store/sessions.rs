@@ -90,6 +90,52 @@ pub fn latest(dir: &DataDir) -> Result<Option<String>, StoreError> {
         .map(|(id, _, _)| id))
 }
 
+/// The fewest characters of an id ever shown. Session ids are UUIDv7: their first 8 hex
+/// digits are the top of a millisecond clock and change only every 65 s or so, so a
+/// shorter prefix (git's 7) would almost never be unique among a day's sessions; 8 is
+/// also what was shown before, so prefixes people already typed keep meaning the same.
+pub const MIN_ID_CHARS: usize = 8;
+
+/// For each id, the shortest prefix no other id of `all` starts with: at least
+/// [`MIN_ID_CHARS`], never ending on a `-` (it tells nothing), the whole id when nothing
+/// shorter is unique. `ids` need not be in `all`; each is told apart from all of `all`.
+pub fn short_ids(ids: &[&str], all: &[&str]) -> std::collections::HashMap<String, String> {
+    ids.iter()
+        .map(|id| {
+            let shared = all
+                .iter()
+                .filter(|other| *other != id)
+                .map(|other| common_prefix_bytes(id, other))
+                .max()
+                .unwrap_or(0);
+            let mut cut = (shared + 1).max(MIN_ID_CHARS).min(id.len());
+            while cut < id.len() && (!id.is_char_boundary(cut) || id[..cut].ends_with('-')) {
+                cut += 1;
+            }
+            (id.to_string(), id[..cut].to_string())
+        })
+        .collect()
+}
+
+/// The id of every session in `dir`, in no order.
+pub fn list_ids(dir: &DataDir) -> Result<Vec<String>, StoreError> {
+    Ok(log_files(dir)?.into_iter().map(|(id, _, _)| id).collect())
+}
+
+/// The shortest unique prefix of session `id` among the sessions in `dir` (see
+/// [`short_ids`]); the whole id when the directory cannot be listed.
+pub fn short_id(dir: &DataDir, id: &str) -> String {
+    let all = list_ids(dir).unwrap_or_default();
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    short_ids(&[id], &all)
+        .remove(id)
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn common_prefix_bytes(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
 /// `(id, path, mtime)` of every `<id>.jsonl` in the sessions directory.
 pub(crate) fn log_files(dir: &DataDir) -> Result<Vec<(String, PathBuf, SystemTime)>, StoreError> {
     let sessions = dir.sessions_dir();
@@ -195,6 +241,28 @@ pub(crate) fn title_of(text: &str) -> Option<String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_id_is_the_shortest_unique_prefix_of_at_least_eight() {
+        let all = [
+            "01a217c0-3f2a-7000-8000-000000000001",
+            "01a217c0-3f9b-7000-8000-000000000002",
+            "01a217c1-0000-7000-8000-000000000003",
+            "01b00000-0000-7000-8000-000000000004",
+            "aaaa1111",
+        ];
+        let short = short_ids(&all, &all);
+        assert_eq!(short[all[0]], "01a217c0-3f2");
+        assert_eq!(short[all[1]], "01a217c0-3f9");
+        // Unique at 8: not cut shorter, and not on the dash.
+        assert_eq!(short[all[2]], "01a217c1");
+        assert_eq!(short[all[3]], "01b00000");
+        assert_eq!(short["aaaa1111"], "aaaa1111");
+        // Two that differ only after the dash: the cut goes past it.
+        let pair = ["01a217c0-1000", "01a217c0-2000"];
+        let short = short_ids(&pair, &pair);
+        assert_eq!(short[pair[0]], "01a217c0-1");
+    }
 
     #[test]
     fn title_is_the_first_nonblank_line_sanitised_and_shortened() {
