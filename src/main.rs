@@ -135,6 +135,8 @@ fn list_sessions(root: &std::path::Path) -> Result<()> {
         .collect();
     let short = store::sessions::short_ids(&[all.as_slice(), &parents].concat(), &all);
     let id_width = short.values().map(String::len).max().unwrap_or(0).max(2);
+    // The one plain `--resume` opens (the session last used) is marked.
+    let latest = store::sessions::latest_among(&dir, &sessions);
     writeln!(
         out,
         "{:<id_width$} {:<19} {:>6} {:>5}  {:<20} TITLE",
@@ -160,6 +162,9 @@ fn list_sessions(root: &std::path::Path) -> Result<()> {
         }
         if let Some(parent) = &s.parent {
             title = format!("{title} (fork of {})", short[parent]);
+        }
+        if latest == Some(s.id.as_str()) {
+            title = format!("[--resume] {title}");
         }
         if let Some(pid) = store::SessionLock::holder(&dir, &s.id) {
             title = format!("[open, pid {pid}] {title}");
@@ -478,7 +483,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         let mut terminal = ollm_tui::app::terminal::enter()?;
         let mut ended = Vec::new();
         let mut opened = opened;
-        let mut banner = damage_banner(&opened);
+        let mut banner = damage_banner(&opened).or_else(|| resumed_banner(cli, &dir, &opened));
         let mut start_at = None;
         // The --model flag applies to the session ollm-tui was started with.
         let mut model = settings.model.clone();
@@ -492,6 +497,13 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 resumed = opened.loaded.is_some(),
                 "starting"
             );
+            // The person is in this session now: `--resume` alone comes back to it. A new
+            // one is named once it has a log (it is created with the first message), so a
+            // crash after that still comes back to it.
+            let opened_new = opened.loaded.is_none();
+            if !opened_new {
+                mark_used(&dir, &session_id);
+            }
             let spawned = actor::spawn(Parts {
                 backend: backend.clone(),
                 summary_backend: summary_backend.clone(),
@@ -509,6 +521,15 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 },
                 model: model.take(),
             });
+            if opened_new {
+                let mut view = spawned.view.clone();
+                let (dir, id) = (dir.clone(), session_id.clone());
+                tokio::spawn(async move {
+                    if view.wait_for(|v| v.persisted).await.is_ok() {
+                        mark_used(&dir, &id);
+                    }
+                });
+            }
             let app = App::new(
                 spawned.handle.clone(),
                 spawned.view.clone(),
@@ -534,6 +555,9 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 .ok()
                 .map(|e| (e.store.is_some(), e.rescued))
                 .unwrap_or((false, None));
+            if persisted {
+                mark_used(&dir, &session_id);
+            }
             ended.push(Ended {
                 session_id: session_id.clone(),
                 persisted,
@@ -605,16 +629,68 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
             // Only the session the person quit from is named; the ones left for another
             // are in `ollm-tui sessions`.
             None if e.persisted && i + 1 == ended.len() => {
-                let short = store::sessions::short_id(&dir, session_id);
-                let _ = writeln!(
-                    err,
-                    "Session saved: {short}\nResume it with: ollm-tui --resume {short}"
-                );
+                let _ = writeln!(err, "{}", saved_line(&dir, session_id));
             }
             None => {}
         }
     }
     Ok(())
+}
+
+/// Record that the person uses session `id` (see `store::sessions::latest`). A failure
+/// costs only what plain `--resume` opens next, so it is logged, not shown.
+fn mark_used(dir: &DataDir, id: &str) {
+    if let Err(e) = store::sessions::mark_used(dir, id) {
+        tracing::warn!(session = %id, error = %e, "cannot note the session last used");
+    }
+}
+
+/// How a session is named to the person: its shortest unique id and its title.
+fn session_name(dir: &DataDir, id: &str) -> String {
+    let short = store::sessions::short_id(dir, id);
+    match store::sessions::summary(dir, id).ok().and_then(|s| s.title) {
+        Some(title) => format!(
+            "{short} \u{201c}{}\u{201d}",
+            ollm_tui::core::sanitize::sanitize(&title)
+        ),
+        None => short,
+    }
+}
+
+/// What is said when the person leaves a session that was saved: which one, and how to
+/// come back (plain `--resume` opens it: it is the one last used).
+fn saved_line(dir: &DataDir, id: &str) -> String {
+    let short = store::sessions::short_id(dir, id);
+    format!(
+        "Session saved: {}\nResume it with: ollm-tui --resume (the last one used) or ollm-tui --resume {short}",
+        session_name(dir, id)
+    )
+}
+
+/// `--resume` with no id: say which session that was, since the person did not name it.
+fn resumed_banner(cli: &Cli, dir: &DataDir, opened: &Opened) -> Option<Banner> {
+    if cli.resume.as_deref() != Some("") {
+        return None;
+    }
+    let id = &opened.spec.session_id;
+    let when = store::sessions::summary(dir, id)
+        .map(|s| {
+            format!(
+                " (last active {})",
+                s.last_activity
+                    .with_timezone(&chrono::Local)
+                    .format("%Y-%m-%d %H:%M")
+            )
+        })
+        .unwrap_or_default();
+    Some(Banner::new(
+        Severity::Info,
+        format!(
+            "Resumed the session you last used: {}{when}",
+            session_name(dir, id)
+        ),
+        "`ollm-tui --resume ID` opens another (`ollm-tui sessions` lists them). Esc closes this.",
+    ))
 }
 
 /// A session the app left: what to tell the person after the terminal is handed back.

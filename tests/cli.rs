@@ -562,3 +562,23 @@ fn ids_are_shown_as_their_shortest_unique_prefix_and_resume_takes_it() {
     let o = run(home.path(), &["--resume", "01a217c0"]);
     assert!(text(&o).1.contains("matches 2"), "{:?}", text(&o));
 }
+
+#[test]
+fn the_listing_marks_the_session_plain_resume_opens_and_a_fork_does_not_take_it() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = "01a20000-0000-7000-8000-0000000000aa";
+    session(home.path(), parent);
+    // A fork made from its last message: a newer file, nothing the person wrote in it.
+    let dir = DataDir::new(home.path()).unwrap();
+    let fork = ollm_tui::store::manage::fork(&dir, parent, 2).unwrap();
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let marked: Vec<&str> = out.lines().filter(|l| l.contains("[--resume]")).collect();
+    assert_eq!(marked.len(), 1, "{out}");
+    assert!(marked[0].starts_with(&parent[..8]), "{out}");
+    // Once the app says the person went on in the fork, the fork is the one.
+    ollm_tui::store::sessions::mark_used(&dir, &fork).unwrap();
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let marked: Vec<&str> = out.lines().filter(|l| l.contains("[--resume]")).collect();
+    assert_eq!(marked.len(), 1, "{out}");
+    assert!(marked[0].contains("(fork of"), "{out}");
+}

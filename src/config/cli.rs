@@ -32,7 +32,8 @@ pub struct Cli {
     /// The server of the summary model [default: config, else the chat server]
     #[arg(long, value_name = "URL")]
     pub summary_host: Option<String>,
-    /// Resume a session: the latest, or the one with this id (a unique prefix is enough)
+    /// Resume a session: the one you last used, or the one with this id (a unique prefix
+    /// is enough)
     #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
     pub resume: Option<String>,
     /// What the conversation is about; shapes the summaries

@@ -2,8 +2,15 @@
 //!
 //! Strategy: listing reads each log once, read-only and without the lock, and folds its
 //! records with the same `SessionOverview` the exports use; a log that cannot be read
-//! still appears, with the reason, so nothing vanishes from the list silently. `latest` only looks at modification times (the log is append-only, so
-//! its mtime is its last activity) and never parses anything.
+//! still appears, with the reason, so nothing vanishes from the list silently.
+//!
+//! "The latest session" (`--resume` with no id) is the one the person last used: the app
+//! names it in `sessions/last-used` when it opens a session for them and when they leave
+//! one. A log's modification time is not that: `/fork` writes a whole new log the moment
+//! it is made, and the person may go back to the session they forked from and quit there.
+//! Without that file (data from before it), the session with the newest record wins — a
+//! fork's records keep the times they were written in its parent, so a fork made and left
+//! untouched does not outrank the parent.
 
 use crate::core::overview::SessionOverview;
 use crate::core::sanitize::sanitize;
@@ -56,6 +63,16 @@ pub fn list(dir: &DataDir) -> Result<Vec<SessionSummary>, StoreError> {
     Ok(out)
 }
 
+/// One session's row of the listing (its log read once), for naming it to the person.
+pub fn summary(dir: &DataDir, id: &str) -> Result<SessionSummary, StoreError> {
+    validate_id("session", id)?;
+    let path = dir.session_log_path(id);
+    let mtime = fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .map_err(|e| StoreError::io(&path, "inspect", e))?;
+    Ok(summarize(id.to_string(), path, mtime))
+}
+
 /// The session named exactly by `id_or_prefix`, or the only one whose id starts with it.
 pub fn resolve(dir: &DataDir, id_or_prefix: &str) -> Result<String, StoreError> {
     validate_id("session", id_or_prefix)?;
@@ -82,12 +99,45 @@ pub fn resolve(dir: &DataDir, id_or_prefix: &str) -> Result<String, StoreError> 
     }
 }
 
-/// The session written to most recently (by the log's modification time), if any.
+/// The session the person last used: the one named in `sessions/last-used` while its
+/// log exists, else the one with the newest record (a parent before its fork made from
+/// its last message: they tie).
 pub fn latest(dir: &DataDir) -> Result<Option<String>, StoreError> {
-    Ok(log_files(dir)?
-        .into_iter()
-        .max_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)))
-        .map(|(id, _, _)| id))
+    if let Some(id) = last_used(dir) {
+        return Ok(Some(id));
+    }
+    Ok(latest_among(dir, &list(dir)?).map(str::to_string))
+}
+
+/// [`latest`] among sessions already listed (`list`): the listing marks it.
+pub fn latest_among<'a>(dir: &DataDir, listed: &'a [SessionSummary]) -> Option<&'a str> {
+    let marked = last_used(dir);
+    if let Some(s) = listed.iter().find(|s| Some(&s.id) == marked.as_ref()) {
+        return Some(&s.id);
+    }
+    listed
+        .iter()
+        .max_by(|a, b| {
+            a.last_activity
+                .cmp(&b.last_activity)
+                .then_with(|| b.parent.is_some().cmp(&a.parent.is_some()))
+                .then_with(|| a.id.cmp(&b.id))
+        })
+        .map(|s| s.id.as_str())
+}
+
+/// The session named in `sessions/last-used`, if that names one whose log exists.
+pub fn last_used(dir: &DataDir) -> Option<String> {
+    let text = fs::read_to_string(dir.last_used_path()).ok()?;
+    let id = text.trim();
+    (validate_id("session", id).is_ok() && dir.session_log_path(id).exists())
+        .then(|| id.to_string())
+}
+
+/// Say that the person is using session `id` now: `--resume` with no id opens it next.
+pub fn mark_used(dir: &DataDir, id: &str) -> Result<(), StoreError> {
+    validate_id("session", id)?;
+    crate::store::export::write_replacing(&dir.last_used_path(), format!("{id}\n").as_bytes())
 }
 
 /// The fewest characters of an id ever shown. Session ids are UUIDv7: their first 8 hex
