@@ -17,6 +17,7 @@ pub mod core;
 pub mod fidelity;
 pub mod llm;
 pub mod model_word;
+pub mod oneshot;
 pub mod store;
 pub mod tools;
 pub mod ui;

@@ -58,6 +58,12 @@ fn run(cli: Cli, usual_umask: u32) -> Result<()> {
     let env = Env::from_process();
     let Some(command) = &cli.command else {
         let settings = config::resolve(&cli, &env)?;
+        // A prompt, or text on stdin, is one message answered on stdout (as `ollama run
+        // MODEL PROMPT` does), not a chat.
+        let piped = stdin_is_input();
+        if cli.prompt().is_some() || piped {
+            return one_shot(&cli, settings, piped);
+        }
         return chat(&cli, settings, usual_umask);
     };
     // The subcommands read the data directory (OLLM_HOME, never the config file) and
@@ -397,6 +403,137 @@ fn check_model_word(backend: &OllamaBackend, word: &str) -> Result<()> {
     }
 }
 
+/// Whether stdin brings text: a pipe, a redirected file or a socket. A terminal is the
+/// chat's, and /dev/null (or a closed stdin) brings nothing.
+fn stdin_is_input() -> bool {
+    use std::io::IsTerminal;
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    rustix::fs::fstat(stdin.as_fd()).is_ok_and(|st| {
+        matches!(
+            rustix::fs::FileType::from_raw_mode(st.st_mode),
+            rustix::fs::FileType::Fifo
+                | rustix::fs::FileType::RegularFile
+                | rustix::fs::FileType::Socket
+        )
+    })
+}
+
+/// The chat server and the summary model's, if that is another.
+fn backends(settings: &Settings) -> Result<(OllamaBackend, Option<OllamaBackend>)> {
+    let backend = OllamaBackend::new(&settings.host, settings.ollama)
+        .with_context(|| format!("the Ollama address from {}", settings.host_source))?;
+    let summary_backend = settings
+        .summary_host
+        .as_deref()
+        .map(|h| OllamaBackend::new(h, settings.ollama))
+        .transpose()
+        .context("the summary server's address")?;
+    Ok((backend, summary_backend))
+}
+
+/// The prompts, with the person's `prompts.toml` over the built-in ones.
+fn load_prompts(dir: &DataDir) -> Result<Prompts> {
+    Ok(
+        match std::fs::read_to_string(dir.root().join("prompts.toml")) {
+            Ok(text) => Prompts::with_overrides(&text).context("in prompts.toml")?,
+            Err(_) => Prompts::builtin(),
+        },
+    )
+}
+
+/// `ollm-tui [MODEL] PROMPT`, `… | ollm-tui [PROMPT]`: one message through a session like
+/// any other, the reply on stdout (see `oneshot`). Tools are off: nobody is there to
+/// approve a call, and a reply meant for a pipe should not wait on one.
+fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
+    use std::io::Read;
+    let input = if piped {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read stdin")?;
+        Some(String::from_utf8(bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "stdin is not UTF-8 text (byte {} is not); nothing was sent",
+                e.utf8_error().valid_up_to()
+            )
+        })?)
+    } else {
+        None
+    };
+    let message = ollm_tui::oneshot::compose(cli.prompt().as_deref(), input.as_deref())?;
+    let (backend, summary_backend) = backends(&settings)?;
+    if let Some(word) = cli.model_word() {
+        check_model_word(&backend, word)?;
+    }
+    let dir = data_dir(&settings.data_dir)?;
+    let _log_guard = init_logging(&dir, &settings.log_level);
+    let prompts = Arc::new(load_prompts(&dir)?);
+    let opened = open_session(cli, &settings, &dir)?;
+    let session_id = opened.spec.session_id.clone();
+    let tokenizer = Arc::new(SharedTokenizer::loading());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let (sent, persisted, rescued) = runtime.block_on(async {
+        let mut spawned = actor::spawn(Parts {
+            backend,
+            summary_backend,
+            engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
+            store: opened.store,
+            config: ActorConfig {
+                host: settings.host.clone(),
+                temperature: settings.temperature,
+                think: settings.think,
+                summary_model: settings.summary_model.clone(),
+                keep_auto_snapshots: settings.keep_auto_snapshots,
+                repeat_limit: settings.repeat_limit,
+                tools: None,
+                // Not retried: an unreachable server is an error here, said at once.
+                reconnect_after: std::time::Duration::from_secs(3600),
+                ..ActorConfig::default()
+            },
+            model: None,
+        });
+        let mut stdout = std::io::stdout().lock();
+        let sent = ollm_tui::oneshot::send(&mut spawned, message, &mut stdout).await;
+        let _ = spawned
+            .handle
+            .send(ollm_tui::actor::Command::Shutdown)
+            .await;
+        drop(spawned.handle);
+        let (persisted, rescued) = spawned
+            .task
+            .await
+            .ok()
+            .map(|e| (e.store.is_some(), e.rescued))
+            .unwrap_or((false, None));
+        (sent, persisted, rescued)
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    if let Some(r) = rescued {
+        eprintln!(
+            "ollm-tui: {} record(s) could not be written to the session log: {}",
+            r.records,
+            match &r.to {
+                Ok(path) => format!("they are saved in {}", path.display()),
+                Err(e) => format!("nor to a rescue file ({e}); they are lost"),
+            }
+        );
+    }
+    if persisted {
+        mark_used(&dir, &session_id);
+        let short = store::sessions::short_id(&dir, &session_id);
+        eprintln!("ollm-tui: kept as session {short} (go on with: ollm-tui --resume {short})");
+    }
+    sent.map_err(anyhow::Error::new)
+}
+
 /// The chat draws on a terminal and reads keys from one.
 fn refuse_without_terminal() -> Result<()> {
     use std::io::IsTerminal;
@@ -439,18 +576,8 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
     // Everything that can refuse to start does so here, before the terminal changes.
     let keymap = Keymap::new(&settings.keys).context("in config.toml")?;
     let theme = Theme::load(&settings.theme, Some(&dir.themes_dir()), settings.no_color)?;
-    let prompts = match std::fs::read_to_string(dir.root().join("prompts.toml")) {
-        Ok(text) => Prompts::with_overrides(&text).context("in prompts.toml")?,
-        Err(_) => Prompts::builtin(),
-    };
-    let backend = OllamaBackend::new(&settings.host, settings.ollama)
-        .with_context(|| format!("the Ollama address from {}", settings.host_source))?;
-    let summary_backend = settings
-        .summary_host
-        .as_deref()
-        .map(|h| OllamaBackend::new(h, settings.ollama))
-        .transpose()
-        .context("the summary server's address")?;
+    let prompts = load_prompts(&dir)?;
+    let (backend, summary_backend) = backends(&settings)?;
     if let Some(word) = cli.model_word() {
         check_model_word(&backend, word)?;
     }

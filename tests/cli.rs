@@ -44,6 +44,30 @@ fn run(home: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The binary with `input` on its stdin (a pipe), or /dev/null when `None`.
+fn run_with_input(home: &Path, args: &[&str], input: Option<&[u8]>) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("OLLM_HOME", home)
+        .env_remove("OLLAMA_HOST")
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = input {
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
 fn text(o: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -121,6 +145,7 @@ fn help_lists_every_flag_and_subcommand() {
         "export",
         "--version",
         "[MODEL] [PROMPT]",
+        "pipe text in",
     ] {
         assert!(out.contains(flag), "--help lacks {flag}:\n{out}");
     }
@@ -581,4 +606,215 @@ fn the_listing_marks_the_session_plain_resume_opens_and_a_fork_does_not_take_it(
     let marked: Vec<&str> = out.lines().filter(|l| l.contains("[--resume]")).collect();
     assert_eq!(marked.len(), 1, "{out}");
     assert!(marked[0].contains("(fork of"), "{out}");
+}
+
+/// The content of the last user message of each chat request (summaries and titles left
+/// out: they are the app's own requests).
+fn user_messages_sent(server: &Server) -> Vec<String> {
+    server
+        .fake
+        .chat_requests()
+        .iter()
+        .filter_map(|r| {
+            let msgs = r["messages"].as_array()?;
+            let last = msgs.iter().rev().find(|m| m["role"] == "user")?;
+            Some(last["content"].as_str()?.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompt_with_piped_input_is_answered_on_stdout_and_kept_as_a_session() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "explain this"],
+        Some(b"fn main() { println!(\"hi\"); }\n"),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    // The fake answers by quoting the message: the reply came through, whole, plain.
+    assert!(out.starts_with("You said: \"explain this"), "{out:?}");
+    assert!(out.ends_with('\n') && !out.contains('\u{1b}'), "{out:?}");
+    // The piped file reached the request, fenced after the prompt.
+    let sent = user_messages_sent(&server);
+    assert!(
+        sent.iter().any(
+            |m| m.starts_with("explain this\n\nInput (from stdin):\n```\n")
+                && m.contains("fn main() { println!(\"hi\"); }")
+        ),
+        "{sent:?}"
+    );
+    // Kept like any session: listed, and the one plain --resume opens.
+    assert!(err.contains("kept as session"), "{err}");
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert_eq!(list.lines().count(), 2, "{list}");
+    assert!(list.contains("[--resume] "), "{list}");
+    // And it goes on: a follow-up through --resume lands in the same session.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "and then?", "--resume"],
+        None,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(
+        text(&o).0.starts_with("You said: \"and then?\""),
+        "{:?}",
+        text(&o)
+    );
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert_eq!(list.lines().count(), 2, "{list}");
+    let row = list.lines().nth(1).unwrap();
+    assert!(row.contains("     4 "), "four messages: {row}");
+}
+
+#[test]
+fn piped_text_alone_is_the_message_and_the_model_can_be_the_first_word() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // `git diff | ollm-tui "write a commit message"`: no model named, the newest is used.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "write a commit message"],
+        Some(b"diff --git a/x b/x\n+added\n"),
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("You said:"), "{:?}", text(&o));
+    // `ollm-tui MODEL PROMPT`, as with ollama run, and stdin alone.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "qwen2.5-coder:0.5b", "hi"],
+        None,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.starts_with("You said: \"hi\""), "{:?}", text(&o));
+    let o = run_with_input(home.path(), &["--host", &url], Some(b"just this\n"));
+    assert!(
+        text(&o).0.starts_with("You said: \"just this"),
+        "{:?}",
+        text(&o)
+    );
+    let sent = user_messages_sent(&server);
+    assert!(sent.iter().any(|m| m.contains("+added")), "{sent:?}");
+    let models: Vec<String> = server
+        .fake
+        .chat_requests()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        models.iter().any(|m| m == "qwen2.5-coder:0.5b"),
+        "{models:?}"
+    );
+}
+
+#[test]
+fn a_prompt_that_gets_no_reply_fails_with_the_reason_and_saves_nothing_half() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // No server.
+    let o = run_with_input(
+        home.path(),
+        &["--host", "127.0.0.1:9", "-m", "llama3.2:3b", "hello"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(out.is_empty(), "{out:?}");
+    assert!(err.contains("cannot reach Ollama at"), "{err}");
+    // A model the server does not have.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "nosuch:1b", "hello"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        err.contains("\"nosuch:1b\" is not installed") && err.contains("ollama pull nosuch:1b"),
+        "{err}"
+    );
+    // Nothing to send.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b"],
+        Some(b" \n"),
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("nothing to send"), "{:?}", text(&o));
+    // Not text.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "what is this"],
+        Some(b"\xff\xfe\x00binary"),
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("not UTF-8"), "{:?}", text(&o));
+    // None of these left a session behind, and no request was sent.
+    assert!(user_messages_sent(&server).is_empty());
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert!(list.contains("No sessions yet"), "{list}");
+    // A request the server fails: the message is kept (for --resume), the exit says why.
+    server
+        .fake
+        .push_fault(support::fake_ollama::Fault::Http500 {
+            message: "out of memory".into(),
+        });
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "hello"],
+        None,
+    );
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(
+        err.contains("out of memory") && err.contains("kept"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_reply_streams_to_stdout_as_it_arrives() {
+    use std::io::Read as _;
+    let server = Server::start();
+    // The server sends the first words, then stalls with the reply unfinished: what is
+    // on stdout by then was printed as it came, not at the end.
+    server
+        .fake
+        .push_fault(support::fake_ollama::Fault::StallAfter { tokens: 5 });
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["--host", &server.url(), "-m", "llama3.2:3b", "hello"])
+        .env("OLLM_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !String::from_utf8_lossy(&got).contains("You") {
+            match stdout.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+        let _ = tx.send(got);
+    });
+    // A deadline only for a failing build (it would print nothing until the end).
+    let got = rx.recv_timeout(std::time::Duration::from_secs(30));
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let got = got.expect("nothing on stdout while the reply was under way");
+    assert!(String::from_utf8_lossy(&got).starts_with("You"), "{got:?}");
+    assert!(running, "the reply was not over");
 }

@@ -11,7 +11,10 @@ use std::path::PathBuf;
     version,
     about = "Chat with local Ollama models; long conversations are compressed, never lost.",
     override_usage = "ollm-tui [OPTIONS] [MODEL] [PROMPT]...\n       ollm-tui [OPTIONS] <COMMAND>",
-    after_help = "Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
+    after_help = "One message without the TUI: ollm-tui [MODEL] PROMPT, or pipe text in \
+                  (git diff | ollm-tui \"write a commit message\"); the reply goes to stdout, the \
+                  exchange is kept as a session.\n\
+                  Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
                   Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
                   Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
 )]
