@@ -502,6 +502,10 @@ fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
         });
         let mut stdout = std::io::stdout().lock();
         let sent = ollm_tui::oneshot::send(&mut spawned, message, &mut stdout).await;
+        if sent.is_err() {
+            // A reply still coming (the reader went away) ends here, kept as it is.
+            let _ = spawned.handle.send(ollm_tui::actor::Command::Stop).await;
+        }
         let _ = spawned
             .handle
             .send(ollm_tui::actor::Command::Shutdown)
@@ -531,7 +535,10 @@ fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
         let short = store::sessions::short_id(&dir, &session_id);
         eprintln!("ollm-tui: kept as session {short} (go on with: ollm-tui --resume {short})");
     }
-    sent.map_err(anyhow::Error::new)
+    match sent {
+        Ok(()) | Err(ollm_tui::oneshot::Stopped::ReaderGone) => Ok(()),
+        Err(ollm_tui::oneshot::Stopped::Failed(why)) => Err(why.into()),
+    }
 }
 
 /// The chat draws on a terminal and reads keys from one.

@@ -16,6 +16,16 @@ use std::io::Write;
 #[error("{0}")]
 pub struct Failure(pub String);
 
+/// Why [`send`] stopped early.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    #[error(transparent)]
+    Failed(#[from] Failure),
+    /// Whoever read stdout has gone (`| head`): they had enough; not an error.
+    #[error("the reader of stdout has gone")]
+    ReaderGone,
+}
+
 /// The message to send: the prompt, then stdin's text in a fence of its own, so the model
 /// (and whoever reads the session later) sees exactly where the input starts and ends. A
 /// fence is longer than any run of backticks in the text, so the text cannot close it.
@@ -54,7 +64,7 @@ pub async fn send<S>(
     spawned: &mut Spawned<S>,
     message: String,
     out: &mut impl Write,
-) -> Result<(), Failure> {
+) -> Result<(), Stopped> {
     // The actor checks the server first; what it finds decides whether to send at all.
     let mut view = spawned.view.clone();
     let connection = view
@@ -69,18 +79,21 @@ pub async fn send<S>(
             return Err(Failure(format!(
                 "cannot reach Ollama at {url}: {error} (is `ollama serve` running? --host or \
                  OLLAMA_HOST name another server)"
-            )));
+            ))
+            .into());
         }
         Connection::ModelMissing { model } => {
             return Err(Failure(format!(
                 "model {model:?} is not installed on the server (`ollama pull {model}`, or \
                  name another with -m; `ollama list` shows what is installed)"
-            )));
+            ))
+            .into());
         }
         Connection::NoModels => {
             return Err(Failure(
                 "the Ollama server has no model installed (`ollama pull llama3.2`, for one)".into(),
-            ));
+            )
+            .into());
         }
     }
     spawned
@@ -109,25 +122,25 @@ pub async fn send<S>(
                     if let Update::Notice(n) | Update::Banner(n) = update
                         && let Some(why) = failure(&n)
                     {
-                        return Err(Failure(why));
+                        return Err(Failure(why).into());
                     }
                 }
-                return Err(Failure(format!(
+                return Err(Stopped::Failed(Failure(format!(
                     "the reply did not finish ({status:?}); what arrived is printed above and \
                      kept in the session"
-                )));
+                ))));
             }
             Update::Notice(n) | Update::Banner(n) => {
                 if let Some(why) = failure(&n) {
                     printer.end_line()?;
-                    return Err(Failure(why));
+                    return Err(Failure(why).into());
                 }
             }
             Update::Closed => break,
             _ => {}
         }
     }
-    Err(Failure("the session stopped before the reply ended".into()))
+    Err(Failure("the session stopped before the reply ended".into()).into())
 }
 
 /// The reply as it streams: each piece written and flushed at once, and the last line
@@ -138,7 +151,7 @@ struct Printer<'a, W: Write> {
 }
 
 impl<W: Write> Printer<'_, W> {
-    fn print(&mut self, text: &str) -> Result<(), Failure> {
+    fn print(&mut self, text: &str) -> Result<(), Stopped> {
         let text = printable(text);
         if text.is_empty() {
             return Ok(());
@@ -147,10 +160,13 @@ impl<W: Write> Printer<'_, W> {
         self.out
             .write_all(text.as_bytes())
             .and_then(|()| self.out.flush())
-            .map_err(|e| Failure(format!("cannot write the reply to stdout: {e}")))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::BrokenPipe => Stopped::ReaderGone,
+                _ => Failure(format!("cannot write the reply to stdout: {e}")).into(),
+            })
     }
 
-    fn end_line(&mut self) -> Result<(), Failure> {
+    fn end_line(&mut self) -> Result<(), Stopped> {
         if self.at_line_start {
             Ok(())
         } else {

@@ -818,3 +818,25 @@ fn the_reply_streams_to_stdout_as_it_arrives() {
     assert!(String::from_utf8_lossy(&got).starts_with("You"), "{got:?}");
     assert!(running, "the reply was not over");
 }
+
+#[test]
+fn a_reader_that_goes_away_mid_reply_is_not_an_error() {
+    // `ollm-tui "…" | head -c 10`: the reader had enough.
+    let server = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(BIN)
+        .args(["--host", &server.url(), "-m", "llama3.2:3b", "hello"])
+        .env("OLLM_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.contains("pipe") && !err.contains("cannot write"),
+        "{err}"
+    );
+}
