@@ -385,7 +385,18 @@ fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened>
             ),
         }
     } else {
-        store::sessions::resolve(dir, wanted)?
+        store::sessions::resolve(dir, wanted).map_err(|e| {
+            // `ollm-tui --resume "and then?"`: the flag took the prompt as its id.
+            let hint = if wanted.chars().any(char::is_whitespace) {
+                format!(
+                    " (to go on with the last session used, put the prompt first: \
+                     ollm-tui {wanted:?} --resume)"
+                )
+            } else {
+                String::new()
+            };
+            anyhow::Error::new(e).context(format!("--resume {wanted:?}{hint}"))
+        })?
     };
     open_existing(dir, &id)
 }

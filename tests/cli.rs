@@ -840,3 +840,13 @@ fn a_reader_that_goes_away_mid_reply_is_not_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_prompt_taken_by_resume_as_its_id_gets_a_hint() {
+    let home = tempfile::tempdir().unwrap();
+    session(home.path(), "01a20000-0000-7000-8000-0000000000bb");
+    let o = run(home.path(), &["--resume", "and then?"]);
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(err.contains("ollm-tui \"and then?\" --resume"), "{err}");
+}
