@@ -19,6 +19,8 @@ pub mod app;
 pub mod config;
 pub mod core;
 pub mod llm;
+pub mod model_word;
+pub mod oneshot;
 pub mod store;
 pub mod tools;
 pub mod ui;

@@ -56,26 +56,43 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli, usual_umask: u32) -> Result<()> {
     let env = Env::from_process();
-    let settings = config::resolve(&cli, &env)?;
-    match &cli.command {
-        Some(Command::DefaultConfig) => {
+    let Some(command) = &cli.command else {
+        let settings = config::resolve(&cli, &env)?;
+        // A prompt, or text on stdin, is one message answered on stdout (as `ollama run
+        // MODEL PROMPT` does), not a chat.
+        let piped = stdin_is_input();
+        if cli.prompt().is_some() || piped {
+            return one_shot(&cli, settings, piped);
+        }
+        return chat(&cli, settings, usual_umask);
+    };
+    // The subcommands read the data directory (OLLM_HOME, never the config file) and
+    // nothing else: a mistake in config.toml must not keep anyone from listing, finding
+    // or exporting their sessions, or from printing a good config to compare with. It is
+    // still said, since the chat will refuse to start until it is fixed.
+    let root = config::data_dir(env.ollm_home.as_deref())?;
+    if let Err(e) = config::resolve(&cli, &env) {
+        eprintln!(
+            "ollm-tui: note: {} (not needed here; the chat starts once it is fixed)",
+            ollm_tui::core::sanitize::sanitize(&e.to_string())
+        );
+    }
+    match command {
+        Command::DefaultConfig => {
             std::io::stdout()
                 .lock()
                 .write_all(config::DEFAULT_CONFIG.as_bytes())?;
             Ok(())
         }
-        Some(Command::Sessions { action: None }) => list_sessions(&settings),
-        Some(Command::Sessions {
+        Command::Sessions { action: None } => list_sessions(&root),
+        Command::Sessions {
             action: Some(SessionsAction::Rm { id }),
-        }) => remove_session(&settings, id),
-        Some(Command::Sessions {
+        } => remove_session(&root, id),
+        Command::Sessions {
             action: Some(SessionsAction::Rename { id, title }),
-        }) => rename_session(&settings, id, &title.join(" ")),
-        Some(Command::Search { text, limit }) => search(&settings, &text.join(" "), *limit),
-        Some(Command::Export { id, format, output }) => {
-            export(&settings, id, *format, output.as_deref())
-        }
-        None => chat(&cli, settings, usual_umask),
+        } => rename_session(&root, id, &title.join(" ")),
+        Command::Search { text, limit } => search(&root, &text.join(" "), *limit),
+        Command::Export { id, format, output } => export(&root, id, *format, output.as_deref()),
     }
 }
 
@@ -96,11 +113,11 @@ fn error_text(e: &anyhow::Error) -> String {
     out
 }
 
-fn data_dir(settings: &Settings) -> Result<DataDir> {
-    DataDir::new(&settings.data_dir).with_context(|| {
+fn data_dir(root: &std::path::Path) -> Result<DataDir> {
+    DataDir::new(root).with_context(|| {
         format!(
             "cannot use the data directory {} (set OLLM_HOME to change it)",
-            settings.data_dir.display()
+            root.display()
         )
     })
 }
@@ -108,20 +125,30 @@ fn data_dir(settings: &Settings) -> Result<DataDir> {
 /// Characters of a session's title shown by `ollm-tui sessions`.
 const TITLE_WIDTH: usize = 60;
 
-fn list_sessions(settings: &Settings) -> Result<()> {
-    let dir = data_dir(settings)?;
+fn list_sessions(root: &std::path::Path) -> Result<()> {
+    let dir = data_dir(root)?;
     let sessions = store::sessions::list(&dir)?;
     let mut out = std::io::stdout().lock();
     if sessions.is_empty() {
         writeln!(out, "No sessions yet in {}.", dir.root().display())?;
         return Ok(());
     }
+    // Each id as its shortest unique prefix: what `--resume` needs, and no more.
+    let all: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+    let parents: Vec<&str> = sessions
+        .iter()
+        .filter_map(|s| s.parent.as_deref())
+        .collect();
+    let short = store::sessions::short_ids(&[all.as_slice(), &parents].concat(), &all);
+    let id_width = short.values().map(String::len).max().unwrap_or(0).max(2);
+    // The one plain `--resume` opens (the session last used) is marked.
+    let latest = store::sessions::latest_among(&dir, &sessions);
     writeln!(
         out,
-        "{:<38} {:<19} {:>6} {:>5}  {:<20} TITLE",
+        "{:<id_width$} {:<19} {:>6} {:>5}  {:<20} TITLE",
         "ID", "LAST ACTIVITY", "MSGS", "COMP", "MODEL"
     )?;
-    for s in sessions {
+    for s in &sessions {
         // Damage is never hidden behind a title: it comes first, then the title.
         let title = s
             .title
@@ -140,15 +167,18 @@ fn list_sessions(settings: &Settings) -> Result<()> {
             title = title.chars().take(TITLE_WIDTH - 1).collect::<String>() + "…";
         }
         if let Some(parent) = &s.parent {
-            title = format!("{title} (fork of {})", &parent[..parent.len().min(8)]);
+            title = format!("{title} (fork of {})", short[parent]);
+        }
+        if latest == Some(s.id.as_str()) {
+            title = format!("[--resume] {title}");
         }
         if let Some(pid) = store::SessionLock::holder(&dir, &s.id) {
             title = format!("[open, pid {pid}] {title}");
         }
         writeln!(
             out,
-            "{:<38} {:<19} {:>6} {:>5}  {:<20} {}",
-            s.id,
+            "{:<id_width$} {:<19} {:>6} {:>5}  {:<20} {}",
+            short[&s.id],
             s.last_activity
                 .with_timezone(&chrono::Local)
                 .format("%Y-%m-%d %H:%M"),
@@ -161,8 +191,8 @@ fn list_sessions(settings: &Settings) -> Result<()> {
     Ok(())
 }
 
-fn remove_session(settings: &Settings, id: &str) -> Result<()> {
-    let dir = data_dir(settings)?;
+fn remove_session(root: &std::path::Path, id: &str) -> Result<()> {
+    let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     let t = store::manage::trash(&dir, &id)?;
     println!(
@@ -174,8 +204,8 @@ fn remove_session(settings: &Settings, id: &str) -> Result<()> {
     Ok(())
 }
 
-fn rename_session(settings: &Settings, id: &str, title: &str) -> Result<()> {
-    let dir = data_dir(settings)?;
+fn rename_session(root: &std::path::Path, id: &str, title: &str) -> Result<()> {
+    let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     match store::manage::rename(&dir, &id, title)? {
         Some(t) => println!("Session {id} is now titled {t:?}."),
@@ -184,20 +214,28 @@ fn rename_session(settings: &Settings, id: &str, title: &str) -> Result<()> {
     Ok(())
 }
 
-fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
+fn search(root: &std::path::Path, text: &str, limit: usize) -> Result<()> {
     use std::io::IsTerminal;
-    let dir = data_dir(settings)?;
+    let dir = data_dir(root)?;
     let started = std::time::Instant::now();
     let report = store::search::search(&dir, text, limit)?;
     let elapsed = started.elapsed();
     let tty = std::io::stdout().is_terminal();
+    let all: Vec<String> = store::sessions::list_ids(&dir)?;
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    let found: Vec<&str> = report
+        .sessions
+        .iter()
+        .map(|s| s.session_id.as_str())
+        .collect();
+    let short = store::sessions::short_ids(&found, &all);
     let mut out = std::io::stdout().lock();
     for s in &report.sessions {
         let title = s.title.as_deref().unwrap_or("(no title)");
         writeln!(
             out,
             "{}  {}  ({} hit{})",
-            s.session_id,
+            short[&s.session_id],
             ollm_tui::core::sanitize::sanitize(title),
             s.hits.len(),
             if s.hits.len() == 1 { "" } else { "s" }
@@ -224,7 +262,7 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
     }
     let hits = report.hit_count();
     eprintln!(
-        "{hits} hit{} in {} of {} sessions ({:.0} ms){}. Open one with: ollm-tui --resume ID",
+        "{hits} hit{} in {} of {} sessions ({:.0} ms){}{}",
         if hits == 1 { "" } else { "s" },
         report.sessions.len(),
         report.sessions_searched,
@@ -233,6 +271,12 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
             format!("; stopped at {limit} (--limit)")
         } else {
             String::new()
+        },
+        // Only a hit gives an id to open.
+        if hits > 0 {
+            ". Open one with: ollm-tui --resume ID"
+        } else {
+            "."
         }
     );
     if report.unreadable_lines > 0 {
@@ -256,12 +300,12 @@ fn search(settings: &Settings, text: &str, limit: usize) -> Result<()> {
 }
 
 fn export(
-    settings: &Settings,
+    root: &std::path::Path,
     id: &str,
     format: ExportFormat,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
-    let dir = data_dir(settings)?;
+    let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     let log = store::SessionLog::read(&dir, &id)?;
     let text = match format {
@@ -341,9 +385,183 @@ fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened>
             ),
         }
     } else {
-        store::sessions::resolve(dir, wanted)?
+        store::sessions::resolve(dir, wanted).map_err(|e| {
+            // `ollm-tui --resume "and then?"`: the flag took the prompt as its id.
+            let hint = if wanted.chars().any(char::is_whitespace) {
+                format!(
+                    " (to go on with the last session used, put the prompt first: \
+                     ollm-tui {wanted:?} --resume)"
+                )
+            } else {
+                String::new()
+            };
+            anyhow::Error::new(e).context(format!("--resume {wanted:?}{hint}"))
+        })?
     };
     open_existing(dir, &id)
+}
+
+/// `ollm-tui WORD`: refuse a word that is neither a subcommand nor a model the server
+/// has, before the terminal is touched (see `model_word`).
+fn check_model_word(backend: &OllamaBackend, word: &str) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let verdict = runtime.block_on(ollm_tui::model_word::check(backend, word));
+    match ollm_tui::model_word::refusal(word, &verdict) {
+        Some(why) => bail!("{why}"),
+        None => Ok(()),
+    }
+}
+
+/// Whether stdin brings text: a pipe, a redirected file or a socket. A terminal is the
+/// chat's, and /dev/null (or a closed stdin) brings nothing.
+fn stdin_is_input() -> bool {
+    use std::io::IsTerminal;
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    rustix::fs::fstat(stdin.as_fd()).is_ok_and(|st| {
+        matches!(
+            rustix::fs::FileType::from_raw_mode(st.st_mode),
+            rustix::fs::FileType::Fifo
+                | rustix::fs::FileType::RegularFile
+                | rustix::fs::FileType::Socket
+        )
+    })
+}
+
+/// The chat server and the summary model's, if that is another.
+fn backends(settings: &Settings) -> Result<(OllamaBackend, Option<OllamaBackend>)> {
+    let backend = OllamaBackend::new(&settings.host, settings.ollama)
+        .with_context(|| format!("the Ollama address from {}", settings.host_source))?;
+    let summary_backend = settings
+        .summary_host
+        .as_deref()
+        .map(|h| OllamaBackend::new(h, settings.ollama))
+        .transpose()
+        .context("the summary server's address")?;
+    Ok((backend, summary_backend))
+}
+
+/// The prompts, with the person's `prompts.toml` over the built-in ones.
+fn load_prompts(dir: &DataDir) -> Result<Prompts> {
+    Ok(
+        match std::fs::read_to_string(dir.root().join("prompts.toml")) {
+            Ok(text) => Prompts::with_overrides(&text).context("in prompts.toml")?,
+            Err(_) => Prompts::builtin(),
+        },
+    )
+}
+
+/// `ollm-tui [MODEL] PROMPT`, `… | ollm-tui [PROMPT]`: one message through a session like
+/// any other, the reply on stdout (see `oneshot`). Tools are off: nobody is there to
+/// approve a call, and a reply meant for a pipe should not wait on one.
+fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
+    use std::io::Read;
+    let input = if piped {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read stdin")?;
+        Some(String::from_utf8(bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "stdin is not UTF-8 text (byte {} is not); nothing was sent",
+                e.utf8_error().valid_up_to()
+            )
+        })?)
+    } else {
+        None
+    };
+    let message = ollm_tui::oneshot::compose(cli.prompt().as_deref(), input.as_deref())?;
+    let (backend, summary_backend) = backends(&settings)?;
+    if let Some(word) = cli.model_word() {
+        check_model_word(&backend, word)?;
+    }
+    let dir = data_dir(&settings.data_dir)?;
+    let _log_guard = init_logging(&dir, &settings.log_level);
+    let prompts = Arc::new(load_prompts(&dir)?);
+    let opened = open_session(cli, &settings, &dir)?;
+    let session_id = opened.spec.session_id.clone();
+    let tokenizer = Arc::new(SharedTokenizer::loading());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let (sent, persisted, rescued) = runtime.block_on(async {
+        let mut spawned = actor::spawn(Parts {
+            backend,
+            summary_backend,
+            engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
+            store: opened.store,
+            config: ActorConfig {
+                host: settings.host.clone(),
+                temperature: settings.temperature,
+                think: settings.think,
+                summary_model: settings.summary_model.clone(),
+                keep_auto_snapshots: settings.keep_auto_snapshots,
+                repeat_limit: settings.repeat_limit,
+                tools: None,
+                // Not retried: an unreachable server is an error here, said at once.
+                reconnect_after: std::time::Duration::from_secs(3600),
+                ..ActorConfig::default()
+            },
+            model: None,
+        });
+        let mut stdout = std::io::stdout().lock();
+        let sent = ollm_tui::oneshot::send(&mut spawned, message, &mut stdout).await;
+        if sent.is_err() {
+            // A reply still coming (the reader went away) ends here, kept as it is.
+            let _ = spawned.handle.send(ollm_tui::actor::Command::Stop).await;
+        }
+        let _ = spawned
+            .handle
+            .send(ollm_tui::actor::Command::Shutdown)
+            .await;
+        drop(spawned.handle);
+        let (persisted, rescued) = spawned
+            .task
+            .await
+            .ok()
+            .map(|e| (e.store.is_some(), e.rescued))
+            .unwrap_or((false, None));
+        (sent, persisted, rescued)
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    if let Some(r) = rescued {
+        eprintln!(
+            "ollm-tui: {} record(s) could not be written to the session log: {}",
+            r.records,
+            match &r.to {
+                Ok(path) => format!("they are saved in {}", path.display()),
+                Err(e) => format!("nor to a rescue file ({e}); they are lost"),
+            }
+        );
+    }
+    if persisted {
+        mark_used(&dir, &session_id);
+        let short = store::sessions::short_id(&dir, &session_id);
+        eprintln!("ollm-tui: kept as session {short} (go on with: ollm-tui --resume {short})");
+    }
+    match sent {
+        Ok(()) | Err(ollm_tui::oneshot::Stopped::ReaderGone) => Ok(()),
+        Err(ollm_tui::oneshot::Stopped::Failed(why)) => Err(why.into()),
+    }
+}
+
+/// The chat draws on a terminal and reads keys from one.
+fn refuse_without_terminal() -> Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!(
+            "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
+             from a script, use `ollm-tui export ID`)"
+        );
+    }
+    Ok(())
 }
 
 /// A session on disk, opened (locked) and read.
@@ -366,38 +584,28 @@ fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
 }
 
 fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
-    let dir = data_dir(&settings)?;
+    // A refusal creates nothing: with no data directory yet there is nothing to resume
+    // or read in it, so the missing terminal is said before one is made.
+    if !settings.data_dir.exists() {
+        refuse_without_terminal()?;
+    }
+    let dir = data_dir(&settings.data_dir)?;
     let _log_guard = init_logging(&dir, &settings.log_level);
     // Everything that can refuse to start does so here, before the terminal changes.
     let keymap = Keymap::new(&settings.keys).context("in config.toml")?;
     let theme = Theme::load(&settings.theme, Some(&dir.themes_dir()), settings.no_color)?;
-    let prompts = match std::fs::read_to_string(dir.root().join("prompts.toml")) {
-        Ok(text) => Prompts::with_overrides(&text).context("in prompts.toml")?,
-        Err(_) => Prompts::builtin(),
-    };
-    let backend = OllamaBackend::new(&settings.host, settings.ollama)
-        .with_context(|| format!("the Ollama address from {}", settings.host_source))?;
-    let summary_backend = settings
-        .summary_host
-        .as_deref()
-        .map(|h| OllamaBackend::new(h, settings.ollama))
-        .transpose()
-        .context("the summary server's address")?;
+    let prompts = load_prompts(&dir)?;
+    let (backend, summary_backend) = backends(&settings)?;
+    if let Some(word) = cli.model_word() {
+        check_model_word(&backend, word)?;
+    }
     let opened = open_session(cli, &settings, &dir)?;
     // The tokenizer's tables take 60–260 ms to load: do it while the terminal starts,
     // once for every session opened in this run.
     let tokenizer = Arc::new(SharedTokenizer::loading());
 
     // Last of the refusals, so that the others (a bad flag, no session) are said first.
-    {
-        use std::io::IsTerminal;
-        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            bail!(
-                "the chat needs a terminal: stdin and stdout must be a TTY (to read a session \
-                 from a script, use `ollm-tui export ID`)"
-            );
-        }
-    }
+    refuse_without_terminal()?;
     // Tools work inside one directory; one that cannot be opened is said now, not at the
     // first call.
     let tool_env = ollm_tui::tools::ToolEnv {
@@ -419,7 +627,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         let mut terminal = ollm_tui::app::terminal::enter()?;
         let mut ended = Vec::new();
         let mut opened = opened;
-        let mut banner = damage_banner(&opened);
+        let mut banner = damage_banner(&opened).or_else(|| resumed_banner(cli, &dir, &opened));
         let mut start_at = None;
         // The --model flag applies to the session ollm-tui was started with.
         let mut model = settings.model.clone();
@@ -433,6 +641,13 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 resumed = opened.loaded.is_some(),
                 "starting"
             );
+            // The person is in this session now: `--resume` alone comes back to it. A new
+            // one is named once it has a log (it is created with the first message), so a
+            // crash after that still comes back to it.
+            let opened_new = opened.loaded.is_none();
+            if !opened_new {
+                mark_used(&dir, &session_id);
+            }
             let spawned = actor::spawn(Parts {
                 backend: backend.clone(),
                 summary_backend: summary_backend.clone(),
@@ -450,6 +665,15 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 },
                 model: model.take(),
             });
+            if opened_new {
+                let mut view = spawned.view.clone();
+                let (dir, id) = (dir.clone(), session_id.clone());
+                tokio::spawn(async move {
+                    if view.wait_for(|v| v.persisted).await.is_ok() {
+                        mark_used(&dir, &id);
+                    }
+                });
+            }
             let app = App::new(
                 spawned.handle.clone(),
                 spawned.view.clone(),
@@ -475,6 +699,9 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 .ok()
                 .map(|e| (e.store.is_some(), e.rescued))
                 .unwrap_or((false, None));
+            if persisted {
+                mark_used(&dir, &session_id);
+            }
             ended.push(Ended {
                 session_id: session_id.clone(),
                 persisted,
@@ -546,15 +773,68 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
             // Only the session the person quit from is named; the ones left for another
             // are in `ollm-tui sessions`.
             None if e.persisted && i + 1 == ended.len() => {
-                let _ = writeln!(
-                    err,
-                    "Session saved: {session_id}\nResume it with: ollm-tui --resume {session_id}"
-                );
+                let _ = writeln!(err, "{}", saved_line(&dir, session_id));
             }
             None => {}
         }
     }
     Ok(())
+}
+
+/// Record that the person uses session `id` (see `store::sessions::latest`). A failure
+/// costs only what plain `--resume` opens next, so it is logged, not shown.
+fn mark_used(dir: &DataDir, id: &str) {
+    if let Err(e) = store::sessions::mark_used(dir, id) {
+        tracing::warn!(session = %id, error = %e, "cannot note the session last used");
+    }
+}
+
+/// How a session is named to the person: its shortest unique id and its title.
+fn session_name(dir: &DataDir, id: &str) -> String {
+    let short = store::sessions::short_id(dir, id);
+    match store::sessions::summary(dir, id).ok().and_then(|s| s.title) {
+        Some(title) => format!(
+            "{short} \u{201c}{}\u{201d}",
+            ollm_tui::core::sanitize::sanitize(&title)
+        ),
+        None => short,
+    }
+}
+
+/// What is said when the person leaves a session that was saved: which one, and how to
+/// come back (plain `--resume` opens it: it is the one last used).
+fn saved_line(dir: &DataDir, id: &str) -> String {
+    let short = store::sessions::short_id(dir, id);
+    format!(
+        "Session saved: {}\nResume it with: ollm-tui --resume (the last one used) or ollm-tui --resume {short}",
+        session_name(dir, id)
+    )
+}
+
+/// `--resume` with no id: say which session that was, since the person did not name it.
+fn resumed_banner(cli: &Cli, dir: &DataDir, opened: &Opened) -> Option<Banner> {
+    if cli.resume.as_deref() != Some("") {
+        return None;
+    }
+    let id = &opened.spec.session_id;
+    let when = store::sessions::summary(dir, id)
+        .map(|s| {
+            format!(
+                " (last active {})",
+                s.last_activity
+                    .with_timezone(&chrono::Local)
+                    .format("%Y-%m-%d %H:%M")
+            )
+        })
+        .unwrap_or_default();
+    Some(Banner::new(
+        Severity::Info,
+        format!(
+            "Resumed the session you last used: {}{when}",
+            session_name(dir, id)
+        ),
+        "`ollm-tui --resume ID` opens another (`ollm-tui sessions` lists them). Esc closes this.",
+    ))
 }
 
 /// A session the app left: what to tell the person after the terminal is handed back.

@@ -10,7 +10,30 @@ use ollm_tui::store::{DataDir, FileStore, SessionLock, SessionStore};
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_ollm-tui");
+
+/// The fake Ollama server, served by a runtime of its own while the binary runs.
+struct Server {
+    fake: support::fake_ollama::FakeOllama,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Server {
+    fn start() -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let fake = runtime.block_on(support::fake_ollama::FakeOllama::start());
+        Server {
+            fake,
+            _runtime: runtime,
+        }
+    }
+
+    fn url(&self) -> String {
+        self.fake.url()
+    }
+}
 
 fn run(home: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
@@ -19,6 +42,30 @@ fn run(home: &Path, args: &[&str]) -> Output {
         .env_remove("OLLAMA_HOST")
         .output()
         .unwrap()
+}
+
+/// The binary with `input` on its stdin (a pipe), or /dev/null when `None`.
+fn run_with_input(home: &Path, args: &[&str], input: Option<&[u8]>) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("OLLM_HOME", home)
+        .env_remove("OLLAMA_HOST")
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = input {
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap()
 }
 
 fn text(o: &Output) -> (String, String) {
@@ -97,6 +144,8 @@ fn help_lists_every_flag_and_subcommand() {
         "sessions",
         "export",
         "--version",
+        "[MODEL] [PROMPT]",
+        "pipe text in",
     ] {
         assert!(out.contains(flag), "--help lacks {flag}:\n{out}");
     }
@@ -117,8 +166,9 @@ fn sessions_lists_and_export_renders_markdown_and_json() {
     let id = "01a20000-0000-7000-8000-00000000cafe";
     session(home.path(), id);
     let (out, _) = text(&run(home.path(), &["sessions"]));
+    // The only session: the id's first 8 characters tell it apart.
     assert!(
-        out.contains(id)
+        out.contains("\n01a20000 ")
             && out.contains("How do I cache fetch_orders()?")
             && out.contains("llama3.2:3b"),
         "{out}"
@@ -128,7 +178,10 @@ fn sessions_lists_and_export_renders_markdown_and_json() {
     let long = "01a20000-0000-7000-8000-00000000f00d";
     session_titled(home.path(), long, &"word ".repeat(40));
     let (out, _) = text(&run(home.path(), &["sessions"]));
-    let row = out.lines().find(|l| l.starts_with(long)).unwrap();
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("01a20000-0000-7000-8000-00000000f "))
+        .unwrap();
     assert!(row.ends_with('…'), "{row}");
 
     // A unique prefix is enough.
@@ -193,7 +246,7 @@ fn refusals_happen_before_the_terminal_is_touched() {
     );
     // The listing marks it as open there.
     let (out, _) = text(&run(home.path(), &["sessions"]));
-    let row = out.lines().find(|l| l.starts_with(id)).unwrap();
+    let row = out.lines().find(|l| l.starts_with(&id[..8])).unwrap();
     assert!(
         row.contains(&format!("[open, pid {}]", std::process::id())),
         "{out}"
@@ -201,7 +254,7 @@ fn refusals_happen_before_the_terminal_is_touched() {
 
     // A bad config file names itself and the key.
     std::fs::write(home.path().join("config.toml"), "compress_at = 3.0\n").unwrap();
-    let o = run(home.path(), &["sessions"]);
+    let o = run(home.path(), &["--model", "llama3.2:3b"]);
     assert!(!o.status.success());
     let err = text(&o).1;
     assert!(
@@ -318,12 +371,16 @@ fn damage_is_listed_even_when_a_session_has_a_title() {
     let gone = "01a20000-0000-7000-8000-00000000d1e0";
     std::fs::create_dir_all(dir.session_log_path(gone)).unwrap();
     let (out, _) = text(&run(home.path(), &["sessions"]));
-    let row = out.lines().find(|l| l.starts_with(id)).unwrap();
+    // Each by its shortest unique prefix (they part at the 34th character).
+    let row = out.lines().find(|l| l.starts_with(&id[..34])).unwrap();
     assert!(
         row.contains("incomplete last line") && row.contains("How do I"),
         "{row}"
     );
-    let row = out.lines().find(|l| l.starts_with(gone)).expect("listed");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with(&gone[..34]))
+        .expect("listed");
     assert!(row.contains('('), "with its problem: {row}");
     let o = run(home.path(), &["--resume", gone]);
     assert!(!o.status.success());
@@ -410,4 +467,386 @@ fn search_finds_a_message_in_any_session_and_says_what_it_skipped() {
     let (out, err) = text(&run(home.path(), &["search", "nowhere-to-be-found"]));
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("0 hits"), "{err}");
+    assert!(!err.contains("--resume"), "no id to open: {err}");
+}
+
+#[test]
+fn a_model_given_as_the_first_word_is_taken_as_ollama_run_takes_it() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // Taken as the model: the chat goes on and only stops for want of a terminal.
+    let o = run(home.path(), &["--host", &url, "llama3.2:3b"]);
+    let (_, err) = text(&o);
+    assert!(err.contains("needs a terminal"), "{err}");
+    // A subcommand's name still wins.
+    let o = run(home.path(), &["--host", &url, "sessions"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("No sessions yet"));
+    // A near miss of a subcommand is named.
+    let o = run(home.path(), &["--host", &url, "sesions"]);
+    assert!(!o.status.success());
+    let (out, err) = text(&o);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        err.contains("ollm-tui sessions") && err.contains("-m MODEL"),
+        "{err}"
+    );
+    // A word that is neither: the installed models and -m.
+    let o = run(home.path(), &["--host", &url, "mistral"]);
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(
+        err.contains("neither a subcommand")
+            && err.contains("llama3.1:70b, llama3.2:3b")
+            && err.contains("-m MODEL")
+            && err.contains("ollama pull mistral"),
+        "{err}"
+    );
+    // No server to ask: a typo is still caught, any other word goes on to the chat.
+    let o = run(home.path(), &["--host", "127.0.0.1:9", "sesions"]);
+    assert!(text(&o).1.contains("ollm-tui sessions"), "{:?}", text(&o));
+    let o = run(home.path(), &["--host", "127.0.0.1:9", "mistral"]);
+    assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
+}
+
+#[test]
+fn a_mistake_in_the_config_file_blocks_the_chat_but_not_the_subcommands() {
+    let home = tempfile::tempdir().unwrap();
+    let id = "01a20000-0000-7000-8000-00000000c0f1";
+    session(home.path(), id);
+    std::fs::write(home.path().join("config.toml"), "compress_at = 3.0\n").unwrap();
+    // None of these reads the config: each works, and says the file needs fixing.
+    for args in [
+        vec!["sessions"],
+        vec!["search", "fetch_orders"],
+        vec!["export", id],
+        vec!["default-config"],
+        vec!["sessions", "rename", id, "Cache", "work"],
+    ] {
+        let o = run(home.path(), &args);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert!(!out.is_empty(), "{args:?}");
+        assert!(
+            err.contains("config.toml") && err.contains("compress_at"),
+            "{args:?} names the mistake: {err}"
+        );
+    }
+    // The chat needs it, and refuses.
+    let o = run(home.path(), &["--resume", id]);
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("compress_at"), "{:?}", text(&o));
+}
+
+#[test]
+fn without_a_terminal_the_refusal_creates_no_data_directory() {
+    let parent = tempfile::tempdir().unwrap();
+    let home = parent.path().join("ollm");
+    let o = run(&home, &["--model", "llama3.2:3b"]);
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
+    assert!(!home.exists(), "{} was created", home.display());
+}
+
+#[test]
+fn ids_are_shown_as_their_shortest_unique_prefix_and_resume_takes_it() {
+    let home = tempfile::tempdir().unwrap();
+    // Two sessions started in the same minute share their first 8 characters.
+    let a = "01a217c0-3f2a-7000-8000-000000000001";
+    let b = "01a217c0-3f9b-7000-8000-000000000002";
+    let lone = "01b00000-0000-7000-8000-000000000003";
+    session(home.path(), a);
+    session_titled(home.path(), b, "Plan the Q3 migration");
+    session_titled(home.path(), lone, "Cache the orders again");
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let starts: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    let mut sorted = starts.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        ["01a217c0-3f2", "01a217c0-3f9", "01b00000"],
+        "{out}"
+    );
+    // Search names them the same way.
+    let (out, _) = text(&run(home.path(), &["search", "redis"]));
+    for short in ["01a217c0-3f2  ", "01a217c0-3f9  ", "01b00000  "] {
+        assert!(
+            out.lines().any(|l| l.starts_with(short)),
+            "{short:?}:\n{out}"
+        );
+    }
+    // What is shown is enough to resume: the chat goes on (and stops for want of a
+    // terminal), where the 8 characters shown before matched two sessions.
+    let o = run(home.path(), &["--resume", "01a217c0-3f2"]);
+    assert!(text(&o).1.contains("needs a terminal"), "{:?}", text(&o));
+    let o = run(home.path(), &["--resume", "01a217c0"]);
+    assert!(text(&o).1.contains("matches 2"), "{:?}", text(&o));
+}
+
+#[test]
+fn the_listing_marks_the_session_plain_resume_opens_and_a_fork_does_not_take_it() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = "01a20000-0000-7000-8000-0000000000aa";
+    session(home.path(), parent);
+    // A fork made from its last message: a newer file, nothing the person wrote in it.
+    let dir = DataDir::new(home.path()).unwrap();
+    let fork = ollm_tui::store::manage::fork(&dir, parent, 2).unwrap();
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let marked: Vec<&str> = out.lines().filter(|l| l.contains("[--resume]")).collect();
+    assert_eq!(marked.len(), 1, "{out}");
+    assert!(marked[0].starts_with(&parent[..8]), "{out}");
+    // Once the app says the person went on in the fork, the fork is the one.
+    ollm_tui::store::sessions::mark_used(&dir, &fork).unwrap();
+    let (out, _) = text(&run(home.path(), &["sessions"]));
+    let marked: Vec<&str> = out.lines().filter(|l| l.contains("[--resume]")).collect();
+    assert_eq!(marked.len(), 1, "{out}");
+    assert!(marked[0].contains("(fork of"), "{out}");
+}
+
+/// The content of the last user message of each chat request (summaries and titles left
+/// out: they are the app's own requests).
+fn user_messages_sent(server: &Server) -> Vec<String> {
+    server
+        .fake
+        .chat_requests()
+        .iter()
+        .filter_map(|r| {
+            let msgs = r["messages"].as_array()?;
+            let last = msgs.iter().rev().find(|m| m["role"] == "user")?;
+            Some(last["content"].as_str()?.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompt_with_piped_input_is_answered_on_stdout_and_kept_as_a_session() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "explain this"],
+        Some(b"fn main() { println!(\"hi\"); }\n"),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    // The fake answers by quoting the message: the reply came through, whole, plain.
+    assert!(out.starts_with("You said: \"explain this"), "{out:?}");
+    assert!(out.ends_with('\n') && !out.contains('\u{1b}'), "{out:?}");
+    // The piped file reached the request, fenced after the prompt.
+    let sent = user_messages_sent(&server);
+    assert!(
+        sent.iter().any(
+            |m| m.starts_with("explain this\n\nInput (from stdin):\n```\n")
+                && m.contains("fn main() { println!(\"hi\"); }")
+        ),
+        "{sent:?}"
+    );
+    // Kept like any session: listed, and the one plain --resume opens.
+    assert!(err.contains("kept as session"), "{err}");
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert_eq!(list.lines().count(), 2, "{list}");
+    assert!(list.contains("[--resume] "), "{list}");
+    // And it goes on: a follow-up through --resume lands in the same session.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "and then?", "--resume"],
+        None,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(
+        text(&o).0.starts_with("You said: \"and then?\""),
+        "{:?}",
+        text(&o)
+    );
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert_eq!(list.lines().count(), 2, "{list}");
+    let row = list.lines().nth(1).unwrap();
+    assert!(row.contains("     4 "), "four messages: {row}");
+}
+
+#[test]
+fn piped_text_alone_is_the_message_and_the_model_can_be_the_first_word() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // `git diff | ollm-tui "write a commit message"`: no model named, the newest is used.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "write a commit message"],
+        Some(b"diff --git a/x b/x\n+added\n"),
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("You said:"), "{:?}", text(&o));
+    // `ollm-tui MODEL PROMPT`, as with ollama run, and stdin alone.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "qwen2.5-coder:0.5b", "hi"],
+        None,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.starts_with("You said: \"hi\""), "{:?}", text(&o));
+    let o = run_with_input(home.path(), &["--host", &url], Some(b"just this\n"));
+    assert!(
+        text(&o).0.starts_with("You said: \"just this"),
+        "{:?}",
+        text(&o)
+    );
+    let sent = user_messages_sent(&server);
+    assert!(sent.iter().any(|m| m.contains("+added")), "{sent:?}");
+    let models: Vec<String> = server
+        .fake
+        .chat_requests()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        models.iter().any(|m| m == "qwen2.5-coder:0.5b"),
+        "{models:?}"
+    );
+}
+
+#[test]
+fn a_prompt_that_gets_no_reply_fails_with_the_reason_and_saves_nothing_half() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // No server.
+    let o = run_with_input(
+        home.path(),
+        &["--host", "127.0.0.1:9", "-m", "llama3.2:3b", "hello"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(out.is_empty(), "{out:?}");
+    assert!(err.contains("cannot reach Ollama at"), "{err}");
+    // A model the server does not have.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "nosuch:1b", "hello"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        err.contains("\"nosuch:1b\" is not installed") && err.contains("ollama pull nosuch:1b"),
+        "{err}"
+    );
+    // Nothing to send.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b"],
+        Some(b" \n"),
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("nothing to send"), "{:?}", text(&o));
+    // Not text.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "what is this"],
+        Some(b"\xff\xfe\x00binary"),
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("not UTF-8"), "{:?}", text(&o));
+    // None of these left a session behind, and no request was sent.
+    assert!(user_messages_sent(&server).is_empty());
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    assert!(list.contains("No sessions yet"), "{list}");
+    // A request the server fails: the message is kept (for --resume), the exit says why.
+    server
+        .fake
+        .push_fault(support::fake_ollama::Fault::Http500 {
+            message: "out of memory".into(),
+        });
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "hello"],
+        None,
+    );
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(
+        err.contains("out of memory") && err.contains("kept"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_reply_streams_to_stdout_as_it_arrives() {
+    use std::io::Read as _;
+    let server = Server::start();
+    // The server sends the first words, then stalls with the reply unfinished: what is
+    // on stdout by then was printed as it came, not at the end.
+    server
+        .fake
+        .push_fault(support::fake_ollama::Fault::StallAfter { tokens: 5 });
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["--host", &server.url(), "-m", "llama3.2:3b", "hello"])
+        .env("OLLM_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !String::from_utf8_lossy(&got).contains("You") {
+            match stdout.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+        let _ = tx.send(got);
+    });
+    // A deadline only for a failing build (it would print nothing until the end).
+    let got = rx.recv_timeout(std::time::Duration::from_secs(30));
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let got = got.expect("nothing on stdout while the reply was under way");
+    assert!(String::from_utf8_lossy(&got).starts_with("You"), "{got:?}");
+    assert!(running, "the reply was not over");
+}
+
+#[test]
+fn a_reader_that_goes_away_mid_reply_is_not_an_error() {
+    // `ollm-tui "…" | head -c 10`: the reader had enough.
+    let server = Server::start();
+    let home = tempfile::tempdir().unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(BIN)
+        .args(["--host", &server.url(), "-m", "llama3.2:3b", "hello"])
+        .env("OLLM_HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.contains("pipe") && !err.contains("cannot write"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_prompt_taken_by_resume_as_its_id_gets_a_hint() {
+    let home = tempfile::tempdir().unwrap();
+    session(home.path(), "01a20000-0000-7000-8000-0000000000bb");
+    let o = run(home.path(), &["--resume", "and then?"]);
+    assert!(!o.status.success());
+    let err = text(&o).1;
+    assert!(err.contains("ollm-tui \"and then?\" --resume"), "{err}");
 }

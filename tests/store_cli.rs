@@ -13,7 +13,6 @@ use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::core::record::{Header, Record, RecordBody};
 use ollm_tui::store::{DataDir, SessionLog, StoreError, export, sessions};
 use std::fs;
-use std::time::{Duration, SystemTime};
 
 fn write_session(dir: &DataDir, header: Header, records: &[Record]) {
     let mut log = SessionLog::create(dir, header).unwrap();
@@ -184,19 +183,44 @@ fn resolve_accepts_ids_and_unique_prefixes() {
 }
 
 #[test]
-fn latest_is_the_most_recently_written_session() {
+fn latest_is_the_session_last_used_not_the_last_file_written() {
     let (_tmp, dir) = data_dir();
     assert_eq!(sessions::latest(&dir).unwrap(), None);
-    let base = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-    for (id, offset) in [("a", 30), ("b", 90), ("c", 60)] {
-        write_session(&dir, header(id), &[]);
-        let f = fs::File::options()
-            .append(true)
-            .open(dir.session_log_path(id))
-            .unwrap();
-        f.set_modified(base + Duration::from_secs(offset)).unwrap();
+    write_session(
+        &dir,
+        header("a"),
+        &[user(1, "old"), assistant(2, "reply", ReplyStatus::Complete)],
+    );
+    let mut later = vec![
+        user(1, "newer"),
+        assistant(2, "reply", ReplyStatus::Complete),
+    ];
+    for r in &mut later {
+        r.ts = ts(1000 + r.seq as i64);
     }
+    write_session(&dir, header("b"), &later);
+    // Forks of both, each at its last message: new files, written after everything.
+    let fork_of_a = ollm_tui::store::manage::fork(&dir, "a", 2).unwrap();
+    let fork_of_b = ollm_tui::store::manage::fork(&dir, "b", 2).unwrap();
+    // Without a word from the app: the newest record, and a fork that adds none does
+    // not outrank its parent.
     assert_eq!(sessions::latest(&dir).unwrap().as_deref(), Some("b"));
+    // What the app says the person used wins, forks included.
+    sessions::mark_used(&dir, "a").unwrap();
+    assert_eq!(sessions::latest(&dir).unwrap().as_deref(), Some("a"));
+    sessions::mark_used(&dir, &fork_of_a).unwrap();
+    assert_eq!(
+        sessions::latest(&dir).unwrap().as_deref(),
+        Some(fork_of_a.as_str())
+    );
+    // A session that is gone is not resumed.
+    fs::remove_file(dir.session_log_path(&fork_of_a)).unwrap();
+    assert_eq!(sessions::latest(&dir).unwrap().as_deref(), Some("b"));
+    // Nor is whatever else the file might hold.
+    fs::write(dir.last_used_path(), "../../etc/passwd\n").unwrap();
+    assert_eq!(sessions::latest(&dir).unwrap().as_deref(), Some("b"));
+    assert!(sessions::mark_used(&dir, "../x").is_err());
+    let _ = fork_of_b;
 }
 
 fn sample_session() -> ollm_tui::store::LoadedLog {

@@ -10,7 +10,11 @@ use std::path::PathBuf;
     name = "ollm-tui",
     version,
     about = "Chat with local Ollama models; long conversations are compressed, never lost.",
-    after_help = "Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
+    override_usage = "ollm-tui [OPTIONS] [MODEL] [PROMPT]...\n       ollm-tui [OPTIONS] <COMMAND>",
+    after_help = "One message without the TUI: ollm-tui [MODEL] PROMPT, or pipe text in \
+                  (git diff | ollm-tui \"write a commit message\"); the reply goes to stdout, the \
+                  exchange is kept as a session.\n\
+                  Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
                   Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
                   Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
 )]
@@ -31,7 +35,8 @@ pub struct Cli {
     /// The server of the summary model [default: config, else the chat server]
     #[arg(long, value_name = "URL")]
     pub summary_host: Option<String>,
-    /// Resume a session: the latest, or the one with this id (a unique prefix is enough)
+    /// Resume a session: the one you last used, or the one with this id (a unique prefix
+    /// is enough)
     #[arg(long, value_name = "ID", num_args = 0..=1, default_missing_value = "")]
     pub resume: Option<String>,
     /// What the conversation is about; shapes the summaries
@@ -55,8 +60,39 @@ pub struct Cli {
     /// else the model's own]
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub think: Option<crate::llm::Think>,
+    /// The model, as `ollama run MODEL` takes it (a subcommand's name wins; with -m this
+    /// word is the first of the prompt)
+    #[arg(value_name = "MODEL")]
+    pub model_word: Option<String>,
+    /// Send this one message, print the reply to stdout and exit: no TUI (also when
+    /// stdin is piped or redirected: its text is attached to the prompt)
+    #[arg(value_name = "PROMPT", trailing_var_arg = true)]
+    pub prompt_words: Vec<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+impl Cli {
+    /// The model named by the first word, as `ollama run MODEL` takes it: none when -m
+    /// names it (the word starts the prompt then) or when the word holds a space (a
+    /// model's name never does, so it is a prompt).
+    pub fn model_word(&self) -> Option<&str> {
+        let word = self.model_word.as_deref()?;
+        (self.model.is_none() && !word.chars().any(char::is_whitespace)).then_some(word)
+    }
+
+    /// The prompt given on the command line (its words joined by spaces), if any.
+    pub fn prompt(&self) -> Option<String> {
+        let first = self
+            .model_word
+            .as_deref()
+            .filter(|_| self.model_word().is_none());
+        let words: Vec<&str> = first
+            .into_iter()
+            .chain(self.prompt_words.iter().map(String::as_str))
+            .collect();
+        (!words.is_empty()).then(|| words.join(" "))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -302,6 +302,7 @@ pub fn resolve_with(
         model: cli
             .model
             .clone()
+            .or_else(|| cli.model_word().map(str::to_string))
             .or(file.model)
             .filter(|m| !m.trim().is_empty()),
         // 0 is automatic wherever it is given; the flag's 0 overrides the file's size.

@@ -4,6 +4,7 @@
 //! <root>/sessions/<id>.jsonl           session log (append-only)
 //! <root>/sessions/<id>.jsonl.corrupt   torn tails set aside on load
 //! <root>/sessions/<id>.lock            holder's pid; flock'ed while the session is open
+//! <root>/sessions/last-used            the id of the session the person last used
 //! <root>/snapshots/<id>/<snap>.json    snapshots
 //! <root>/config.toml  <root>/themes/  <root>/logs/
 //! ```
@@ -60,6 +61,12 @@ impl DataDir {
     /// `sessions/<id>.title`: the title given with rename (absent: the first message).
     pub fn title_path(&self, session_id: &str) -> PathBuf {
         self.sessions_dir().join(format!("{session_id}.title"))
+    }
+
+    /// `sessions/last-used`: the id of the session the person last used (`--resume`
+    /// with no id opens it).
+    pub fn last_used_path(&self) -> PathBuf {
+        self.sessions_dir().join("last-used")
     }
 
     /// `trash/`: deleted sessions, each in a folder of its own, until the person empties it.

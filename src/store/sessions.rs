@@ -2,8 +2,15 @@
 //!
 //! Strategy: listing reads each log once, read-only and without the lock, and folds its
 //! records with the same `SessionOverview` the exports use; a log that cannot be read
-//! still appears, with the reason, so nothing vanishes from the list silently. `latest` only looks at modification times (the log is append-only, so
-//! its mtime is its last activity) and never parses anything.
+//! still appears, with the reason, so nothing vanishes from the list silently.
+//!
+//! "The latest session" (`--resume` with no id) is the one the person last used: the app
+//! names it in `sessions/last-used` when it opens a session for them and when they leave
+//! one. A log's modification time is not that: `/fork` writes a whole new log the moment
+//! it is made, and the person may go back to the session they forked from and quit there.
+//! Without that file (data from before it), the session with the newest record wins — a
+//! fork's records keep the times they were written in its parent, so a fork made and left
+//! untouched does not outrank the parent.
 
 use crate::core::overview::SessionOverview;
 use crate::core::sanitize::sanitize;
@@ -56,6 +63,16 @@ pub fn list(dir: &DataDir) -> Result<Vec<SessionSummary>, StoreError> {
     Ok(out)
 }
 
+/// One session's row of the listing (its log read once), for naming it to the person.
+pub fn summary(dir: &DataDir, id: &str) -> Result<SessionSummary, StoreError> {
+    validate_id("session", id)?;
+    let path = dir.session_log_path(id);
+    let mtime = fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .map_err(|e| StoreError::io(&path, "inspect", e))?;
+    Ok(summarize(id.to_string(), path, mtime))
+}
+
 /// The session named exactly by `id_or_prefix`, or the only one whose id starts with it.
 pub fn resolve(dir: &DataDir, id_or_prefix: &str) -> Result<String, StoreError> {
     validate_id("session", id_or_prefix)?;
@@ -82,12 +99,91 @@ pub fn resolve(dir: &DataDir, id_or_prefix: &str) -> Result<String, StoreError> 
     }
 }
 
-/// The session written to most recently (by the log's modification time), if any.
+/// The session the person last used: the one named in `sessions/last-used` while its
+/// log exists, else the one with the newest record (a parent before its fork made from
+/// its last message: they tie).
 pub fn latest(dir: &DataDir) -> Result<Option<String>, StoreError> {
-    Ok(log_files(dir)?
-        .into_iter()
-        .max_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)))
-        .map(|(id, _, _)| id))
+    if let Some(id) = last_used(dir) {
+        return Ok(Some(id));
+    }
+    Ok(latest_among(dir, &list(dir)?).map(str::to_string))
+}
+
+/// [`latest`] among sessions already listed (`list`): the listing marks it.
+pub fn latest_among<'a>(dir: &DataDir, listed: &'a [SessionSummary]) -> Option<&'a str> {
+    let marked = last_used(dir);
+    if let Some(s) = listed.iter().find(|s| Some(&s.id) == marked.as_ref()) {
+        return Some(&s.id);
+    }
+    listed
+        .iter()
+        .max_by(|a, b| {
+            a.last_activity
+                .cmp(&b.last_activity)
+                .then_with(|| b.parent.is_some().cmp(&a.parent.is_some()))
+                .then_with(|| a.id.cmp(&b.id))
+        })
+        .map(|s| s.id.as_str())
+}
+
+/// The session named in `sessions/last-used`, if that names one whose log exists.
+pub fn last_used(dir: &DataDir) -> Option<String> {
+    let text = fs::read_to_string(dir.last_used_path()).ok()?;
+    let id = text.trim();
+    (validate_id("session", id).is_ok() && dir.session_log_path(id).exists())
+        .then(|| id.to_string())
+}
+
+/// Say that the person is using session `id` now: `--resume` with no id opens it next.
+pub fn mark_used(dir: &DataDir, id: &str) -> Result<(), StoreError> {
+    validate_id("session", id)?;
+    crate::store::export::write_replacing(&dir.last_used_path(), format!("{id}\n").as_bytes())
+}
+
+/// The fewest characters of an id ever shown. Session ids are UUIDv7: their first 8 hex
+/// digits are the top of a millisecond clock and change only every 65 s or so, so a
+/// shorter prefix (git's 7) would almost never be unique among a day's sessions; 8 is
+/// also what was shown before, so prefixes people already typed keep meaning the same.
+pub const MIN_ID_CHARS: usize = 8;
+
+/// For each id, the shortest prefix no other id of `all` starts with: at least
+/// [`MIN_ID_CHARS`], never ending on a `-` (it tells nothing), the whole id when nothing
+/// shorter is unique. `ids` need not be in `all`; each is told apart from all of `all`.
+pub fn short_ids(ids: &[&str], all: &[&str]) -> std::collections::HashMap<String, String> {
+    ids.iter()
+        .map(|id| {
+            let shared = all
+                .iter()
+                .filter(|other| *other != id)
+                .map(|other| common_prefix_bytes(id, other))
+                .max()
+                .unwrap_or(0);
+            let mut cut = (shared + 1).max(MIN_ID_CHARS).min(id.len());
+            while cut < id.len() && (!id.is_char_boundary(cut) || id[..cut].ends_with('-')) {
+                cut += 1;
+            }
+            (id.to_string(), id[..cut].to_string())
+        })
+        .collect()
+}
+
+/// The id of every session in `dir`, in no order.
+pub fn list_ids(dir: &DataDir) -> Result<Vec<String>, StoreError> {
+    Ok(log_files(dir)?.into_iter().map(|(id, _, _)| id).collect())
+}
+
+/// The shortest unique prefix of session `id` among the sessions in `dir` (see
+/// [`short_ids`]); the whole id when the directory cannot be listed.
+pub fn short_id(dir: &DataDir, id: &str) -> String {
+    let all = list_ids(dir).unwrap_or_default();
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    short_ids(&[id], &all)
+        .remove(id)
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn common_prefix_bytes(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
 /// `(id, path, mtime)` of every `<id>.jsonl` in the sessions directory.
@@ -195,6 +291,28 @@ pub(crate) fn title_of(text: &str) -> Option<String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_id_is_the_shortest_unique_prefix_of_at_least_eight() {
+        let all = [
+            "01a217c0-3f2a-7000-8000-000000000001",
+            "01a217c0-3f9b-7000-8000-000000000002",
+            "01a217c1-0000-7000-8000-000000000003",
+            "01b00000-0000-7000-8000-000000000004",
+            "aaaa1111",
+        ];
+        let short = short_ids(&all, &all);
+        assert_eq!(short[all[0]], "01a217c0-3f2");
+        assert_eq!(short[all[1]], "01a217c0-3f9");
+        // Unique at 8: not cut shorter, and not on the dash.
+        assert_eq!(short[all[2]], "01a217c1");
+        assert_eq!(short[all[3]], "01b00000");
+        assert_eq!(short["aaaa1111"], "aaaa1111");
+        // Two that differ only after the dash: the cut goes past it.
+        let pair = ["01a217c0-1000", "01a217c0-2000"];
+        let short = short_ids(&pair, &pair);
+        assert_eq!(short[pair[0]], "01a217c0-1");
+    }
 
     #[test]
     fn title_is_the_first_nonblank_line_sanitised_and_shortened() {

@@ -388,3 +388,55 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
     ollm_tui::store::manage::rename(&dir, &id, "My own title").unwrap();
     assert_eq!(row(&dir).as_deref(), Some("My own title"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_resume_opens_the_session_last_used_not_a_newer_fork_and_says_which() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    t.say("plan the cache layer");
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"plan the cache layer\"") && idle(s)
+    })
+    .await;
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+    let logs = session_logs(home.path());
+    let id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
+    // The exit line names the session by its id and title (the one the model wrote).
+    let after = t.screen();
+    assert!(
+        after.contains(&format!("Session saved: {} \u{201c}", &id[..8])),
+        "{after}"
+    );
+    drop(t);
+    // A fork written after it (the newest file), never used by the person.
+    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let fork = ollm_tui::store::manage::fork(&dir, &id, 1).unwrap();
+    // Made in the same minute, they share their first 8 characters: the banner shows
+    // each id as its shortest unique prefix.
+    let (short, short_fork) = (
+        ollm_tui::store::sessions::short_id(&dir, &id),
+        ollm_tui::store::sessions::short_id(&dir, &fork),
+    );
+    let t = Tmux::connected(&["--resume"], home.path(), &server.url(), 100, 30).await;
+    let s = t
+        .wait_for("the banner naming the session", |s| {
+            s.contains("Resumed the session you last used")
+        })
+        .await;
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!("{short} ")) && !flat.contains(&short_fork),
+        "{s}"
+    );
+    t.keys(&["C-q"]);
+    t.wait_exit().await;
+}

@@ -1,0 +1,230 @@
+//! One message without the TUI: `ollm-tui -m MODEL "explain this" < file.rs`, `git diff |
+//! ollm-tui "write a commit message"`. The prompt (with what came on stdin attached) is
+//! sent through the same session actor and engine as the chat, so it is kept as a session
+//! like any other; the reply streams to stdout as it arrives, and anything that keeps it
+//! from coming (no server, no such model, a refused or broken request) is an error with
+//! the reason, never a reply that is silently missing.
+
+use crate::actor::{Command, Spawned};
+use crate::core::engine::Request;
+use crate::core::message::ReplyStatus;
+use crate::view::{Connection, Notice, Update};
+use std::io::Write;
+
+/// Why the message got no (whole) reply. The words are the ones the person reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Failure(pub String);
+
+/// Why [`send`] stopped early.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    #[error(transparent)]
+    Failed(#[from] Failure),
+    /// Whoever read stdout has gone (`| head`): they had enough; not an error.
+    #[error("the reader of stdout has gone")]
+    ReaderGone,
+}
+
+/// The message to send: the prompt, then stdin's text in a fence of its own, so the model
+/// (and whoever reads the session later) sees exactly where the input starts and ends. A
+/// fence is longer than any run of backticks in the text, so the text cannot close it.
+pub fn compose(prompt: Option<&str>, input: Option<&str>) -> Result<String, Failure> {
+    let prompt = prompt.map(str::trim).filter(|p| !p.is_empty());
+    let input = input.filter(|i| !i.trim().is_empty());
+    match (prompt, input) {
+        (None, None) => Err(Failure(
+            "nothing to send: the prompt is empty and so is stdin".into(),
+        )),
+        (Some(p), None) => Ok(p.to_string()),
+        (None, Some(i)) => Ok(i.to_string()),
+        (Some(p), Some(i)) => {
+            let longest = i.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+            let fence = "`".repeat((longest + 1).max(3));
+            let body = i.strip_suffix('\n').unwrap_or(i);
+            Ok(format!(
+                "{p}\n\nInput (from stdin):\n{fence}\n{body}\n{fence}"
+            ))
+        }
+    }
+}
+
+/// What a reply carries that a terminal would act on (escape sequences, bells): dropped,
+/// so a reply printed to a terminal cannot move the cursor or retitle the window.
+fn printable(delta: &str) -> String {
+    delta
+        .chars()
+        .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
+        .collect()
+}
+
+/// Send `message` to the session `spawned` runs and write the reply to `out` as it
+/// streams. Returns once the reply is whole; the caller shuts the actor down.
+pub async fn send<S>(
+    spawned: &mut Spawned<S>,
+    message: String,
+    out: &mut impl Write,
+) -> Result<(), Stopped> {
+    // The actor checks the server first; what it finds decides whether to send at all.
+    let mut view = spawned.view.clone();
+    let connection = view
+        .wait_for(|v| !matches!(v.connection, Connection::Connecting))
+        .await
+        .map_err(|_| Failure("the session stopped before it connected".into()))?
+        .connection
+        .clone();
+    match connection {
+        Connection::Connected { .. } | Connection::Connecting => {}
+        Connection::Unreachable { url, error } => {
+            return Err(Failure(format!(
+                "cannot reach Ollama at {url}: {error} (is `ollama serve` running? --host or \
+                 OLLAMA_HOST name another server)"
+            ))
+            .into());
+        }
+        Connection::ModelMissing { model } => {
+            return Err(Failure(format!(
+                "model {model:?} is not installed on the server (`ollama pull {model}`, or \
+                 name another with -m; `ollama list` shows what is installed)"
+            ))
+            .into());
+        }
+        Connection::NoModels => {
+            return Err(Failure(
+                "the Ollama server has no model installed (`ollama pull llama3.2`, for one)".into(),
+            )
+            .into());
+        }
+    }
+    spawned
+        .handle
+        .send(Command::Request(Request::Send { text: message }))
+        .await
+        .map_err(|_| Failure("the session stopped before the message was sent".into()))?;
+    let mut printer = Printer {
+        out,
+        at_line_start: true,
+    };
+    while let Some(update) = spawned.updates.recv().await {
+        match update {
+            Update::Delta(d) => printer.print(&d)?,
+            Update::ReplyEnd { status, .. } => {
+                printer.end_line()?;
+                if status == ReplyStatus::Complete {
+                    return Ok(());
+                }
+                // Why it ended is said right after: once the actor is idle again, its
+                // notice is in the queue.
+                let _ = view
+                    .wait_for(|v| v.activity == crate::view::Activity::Idle)
+                    .await;
+                while let Ok(update) = spawned.updates.try_recv() {
+                    if let Update::Notice(n) | Update::Banner(n) = update
+                        && let Some(why) = failure(&n)
+                    {
+                        return Err(Failure(why).into());
+                    }
+                }
+                return Err(Stopped::Failed(Failure(format!(
+                    "the reply did not finish ({status:?}); what arrived is printed above and \
+                     kept in the session"
+                ))));
+            }
+            Update::Notice(n) | Update::Banner(n) => {
+                if let Some(why) = failure(&n) {
+                    printer.end_line()?;
+                    return Err(Failure(why).into());
+                }
+            }
+            Update::Closed => break,
+            _ => {}
+        }
+    }
+    Err(Failure("the session stopped before the reply ended".into()).into())
+}
+
+/// The reply as it streams: each piece written and flushed at once, and the last line
+/// ended, so the shell's prompt starts on a line of its own.
+struct Printer<'a, W: Write> {
+    out: &'a mut W,
+    at_line_start: bool,
+}
+
+impl<W: Write> Printer<'_, W> {
+    fn print(&mut self, text: &str) -> Result<(), Stopped> {
+        let text = printable(text);
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.at_line_start = text.ends_with('\n');
+        self.out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.flush())
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::BrokenPipe => Stopped::ReaderGone,
+                _ => Failure(format!("cannot write the reply to stdout: {e}")).into(),
+            })
+    }
+
+    fn end_line(&mut self) -> Result<(), Stopped> {
+        if self.at_line_start {
+            Ok(())
+        } else {
+            self.print("\n")
+        }
+    }
+}
+
+/// The notices that mean no reply is coming.
+fn failure(n: &Notice) -> Option<String> {
+    match n {
+        Notice::Unreachable { url, error } => {
+            Some(format!("cannot reach Ollama at {url}: {error}"))
+        }
+        Notice::ModelMissing { model, .. } => Some(format!(
+            "model {model:?} is not installed on the server (`ollama pull {model}`)"
+        )),
+        Notice::NoModels => Some("the Ollama server has no model installed".into()),
+        Notice::RequestFailed { error } => Some(format!(
+            "the request failed: {error} (the message is kept in the session)"
+        )),
+        Notice::ReplyBrokeOff { error } => Some(format!(
+            "the reply broke off: {error} (what arrived is kept in the session)"
+        )),
+        Notice::Engine(crate::core::events::EngineEvent::Refused { error }) => {
+            Some(format!("the message was refused: {error}"))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stdin_is_attached_in_a_fence_it_cannot_close() {
+        let m = compose(Some("explain this"), Some("fn main() {}\n")).unwrap_or_default();
+        assert_eq!(
+            m,
+            "explain this\n\nInput (from stdin):\n```\nfn main() {}\n```"
+        );
+        let m = compose(Some("review"), Some("a ```` b")).unwrap_or_default();
+        assert!(m.contains("\n`````\na ```` b\n`````"), "{m}");
+        assert_eq!(
+            compose(None, Some("just this")).unwrap_or_default(),
+            "just this"
+        );
+        assert_eq!(
+            compose(Some(" hi "), Some("  \n")).unwrap_or_default(),
+            "hi"
+        );
+        assert!(compose(Some("  "), Some("")).is_err());
+        assert!(compose(None, None).is_err());
+    }
+
+    #[test]
+    fn escape_sequences_never_reach_the_output() {
+        assert_eq!(printable("a\u{1b}[31mb\u{7}\tc\n"), "a[31mb\tc\n");
+    }
+}
