@@ -204,3 +204,49 @@ fn recall_never_pushes_a_request_over_the_hard_limit() {
         }
     }
 }
+
+/// The quotes recalled for a question never bring back a value the person corrected: on
+/// the real 0.5B model, "The code freeze starts on March 14th." recalled right before
+/// "When does the code freeze start?" won over the correction to March 20th.
+#[test]
+fn recall_never_quotes_a_value_the_person_corrected() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    h.turn("The code freeze starts on March 14th.", |_| reply(60));
+    for i in 0..4 {
+        h.turn(&format!("Tell me something about topic {i}."), |_| {
+            reply(150)
+        });
+    }
+    h.turn("Scratch that, the code freeze moved to March 20th.", |_| {
+        reply(60)
+    });
+    // Enough that both statements are folded (the person's messages go last).
+    let correction = h
+        .engine
+        .history()
+        .iter()
+        .find(|m| m.text.starts_with("Scratch that"))
+        .unwrap()
+        .id;
+    let mut i = 4;
+    while !h
+        .engine
+        .checkpoints()
+        .iter()
+        .any(|c| c.covers.contains(&correction))
+    {
+        h.turn(&format!("Tell me something about topic {i}."), |_| {
+            reply(150)
+        });
+        i += 1;
+        assert!(i < 200, "never folded");
+    }
+    let p = h.engine.prompt_for("When does the code freeze start?");
+    let slot = p
+        .messages
+        .iter()
+        .find(|m| m.content.starts_with("Quotes from earlier"))
+        .expect("a recall slot");
+    assert!(slot.content.contains("March 20th"), "{}", slot.content);
+    assert!(!slot.content.contains("March 14th"), "{}", slot.content);
+}

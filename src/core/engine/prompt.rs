@@ -251,7 +251,16 @@ impl Engine {
         let mut text = header.clone();
         let mut raw = fixed;
         let mut lines = Vec::new();
-        for hit in self.recall_index.search(query, RECALL_LINES) {
+        let hits = self.recall_index.search(query, RECALL_LINES);
+        let corrections = if hits.is_empty() {
+            Vec::new()
+        } else {
+            self.corrections()
+        };
+        for hit in hits
+            .into_iter()
+            .filter(|h| !ledger::replaced(&h.text, &corrections))
+        {
             let line = format!(
                 "\n- {}: \"{}\"",
                 if hit.role == Role::User {
@@ -499,6 +508,24 @@ impl Engine {
             text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &fitted));
         }
         (text, (fitted.dropped_user, fitted.dropped_model))
+    }
+
+    /// The ledger's corrections standing now — folded, and said since but not folded yet:
+    /// what summaries and recalled quotes are sent without.
+    fn corrections(&self) -> Vec<LedgerLine> {
+        let folded: Vec<LedgerLine> = self
+            .merged_ledger
+            .1
+            .iter()
+            .map(|p| p.line.clone())
+            .collect();
+        let said = self.corrections_said();
+        let all = if said.is_empty() {
+            folded
+        } else {
+            ledger::settle(folded, &said).1
+        };
+        all.into_iter().filter(|l| l.corrects).collect()
     }
 
     /// The lines of the person's messages not folded yet that may correct an earlier

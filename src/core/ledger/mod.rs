@@ -38,7 +38,7 @@ mod supersede;
 pub use compact::{Form, compact};
 pub use extract::{extract, values};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
-pub use supersede::{corrections_said, drop_replaced, merge, settle};
+pub use supersede::{corrections_said, drop_replaced, merge, replaced, settle};
 
 use crate::core::tokens::Tokenizer;
 

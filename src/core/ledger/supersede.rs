@@ -338,6 +338,28 @@ pub fn settle(folded: Vec<LedgerLine>, said: &[LedgerLine]) -> (Vec<LedgerLine>,
     (shown, all)
 }
 
+/// Whether `sentence` states a value one of `corrections` replaced.
+fn stale_beside(sentence: &str, corrections: &[Parsed]) -> bool {
+    let line = Parsed::new(&LedgerLine {
+        text: bare(sentence).to_string(),
+        ..LedgerLine::default()
+    });
+    corrections.iter().any(|c| supersedes(c, &line))
+}
+
+/// Whether a quote (`sentence`, recalled from the log) states a value one of the
+/// `ledger`'s corrections replaced, by the rule [`drop_replaced`] applies to summaries:
+/// recall must not bring back what the person corrected (measured: "The code freeze
+/// starts on March 14th" recalled beside "moved to March 20th" won the model's answer).
+pub fn replaced(sentence: &str, ledger: &[LedgerLine]) -> bool {
+    let corrections: Vec<Parsed> = ledger
+        .iter()
+        .filter(|l| l.corrects)
+        .map(Parsed::new)
+        .collect();
+    stale_beside(sentence, &corrections)
+}
+
 /// `summary` without the sentences one of the `ledger`'s corrections replaced, by the
 /// rule the ledger applies to its own lines. A summary written before the person
 /// corrected a value still states the old one; the ledger holds the new one, and a small
@@ -352,13 +374,7 @@ pub fn drop_replaced<'a>(summary: &'a str, ledger: &[LedgerLine]) -> Cow<'a, str
     if corrections.is_empty() {
         return Cow::Borrowed(summary);
     }
-    let stale = |sentence: &str| {
-        let line = Parsed::new(&LedgerLine {
-            text: bare(sentence).to_string(),
-            ..LedgerLine::default()
-        });
-        corrections.iter().any(|c| supersedes(c, &line))
-    };
+    let stale = |sentence: &str| stale_beside(sentence, &corrections);
     let mut dropped = false;
     let mut out: Vec<String> = Vec::new();
     for line in summary.lines() {
