@@ -227,9 +227,18 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
     let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
     let mut by_set: HashMap<String, Vec<usize>> = HashMap::new();
     for line in lines {
-        if let Some(same) = by_text.get(&line.text).and_then(|&i| slots[i].as_mut()) {
-            same.line.corrects |= line.corrects;
-            continue;
+        if let Some(&i) = by_text.get(&line.text)
+            && let Some(same) = slots[i].as_mut()
+        {
+            if same.line.user || !line.user {
+                same.line.corrects |= line.corrects;
+                continue;
+            }
+            // The person says word for word what a model's line said (a small model
+            // echoes the correction it is given): theirs takes its place, and is then
+            // held against what it may replace like any line of theirs.
+            slots[i] = None;
+            by_text.remove(&line.text);
         }
         let mut parsed = Parsed::new(line);
         let key = value_set(&parsed);
@@ -448,6 +457,30 @@ mod tests {
             user("Now clippy complains: this `if` has identical blocks at src/cart/total.rs:41."),
         ]);
         assert_eq!(kept.len(), 3, "{:?}", texts(&kept));
+    }
+
+    #[test]
+    fn a_correction_the_model_echoed_first_still_replaces_the_old_value() {
+        // Measured on the real 0.5B model: its reply repeated the person's correction word
+        // for word and was folded first; the person's own line, said later, was taken for
+        // a repetition and the old date stayed in the ledger and in recall.
+        let correction = "scratch that, the freeze starts on March 20th, not the 14th.";
+        let lines = [
+            user("The code freeze starts on March 14th, put it in your calendar."),
+            LedgerLine {
+                text: correction.into(),
+                ..LedgerLine::default()
+            },
+            user(correction),
+        ];
+        let all = merge(lines.iter());
+        assert!(
+            all.iter().all(|l| !l.text.contains("March 14th")),
+            "{all:?}"
+        );
+        let kept: Vec<_> = all.iter().filter(|l| l.text == correction).collect();
+        assert_eq!(kept.len(), 1, "{all:?}");
+        assert!(kept[0].user && kept[0].corrects, "{all:?}");
     }
 
     #[test]
