@@ -257,10 +257,8 @@ impl Engine {
         } else {
             self.corrections()
         };
-        for hit in hits
-            .into_iter()
-            .filter(|h| !ledger::replaced(&h.text, &corrections))
-        {
+        let stale = ledger::replaced(&corrections);
+        for hit in hits.into_iter().filter(|h| !stale(&h.text)) {
             let line = format!(
                 "\n- {}: \"{}\"",
                 if hit.role == Role::User {

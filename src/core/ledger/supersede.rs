@@ -356,17 +356,22 @@ fn stale_beside(sentence: &str, corrections: &[Parsed]) -> bool {
     corrections.iter().any(|c| supersedes(c, &line))
 }
 
-/// Whether a quote (`sentence`, recalled from the log) states a value one of the
-/// `ledger`'s corrections replaced, by the rule [`drop_replaced`] applies to summaries:
-/// recall must not bring back what the person corrected (measured: "The code freeze
-/// starts on March 14th" recalled beside "moved to March 20th" won the model's answer).
-pub fn replaced(sentence: &str, ledger: &[LedgerLine]) -> bool {
-    let corrections: Vec<Parsed> = ledger
+/// The ledger's corrections, parsed once for every sentence held against them.
+fn corrections_in(ledger: &[LedgerLine]) -> Vec<Parsed> {
+    ledger
         .iter()
         .filter(|l| l.corrects)
         .map(Parsed::new)
-        .collect();
-    stale_beside(sentence, &corrections)
+        .collect()
+}
+
+/// Whether a quote (recalled from the log) states a value one of the `ledger`'s
+/// corrections replaced, by the rule [`drop_replaced`] applies to summaries: recall must
+/// not bring back what the person corrected (measured: "The code freeze starts on March
+/// 14th" recalled beside "moved to March 20th" won the model's answer).
+pub fn replaced(ledger: &[LedgerLine]) -> impl Fn(&str) -> bool {
+    let corrections = corrections_in(ledger);
+    move |sentence| stale_beside(sentence, &corrections)
 }
 
 /// `summary` without the sentences one of the `ledger`'s corrections replaced, by the
@@ -375,11 +380,7 @@ pub fn replaced(sentence: &str, ledger: &[LedgerLine]) -> bool {
 /// model shown both tends to answer with the one it read first (measured: "retention is
 /// 14 days" in a summary beat "retention was extended to 30 days" in the ledger).
 pub fn drop_replaced<'a>(summary: &'a str, ledger: &[LedgerLine]) -> Cow<'a, str> {
-    let corrections: Vec<Parsed> = ledger
-        .iter()
-        .filter(|l| l.corrects)
-        .map(Parsed::new)
-        .collect();
+    let corrections = corrections_in(ledger);
     if corrections.is_empty() {
         return Cow::Borrowed(summary);
     }
