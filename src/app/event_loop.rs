@@ -140,11 +140,24 @@ impl App {
                 items,
                 selected,
                 note,
+                pull,
             } => Overlay::Models {
                 items,
                 selected: *selected,
                 current: &session.status.model,
                 note: note.as_deref(),
+                pull: pull.as_deref().map(super::words::pull_row),
+            },
+            // Closed with its pull (`app::pull`); an empty frame at worst.
+            OverlayState::Pull => Overlay::Pull {
+                title: self
+                    .pull
+                    .as_ref()
+                    .map(|j| super::words::pull_title(&j.name))
+                    .unwrap_or_default(),
+                lines: self.pull.as_ref().map(|j| j.lines()).unwrap_or_default(),
+                ratio: self.pull.as_ref().and_then(|j| j.ratio()),
+                footer: super::words::PULL_FOOTER,
             },
             OverlayState::Inspector {
                 checkpoint,

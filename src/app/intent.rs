@@ -46,6 +46,8 @@ pub enum Intent {
     Inspect(Option<u32>),
     /// `/inspect #N`: tool result N beside its whole original.
     InspectResult(MessageId),
+    /// Pull a model (`/pull`); without a name, the session's missing one.
+    Pull(Option<String>),
     /// A new session from this one's messages up to N (the last by default).
     Fork(Option<MessageId>),
     /// A goal-board change: the engine applies it, the panel shows it.
@@ -82,6 +84,7 @@ impl App {
             Intent::Search(text) => self.open_search(text),
             Intent::Inspect(number) => self.inspect(number, false),
             Intent::InspectResult(id) => self.inspect_result(id),
+            Intent::Pull(name) => self.pull(name, false),
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Goal(change) => {
                 self.command(Request::Goal { change });

@@ -16,6 +16,7 @@ pub mod keymap;
 mod overlays;
 pub mod paste;
 pub mod present;
+pub(crate) mod pull;
 pub(crate) mod sessions;
 pub mod terminal;
 pub mod words;
@@ -93,6 +94,9 @@ pub struct App {
     /// questions about it were asked (`App::intend`, `Intent::Quit`).
     pub(crate) quit_asked: Option<(intent::QuitStake, usize)>,
     pub(crate) exit: AppExit,
+    /// The model being pulled (`/pull`), whether or not its dialog shows.
+    pub(crate) pull: Option<pull::PullJob>,
+    pub(crate) pull_seq: u64,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
     pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
 }
@@ -159,6 +163,8 @@ impl App {
             quit: false,
             quit_asked: None,
             exit: AppExit::Quit,
+            pull: None,
+            pull_seq: 0,
             replies_tx,
             replies_rx,
         }

@@ -168,6 +168,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         },
     },
     SlashCommand {
+        name: "pull",
+        aliases: &[],
+        usage: "/pull [NAME]",
+        help: "download a model to the server, with its progress (Esc cancels); without a name, this session's missing model",
+        parse: |_, arg| Ok(Intent::Pull(rest(arg))),
+    },
+    SlashCommand {
         name: "ctx",
         aliases: &["context"],
         usage: "/ctx N | auto",
