@@ -46,6 +46,10 @@ impl App {
         // terminal raw and the reply unsaved; it ends like SIGTERM (Ctrl+\ in raw mode is
         // a key, not this signal).
         let mut sigquit = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::quit())?;
+        if !self.mouse {
+            // `mouse = false`: `terminal::enter` captured it; the terminal selects.
+            let _ = super::terminal::set_mouse(false);
+        }
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
         let mut spinner = tokio::time::interval(SPINNER);

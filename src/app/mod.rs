@@ -9,6 +9,7 @@
 
 mod browser;
 pub mod commands;
+pub mod copy;
 mod event_loop;
 mod input;
 pub mod intent;
@@ -50,6 +51,9 @@ pub struct AppOptions {
     pub data_dir: Option<crate::store::DataDir>,
     /// Show this message once the transcript arrives (a search hit opened here).
     pub start_at: Option<crate::core::message::MessageId>,
+    /// Capture the mouse (wheel scrolling) at start; `false` leaves it to the terminal's
+    /// selection (`mouse = false` in config.toml).
+    pub mouse: bool,
 }
 
 /// Why the app ended.
@@ -97,6 +101,8 @@ pub struct App {
     /// The model being pulled (`/pull`), whether or not its dialog shows.
     pub(crate) pull: Option<pull::PullJob>,
     pub(crate) pull_seq: u64,
+    /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
+    pub(crate) mouse: bool,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
     pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
 }
@@ -150,6 +156,7 @@ impl App {
             pastes: paste::Folded::default(),
             banner: opts.startup_banner.clone(),
             keys: opts.keymap.key_names(),
+            mouse: opts.mouse,
             opts,
             help_lines,
             panel: false,

@@ -158,7 +158,7 @@ pub fn pull_failed(name: &str, error: &str) -> Words {
 /// `/copy` done: "Copied the last reply (1,234 characters) to the clipboard."
 pub fn copied(what: &str, chars: usize) -> String {
     format!(
-        "Copied {what} ({} characters) to the clipboard (OSC 52: in tmux, set-clipboard on).",
+        "Copied {what} ({} characters) to the clipboard.",
         crate::ui::text::thousands(chars as u64)
     )
 }

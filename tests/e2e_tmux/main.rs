@@ -10,7 +10,7 @@
 //!
 //! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
 //! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`, `pull`
-//! (`/pull` with its progress, Esc).
+//! (`/pull` with its progress, Esc), `copy` (`/copy` by OSC 52, the mouse released).
 #![allow(clippy::unwrap_used)]
 
 #[path = "../store_fixtures.rs"]
@@ -19,6 +19,7 @@ mod fixtures;
 mod support;
 
 mod chat;
+mod copy;
 mod faults;
 mod harness;
 mod pull;
