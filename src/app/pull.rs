@@ -185,3 +185,40 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_pull_means_the_missing_model_only() {
+        let missing = Connection::ModelMissing {
+            model: "llama3.1:70b".into(),
+        };
+        assert_eq!(
+            missing_model(&missing, "llama3.1:70b").as_deref(),
+            Some("llama3.1:70b")
+        );
+        let connected = Connection::Connected {
+            version: "0.12.6".into(),
+        };
+        assert_eq!(missing_model(&connected, "llama3.2:3b"), None);
+        assert_eq!(missing_model(&Connection::NoModels, ""), None);
+    }
+
+    #[test]
+    fn the_figures_say_bytes_percent_and_speed() {
+        assert_eq!(
+            words::pull_figures(37_800_000, 75_700_000, Some(49), Some(12_000_000.0)),
+            "37.8 MB of 75.7 MB · 49 % · 12.0 MB/s"
+        );
+        assert_eq!(
+            words::pull_figures(0, 2_000_000_000, Some(0), None),
+            "0 B of 2.0 GB · 0 %"
+        );
+        assert_eq!(
+            words::pull_figures(0, 0, None, None),
+            "waiting for the size…"
+        );
+    }
+}

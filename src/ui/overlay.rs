@@ -465,7 +465,7 @@ fn models(
         if note.is_none() && y < usize::from(inner.height) {
             let lines = wrap(
                 &[Span::styled(
-                    "No models installed. Run `ollama pull llama3.2`, then open this list again.",
+                    "No models installed. /pull llama3.2 downloads one (or `ollama pull`, then open this list again).",
                     s.dim,
                 )],
                 width,
