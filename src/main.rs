@@ -685,6 +685,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     startup_banner: banner.take(),
                     data_dir: Some(dir.clone()),
                     start_at: start_at.take(),
+                    mouse: settings.mouse,
                 },
             );
             let ran = app.run(&mut terminal, spawned.updates).await;

@@ -559,10 +559,8 @@ async fn a_missing_model_suggests_pull_and_writes_no_reply() {
     let (exit, updates) = s.finish().await;
     let b = banners(&updates);
     assert!(
-        b.iter().any(|(_, h)| h
-            .as_deref()
-            .unwrap_or("")
-            .contains("ollama pull mistral:7b")),
+        b.iter()
+            .any(|(_, h)| h.as_deref().unwrap_or("").contains("/pull mistral:7b")),
         "{b:?}"
     );
     let recs = records(&exit);

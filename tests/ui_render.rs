@@ -263,6 +263,13 @@ fn every_size_renders_with_every_screen() {
             selected: 9,
             current: "m",
             note: Some("loading…"),
+            pull: Some("Pull m…".to_string()),
+        }),
+        Some(Overlay::Pull {
+            title: "Pulling m".to_string(),
+            lines: vec!["downloading".to_string(), "1 MB of 2 MB · 50 %".to_string()],
+            ratio: Some(0.5),
+            footer: "Esc cancel",
         }),
         Some(Overlay::Inspector {
             checkpoint: &cps[0],
@@ -441,6 +448,13 @@ fn untrusted_text_never_reaches_the_buffer() {
             selected: 0,
             current: "x",
             note: Some(NASTY),
+            pull: Some(NASTY.to_string()),
+        },
+        Overlay::Pull {
+            title: NASTY.to_string(),
+            lines: vec![NASTY.to_string()],
+            ratio: Some(2.0),
+            footer: "Esc",
         },
         Overlay::Inspector {
             checkpoint: &cps[0],
@@ -992,6 +1006,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             selected: 0,
             current: "m",
             note: None,
+            pull: None,
         }),
         Some(Overlay::Inspector {
             checkpoint: &cps[0],

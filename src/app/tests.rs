@@ -69,6 +69,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             startup_banner: None,
             data_dir: None,
             start_at: None,
+            mouse: true,
         },
     );
     Harness {

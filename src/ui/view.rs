@@ -155,6 +155,16 @@ pub enum Overlay<'a> {
         current: &'a str,
         /// "loading…", or an error with its fix.
         note: Option<&'a str>,
+        /// A first row that pulls the session's missing model ("Pull NAME…").
+        pull: Option<String>,
+    },
+    /// A model being pulled: the status words and figures, and a bar.
+    Pull {
+        title: String,
+        lines: Vec<String>,
+        /// The bar's filled share; `None` until the size is known.
+        ratio: Option<f64>,
+        footer: &'a str,
     },
     /// A checkpoint's summary beside the messages it replaced.
     Inspector {

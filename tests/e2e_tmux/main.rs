@@ -9,7 +9,8 @@
 //! tmux server socket.
 //!
 //! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
-//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`.
+//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`, `pull`
+//! (`/pull` with its progress, Esc), `copy` (`/copy` by OSC 52, the mouse released).
 #![allow(clippy::unwrap_used)]
 
 #[path = "../store_fixtures.rs"]
@@ -18,7 +19,9 @@ mod fixtures;
 mod support;
 
 mod chat;
+mod copy;
 mod faults;
 mod harness;
+mod pull;
 mod sessions;
 mod tools;
