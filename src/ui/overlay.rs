@@ -244,7 +244,9 @@ fn help_lines(
     cx: &OverlayCtx<'_>,
 ) -> Vec<Line<'static>> {
     let s = &cx.theme.styles;
-    let key_col = key_w.min(width * 2 / 5).max(1);
+    // At most 24 columns: a long command name wraps rather than squeezing every
+    // description.
+    let key_col = key_w.min((width * 2 / 5).min(24)).max(1);
     let mut lines = Vec::new();
     if rows.is_empty() {
         lines.push(Line::from(Span::styled(

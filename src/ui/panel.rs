@@ -266,13 +266,20 @@ pub(crate) fn render_panel(
         return;
     }
     if cps.is_empty() {
-        let msg = Span::styled(" none yet", s.dim);
-        buf.set_span(
-            inner.x,
-            inner.y + u16::try_from(y).unwrap_or(0),
-            &msg,
-            inner.width,
+        // Said what they will be, for a newcomer who has not seen one yet (#31).
+        let lines = wrap(
+            &[Span::styled(
+                "none yet: when the context fills, older messages are summarized here",
+                s.dim,
+            )],
+            width,
+            &[Span::raw(" ")],
+            &[Span::raw(" ")],
         );
+        for (k, line) in lines.iter().take(rows).enumerate() {
+            let row = inner.y + u16::try_from(y + k).unwrap_or(0);
+            buf.set_line(inner.x, row, line, inner.width);
+        }
         return;
     }
     // Newest first: the one most likely to be inspected.
