@@ -20,5 +20,6 @@ mod support;
 mod chat;
 mod faults;
 mod harness;
+mod screen;
 mod sessions;
 mod tools;
