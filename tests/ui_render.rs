@@ -872,6 +872,39 @@ fn status_line_keeps_the_budget_visible_as_it_narrows() {
     }
 }
 
+/// A merge keeps the oldest checkpoint's number: its own divider says it took the later
+/// ones in, rather than "checkpoint 1 (since merged into checkpoint 1)" (#31).
+#[test]
+fn a_divider_merged_into_its_own_number_says_what_it_took_in() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    for (checkpoint, merged_into) in [(1, Some(1)), (2, Some(1))] {
+        t.push(Entry::new(
+            EntryKind::Fold {
+                checkpoint,
+                messages: 4,
+                tokens: 49,
+                merged_into,
+            },
+            "",
+            t0(),
+        ));
+    }
+    let text = buffer_text(&parts.draw(&mut t, 120, 12, None, None));
+    assert!(
+        text.contains("checkpoint 1 (later ones since merged into it): 4 earlier"),
+        "{text}"
+    );
+    assert!(
+        text.contains("checkpoint 2 (since merged into checkpoint 1)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("checkpoint 1 (since merged into checkpoint 1)"),
+        "{text}"
+    );
+}
+
 /// A brand-new chat with a small model (#31): nothing was compressed, so nothing was lost —
 /// no reliability badge (it read a red 30 % before) — and the status line speaks plainly:
 /// "(default)" rather than "(capped)", "assistant mode" rather than "assistant T2". After
