@@ -191,7 +191,9 @@ impl App {
                 filter: &b.filter,
                 prompt: match &b.mode {
                     super::sessions::BrowserMode::Browse => crate::ui::BrowserPrompt::None,
-                    super::sessions::BrowserMode::Rename(t) => crate::ui::BrowserPrompt::Rename(t),
+                    super::sessions::BrowserMode::Rename(t) => {
+                        crate::ui::BrowserPrompt::Rename(t, crate::store::manage::MAX_TITLE_CHARS)
+                    }
                     super::sessions::BrowserMode::ConfirmDelete => {
                         crate::ui::BrowserPrompt::ConfirmDelete
                     }

@@ -136,7 +136,11 @@ impl App {
     ) -> App {
         let mut input = TextArea::default();
         ui::style_textarea(&mut input, &opts.theme);
-        let mut help_lines = opts.keymap.help();
+        let mut help_lines: Vec<(String, String)> = words::STATUS_LINE_HELP
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        help_lines.extend(opts.keymap.help());
         help_lines.push(("? (empty input)".into(), "this help".into()));
         help_lines.extend(
             HELP_EXTRAS

@@ -3,6 +3,7 @@
 //! that fill them.
 
 use super::App;
+use super::intent::Intent;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
 use crate::actor::{Command, Inspection, ResultInspection};
@@ -174,7 +175,11 @@ impl App {
             self.cancel_pull();
             return;
         }
-        let close = matches!(k.code, KeyCode::Esc)
+        // The help's own key closes it too (it says so).
+        let help_again = matches!(self.overlay, Some(OverlayState::Help { .. }))
+            && matches!(self.opts.keymap.intent(&k), Some(Ok(Intent::Help)));
+        let close = help_again
+            || matches!(k.code, KeyCode::Esc)
             || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
             || self.opts.keymap.quits(&k);
         if close {

@@ -224,6 +224,45 @@ pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
 pub const TOOLS_UNSUPPORTED: &str = "no tools: model";
 
 /// On the input when a large paste was folded to a marker.
+/// The help's first rows: the status line, part by part, as a newcomer meets it (#31),
+/// then how the help itself scrolls and closes.
+pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
+    ("The status line", "the bottom row, left to right:"),
+    (
+        "Context: 560/8,192",
+        "tokens the next request holds, of the model's context size. A word after it says where the size came from when you did not set it: (server) as the server loaded the model, (model) the model's own length, (default) 8,192 until the model is loaded, (guessed) nothing known. /ctx N sets it",
+    ),
+    (
+        "▮▮▮▯┃▯▯ 55%",
+        "the same as a bar; ┃ marks where compression starts: older messages are then folded into a summary (a checkpoint) to make room",
+    ),
+    (
+        "3 compressions",
+        "how many times that happened (a wide window shows it)",
+    ),
+    (
+        "🟢 🟡 🟠 🔴 92%",
+        "how far to trust what compression kept: shown once something is compressed; it falls a little with each compression (more for small models) and more with what was lost (facts that left the ledger, summaries redone or cut). A ! says the model has compressed many times: start afresh if the answers drift",
+    ),
+    (
+        "model · mode",
+        "the model answering, and how it is prompted (/mode)",
+    ),
+    (
+        "You #12",
+        "a message's number in the session (for /inspect, /pin, /fork): numbers count every record, so they skip those between messages (summaries, notes)",
+    ),
+    (
+        "Esc, q or F1 (help)",
+        "close this help; Up, Down, PgUp, PgDn, Home and the mouse wheel scroll it",
+    ),
+];
+
+/// A title typed to its limit: the next character is not taken, and the browser says why.
+pub fn title_limit(max: usize) -> String {
+    format!("Titles are at most {max} characters: the rest is not taken.")
+}
+
 pub fn paste_folded(marker: &str) -> String {
     format!("{marker} is sent in full with the message; delete it to drop the paste")
 }

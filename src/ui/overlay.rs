@@ -233,7 +233,13 @@ fn help(
     );
     let want_h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX).max(5);
     let rect = popup(area, want_w, want_h);
-    let inner = frame(rect, buf, "Keys", "", cx);
+    let inner = frame(
+        rect,
+        buf,
+        "Help",
+        &format!("PgUp/PgDn scroll{}Esc close", cx.g.sep),
+        cx,
+    );
     if inner.width == 0 || inner.height == 0 {
         return;
     }
@@ -254,7 +260,9 @@ fn help_lines(
     cx: &OverlayCtx<'_>,
 ) -> Vec<Line<'static>> {
     let s = &cx.theme.styles;
-    let key_col = key_w.min(width * 2 / 5).max(1);
+    // At most 24 columns: a long command name wraps rather than squeezing every
+    // description.
+    let key_col = key_w.min((width * 2 / 5).min(24)).max(1);
     let mut lines = Vec::new();
     if rows.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -319,7 +327,7 @@ fn snapshots(
         "  {} {} {} {} {} label",
         pad_right("when", 11),
         pad_right("ago", 4),
-        pad_right("purpose", 9),
+        pad_right("taken", 9),
         pad_left("tokens", 7),
         pad_left("msgs", 5),
     );
@@ -340,7 +348,7 @@ fn snapshots(
             if is_sel { cx.g.selected } else { " " },
             pad_right(&local(m.created, cx.offset), 11),
             pad_right(&age((now - m.created).num_seconds()), 4),
-            pad_right(m.purpose.as_str(), 9),
+            pad_right(taken(m.purpose), 9),
             pad_left(&thousands(u64::from(m.tokens)), 7),
             pad_left(&thousands(m.message_count as u64), 5),
             label
@@ -356,6 +364,17 @@ fn snapshots(
             &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
             inner.width,
         );
+    }
+}
+
+/// Who took a snapshot, in a word: the log's "rollback" read as jargon for the person's own
+/// (#31).
+fn taken(purpose: crate::core::record::SnapshotPurpose) -> &'static str {
+    use crate::core::record::SnapshotPurpose;
+    match purpose {
+        SnapshotPurpose::Rollback => "by you",
+        SnapshotPurpose::Recovery => "auto",
+        SnapshotPurpose::Emergency => "emergency",
     }
 }
 

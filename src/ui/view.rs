@@ -241,8 +241,9 @@ pub struct SearchRow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BrowserPrompt<'a> {
     None,
-    /// The new title as typed so far.
-    Rename(&'a str),
+    /// The new title as typed so far, and the most characters a title keeps (shown as a
+    /// count, so the input visibly stops there).
+    Rename(&'a str, usize),
     ConfirmDelete,
 }
 

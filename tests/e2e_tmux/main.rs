@@ -23,5 +23,6 @@ mod copy;
 mod faults;
 mod harness;
 mod pull;
+mod screen;
 mod sessions;
 mod tools;
