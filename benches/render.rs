@@ -92,6 +92,7 @@ fn status() -> StatusView {
         tier: Tier::T3,
         spinner_frame: 0,
         tools_note: None,
+        pull: None,
     }
 }
 

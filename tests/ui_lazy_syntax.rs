@@ -34,6 +34,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
             tier: Tier::T1,
             spinner_frame: 0,
             tools_note: None,
+            pull: None,
         },
         panel: None,
         overlay: None,

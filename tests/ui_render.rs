@@ -56,6 +56,7 @@ fn status(model: &str) -> StatusView {
         tier: Tier::T2,
         spinner_frame: 7,
         tools_note: None,
+        pull: None,
     }
 }
 

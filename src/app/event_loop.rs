@@ -117,7 +117,8 @@ impl App {
         // The actor publishes the view before sending the updates that follow from it, so
         // the freshest view is never older than the transcript drawn with it.
         self.sync_session();
-        let status = status_view(&self.session, self.spinner);
+        let mut status = status_view(&self.session, self.spinner);
+        status.pull = self.hidden_pull();
         let now = Utc::now();
         let session = self.session.clone();
         // A call waiting for the person's answer comes before any other popup.

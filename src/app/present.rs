@@ -55,6 +55,7 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
             ToolsState::Unsupported => Some(words::TOOLS_UNSUPPORTED),
             ToolsState::Off | ToolsState::On(_) => None,
         },
+        pull: None,
     }
 }
 

@@ -70,6 +70,15 @@ pub fn missing_model(connection: &Connection, model: &str) -> Option<String> {
 }
 
 impl App {
+    /// The status line's word for a pull that goes on with its dialog hidden.
+    pub(super) fn hidden_pull(&self) -> Option<String> {
+        let job = self.pull.as_ref()?;
+        if matches!(self.overlay, Some(OverlayState::Pull)) {
+            return None;
+        }
+        Some(words::pull_status(&job.name, job.progress.percent()))
+    }
+
     /// `/pull [NAME]`; `from_picker`: chosen in the model picker (switch to it after).
     pub(super) fn pull(&mut self, name: Option<String>, from_picker: bool) {
         let missing = missing_model(&self.session.connection, &self.session.status.model);

@@ -99,6 +99,14 @@ pub fn pull_title(name: &str) -> String {
 /// The dialog's footer: what its keys do.
 pub const PULL_FOOTER: &str = "Esc cancel · q hide (it goes on)";
 
+/// The status line while a pull goes on with its dialog hidden.
+pub fn pull_status(name: &str, percent: Option<u8>) -> String {
+    match percent {
+        Some(p) => format!("pulling {name} {p} % (/pull shows it)"),
+        None => format!("pulling {name} (/pull shows it)"),
+    }
+}
+
 /// The dialog's figures: "1.2 GB of 2.0 GB · 61 % · 12.3 MB/s".
 pub fn pull_figures(completed: u64, total: u64, percent: Option<u8>, speed: Option<f64>) -> String {
     if total == 0 {

@@ -148,7 +148,16 @@ fn activity(
         .background
         .as_deref()
         .filter(|_| status.activity == Activity::Idle);
-    if detail >= 2 && (status.activity != Activity::Idle || connecting || background.is_some()) {
+    let pull = status
+        .pull
+        .as_deref()
+        .filter(|_| status.activity == Activity::Idle && background.is_none());
+    if detail >= 2
+        && (status.activity != Activity::Idle
+            || connecting
+            || background.is_some()
+            || pull.is_some())
+    {
         return Some(vec![Span::styled(spin.to_string(), s.spinner)]);
     }
     let short = detail >= 1;
@@ -158,7 +167,11 @@ fn activity(
         Activity::Idle => match background {
             Some(_) if short => "compressing".to_string(),
             Some(what) => format!("compressing in the background: {}", clean_line(what)),
-            None => return None,
+            None => match pull {
+                Some(_) if short => "pulling".to_string(),
+                Some(what) => clean_line(what),
+                None => return None,
+            },
         },
         Activity::Loading => format!("loading the session{}", glyphs.ellipsis),
         Activity::Generating { chunks, .. } => {

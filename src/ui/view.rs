@@ -60,6 +60,9 @@ pub struct StatusView {
     pub spinner_frame: usize,
     /// Said beside the mode when tools cannot be used ("no tools: model").
     pub tools_note: Option<&'static str>,
+    /// A model pull whose dialog is hidden ("pulling NAME 42 %"): it goes on, and the
+    /// person would otherwise not see it until it ends.
+    pub pull: Option<String>,
 }
 
 /// Token budget figures for the live gauge.

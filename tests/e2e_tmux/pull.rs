@@ -75,6 +75,21 @@ async fn pulling_the_missing_model_shows_a_bar_then_chats_with_it() {
         s.contains("Pulling tinyllama:1.1b") && percent(s).is_some() && s.contains("MB/s")
     })
     .await;
+    // Hidden, it goes on in the status line; /pull brings the dialog back.
+    t.keys(&["q"]);
+    t.wait_for("the hidden pull on the status line", |s| {
+        !s.contains("Esc cancel")
+            && s.contains("pulling tinyllama:1.1b")
+            && s.contains("(/pull shows it)")
+    })
+    .await;
+    t.say("/pull");
+    t.wait_for("the dialog shown again", |s| {
+        s.contains("Pulling tinyllama:1.1b")
+            && s.contains("Esc cancel")
+            && !s.contains("(/pull shows it)")
+    })
+    .await;
     t.keys(&["Escape"]);
     let s = t
         .wait_for("the pull cancelled", |s| {
