@@ -410,6 +410,7 @@ impl Keymap {
             models: name("model"),
             goals: name("goals"),
             quit: name("quit"),
+            help: name("help"),
             snapshot: self.command_label("snapshot"),
         }
     }

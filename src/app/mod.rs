@@ -140,6 +140,7 @@ impl App {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
+        help_lines.push(words::help_close_row(&opts.keymap.key_names()));
         help_lines.extend(opts.keymap.help());
         help_lines.push(("? (empty input)".into(), "this help".into()));
         help_lines.extend(

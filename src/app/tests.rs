@@ -212,6 +212,17 @@ async fn hints_name_the_keys_actually_bound() {
             .clone()
     };
     assert!(help("/snapshot").contains("(F5)"), "{}", help("/snapshot"));
+    let mut rebound = BTreeMap::new();
+    rebound.insert("help".to_string(), "f10".to_string());
+    let h2 = harness_with(&rebound);
+    assert!(
+        h2.app
+            .help_lines
+            .iter()
+            .any(|(k, v)| k == "Esc, q or F10 (help)" && v.starts_with("close this help")),
+        "the help names the key that opens it: {:?}",
+        &h2.app.help_lines[..10]
+    );
     assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
     assert!(help("/compress").contains("(Ctrl+K)"));
 }

@@ -23,6 +23,7 @@ pub struct KeyNames {
     pub models: String,
     pub goals: String,
     pub quit: String,
+    pub help: String,
     /// `None` when no key takes a snapshot (the hint then names only `/snapshot`).
     pub snapshot: Option<String>,
 }
@@ -35,6 +36,7 @@ impl Default for KeyNames {
             models: "Ctrl+L".into(),
             goals: "Ctrl+G".into(),
             quit: "Ctrl+Q".into(),
+            help: "F1".into(),
             snapshot: Some("Ctrl+S".into()),
         }
     }
@@ -231,9 +233,8 @@ pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
 /// Beside the mode in the status line when the model cannot call tools.
 pub const TOOLS_UNSUPPORTED: &str = "no tools: model";
 
-/// On the input when a large paste was folded to a marker.
-/// The help's first rows: the status line, part by part, as a newcomer meets it (#31),
-/// then how the help itself scrolls and closes.
+/// The help's first rows: the status line, part by part, as a newcomer meets it (#31).
+/// How the help itself scrolls and closes follows ([`help_close_row`]).
 pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
     ("The status line", "the bottom row, left to right:"),
     (
@@ -260,17 +261,22 @@ pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
         "You #12",
         "a message's number in the session (for /inspect, /pin, /fork): numbers count every record, so they skip those between messages (summaries, notes)",
     ),
-    (
-        "Esc, q or F1 (help)",
-        "close this help; Up, Down, PgUp, PgDn, Home and the mouse wheel scroll it",
-    ),
 ];
+
+/// The help's row on itself, after the status line's: the key that opens it closes it too.
+pub fn help_close_row(keys: &KeyNames) -> (String, String) {
+    (
+        format!("Esc, q or {} (help)", keys.help),
+        "close this help; Up, Down, PgUp, PgDn, Home and the mouse wheel scroll it".into(),
+    )
+}
 
 /// A title typed to its limit: the next character is not taken, and the browser says why.
 pub fn title_limit(max: usize) -> String {
     format!("Titles are at most {max} characters: the rest is not taken.")
 }
 
+/// On the input when a large paste was folded to a marker.
 pub fn paste_folded(marker: &str) -> String {
     format!("{marker} is sent in full with the message; delete it to drop the paste")
 }
