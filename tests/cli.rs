@@ -95,6 +95,7 @@ fn session_titled(home: &Path, id: &str, first_line: &str) {
             ctx: Some(8192),
             mode: Mode::Developer,
             fork_of: None,
+            params: Default::default(),
         },
     )
     .unwrap();

@@ -52,7 +52,7 @@ mod toolbox;
 mod tools;
 mod transcript;
 
-pub use command::{Approval, Command, Inspection, ResultInspection};
+pub use command::{Approval, Command, Forked, Inspection, ResultInspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
 use crate::core::engine::Engine;
@@ -277,5 +277,6 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         checkpoints: 0,
         active_messages: 0,
         history_messages: 0,
+        params: Default::default(),
     }
 }

@@ -202,6 +202,7 @@ impl App {
             selected: self.panel_selected,
             focused: self.panel_focus,
             now,
+            params: Some(&session.status.params),
         });
         let mut view = UiView {
             transcript: &mut self.transcript,

@@ -37,6 +37,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             model: "llama3.2:3b".into(),
             mode: Mode::Assistant,
             ctx: Some(4096),
+            params: Default::default(),
         },
         EngineConfig::default(),
         Arc::new(ByteEstimate),
@@ -69,6 +70,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             startup_banner: None,
             data_dir: None,
             start_at: None,
+            config_temperature: None,
         },
     );
     Harness {
