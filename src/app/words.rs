@@ -806,7 +806,7 @@ pub fn new_session(previous: Option<(&str, &str)>) -> Words {
 /// Said in a fork once it is open: where it came from and what it kept.
 pub fn forked(at: MessageId, id: &str, model: &str, ctx: Option<u32>, mode: &str) -> Words {
     let ctx = match ctx {
-        Some(c) => format!("context {c}"),
+        Some(c) => format!("context {}", crate::ui::text::thousands(u64::from(c))),
         None => "the model's own context".to_string(),
     };
     Words::with_hint(

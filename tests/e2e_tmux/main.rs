@@ -9,7 +9,8 @@
 //! tmux server socket.
 //!
 //! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
-//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`.
+//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`,
+//! `new_session` (`/new`, `/bye`, `/system` and `/set`, what `/fork` keeps).
 #![allow(clippy::unwrap_used)]
 
 #[path = "../store_fixtures.rs"]
@@ -20,5 +21,6 @@ mod support;
 mod chat;
 mod faults;
 mod harness;
+mod new_session;
 mod sessions;
 mod tools;
