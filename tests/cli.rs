@@ -147,6 +147,8 @@ fn help_lists_every_flag_and_subcommand() {
         "--version",
         "[MODEL] [PROMPT]",
         "pipe text in",
+        "/new",
+        "/set temperature",
     ] {
         assert!(out.contains(flag), "--help lacks {flag}:\n{out}");
     }

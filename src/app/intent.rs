@@ -134,11 +134,20 @@ impl App {
             unwritten: self.session.unwritten,
         };
         let mut questions = Vec::new();
+        let new = matches!(exit, AppExit::New { .. });
         if !stake.draft.trim().is_empty() || stake.queued > 0 {
-            questions.push(words::quit_note(&self.keys));
+            questions.push(if new {
+                words::new_session_note()
+            } else {
+                words::quit_note(&self.keys)
+            });
         }
         if stake.unwritten > 0 {
-            questions.push(words::quit_unwritten_note(&self.keys, stake.unwritten));
+            questions.push(if new {
+                words::new_session_unwritten_note(stake.unwritten)
+            } else {
+                words::quit_unwritten_note(&self.keys, stake.unwritten)
+            });
         }
         let asked = match &self.quit_asked {
             Some((same, n)) if *same == stake => *n,

@@ -100,6 +100,20 @@ pub fn quit_note(keys: &KeyNames) -> String {
     format!("unsent text: {} again quits and discards it", keys.quit)
 }
 
+/// On the input when `/new` would discard messages typed ahead.
+pub fn new_session_note() -> String {
+    "unsent text: /new again discards it and starts the new session".to_string()
+}
+
+/// On the input when `/new` would leave records the session log could not take.
+pub fn new_session_unwritten_note(waiting: usize) -> String {
+    format!(
+        "{} not on disk: /new again saves {} to a rescue file and starts the new session",
+        records(waiting),
+        if waiting == 1 { "it" } else { "them" }
+    )
+}
+
 /// On the input when a paste was larger than the limit.
 pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
     format!(
