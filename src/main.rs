@@ -745,19 +745,20 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 Ok(AppExit::Forked { id, at }) => {
                     opened = match open_existing(&dir, &id) {
                         Ok(o) => {
-                            let now = settings_now(&o);
-                            let said = words::forked(
-                                at,
-                                &store::sessions::short_id(&dir, &id),
-                                &now.model,
-                                now.ctx,
-                                &now.mode.to_string(),
-                            );
-                            banner = Some(Banner::new(
-                                Severity::Info,
-                                said.title,
-                                said.hint.unwrap_or_default(),
-                            ));
+                            banner = settings_now(&o).map(|now| {
+                                let said = words::forked(
+                                    at,
+                                    &store::sessions::short_id(&dir, &id),
+                                    &now.model,
+                                    now.ctx,
+                                    &now.mode.to_string(),
+                                );
+                                Banner::new(
+                                    Severity::Info,
+                                    said.title,
+                                    said.hint.unwrap_or_default(),
+                                )
+                            });
                             o
                         }
                         Err(e) => {
@@ -965,25 +966,13 @@ fn make_engine(
 
 /// The settings a session opened from disk has now: its header with its `settings`
 /// records applied (the header alone holds those it was created with).
-fn settings_now(opened: &Opened) -> Header {
-    let mut h = Header {
-        format: String::new(),
-        format_version: 0,
-        session_id: opened.spec.session_id.clone(),
-        app_version: String::new(),
-        model: opened.spec.model.clone(),
-        created: chrono::Utc::now(),
-        ctx: opened.spec.ctx,
-        mode: opened.spec.mode,
-        fork_of: None,
-        params: opened.spec.params.clone(),
-    };
-    if let Some(loaded) = &opened.loaded {
-        for r in &loaded.records {
-            h.apply_settings(&r.body);
-        }
+fn settings_now(opened: &Opened) -> Option<Header> {
+    let loaded = opened.loaded.as_ref()?;
+    let mut h = loaded.header.clone();
+    for r in &loaded.records {
+        h.apply_settings(&r.body);
     }
-    h
+    Some(h)
 }
 
 /// What loading the session's log skipped or set aside, said once at start.

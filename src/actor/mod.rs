@@ -95,7 +95,8 @@ impl SessionHandle {
 pub struct ActorConfig {
     /// Server address, for messages.
     pub host: String,
-    /// Sampling temperature for chat; `None` = the model's default.
+    /// Sampling temperature for chat (the config file's); `None` = the model's default.
+    /// A session's own (`/set temperature`, in the engine's `params`) wins over it.
     pub temperature: Option<f32>,
     /// The model that writes summaries (`summary_model`); `None`: the chat model.
     pub summary_model: Option<String>,
