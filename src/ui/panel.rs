@@ -72,8 +72,10 @@ fn params_lines(
         .filter_map(|p| params.get(p).map(|v| format!("{} {v}", p.name())))
         .collect();
     if !values.is_empty() {
-        out.extend(item("", s.dim, &values.join(g.sep), s.text, width));
+        out.extend(item("params:", s.dim, &values.join(g.sep), s.text, width));
     }
+    // Apart from the goal below.
+    out.push(Line::default());
     out
 }
 
