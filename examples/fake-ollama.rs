@@ -43,6 +43,13 @@ struct Args {
     /// The text of the next reply, verbatim (repeat for the ones after).
     #[arg(long)]
     reply: Vec<String>,
+    /// `/api/pull` streams a model's main layer in this many steps...
+    #[arg(long, default_value_t = 50)]
+    pull_steps: usize,
+    /// ...this many milliseconds apart (`smollm2:135m` and `tinyllama:1.1b` can be pulled;
+    /// any other name fails as Ollama's unknown models do).
+    #[arg(long, default_value_t = 60)]
+    pull_delay_ms: u64,
     /// Append one JSON line per chat request to FILE, as ollama-real's `--log` does (for
     /// trying the fidelity benchmark's `--server-log`).
     #[arg(long)]
@@ -83,6 +90,8 @@ async fn main() -> anyhow::Result<()> {
         token_delay: Duration::from_millis(args.token_delay_ms),
         reply_words: args.reply_words,
         ignore_truncate_flag: args.ignore_truncate,
+        pull_steps: args.pull_steps.max(1),
+        pull_delay: Duration::from_millis(args.pull_delay_ms),
         ..FakeConfig::default()
     })
     .await?;

@@ -688,6 +688,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     data_dir: Some(dir.clone()),
                     start_at: start_at.take(),
                     config_temperature: settings.temperature,
+                    mouse: settings.mouse,
                 },
             );
             let ran = app.run(&mut terminal, spawned.updates).await;

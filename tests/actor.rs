@@ -559,10 +559,8 @@ async fn a_missing_model_suggests_pull_and_writes_no_reply() {
     let (exit, updates) = s.finish().await;
     let b = banners(&updates);
     assert!(
-        b.iter().any(|(_, h)| h
-            .as_deref()
-            .unwrap_or("")
-            .contains("ollama pull mistral:7b")),
+        b.iter()
+            .any(|(_, h)| h.as_deref().unwrap_or("").contains("/pull mistral:7b")),
         "{b:?}"
     );
     let recs = records(&exit);
@@ -661,6 +659,32 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
             .iter()
             .any(|u| matches!(u, Update::Transcript(items) if items.len() == 2))
     );
+    // The restore is said once (#31): with the rebuilt transcript's notices, not also as
+    // a line of its own.
+    let restored = |n: &ollm_tui::view::Notice| {
+        matches!(
+            n,
+            ollm_tui::view::Notice::Engine(
+                ollm_tui::core::events::EngineEvent::SnapshotRestored { .. }
+            )
+        )
+    };
+    // What the screen holds after the restore: its rebuilt transcript, then what came
+    // until the transcript was sent again.
+    let at = updates
+        .iter()
+        .position(|u| matches!(u, Update::Transcript(items) if items.len() == 2))
+        .unwrap();
+    let said: usize = updates[at + 1..]
+        .iter()
+        .take_while(|u| !matches!(u, Update::Transcript(_)))
+        .map(|u| match u {
+            Update::Notice(n) | Update::Banner(n) => usize::from(restored(n)),
+            Update::PastNotices(ns) => ns.iter().filter(|(_, _, n)| restored(n)).count(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(said, 1, "{:?}", &updates[at..]);
     // Replaying what was written gives the same state.
     let store = exit.store.as_ref().unwrap();
     let loaded = store.loaded();

@@ -951,3 +951,71 @@ async fn an_old_server_has_no_ps() {
         .unwrap();
     assert_eq!(r.status(), 404);
 }
+
+#[tokio::test]
+async fn pull_streams_ollamas_lines_then_lists_the_model() {
+    let server = FakeOllama::start().await;
+    server.set_pull_pace(4, Duration::ZERO);
+    let resp = client()
+        .post(format!("{}/api/pull", server.url()))
+        .json(&json!({"model": "smollm2:135m"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let text = resp.text().await.unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let statuses: Vec<&str> = lines
+        .iter()
+        .map(|l| l["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses[0], "pulling manifest");
+    assert_eq!(
+        &statuses[statuses.len() - 3..],
+        ["verifying sha256 digest", "writing manifest", "success"]
+    );
+    let layer: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l.get("completed").is_some())
+        .collect();
+    // The main layer in 4 steps and the small one in 1, each counting up to its total.
+    assert_eq!(layer.len(), 5);
+    assert!(
+        layer
+            .iter()
+            .all(|l| l["digest"].as_str().unwrap().starts_with("sha256:"))
+    );
+    assert!(statuses[1].starts_with("pulling ") && lines[1].get("total").is_some());
+    let tags: Value = client()
+        .get(format!("{}/api/tags", server.url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        tags["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "smollm2:135m")
+    );
+    // An unknown name: the error Ollama streams, and nothing installed.
+    let text = client()
+        .post(format!("{}/api/pull", server.url()))
+        .json(&json!({"model": "nope:1b"}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        text,
+        "{\"status\":\"pulling manifest\"}\n{\"error\":\"pull model manifest: file does not exist\"}\n"
+    );
+}

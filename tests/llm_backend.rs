@@ -591,3 +591,107 @@ async fn answers_that_are_not_ollamas_json_are_malformed() {
     assert!(matches!(err, LlmError::Malformed { .. }), "{err:?}");
     assert!(err.hint().unwrap().contains(&url));
 }
+
+// ---------------------------------------------------------------------------------------
+// Pulling a model
+
+#[tokio::test]
+async fn a_pull_streams_progress_to_success_and_the_model_is_then_installed() {
+    use ollm_tui::llm::{PullLine, PullProgress};
+    let server = FakeOllama::start().await;
+    server.set_pull_pace(10, Duration::from_millis(2));
+    let b = backend(&server);
+    assert!(
+        b.show_model("smollm2:135m").await.is_err(),
+        "not installed yet"
+    );
+    let mut stream = b.pull("smollm2:135m").await.unwrap();
+    let mut progress = PullProgress::default();
+    let mut percents = Vec::new();
+    let mut statuses = Vec::new();
+    while let Some(line) = stream.next().await {
+        let line = line.unwrap();
+        progress.apply(&line, tokio::time::Instant::now());
+        percents.extend(progress.percent());
+        statuses.push(progress.status.clone());
+        assert!(!matches!(line, PullLine::Error(_)), "{line:?}");
+    }
+    assert!(progress.done, "ended with success: {statuses:?}");
+    assert_eq!(statuses.first().unwrap(), "pulling manifest");
+    assert!(statuses.iter().any(|s| s == "verifying sha256 digest"));
+    assert!(statuses.iter().any(|s| s == "writing manifest"));
+    // The bar advanced through the steps, never backwards, to the whole model.
+    assert!(percents.windows(2).all(|w| w[0] <= w[1]), "{percents:?}");
+    let distinct: std::collections::BTreeSet<_> = percents.iter().collect();
+    assert!(distinct.len() >= 5, "{percents:?}");
+    assert_eq!(progress.percent(), Some(100));
+    let installed = b.list_models().await.unwrap();
+    let m = installed.iter().find(|m| m.name == "smollm2:135m").unwrap();
+    assert_eq!(
+        progress.total(),
+        m.size_bytes,
+        "the bytes pulled are the model's"
+    );
+    assert_eq!(server.pull_requests(), ["smollm2:135m"]);
+    let body = server
+        .requests()
+        .into_iter()
+        .find(|r| r.path == "/api/pull")
+        .unwrap()
+        .body
+        .unwrap();
+    assert_eq!(body, json!({"model": "smollm2:135m", "stream": true}));
+}
+
+#[tokio::test]
+async fn an_unknown_model_fails_with_ollamas_words() {
+    let server = FakeOllama::start().await;
+    let mut stream = backend(&server).pull("no-such-model:7b").await.unwrap();
+    let mut lines = Vec::new();
+    while let Some(line) = stream.next().await {
+        lines.push(line.unwrap());
+    }
+    assert_eq!(
+        lines.last().unwrap(),
+        &ollm_tui::llm::PullLine::Error("pull model manifest: file does not exist".into())
+    );
+    assert_eq!(
+        lines.len(),
+        2,
+        "pulling manifest, then the error: {lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn dropping_a_pull_disconnects_and_installs_nothing() {
+    let server = FakeOllama::start().await;
+    server.set_pull_pace(200, Duration::from_millis(20));
+    let b = backend(&server);
+    let mut stream = b.pull("tinyllama:1.1b").await.unwrap();
+    // Some progress first, so the drop is mid-layer.
+    let mut seen = 0;
+    while seen < 3 {
+        let line = stream.next().await.unwrap().unwrap();
+        if matches!(
+            line,
+            ollm_tui::llm::PullLine::Status {
+                completed: Some(_),
+                ..
+            }
+        ) {
+            seen += 1;
+        }
+    }
+    drop(stream);
+    let gone = server.wait_for_disconnect(PATIENCE).await;
+    assert!(gone.is_some(), "the server saw the client leave");
+    assert!(gone.unwrap().chunks_sent < 200);
+    let names: Vec<String> = b
+        .list_models()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert!(!names.contains(&"tinyllama:1.1b".to_string()), "{names:?}");
+}

@@ -264,6 +264,13 @@ fn every_size_renders_with_every_screen() {
             selected: 9,
             current: "m",
             note: Some("loading…"),
+            pull: Some("Pull m…".to_string()),
+        }),
+        Some(Overlay::Pull {
+            title: "Pulling m".to_string(),
+            lines: vec!["downloading".to_string(), "1 MB of 2 MB · 50 %".to_string()],
+            ratio: Some(0.5),
+            footer: "Esc cancel",
         }),
         Some(Overlay::Inspector {
             checkpoint: &cps[0],
@@ -443,6 +450,13 @@ fn untrusted_text_never_reaches_the_buffer() {
             selected: 0,
             current: "x",
             note: Some(NASTY),
+            pull: Some(NASTY.to_string()),
+        },
+        Overlay::Pull {
+            title: NASTY.to_string(),
+            lines: vec![NASTY.to_string()],
+            ratio: Some(2.0),
+            footer: "Esc",
         },
         Overlay::Inspector {
             checkpoint: &cps[0],
@@ -869,9 +883,85 @@ fn status_line_keeps_the_budget_visible_as_it_narrows() {
         }
         if w >= 140 {
             assert!(status.contains("3 compressions"), "w={w}: {status:?}");
-            assert!(status.contains("assistant T2"), "w={w}: {status:?}");
+            assert!(status.contains("assistant mode"), "w={w}: {status:?}");
         }
     }
+}
+
+/// A merge keeps the oldest checkpoint's number: its own divider says it took the later
+/// ones in, rather than "checkpoint 1 (since merged into checkpoint 1)" (#31).
+#[test]
+fn a_divider_merged_into_its_own_number_says_what_it_took_in() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    for (checkpoint, merged_into) in [(1, Some(1)), (2, Some(1))] {
+        t.push(Entry::new(
+            EntryKind::Fold {
+                checkpoint,
+                messages: 4,
+                tokens: 49,
+                merged_into,
+            },
+            "",
+            t0(),
+        ));
+    }
+    let text = buffer_text(&parts.draw(&mut t, 120, 12, None, None));
+    assert!(
+        text.contains("checkpoint 1 (later ones since merged into it): 4 earlier"),
+        "{text}"
+    );
+    assert!(
+        text.contains("checkpoint 2 (since merged into checkpoint 1)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("checkpoint 1 (since merged into checkpoint 1)"),
+        "{text}"
+    );
+}
+
+/// A brand-new chat with a small model (#31): nothing was compressed, so nothing was lost —
+/// no reliability badge (it read a red 30 % before) — and the status line speaks plainly:
+/// "(default)" rather than "(capped)", "assistant mode" rather than "assistant T2". After
+/// a compression the badge appears, calm for a clean one.
+#[test]
+fn a_fresh_small_model_session_shows_no_alarm_and_no_jargon() {
+    let mut parts = Parts::new();
+    parts.status = status("qwen2.5-coder:0.5b");
+    parts.status.activity = Activity::Idle;
+    parts.status.gauge = GaugeView {
+        used: 68,
+        ctx: 8_192,
+        trigger: 6_000,
+        reserve: 1_024,
+        source: Some("default"),
+    };
+    parts.status.compressions = 0;
+    parts.status.reliability = Some(Reliability::compute(Some(0.5), 0));
+    for w in [80u16, 200] {
+        let mut t = Transcript::new();
+        let text = buffer_text(&parts.draw(&mut t, w, 3, None, None));
+        let line = text.lines().last().unwrap();
+        for badge in ["🔴", "🟠", "🟡", "🟢", "%!"] {
+            assert!(!line.contains(badge), "w={w}: {line:?}");
+        }
+        assert!(line.contains("(default)"), "w={w}: {line:?}");
+        assert!(
+            !line.contains("capped") && !line.contains(" T2"),
+            "w={w}: {line:?}"
+        );
+        if w == 200 {
+            assert!(line.contains("nothing compressed yet"), "{line:?}");
+            assert!(line.contains("assistant mode"), "{line:?}");
+        }
+    }
+    parts.status.compressions = 1;
+    parts.status.reliability = Some(Reliability::compute(Some(0.5), 1));
+    let mut t = Transcript::new();
+    let text = buffer_text(&parts.draw(&mut t, 200, 3, None, None));
+    let line = text.lines().last().unwrap();
+    assert!(line.contains("1 compression · 🟢 92%"), "{line:?}");
 }
 
 #[test]
@@ -995,6 +1085,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             selected: 0,
             current: "m",
             note: None,
+            pull: None,
         }),
         Some(Overlay::Inspector {
             checkpoint: &cps[0],
@@ -1383,16 +1474,31 @@ fn the_session_browser_lists_filter_counts_and_asks_before_deleting() {
     );
     assert!(text.contains("Moved to /d/trash/x."), "{text}");
     let overlay = Overlay::Sessions {
-        rows: Some(rows),
+        rows: Some(rows.clone()),
         total: 2,
         selected: 1,
         filter: "",
-        prompt: ollm_tui::ui::BrowserPrompt::Rename("Q3 plan"),
+        prompt: ollm_tui::ui::BrowserPrompt::Rename("Q3 plan", 80),
         note: None,
         now,
     };
     let text = buffer_text(&parts.draw(&mut t, 120, 20, None, Some(overlay)));
-    assert!(text.contains("New title: Q3 plan"), "{text}");
+    assert!(text.contains("New title: Q3 plan▏  7/80"), "{text}");
+    // A title at its limit: the count says so, and in a narrow window the end of what is
+    // typed stays in sight.
+    let long = format!("{}END", "x".repeat(77));
+    let overlay = Overlay::Sessions {
+        rows: Some(rows.clone()),
+        total: 2,
+        selected: 1,
+        filter: "",
+        prompt: ollm_tui::ui::BrowserPrompt::Rename(&long, 80),
+        note: Some("Titles are at most 80 characters: the rest is not taken."),
+        now,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 60, 20, None, Some(overlay)));
+    assert!(text.contains("END▏  80/80"), "{text}");
+    assert!(text.contains("New title: …x"), "{text}");
     // Loading, and nothing matching.
     let overlay = Overlay::Sessions {
         rows: Some(Vec::new()),

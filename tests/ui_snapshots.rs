@@ -562,6 +562,7 @@ fn model_picker() {
         selected: 2,
         current: "llama3.2:3b",
         note: None,
+        pull: None,
     };
     insta::assert_snapshot!(f.text(90, 16, None, Some(overlay)));
 }
@@ -574,6 +575,7 @@ fn model_picker_loading_and_empty() {
         selected: 0,
         current: "llama3.2:3b",
         note: Some("loading…"),
+        pull: None,
     };
     let loading = f.text(70, 12, None, Some(overlay));
     let overlay = Overlay::Models {
@@ -581,9 +583,58 @@ fn model_picker_loading_and_empty() {
         selected: 0,
         current: "llama3.2:3b",
         note: None,
+        pull: None,
     };
     let empty = f.text(70, 12, None, Some(overlay));
     insta::assert_snapshot!(format!("{loading}\n{empty}"));
+}
+
+#[test]
+fn model_picker_offers_to_pull_the_missing_model() {
+    let mut f = Fixture::new();
+    let items = model_entries();
+    let overlay = Overlay::Models {
+        items: &items,
+        selected: 0,
+        current: "llama3.1:70b",
+        note: Some(
+            "llama3.1:70b is not installed: Enter on its row pulls it (/pull llama3.1:70b).",
+        ),
+        pull: Some("Pull llama3.1:70b…".to_string()),
+    };
+    let text = f.text(90, 16, None, Some(overlay));
+    let row = text
+        .lines()
+        .find(|l| l.contains("Pull llama3.1:70b…"))
+        .unwrap();
+    let first_model = text
+        .lines()
+        .position(|l| l.contains("llama3.2:3b"))
+        .unwrap();
+    assert!(
+        text.lines().position(|l| l == row).unwrap() < first_model,
+        "the pull row comes first:\n{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn pull_dialog_draws_its_figures_and_a_bar() {
+    let mut f = Fixture::new();
+    let overlay = Overlay::Pull {
+        title: "Pulling smollm2:135m".to_string(),
+        lines: vec![
+            "downloading".to_string(),
+            "37.8 MB of 75.7 MB · 50 % · 12.0 MB/s".to_string(),
+        ],
+        ratio: Some(0.5),
+        footer: "Esc cancel · q hide (it goes on)",
+    };
+    let text = f.text(80, 12, None, Some(overlay));
+    let bar = text.lines().find(|l| l.contains('█')).unwrap();
+    let (full, empty) = (bar.matches('█').count(), bar.matches('░').count());
+    assert!(full > 0 && full.abs_diff(empty) <= 1, "half full: {bar}");
+    insta::assert_snapshot!(text);
 }
 
 fn bindings() -> Vec<(String, String)> {
@@ -705,7 +756,7 @@ fn banner_model_missing() {
         model: "llama3.2:3b".into(),
         found: Found::Connecting,
     }));
-    assert!(text.contains("ollama pull llama3.2:3b"));
+    assert!(text.contains("/pull llama3.2:3b"));
     insta::assert_snapshot!(text);
 }
 

@@ -359,6 +359,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             EngineEvent::SnapshotRestored { .. } => {
                 self.out.clear_transient_banner();
                 transcript::send_transcript(&self.engine, &self.out);
+                // The rebuilt transcript already says it (the event is kept in the log,
+                // and its past notices come with the transcript): once is enough (#31).
+                if self.engine.past_events().iter().any(|(_, _, e)| *e == ev) {
+                    return;
+                }
             }
             EngineEvent::Pinned { id, pinned } => self.out.send(Update::Pinned {
                 id: *id,

@@ -46,6 +46,10 @@ impl App {
         // terminal raw and the reply unsaved; it ends like SIGTERM (Ctrl+\ in raw mode is
         // a key, not this signal).
         let mut sigquit = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::quit())?;
+        if !self.mouse {
+            // `mouse = false`: `terminal::enter` captured it; the terminal selects.
+            let _ = super::terminal::set_mouse(false);
+        }
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
         let mut spinner = tokio::time::interval(SPINNER);
@@ -140,11 +144,24 @@ impl App {
                 items,
                 selected,
                 note,
+                pull,
             } => Overlay::Models {
                 items,
                 selected: *selected,
                 current: &session.status.model,
                 note: note.as_deref(),
+                pull: pull.as_deref().map(super::words::pull_row),
+            },
+            // Closed with its pull (`app::pull`); an empty frame at worst.
+            OverlayState::Pull => Overlay::Pull {
+                title: self
+                    .pull
+                    .as_ref()
+                    .map(|j| super::words::pull_title(&j.name))
+                    .unwrap_or_default(),
+                lines: self.pull.as_ref().map(|j| j.lines()).unwrap_or_default(),
+                ratio: self.pull.as_ref().and_then(|j| j.ratio()),
+                footer: super::words::PULL_FOOTER,
             },
             OverlayState::Inspector {
                 checkpoint,
@@ -174,7 +191,9 @@ impl App {
                 filter: &b.filter,
                 prompt: match &b.mode {
                     super::sessions::BrowserMode::Browse => crate::ui::BrowserPrompt::None,
-                    super::sessions::BrowserMode::Rename(t) => crate::ui::BrowserPrompt::Rename(t),
+                    super::sessions::BrowserMode::Rename(t) => {
+                        crate::ui::BrowserPrompt::Rename(t, crate::store::manage::MAX_TITLE_CHARS)
+                    }
                     super::sessions::BrowserMode::ConfirmDelete => {
                         crate::ui::BrowserPrompt::ConfirmDelete
                     }

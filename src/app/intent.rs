@@ -46,6 +46,12 @@ pub enum Intent {
     Inspect(Option<u32>),
     /// `/inspect #N`: tool result N beside its whole original.
     InspectResult(MessageId),
+    /// Copy text from the transcript to the clipboard (OSC 52).
+    Copy(super::copy::CopyTarget),
+    /// Capture the mouse or release it to the terminal (`None`: the other way round).
+    Mouse(Option<bool>),
+    /// Pull a model (`/pull`); without a name, the session's missing one.
+    Pull(Option<String>),
     /// A new session from this one's messages up to N (the last by default).
     Fork(Option<MessageId>),
     /// A goal-board change: the engine applies it, the panel shows it.
@@ -89,6 +95,9 @@ impl App {
             Intent::Search(text) => self.open_search(text),
             Intent::Inspect(number) => self.inspect(number, false),
             Intent::InspectResult(id) => self.inspect_result(id),
+            Intent::Pull(name) => self.pull(name, false),
+            Intent::Copy(target) => self.copy(target),
+            Intent::Mouse(on) => self.set_mouse(on.unwrap_or(!self.mouse)),
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Goal(change) => {
                 self.command(Request::Goal { change });
@@ -104,6 +113,37 @@ impl App {
             Intent::Engine(request) => self.command(request),
             Intent::Actor(command) => self.command(command),
         }
+    }
+
+    /// `/copy`: the text to the terminal's clipboard, and a line saying what went.
+    fn copy(&mut self, target: super::copy::CopyTarget) {
+        let picked = match super::copy::pick(self.transcript.entries(), target) {
+            Ok(p) => p,
+            Err(e) => return self.info(words::copy_failed(&e)),
+        };
+        if picked.text.len() > super::copy::MAX_TEXT_BYTES {
+            return self.info(words::copy_too_long(
+                &picked.what,
+                picked.text.len(),
+                super::copy::MAX_TEXT_BYTES,
+            ));
+        }
+        match super::terminal::clipboard(&super::copy::osc52(&picked.text)) {
+            Ok(()) => self.info(words::copied(&picked.what, picked.text.chars().count())),
+            Err(e) => self.info(words::copy_failed(&e.to_string())),
+        }
+    }
+
+    /// Capture the mouse (`on`) or give it to the terminal's selection, and say which.
+    pub(super) fn set_mouse(&mut self, on: bool) {
+        self.mouse = on;
+        let _ = super::terminal::set_mouse(on);
+        let key = self
+            .opts
+            .keymap
+            .command_label("mouse")
+            .unwrap_or_else(|| "/mouse".to_string());
+        self.input_note = Some(words::mouse_note(on, &key));
     }
 
     /// Esc: messages typed ahead come back first; the next Esc stops the reply.

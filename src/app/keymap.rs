@@ -110,6 +110,12 @@ pub static BINDINGS: &[Binding] = &[
         does: Does::Command("details"),
     },
     Binding {
+        name: "mouse",
+        describe: "release the mouse for selecting text, or capture it again",
+        default_keys: "f9",
+        does: Does::Command("mouse"),
+    },
+    Binding {
         name: "help",
         describe: "this help",
         default_keys: "f1",

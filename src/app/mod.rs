@@ -9,6 +9,7 @@
 
 mod browser;
 pub mod commands;
+pub mod copy;
 mod event_loop;
 mod input;
 pub mod intent;
@@ -16,6 +17,7 @@ pub mod keymap;
 mod overlays;
 pub mod paste;
 pub mod present;
+pub(crate) mod pull;
 pub(crate) mod sessions;
 pub mod terminal;
 pub mod words;
@@ -52,6 +54,9 @@ pub struct AppOptions {
     pub config_temperature: Option<f32>,
     /// Show this message once the transcript arrives (a search hit opened here).
     pub start_at: Option<crate::core::message::MessageId>,
+    /// Capture the mouse (wheel scrolling) at start; `false` leaves it to the terminal's
+    /// selection (`mouse = false` in config.toml).
+    pub mouse: bool,
 }
 
 /// Why the app ended.
@@ -104,6 +109,11 @@ pub struct App {
     /// questions about it were asked (`App::intend`, `Intent::Quit`).
     pub(crate) quit_asked: Option<(intent::QuitStake, usize)>,
     pub(crate) exit: AppExit,
+    /// The model being pulled (`/pull`), whether or not its dialog shows.
+    pub(crate) pull: Option<pull::PullJob>,
+    pub(crate) pull_seq: u64,
+    /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
+    pub(crate) mouse: bool,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
     pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
 }
@@ -137,7 +147,11 @@ impl App {
     ) -> App {
         let mut input = TextArea::default();
         ui::style_textarea(&mut input, &opts.theme);
-        let mut help_lines = opts.keymap.help();
+        let mut help_lines: Vec<(String, String)> = words::STATUS_LINE_HELP
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        help_lines.extend(opts.keymap.help());
         help_lines.push(("? (empty input)".into(), "this help".into()));
         help_lines.extend(
             HELP_EXTRAS
@@ -157,6 +171,7 @@ impl App {
             pastes: paste::Folded::default(),
             banner: opts.startup_banner.clone(),
             keys: opts.keymap.key_names(),
+            mouse: opts.mouse,
             opts,
             help_lines,
             panel: false,
@@ -170,6 +185,8 @@ impl App {
             quit: false,
             quit_asked: None,
             exit: AppExit::Quit,
+            pull: None,
+            pull_seq: 0,
             replies_tx,
             replies_rx,
         }

@@ -3,6 +3,7 @@
 //! that fill them.
 
 use super::App;
+use super::intent::Intent;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
 use crate::actor::{Command, Inspection, ResultInspection};
@@ -32,6 +33,11 @@ pub enum Reply {
     Searched(Result<crate::store::search::SearchReport, String>),
     /// A fork just made, to open.
     Forked(Result<crate::actor::Forked, String>),
+    /// A line of the pull `id` (`app::pull`).
+    Pull {
+        id: u64,
+        event: super::pull::PullEvent,
+    },
 }
 
 pub enum OverlayState {
@@ -46,9 +52,14 @@ pub enum OverlayState {
     },
     Models {
         items: Vec<ModelEntry>,
+        /// Row 0 is the pull row when `pull` is set; the models follow.
         selected: usize,
         note: Option<String>,
+        /// The session's model, missing: a first row offers to pull it.
+        pull: Option<String>,
     },
+    /// The pull under way (`App::pull` holds it; hiding the dialog does not stop it).
+    Pull,
     Inspector {
         checkpoint: Checkpoint,
         originals: Vec<Message>,
@@ -83,10 +94,12 @@ impl App {
     }
 
     pub(super) fn open_models(&mut self) {
+        let pull = super::pull::missing_model(&self.session.connection, &self.session.status.model);
         self.overlay = Some(OverlayState::Models {
             items: Vec::new(),
             selected: 0,
             note: Some(LOADING.into()),
+            pull,
         });
         self.ask(|reply| Command::ListModels { reply }, Reply::Models);
     }
@@ -158,7 +171,15 @@ impl App {
             *confirm = false;
             return;
         }
-        let close = matches!(k.code, KeyCode::Esc)
+        if matches!(self.overlay, Some(OverlayState::Pull)) && k.code == KeyCode::Esc {
+            self.cancel_pull();
+            return;
+        }
+        // The help's own key closes it too (it says so).
+        let help_again = matches!(self.overlay, Some(OverlayState::Help { .. }))
+            && matches!(self.opts.keymap.intent(&k), Some(Ok(Intent::Help)));
+        let close = help_again
+            || matches!(k.code, KeyCode::Esc)
             || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())
             || self.opts.keymap.quits(&k);
         if close {
@@ -166,6 +187,7 @@ impl App {
             return;
         }
         let mut chosen: Option<Command> = None;
+        let mut pull: Option<String> = None;
         match &mut self.overlay {
             Some(OverlayState::Help { scroll })
             | Some(OverlayState::Inspector { scroll, .. })
@@ -206,20 +228,35 @@ impl App {
                 }
             }
             Some(OverlayState::Models {
-                items, selected, ..
-            }) => match k.code {
-                KeyCode::Up => *selected = selected.saturating_sub(1),
-                KeyCode::Down => *selected = (*selected + 1).min(items.len().saturating_sub(1)),
-                KeyCode::Enter => {
-                    if let Some(m) = items.get(*selected) {
-                        chosen = Some(Command::SetModel {
-                            name: m.name.clone(),
-                        });
+                items,
+                selected,
+                pull: offer,
+                ..
+            }) => {
+                let first = usize::from(offer.is_some());
+                match k.code {
+                    KeyCode::Up => *selected = selected.saturating_sub(1),
+                    KeyCode::Down => {
+                        *selected = (*selected + 1).min((items.len() + first).saturating_sub(1));
                     }
+                    KeyCode::Enter if *selected < first => pull = offer.clone(),
+                    KeyCode::Enter => {
+                        if let Some(m) = items.get(*selected - first) {
+                            chosen = Some(Command::SetModel {
+                                name: m.name.clone(),
+                            });
+                        }
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
-            Some(OverlayState::Sessions(_) | OverlayState::Search(_)) | None => {}
+            }
+            Some(OverlayState::Sessions(_) | OverlayState::Search(_) | OverlayState::Pull)
+            | None => {}
+        }
+        if let Some(name) = pull {
+            self.overlay = None;
+            self.pull(Some(name), true);
+            return;
         }
         if let Some(c) = chosen {
             let keep_open = matches!(c, Command::DeleteSnapshot { .. });
@@ -268,16 +305,21 @@ impl App {
                     items,
                     selected,
                     note,
+                    pull,
                 }) = &mut self.overlay
                 {
                     match result {
                         Ok(list) => {
                             *items = list.iter().map(model_entry).collect();
+                            let first = usize::from(pull.is_some());
                             *selected = items
                                 .iter()
                                 .position(|m| m.name == self.session.status.model)
-                                .unwrap_or(0);
-                            *note = items.is_empty().then(|| NO_MODELS.to_string());
+                                .map_or(0, |i| i + first);
+                            *note = match pull {
+                                Some(name) => Some(words::picker_missing(name)),
+                                None => items.is_empty().then(|| NO_MODELS.to_string()),
+                            };
                         }
                         Err(e) => *note = Some(e),
                     }
@@ -313,6 +355,7 @@ impl App {
             Reply::Searched(r) => self.on_searched(r),
             Reply::Forked(Ok(made)) => self.open_fork(made),
             Reply::Forked(Err(e)) => self.info(format!("Cannot fork: {e}.")),
+            Reply::Pull { id, event } => self.on_pull(id, event),
             Reply::Inspect {
                 from_panel: false,
                 inspection: None,

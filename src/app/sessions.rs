@@ -7,8 +7,10 @@
 
 pub use super::browser::{Browser, BrowserMode, SearchDialog};
 use super::overlays::{OverlayState, Reply};
+use super::words;
 use super::{App, AppExit};
 use crate::core::message::MessageId;
+use crate::store::manage::MAX_TITLE_CHARS;
 use crate::store::search::SearchReport;
 use crate::store::{DataDir, SessionLock, SessionSummary};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -158,9 +160,18 @@ impl App {
             Some(OverlayState::Sessions(b)) => {
                 let has_chosen = b.chosen().is_some();
                 match (&mut b.mode, k.code) {
-                    (BrowserMode::Rename(title), KeyCode::Char(c)) if !ctrl => title.push(c),
+                    // The input stops at the length a title is kept with, and says so,
+                    // rather than saving less than the screen showed.
+                    (BrowserMode::Rename(title), KeyCode::Char(c)) if !ctrl => {
+                        if title.chars().count() < MAX_TITLE_CHARS {
+                            title.push(c);
+                        } else {
+                            b.note = Some(words::title_limit(MAX_TITLE_CHARS));
+                        }
+                    }
                     (BrowserMode::Rename(title), KeyCode::Backspace) => {
                         title.pop();
+                        b.note = None;
                     }
                     (BrowserMode::Rename(_), KeyCode::Esc) => b.mode = BrowserMode::Browse,
                     (BrowserMode::Rename(title), KeyCode::Enter) => {

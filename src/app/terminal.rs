@@ -47,6 +47,21 @@ pub fn enter() -> std::io::Result<DefaultTerminal> {
     Ok(terminal)
 }
 
+/// Capture the mouse (wheel scrolling) or give it back to the terminal, whose own
+/// selection then works.
+pub fn set_mouse(on: bool) -> std::io::Result<()> {
+    if on {
+        execute!(stdout(), EnableMouseCapture)
+    } else {
+        execute!(stdout(), DisableMouseCapture)
+    }
+}
+
+/// Write an OSC 52 sequence (`app::copy`): it sets the clipboard and draws nothing.
+pub fn clipboard(sequence: &str) -> std::io::Result<()> {
+    execute!(stdout(), crossterm::style::Print(sequence))
+}
+
 /// Restore the terminal: keyboard flags, mouse, paste, alternate screen, raw mode, cursor.
 /// Safe to call more than once, and when [`enter`] never ran.
 pub fn leave() {

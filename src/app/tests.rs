@@ -71,6 +71,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             data_dir: None,
             start_at: None,
             config_temperature: None,
+            mouse: true,
         },
     );
     Harness {
@@ -636,6 +637,44 @@ async fn the_browser_takes_every_character_for_its_filter() {
     key(app, KeyCode::Esc);
     assert!(app.overlay.is_none());
     assert_eq!(input(app), "", "nothing typed reached the message box");
+}
+
+/// F2's title stops at the length a title is kept with, and says so (#31): what is
+/// saved is what the screen showed, never a silent cut.
+#[tokio::test]
+async fn a_title_typed_past_its_limit_stops_there_and_says_why() {
+    use crate::store::manage::MAX_TITLE_CHARS;
+    let mut h = harness();
+    let app = &mut h.app;
+    app.overlay = Some(OverlayState::Sessions(Box::new(super::sessions::Browser {
+        all: Some(Vec::new()),
+        filter: String::new(),
+        selected: 0,
+        mode: super::sessions::BrowserMode::Rename(String::new()),
+        note: None,
+    })));
+    type_text(app, &"t".repeat(MAX_TITLE_CHARS + 20));
+    match &app.overlay {
+        Some(OverlayState::Sessions(b)) => {
+            match &b.mode {
+                super::sessions::BrowserMode::Rename(t) => {
+                    assert_eq!(t.chars().count(), MAX_TITLE_CHARS);
+                }
+                _ => panic!("not renaming"),
+            }
+            let note = b.note.as_deref().unwrap_or_default();
+            assert!(
+                note.contains(&format!("at most {MAX_TITLE_CHARS}")),
+                "{note}"
+            );
+        }
+        _ => panic!("the browser closed"),
+    }
+    key(app, KeyCode::Backspace);
+    match &app.overlay {
+        Some(OverlayState::Sessions(b)) => assert_eq!(b.note, None, "the note goes with the limit"),
+        _ => panic!("the browser closed"),
+    }
 }
 
 #[tokio::test]

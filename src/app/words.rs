@@ -76,7 +76,119 @@ impl Words {
 
 /// The model picker before the list arrives.
 pub const LOADING: &str = "loading…";
-pub const NO_MODELS: &str = "No models installed: `ollama pull llama3.2`";
+pub const NO_MODELS: &str = "No models installed: /pull llama3.2 downloads one.";
+// ----- pulling a model (`/pull`) -----
+
+/// `/pull` without a name when the session's model is installed.
+pub const PULL_USAGE: &str = "usage: /pull NAME (e.g. /pull llama3.2:3b); without a name it pulls this session's model when it is missing";
+
+/// The picker's row that pulls the session's missing model.
+pub fn pull_row(name: &str) -> String {
+    format!("Pull {name}…")
+}
+
+/// The picker's note when the session's model is missing.
+pub fn picker_missing(name: &str) -> String {
+    format!("{name} is not installed: Enter on its row pulls it (/pull {name}).")
+}
+
+/// The pull dialog's title.
+pub fn pull_title(name: &str) -> String {
+    format!("Pulling {name}")
+}
+
+/// The dialog's footer: what its keys do.
+pub const PULL_FOOTER: &str = "Esc cancel · q hide (it goes on)";
+
+/// The dialog's figures: "1.2 GB of 2.0 GB · 61 % · 12.3 MB/s".
+pub fn pull_figures(completed: u64, total: u64, percent: Option<u8>, speed: Option<f64>) -> String {
+    if total == 0 {
+        return "waiting for the size…".to_string();
+    }
+    let mut out = format!(
+        "{} of {}",
+        crate::ui::text::bytes(completed),
+        crate::ui::text::bytes(total)
+    );
+    if let Some(p) = percent {
+        out.push_str(&format!(" · {p} %"));
+    }
+    if let Some(bps) = speed {
+        out.push_str(&format!(" · {}/s", crate::ui::text::bytes(bps as u64)));
+    }
+    out
+}
+
+pub fn pull_started(name: &str) -> String {
+    format!("Pulling {name}: Esc in its dialog cancels, q hides it (/pull shows it again).")
+}
+
+pub fn pull_busy(running: &str) -> String {
+    format!("{running} is being pulled; one pull at a time (/pull shows it, Esc there cancels).")
+}
+
+pub fn pull_cancelled(name: &str, completed: u64) -> String {
+    format!(
+        "Pull of {name} cancelled after {}; the server keeps what it downloaded, so /pull {name} resumes.",
+        crate::ui::text::bytes(completed)
+    )
+}
+
+pub fn pulled(name: &str, total: u64, secs: u64, switching: bool) -> String {
+    let size = if total > 0 {
+        format!(" ({})", crate::ui::text::bytes(total))
+    } else {
+        String::new()
+    };
+    if switching {
+        format!("Pulled {name}{size} in {secs} s; switching to it.")
+    } else {
+        format!("Pulled {name}{size} in {secs} s; /model {name} switches to it.")
+    }
+}
+
+pub fn pull_failed(name: &str, error: &str) -> Words {
+    Words::with_hint(
+        format!("Cannot pull {name}: {error}"),
+        "Check the name (ollama.com/library lists them, with tags like :3b), or try again.",
+    )
+}
+
+// ----- copying (`/copy`) and the mouse -----
+
+/// `/copy` done: "Copied the last reply (1,234 characters) to the clipboard."
+pub fn copied(what: &str, chars: usize) -> String {
+    format!(
+        "Copied {what} ({} characters) to the clipboard.",
+        crate::ui::text::thousands(chars as u64)
+    )
+}
+
+pub fn copy_too_long(what: &str, bytes: usize, limit: usize) -> String {
+    format!(
+        "Not copied: {what} is {} and terminals take about {} through OSC 52. /export writes the whole session to a file.",
+        crate::ui::text::bytes(bytes as u64),
+        crate::ui::text::bytes(limit as u64)
+    )
+}
+
+pub fn copy_failed(error: &str) -> String {
+    format!("Cannot copy: {error}.")
+}
+
+/// The mouse given to the terminal, or taken back; `key` toggles it.
+pub fn mouse_note(captured: bool, key: &str) -> String {
+    if captured {
+        format!(
+            "Mouse captured: the wheel scrolls the transcript; {key} releases it for selecting text."
+        )
+    } else {
+        format!(
+            "Mouse released: select with the mouse and copy as your terminal does; {key} captures it again (the wheel scrolls then)."
+        )
+    }
+}
+
 /// Enter on a checkpoint the panel no longer has.
 pub const CHECKPOINT_GONE: &str = "That checkpoint no longer exists.";
 
@@ -127,6 +239,45 @@ pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
 pub const TOOLS_UNSUPPORTED: &str = "no tools: model";
 
 /// On the input when a large paste was folded to a marker.
+/// The help's first rows: the status line, part by part, as a newcomer meets it (#31),
+/// then how the help itself scrolls and closes.
+pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
+    ("The status line", "the bottom row, left to right:"),
+    (
+        "Context: 560/8,192",
+        "tokens the next request holds, of the model's context size. A word after it says where the size came from when you did not set it: (server) as the server loaded the model, (model) the model's own length, (default) 8,192 until the model is loaded, (guessed) nothing known. /ctx N sets it",
+    ),
+    (
+        "▮▮▮▯┃▯▯ 55%",
+        "the same as a bar; ┃ marks where compression starts: older messages are then folded into a summary (a checkpoint) to make room",
+    ),
+    (
+        "3 compressions",
+        "how many times that happened (a wide window shows it)",
+    ),
+    (
+        "🟢 🟡 🟠 🔴 92%",
+        "how far to trust what compression kept: shown once something is compressed; it falls a little with each compression (more for small models) and more with what was lost (facts that left the ledger, summaries redone or cut). A ! says the model has compressed many times: start afresh if the answers drift",
+    ),
+    (
+        "model · mode",
+        "the model answering, and how it is prompted (/mode)",
+    ),
+    (
+        "You #12",
+        "a message's number in the session (for /inspect, /pin, /fork): numbers count every record, so they skip those between messages (summaries, notes)",
+    ),
+    (
+        "Esc, q or F1 (help)",
+        "close this help; Up, Down, PgUp, PgDn, Home and the mouse wheel scroll it",
+    ),
+];
+
+/// A title typed to its limit: the next character is not taken, and the browser says why.
+pub fn title_limit(max: usize) -> String {
+    format!("Titles are at most {max} characters: the rest is not taken.")
+}
+
 pub fn paste_folded(marker: &str) -> String {
     format!("{marker} is sent in full with the message; delete it to drop the paste")
 }
@@ -230,11 +381,11 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
             format!("Model \"{model}\" is not installed on the Ollama server."),
             match found {
                 Found::Connecting => format!(
-                    "Download it with `ollama pull {model}`, or pick an installed one with {}.",
+                    "Download it with /pull {model}, or pick an installed one with {}.",
                     keys.models
                 ),
                 Found::Request => format!(
-                    "Download it with `ollama pull {model}` (or pick another with {}), then /retry. Your message is saved.",
+                    "Download it with /pull {model} (or pick another with {}), then /retry. Your message is saved.",
                     keys.models
                 ),
             },
@@ -242,7 +393,7 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         Notice::NoModels => Words::with_hint(
             "The Ollama server has no models installed.",
             format!(
-                "Download one, e.g. `ollama pull llama3.2`, then press {}.",
+                "Download one, e.g. /pull llama3.2 (it switches to it), or `ollama pull` and {}.",
                 keys.models
             ),
         ),
@@ -324,7 +475,12 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         }
         Notice::ModelSwitchFailed { name, error } => Words {
             title: format!("Cannot switch to {name}: {error}"),
-            hint: error.hint(),
+            hint: match error {
+                LlmError::ModelNotFound { .. } => {
+                    Some(format!("/pull {name} downloads it and switches to it."))
+                }
+                _ => error.hint(),
+            },
         },
         Notice::CtxAboveTrained {
             model,

@@ -81,8 +81,8 @@ impl CtxSource {
             CtxSource::Set => None,
             CtxSource::Server => Some("server"),
             CtxSource::Model => Some("model"),
-            CtxSource::Capped => Some("capped"),
-            CtxSource::Fallback => Some("default"),
+            CtxSource::Capped => Some("default"),
+            CtxSource::Fallback => Some("guessed"),
         }
     }
 }
@@ -307,6 +307,9 @@ mod tests {
         assert_eq!(resolve_ctx(Some(100), None, None), (MIN_CTX, Set));
         assert_eq!(Set.label(), None);
         assert_eq!(Server.label(), Some("server"));
+        // Plain words (#31): "capped" read as jargon on the first screen.
+        assert_eq!(Capped.label(), Some("default"));
+        assert_eq!(Fallback.label(), Some("guessed"));
     }
 
     #[test]

@@ -1,8 +1,11 @@
-//! How far to trust the conversation after compressions.
+//! How far to trust what compression kept of the conversation.
 //!
-//! score = model_factor(parameter size) × max(0.9^compressions, 0.30). Bigger models
-//! summarize better, and every compression loses a little; the floor keeps a long
-//! conversation from reading as worthless. Smaller models get warned sooner.
+//! It measures what is known: before anything is compressed nothing has been lost, so
+//! the score is 100 % (and the status line shows no badge). Each compression then costs
+//! a little by the model's size (the prior: a small model's summaries lose more), and
+//! the engine's own evidence of loss costs more: facts that left the fact ledger for lack
+//! of room, summaries summarized again (aged or merged), and summaries that failed and
+//! were cut without the model. Smaller models get warned sooner.
 
 use serde::{Deserialize, Serialize};
 
@@ -46,10 +49,15 @@ impl Band {
     }
 }
 
-/// Floor of the compression penalty.
-const MIN_PENALTY: f64 = 0.30;
-/// Fraction kept per compression.
-const PENALTY_PER_COMPRESSION: f64 = 0.9;
+/// The lowest score: a long conversation never reads as worthless.
+const FLOOR: f64 = 0.05;
+/// Kept per fact of the person's that left the ledger, and per one of the model's.
+const PER_USER_FACT_DROPPED: f64 = 0.95;
+const PER_MODEL_FACT_DROPPED: f64 = 0.98;
+/// Kept per time a summary was summarized again (aged or merged).
+const PER_RECOMPRESSION: f64 = 0.97;
+/// Kept per summary that failed and was cut without the model (a marked truncation).
+const PER_TRUNCATION: f64 = 0.80;
 
 /// Parse Ollama's `details.parameter_size` ("3.2B", "500M", "70B", "1.5b") or a model
 /// name tag ("llama3.2:3b", "qwen2.5-coder:0.5b") into billions of parameters.
@@ -82,15 +90,29 @@ pub fn parse_parameter_billions(text: &str) -> Option<f64> {
     None
 }
 
-/// Quality factor of a model by size: larger models summarize and follow summaries better.
-pub fn model_factor(billions: Option<f64>) -> f64 {
+/// What one compression keeps, by model size: the prior. Larger models summarize and
+/// follow summaries better.
+pub fn per_compression(billions: Option<f64>) -> f64 {
     match billions.unwrap_or(0.0) {
-        b if b >= 70.0 => 0.95,
-        b if b >= 30.0 => 0.85,
-        b if b >= 13.0 => 0.70,
-        b if b >= 7.0 => 0.50,
-        _ => 0.30,
+        b if b >= 70.0 => 0.99,
+        b if b >= 30.0 => 0.98,
+        b if b >= 13.0 => 0.97,
+        b if b >= 7.0 => 0.95,
+        _ => 0.92,
     }
+}
+
+/// What compression is known to have lost so far: the engine's own evidence.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Losses {
+    pub compressions: u32,
+    /// Facts that left the fact ledger for lack of room: the person's, the model's.
+    pub facts_dropped_user: usize,
+    pub facts_dropped_model: usize,
+    /// Times the live summaries were summarized again (aged or merged).
+    pub recompressed: u32,
+    /// Live summaries that failed and were cut without the model.
+    pub truncated: u32,
 }
 
 /// Compressions after which to warn, by model size: ≤3B 3, ≤7B 5, ≤13B 7, else 10.
@@ -116,16 +138,44 @@ pub struct Reliability {
 }
 
 impl Reliability {
+    /// After `compressions` with no other evidence of loss.
     pub fn compute(billions: Option<f64>, compressions: u32) -> Reliability {
-        let exponent = i32::try_from(compressions).unwrap_or(i32::MAX);
-        let penalty = PENALTY_PER_COMPRESSION.powi(exponent).max(MIN_PENALTY);
-        let score = model_factor(billions) * penalty;
+        Reliability::measure(
+            billions,
+            &Losses {
+                compressions,
+                ..Losses::default()
+            },
+        )
+    }
+
+    /// The score from what was lost: 1.0 before any compression; then the model's
+    /// per-compression prior and every loss the engine saw, multiplied, never below
+    /// [`FLOOR`].
+    pub fn measure(billions: Option<f64>, l: &Losses) -> Reliability {
+        let pow = |base: f64, n: u64| base.powi(i32::try_from(n).unwrap_or(i32::MAX));
+        let score = if l.compressions == 0 {
+            1.0
+        } else {
+            (pow(per_compression(billions), u64::from(l.compressions))
+                * pow(PER_USER_FACT_DROPPED, l.facts_dropped_user as u64)
+                * pow(PER_MODEL_FACT_DROPPED, l.facts_dropped_model as u64)
+                * pow(PER_RECOMPRESSION, u64::from(l.recompressed))
+                * pow(PER_TRUNCATION, u64::from(l.truncated)))
+            .max(FLOOR)
+        };
         Reliability {
             score,
             band: Band::of(score),
-            compressions,
-            warn: compressions >= warning_threshold(billions),
+            compressions: l.compressions,
+            warn: l.compressions >= warning_threshold(billions),
         }
+    }
+
+    /// Whether anything was compressed yet: before that there is nothing to measure (the
+    /// status line shows no badge).
+    pub fn measured(&self) -> bool {
+        self.compressions > 0
     }
 
     /// Whole percent for display.
@@ -153,29 +203,84 @@ mod tests {
         assert_eq!(parse_parameter_billions(""), None);
     }
 
+    /// A fresh chat has lost nothing, whatever the model (#31: a 0.5B model read 🔴 30 %
+    /// before anything was compressed).
     #[test]
-    fn model_factor_steps_match_the_seed() {
-        assert_eq!(model_factor(Some(70.0)), 0.95);
-        assert_eq!(model_factor(Some(34.0)), 0.85);
-        assert_eq!(model_factor(Some(13.0)), 0.70);
-        assert_eq!(model_factor(Some(8.0)), 0.50);
-        assert_eq!(model_factor(Some(3.2)), 0.30);
-        assert_eq!(model_factor(None), 0.30);
+    fn a_fresh_session_is_not_alarming() {
+        for b in [Some(0.5), Some(3.0), None, Some(70.0)] {
+            let r = Reliability::compute(b, 0);
+            assert_eq!(r.score, 1.0);
+            assert_eq!(r.band, Band::High);
+            assert!(!r.warn);
+            assert!(!r.measured());
+        }
     }
 
+    /// The model's size weighs once there is compression: a small model's summaries cost
+    /// more than a large one's.
     #[test]
-    fn score_decays_by_ten_percent_per_compression_with_a_floor() {
-        let r0 = Reliability::compute(Some(70.0), 0);
-        assert!((r0.score - 0.95).abs() < 1e-9);
-        assert_eq!(r0.band, Band::High);
-        let r2 = Reliability::compute(Some(70.0), 2);
-        assert!((r2.score - 0.95 * 0.81).abs() < 1e-9);
-        assert_eq!(r2.band, Band::Medium);
-        // 0.9^12 ≈ 0.28 < 0.30: the floor holds.
-        let r12 = Reliability::compute(Some(70.0), 12);
-        assert!((r12.score - 0.95 * 0.30).abs() < 1e-9);
-        assert_eq!(r12.band, Band::Critical);
-        assert_eq!(Reliability::compute(Some(70.0), 1000).score, r12.score);
+    fn the_model_size_is_a_prior_once_compressed() {
+        let small = Reliability::compute(Some(0.5), 3);
+        let large = Reliability::compute(Some(70.0), 3);
+        assert!(small.measured());
+        assert!(small.score < large.score);
+        assert_eq!(large.band, Band::High);
+        // One clean compression of a small model is no alarm.
+        assert_eq!(Reliability::compute(Some(0.5), 1).band, Band::High);
+        assert!((small.score - 0.92f64.powi(3)).abs() < 1e-9);
+    }
+
+    /// The badge turns with what compression lost: facts out of the ledger, summaries
+    /// summarized again, summaries cut without the model.
+    #[test]
+    fn losses_turn_the_badge() {
+        let clean = Losses {
+            compressions: 2,
+            ..Losses::default()
+        };
+        let base = Reliability::measure(Some(8.0), &clean);
+        assert_eq!(base.band, Band::High);
+        let lost = |l: Losses| Reliability::measure(Some(8.0), &l).score;
+        let user = Losses {
+            facts_dropped_user: 1,
+            ..clean
+        };
+        let model = Losses {
+            facts_dropped_model: 1,
+            ..clean
+        };
+        assert!(lost(user) < base.score);
+        assert!(lost(user) < lost(model), "the person's facts weigh more");
+        assert!(
+            lost(Losses {
+                recompressed: 1,
+                ..clean
+            }) < base.score
+        );
+        assert!(
+            lost(Losses {
+                truncated: 1,
+                ..clean
+            }) < base.score
+        );
+        let bad = Reliability::measure(
+            Some(8.0),
+            &Losses {
+                facts_dropped_user: 10,
+                truncated: 3,
+                ..clean
+            },
+        );
+        assert_eq!(bad.band, Band::Critical, "{}", bad.score);
+        let worst = Reliability::measure(
+            Some(0.5),
+            &Losses {
+                compressions: 1000,
+                facts_dropped_user: 1000,
+                ..clean
+            },
+        );
+        assert!((worst.score - FLOOR).abs() < 1e-9);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod error;
 pub mod host;
 pub mod ndjson;
 pub mod ollama;
+pub mod pull;
 
 pub use backend::{
     ChatBackend, ChatMessage, ChatOptions, ChatReply, ChatRequest, ChatRole, ChatStats, ChatStream,
@@ -22,3 +23,4 @@ pub use backend::{
 pub use error::{LlmError, Waiting};
 pub use host::{DEFAULT_HOST, DEFAULT_PORT, HostError, parse_host};
 pub use ollama::{OllamaBackend, OllamaOptions};
+pub use pull::{PullLine, PullProgress, PullStream};

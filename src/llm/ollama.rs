@@ -127,11 +127,16 @@ impl OllamaBackend {
         &self.options
     }
 
+    /// The HTTP client (for the calls of other files: `pull`).
+    pub(super) fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
     fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
     }
 
-    fn send_error(&self, err: &reqwest::Error) -> LlmError {
+    pub(super) fn send_error(&self, err: &reqwest::Error) -> LlmError {
         if err.is_connect() {
             LlmError::Unreachable {
                 url: self.base_url.clone(),
@@ -373,7 +378,7 @@ fn is_context_overflow(message: &str) -> bool {
     .any(|k| m.contains(k))
 }
 
-fn status_error(status: u16, url: &str, body: &[u8], model: Option<&str>) -> LlmError {
+pub(super) fn status_error(status: u16, url: &str, body: &[u8], model: Option<&str>) -> LlmError {
     let message = error_message(body);
     if is_context_overflow(&message) {
         return LlmError::ContextOverflow { message };

@@ -416,9 +416,13 @@ fn render_with(
             tokens,
             merged_into,
         } => {
-            let merged = merged_into
-                .map(|m| format!(" (since merged into checkpoint {m})"))
-                .unwrap_or_default();
+            // A merge keeps the oldest one's number: "checkpoint 1 (since merged into
+            // checkpoint 1)" read as a slip (#31), so the oldest says what it took in.
+            let merged = match merged_into {
+                Some(m) if m == checkpoint => " (later ones since merged into it)".to_string(),
+                Some(m) => format!(" (since merged into checkpoint {m})"),
+                None => String::new(),
+            };
             let text = format!(
                 "{f}{f} checkpoint {checkpoint}{merged}: {messages} earlier messages folded ({tok} tokens) {f}{f}",
                 f = ctx.g.fold,

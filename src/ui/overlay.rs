@@ -42,7 +42,23 @@ pub(crate) fn render_overlay(
             selected,
             current,
             note,
-        } => models(items, *selected, current, *note, area, buf, cx),
+            pull,
+        } => models(
+            items,
+            *selected,
+            current,
+            *note,
+            pull.as_deref(),
+            area,
+            buf,
+            cx,
+        ),
+        Overlay::Pull {
+            title,
+            lines,
+            ratio,
+            footer,
+        } => pull(title, lines, *ratio, footer, area, buf, cx),
         Overlay::Inspector {
             checkpoint,
             originals,
@@ -217,7 +233,13 @@ fn help(
     );
     let want_h = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX).max(5);
     let rect = popup(area, want_w, want_h);
-    let inner = frame(rect, buf, "Keys", "", cx);
+    let inner = frame(
+        rect,
+        buf,
+        "Help",
+        &format!("PgUp/PgDn scroll{}Esc close", cx.g.sep),
+        cx,
+    );
     if inner.width == 0 || inner.height == 0 {
         return;
     }
@@ -238,7 +260,9 @@ fn help_lines(
     cx: &OverlayCtx<'_>,
 ) -> Vec<Line<'static>> {
     let s = &cx.theme.styles;
-    let key_col = key_w.min(width * 2 / 5).max(1);
+    // At most 24 columns: a long command name wraps rather than squeezing every
+    // description.
+    let key_col = key_w.min((width * 2 / 5).min(24)).max(1);
     let mut lines = Vec::new();
     if rows.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -303,7 +327,7 @@ fn snapshots(
         "  {} {} {} {} {} label",
         pad_right("when", 11),
         pad_right("ago", 4),
-        pad_right("purpose", 9),
+        pad_right("taken", 9),
         pad_left("tokens", 7),
         pad_left("msgs", 5),
     );
@@ -324,7 +348,7 @@ fn snapshots(
             if is_sel { cx.g.selected } else { " " },
             pad_right(&local(m.created, cx.offset), 11),
             pad_right(&age((now - m.created).num_seconds()), 4),
-            pad_right(m.purpose.as_str(), 9),
+            pad_right(taken(m.purpose), 9),
             pad_left(&thousands(u64::from(m.tokens)), 7),
             pad_left(&thousands(m.message_count as u64), 5),
             label
@@ -340,6 +364,17 @@ fn snapshots(
             &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
             inner.width,
         );
+    }
+}
+
+/// Who took a snapshot, in a word: the log's "rollback" read as jargon for the person's own
+/// (#31).
+fn taken(purpose: crate::core::record::SnapshotPurpose) -> &'static str {
+    use crate::core::record::SnapshotPurpose;
+    match purpose {
+        SnapshotPurpose::Rollback => "by you",
+        SnapshotPurpose::Recovery => "auto",
+        SnapshotPurpose::Emergency => "emergency",
     }
 }
 
@@ -362,11 +397,54 @@ fn can(capabilities: &[String]) -> String {
         .join(" ")
 }
 
+/// The pull dialog: its lines, then a bar as wide as the dialog.
+fn pull(
+    title: &str,
+    lines: &[String],
+    ratio: Option<f64>,
+    footer: &str,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let s = &cx.theme.styles;
+    let rect = popup(area, 64, u16::try_from(lines.len() + 3).unwrap_or(5));
+    let inner = frame(rect, buf, &clean_line(title), footer, cx);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let width = usize::from(inner.width);
+    let mut y = inner.y;
+    for line in lines {
+        if y >= inner.y + inner.height {
+            return;
+        }
+        buf.set_span(
+            inner.x,
+            y,
+            &Span::styled(truncate(&clean_line(line), width, cx.g.ellipsis), s.text),
+            inner.width,
+        );
+        y += 1;
+    }
+    if y >= inner.y + inner.height {
+        return;
+    }
+    let (full, empty) = if cx.ascii { ('#', '-') } else { ('█', '░') };
+    let filled = ratio.map_or(0, |r| (r.clamp(0.0, 1.0) * width as f64).floor() as usize);
+    let bar: String = std::iter::repeat_n(full, filled)
+        .chain(std::iter::repeat_n(empty, width - filled.min(width)))
+        .collect();
+    buf.set_span(inner.x, y, &Span::styled(bar, s.accent), inner.width);
+}
+
+#[allow(clippy::too_many_arguments)]
 fn models(
     items: &[ModelEntry],
     selected: usize,
     current: &str,
     note: Option<&str>,
+    pull: Option<&str>,
     area: Rect,
     buf: &mut Buffer,
     cx: &OverlayCtx<'_>,
@@ -379,7 +457,9 @@ fn models(
         .unwrap_or(10)
         .clamp(10, 40);
     let want_w = u16::try_from(name_w + 40 + CAN_W).unwrap_or(u16::MAX);
-    let want_h = u16::try_from(items.len() + 5).unwrap_or(u16::MAX).max(6);
+    let want_h = u16::try_from(items.len() + 5 + usize::from(pull.is_some()))
+        .unwrap_or(u16::MAX)
+        .max(6);
     let rect = popup(area, want_w, want_h);
     let footer = format!("Enter select{}Esc close", cx.g.sep);
     let inner = frame(rect, buf, "Choose a model", &footer, cx);
@@ -400,11 +480,11 @@ fn models(
             y += 1;
         }
     }
-    if items.is_empty() {
+    if items.is_empty() && pull.is_none() {
         if note.is_none() && y < usize::from(inner.height) {
             let lines = wrap(
                 &[Span::styled(
-                    "No models installed. Run `ollama pull llama3.2`, then open this list again.",
+                    "No models installed. /pull llama3.2 downloads one (or `ollama pull`, then open this list again).",
                     s.dim,
                 )],
                 width,
@@ -439,32 +519,42 @@ fn models(
         y += 1;
     }
     let rows = usize::from(inner.height).saturating_sub(y);
-    let selected = selected.min(items.len() - 1);
+    let first = usize::from(pull.is_some());
+    let count = items.len() + first;
+    let selected = selected.min(count - 1);
     let off = list_offset(selected, rows);
-    for (k, m) in items.iter().enumerate().skip(off).take(rows) {
+    for k in (0..count).skip(off).take(rows) {
         let is_sel = k == selected;
-        let name = clean_line(&m.name);
-        let is_current = m.name == current;
-        let mark = if is_current { cx.g.current } else { " " };
-        let text = format!(
-            "{mark} {} {} {} {}  {}",
-            pad_right(&truncate(&name, name_w, cx.g.ellipsis), name_w),
-            pad_left(&m.size_bytes.map(bytes).unwrap_or_default(), 8),
-            pad_left(
-                &m.parameter_size
-                    .as_deref()
-                    .map(clean_line)
-                    .unwrap_or_default(),
-                7
-            ),
-            pad_left(
-                &m.context_length
-                    .map(|c| thousands(u64::from(c)))
-                    .unwrap_or_default(),
-                9
-            ),
-            can(&m.capabilities),
-        );
+        let (text, is_current) = match (pull, k.checked_sub(first)) {
+            (Some(row), None) => (format!("{} {}", cx.g.current, clean_line(row)), false),
+            (_, Some(i)) => {
+                let m = &items[i];
+                let name = clean_line(&m.name);
+                let is_current = m.name == current;
+                let mark = if is_current { cx.g.current } else { " " };
+                let text = format!(
+                    "{mark} {} {} {} {}  {}",
+                    pad_right(&truncate(&name, name_w, cx.g.ellipsis), name_w),
+                    pad_left(&m.size_bytes.map(bytes).unwrap_or_default(), 8),
+                    pad_left(
+                        &m.parameter_size
+                            .as_deref()
+                            .map(clean_line)
+                            .unwrap_or_default(),
+                        7
+                    ),
+                    pad_left(
+                        &m.context_length
+                            .map(|c| thousands(u64::from(c)))
+                            .unwrap_or_default(),
+                        9
+                    ),
+                    can(&m.capabilities),
+                );
+                (text, is_current)
+            }
+            (None, None) => continue,
+        };
         let row = inner.y + u16::try_from(y + k - off).unwrap_or(0);
         let style = match (is_sel, is_current) {
             (true, _) => s.selection,

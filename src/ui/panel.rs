@@ -130,7 +130,9 @@ pub(crate) fn goal_lines(
                     .filter(|c| c.status == StepStatus::Completed)
                     .count();
                 out.push(section(
-                    &format!("Checkpoints {done}/{}", goal.checkpoints.len()),
+                    // "Steps", not "Checkpoints": the panel's other list is the
+                    // context's checkpoints (summaries), a different thing.
+                    &format!("Steps {done}/{}", goal.checkpoints.len()),
                     theme,
                 ));
                 for c in &goal.checkpoints {
@@ -180,26 +182,30 @@ pub(crate) fn goal_lines(
     out
 }
 
-/// One row of the checkpoint list: `#3 detailed 5m 1,180/9,400 #120–#188`.
+/// One row of the checkpoint list, in words and most telling first (a narrow panel cuts
+/// the end): `3: messages 120–188, 5m ago, 9,400 → 1,180 tokens, detailed`.
 pub(crate) fn checkpoint_row(
     cp: &Checkpoint,
     now: chrono::DateTime<chrono::Utc>,
     g: &Glyphs,
 ) -> String {
     let range = match cp.range() {
-        Some((a, b)) if a == b => format!("{a}"),
-        Some((a, b)) => format!("{a}{}{b}", g.range),
-        None => "-".to_string(),
+        Some((a, b)) if a == b => format!("message {}", a.0),
+        Some((a, b)) => format!("messages {}{}{}", a.0, g.range, b.0),
+        None => "no messages".to_string(),
     };
-    let trunc = if cp.truncated { " (truncated)" } else { "" };
+    let how = if cp.truncated {
+        "cut without the model"
+    } else {
+        cp.level.name()
+    };
     format!(
-        "#{} {} {} {}/{} {}{trunc}",
+        "{}: {range}, {} ago, {} {} {} tokens, {how}",
         cp.number,
-        cp.level.name(),
         age((now - cp.created_at).num_seconds()),
-        thousands(u64::from(cp.tokens)),
         thousands(u64::from(cp.original_tokens)),
-        range
+        g.next,
+        thousands(u64::from(cp.tokens)),
     )
 }
 
@@ -301,13 +307,20 @@ pub(crate) fn render_panel(
         return;
     }
     if cps.is_empty() {
-        let msg = Span::styled(" none yet", s.dim);
-        buf.set_span(
-            inner.x,
-            inner.y + u16::try_from(y).unwrap_or(0),
-            &msg,
-            inner.width,
+        // Said what they will be, for a newcomer who has not seen one yet (#31).
+        let lines = wrap(
+            &[Span::styled(
+                "none yet: when the context fills, older messages are summarized here",
+                s.dim,
+            )],
+            width,
+            &[Span::raw(" ")],
+            &[Span::raw(" ")],
         );
+        for (k, line) in lines.iter().take(rows).enumerate() {
+            let row = inner.y + u16::try_from(y + k).unwrap_or(0);
+            buf.set_line(inner.x, row, line, inner.width);
+        }
         return;
     }
     // Newest first: the one most likely to be inspected.

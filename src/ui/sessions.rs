@@ -32,7 +32,7 @@ pub(super) fn browser(
         BrowserPrompt::ConfirmDelete => {
             format!("Move this session to the trash? y or Del: delete{sep}any other key: keep")
         }
-        BrowserPrompt::Rename(_) => format!("Enter: save the title{sep}Esc: cancel"),
+        BrowserPrompt::Rename(..) => format!("Enter: save the title{sep}Esc: cancel"),
         BrowserPrompt::None => {
             format!("type to filter{sep}Enter open{sep}F2 rename{sep}Del delete{sep}Esc close")
         }
@@ -44,16 +44,33 @@ pub(super) fn browser(
     let width = usize::from(inner.width);
     // First line: the filter (or the title being typed), and how many are shown.
     let top = match prompt {
-        BrowserPrompt::Rename(t) => Line::from(vec![
-            Span::styled("New title: ", s.accent),
-            Span::styled(format!("{}▏", clean_line(t)), s.text),
-        ]),
+        BrowserPrompt::Rename(t, max) => {
+            // The count says where the input stops; the end of a long title stays in
+            // sight while it is typed.
+            let n = t.chars().count();
+            let count = format!("  {n}/{max}");
+            let label = "New title: ";
+            let room = width.saturating_sub(str_width(label) + str_width(&count) + 1);
+            let clean = clean_line(t);
+            let shown: String = if str_width(&clean) > room {
+                let tail: Vec<char> = clean.chars().rev().take(room.saturating_sub(1)).collect();
+                std::iter::once('…').chain(tail.into_iter().rev()).collect()
+            } else {
+                clean
+            };
+            Line::from(vec![
+                Span::styled(label, s.accent),
+                Span::styled(format!("{shown}▏"), s.text),
+                Span::styled(count, if n >= max { s.warn } else { s.dim }),
+            ])
+        }
         _ => Line::from(vec![
             Span::styled("Filter: ", s.dim),
             Span::styled(format!("{}▏", clean_line(filter)), s.text),
             Span::styled(
                 match rows {
                     None => "   loading…".to_string(),
+                    Some(_) if filter.is_empty() && total == 1 => "   1 session".to_string(),
                     Some(_) if filter.is_empty() => format!("   {total} sessions"),
                     Some(r) => format!("   {} of {total}", r.len()),
                 },

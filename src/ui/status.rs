@@ -271,19 +271,27 @@ pub(crate) fn render_status(
     );
     let comp = Span::styled(
         match status.compressions {
+            0 => "nothing compressed yet".to_string(),
             1 => "1 compression".to_string(),
             n => format!("{} compressions", thousands(u64::from(n))),
         },
         s.dim,
     );
+    // The mode in words; the context tier (which sizes the system prompt) is not shown:
+    // "T1" read as jargon on the first screen (#31), and it follows the context size.
     let mode = Span::styled(
         match status.tools_note {
-            Some(note) => format!("{} {} {} {note}", status.mode, status.tier, g.sep.trim()),
-            None => format!("{} {}", status.mode, status.tier),
+            Some(note) => format!("{} mode {} {note}", status.mode, g.sep.trim()),
+            None => format!("{} mode", status.mode),
         },
         s.dim,
     );
-    let rel = status.reliability.as_ref().map(|r| badge(r, theme, ascii));
+    // No badge before anything was compressed: nothing has been lost yet (#31).
+    let rel = status
+        .reliability
+        .as_ref()
+        .filter(|r| r.measured())
+        .map(|r| badge(r, theme, ascii));
     let conn = connection(&status.connection, theme, g);
 
     // (gauge form, drop level). Drop levels: 1 = mode, 2 = +compressions, 3 = +model,

@@ -547,7 +547,7 @@ impl Transcript {
     fn draw_empty(&self, area: Rect, buf: &mut Buffer, ctx: &EntryCtx<'_>) {
         let lines = [
             "No messages yet.",
-            "Type below and press Enter to send; ? lists the keys.",
+            "Type below and press Enter to send; ? or F1 opens the help.",
         ];
         let top = area.height.saturating_sub(2) / 2;
         for (k, text) in lines.iter().enumerate() {

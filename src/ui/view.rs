@@ -157,6 +157,16 @@ pub enum Overlay<'a> {
         current: &'a str,
         /// "loading…", or an error with its fix.
         note: Option<&'a str>,
+        /// A first row that pulls the session's missing model ("Pull NAME…").
+        pull: Option<String>,
+    },
+    /// A model being pulled: the status words and figures, and a bar.
+    Pull {
+        title: String,
+        lines: Vec<String>,
+        /// The bar's filled share; `None` until the size is known.
+        ratio: Option<f64>,
+        footer: &'a str,
     },
     /// A checkpoint's summary beside the messages it replaced.
     Inspector {
@@ -233,8 +243,9 @@ pub struct SearchRow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BrowserPrompt<'a> {
     None,
-    /// The new title as typed so far.
-    Rename(&'a str),
+    /// The new title as typed so far, and the most characters a title keeps (shown as a
+    /// count, so the input visibly stops there).
+    Rename(&'a str, usize),
     ConfirmDelete,
 }
 

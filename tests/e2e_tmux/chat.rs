@@ -75,7 +75,7 @@ async fn snapshot_then_restore_brings_back_the_earlier_state() {
         .await;
     t.keys(&["C-r"]);
     t.wait_for("the restore picker", |s| {
-        s.contains("Restore a snapshot") && s.contains("rollback")
+        s.contains("Restore a snapshot") && s.contains("by you")
     })
     .await;
     t.keys(&["Enter"]);

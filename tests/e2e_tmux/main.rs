@@ -9,7 +9,8 @@
 //! tmux server socket.
 //!
 //! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
-//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`,
+//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`, `pull`
+//! (`/pull` with its progress, Esc), `copy` (`/copy` by OSC 52, the mouse released),
 //! `new_session` (`/new`, `/bye`, `/system` and `/set`, what `/fork` keeps).
 #![allow(clippy::unwrap_used)]
 
@@ -19,8 +20,11 @@ mod fixtures;
 mod support;
 
 mod chat;
+mod copy;
 mod faults;
 mod harness;
 mod new_session;
+mod pull;
+mod screen;
 mod sessions;
 mod tools;

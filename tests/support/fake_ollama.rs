@@ -156,6 +156,11 @@ pub struct FakeConfig {
     /// Behave like an Ollama older than 0.1.38: no `/api/ps` (404).
     pub no_ps: bool,
     pub models: Vec<FakeModel>,
+    /// Models `/api/pull` can fetch (a name not here fails as Ollama's does).
+    pub registry: Vec<FakeModel>,
+    /// How a pull streams: its main layer in this many steps, this long apart.
+    pub pull_steps: usize,
+    pub pull_delay: Duration,
 }
 
 impl Default for FakeConfig {
@@ -167,9 +172,24 @@ impl Default for FakeConfig {
             ignore_truncate_flag: false,
             no_ps: false,
             models: default_models(),
+            registry: registry_models(),
+            pull_steps: 20,
+            pull_delay: Duration::from_millis(5),
         }
     }
 }
+
+/// What the fake's "registry" offers to `/api/pull`: `smollm2:135m` (ctx 8192) and
+/// `tinyllama:1.1b` (ctx 2048), not installed at start.
+pub fn registry_models() -> Vec<FakeModel> {
+    vec![
+        FakeModel::new("smollm2:135m", "llama", "134.52M", 134_515_008, 8192),
+        FakeModel::new("tinyllama:1.1b", "llama", "1.1B", 1_100_048_384, 2048),
+    ]
+}
+
+/// Ollama's words when the registry has no such model.
+pub const PULL_UNKNOWN_ERROR: &str = "pull model manifest: file does not exist";
 
 /// A scripted fault for the next chat request (FIFO, one per request).
 ///
@@ -246,6 +266,9 @@ struct Settings {
     ignore_truncate_flag: bool,
     no_ps: bool,
     models: Vec<FakeModel>,
+    registry: Vec<FakeModel>,
+    pull_steps: usize,
+    pull_delay: Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -308,6 +331,9 @@ impl FakeOllama {
                 ignore_truncate_flag: config.ignore_truncate_flag,
                 no_ps: config.no_ps,
                 models: config.models,
+                registry: config.registry,
+                pull_steps: config.pull_steps,
+                pull_delay: config.pull_delay,
             }),
             faults: Mutex::default(),
             replies: Mutex::default(),
@@ -439,6 +465,36 @@ impl FakeOllama {
         s.models.push(model);
     }
 
+    /// How the next pulls stream: the main layer in `steps` steps, `delay` apart.
+    pub fn set_pull_pace(&self, steps: usize, delay: Duration) {
+        let mut s = lock(&self.shared.settings);
+        s.pull_steps = steps.max(1);
+        s.pull_delay = delay;
+    }
+
+    /// Offer `model` to `/api/pull` (replacing one of the same name).
+    pub fn add_to_registry(&self, model: FakeModel) {
+        let mut s = lock(&self.shared.settings);
+        s.registry.retain(|m| m.name != model.name);
+        s.registry.push(model);
+    }
+
+    /// The model names asked of `POST /api/pull`, in order.
+    pub fn pull_requests(&self) -> Vec<String> {
+        lock(&self.shared.requests)
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == "/api/pull")
+            .map(|r| {
+                let b = r.body.clone().unwrap_or(Value::Null);
+                b["model"]
+                    .as_str()
+                    .or_else(|| b["name"].as_str())
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    }
+
     /// Responses the client closed before their end.
     pub fn disconnects(&self) -> Vec<Disconnect> {
         lock(&self.shared.disconnects).clone()
@@ -505,6 +561,7 @@ async fn dispatch(
         }
         (Method::GET, "/api/ps") => ps(&shared),
         (Method::POST, "/api/show") => show(&shared, parsed.as_ref()),
+        (Method::POST, "/api/pull") => pull(&shared, index, parsed.as_ref()),
         (Method::POST, "/api/chat") => {
             shared.chat_count.send_modify(|c| *c += 1);
             if parsed.as_ref().is_some_and(asks_for_summary) {
@@ -643,6 +700,71 @@ fn show(shared: &Shared, body: Option<&Value>) -> Response {
             "modified_at": m.modified_at,
         }),
     )
+}
+
+// ---------------------------------------------------------------------------------------
+// Pull
+
+/// `POST /api/pull` as Ollama streams it: `pulling manifest`, each layer's bytes
+/// (`pulling <digest>` with `digest`, `total`, `completed`), `verifying sha256 digest`,
+/// `writing manifest`, `success` — and the model is then in `/api/tags`. A name the
+/// registry lacks: `pulling manifest`, then Ollama's error line, in the 200 stream.
+fn pull(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
+    let Some(body) = body else {
+        return error_response(StatusCode::BAD_REQUEST, "invalid JSON request body");
+    };
+    let name = body["model"]
+        .as_str()
+        .or_else(|| body["name"].as_str())
+        .unwrap_or("");
+    if name.is_empty() {
+        return error_response(StatusCode::BAD_REQUEST, "model is required");
+    }
+    let (registry, steps, delay) = {
+        let s = lock(&shared.settings);
+        (s.registry.clone(), s.pull_steps.max(1), s.pull_delay)
+    };
+    let mut plan = Plan::new(false);
+    plan.line(&json!({ "status": "pulling manifest" }), true);
+    let Some(model) = find_model(&registry, name) else {
+        plan.line(&json!({ "error": PULL_UNKNOWN_ERROR }), true);
+        return planned_response(plan, shared, index, "application/x-ndjson");
+    };
+    // The weights, then a small layer (the template), as a real manifest has.
+    let template = 1_234u64.min(model.size / 2);
+    let layers = [
+        (model.digest.clone(), model.size - template, steps),
+        (format!("{:0>64}", "7e"), template, 1),
+    ];
+    let line = |digest: &str, total: u64, completed: Option<u64>| {
+        let mut v = json!({
+            "status": format!("pulling {}", &digest[..12]),
+            "digest": format!("sha256:{digest}"),
+            "total": total,
+        });
+        if let Some(c) = completed {
+            v["completed"] = json!(c);
+        }
+        v
+    };
+    // Every layer is announced first (Ollama fetches them at once), then counts up.
+    for (digest, total, _) in &layers {
+        plan.line(&line(digest, *total, None), true);
+    }
+    for (digest, total, parts) in &layers {
+        for i in 1..=*parts {
+            if !delay.is_zero() {
+                plan.push(Step::Sleep(delay));
+            }
+            let done = total * u64::try_from(i).unwrap_or(1) / u64::try_from(*parts).unwrap_or(1);
+            plan.line(&line(digest, *total, Some(done)), true);
+        }
+    }
+    plan.line(&json!({ "status": "verifying sha256 digest" }), true);
+    plan.line(&json!({ "status": "writing manifest" }), true);
+    plan.push(Step::Install(model));
+    plan.line(&json!({ "status": "success" }), true);
+    planned_response(plan, shared, index, "application/x-ndjson")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1398,6 +1520,8 @@ enum Step {
     Abort,
     /// Write nothing more until the server shuts down.
     Stall,
+    /// A pull's model is installed: it is in `/api/tags` from now on.
+    Install(FakeModel),
 }
 
 struct Plan {
@@ -1624,6 +1748,11 @@ impl Stream for PlannedBody {
                         io::ErrorKind::ConnectionAborted,
                         "fake ollama: scripted connection drop",
                     ))));
+                }
+                Some(Step::Install(model)) => {
+                    let mut s = lock(&this.shared.settings);
+                    s.models.retain(|m| m.name != model.name);
+                    s.models.push(model);
                 }
                 Some(Step::Stall) => {
                     let mut stop = this.shared.shutdown.subscribe();

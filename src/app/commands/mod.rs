@@ -168,6 +168,32 @@ pub static COMMANDS: &[SlashCommand] = &[
         },
     },
     SlashCommand {
+        name: "copy",
+        aliases: &["yank"],
+        usage: "/copy [code|N]",
+        help: "copy the last reply (code: its last code block; N: message #N) to the clipboard, by OSC 52",
+        parse: |_, arg| crate::app::copy::parse(arg).map(Intent::Copy),
+    },
+    SlashCommand {
+        name: "mouse",
+        aliases: &[],
+        usage: "/mouse [on|off]",
+        help: "release the mouse to the terminal (select and copy as usual) or capture it again (wheel scrolling)",
+        parse: |_, arg| match arg.trim().to_ascii_lowercase().as_str() {
+            "" => Ok(Intent::Mouse(None)),
+            "on" => Ok(Intent::Mouse(Some(true))),
+            "off" => Ok(Intent::Mouse(Some(false))),
+            _ => Err("usage: /mouse [on|off]".into()),
+        },
+    },
+    SlashCommand {
+        name: "pull",
+        aliases: &[],
+        usage: "/pull [NAME]",
+        help: "download a model to the server, with its progress (Esc cancels); without a name, this session's missing model",
+        parse: |_, arg| Ok(Intent::Pull(rest(arg))),
+    },
+    SlashCommand {
         name: "ctx",
         aliases: &["context"],
         usage: "/ctx N | auto",

@@ -63,7 +63,7 @@ use crate::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use crate::core::mode::{Mode, Tier};
 use crate::core::prompts::Prompts;
 use crate::core::record::{ActiveState, FORMAT_VERSION, Header, LOG_FORMAT};
-use crate::core::reliability::{Reliability, parse_parameter_billions};
+use crate::core::reliability::{Losses, Reliability, parse_parameter_billions};
 use crate::core::tokens::{Calibration, Tokenizer};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -424,8 +424,20 @@ impl Engine {
             .unwrap_or_default()
     }
 
+    /// How far to trust what compression kept: from what it is known to have lost (the
+    /// ledger's dropped facts, summaries re-compressed or cut without the model), with the
+    /// model's size as the prior per compression.
     pub fn reliability(&self) -> Reliability {
-        Reliability::compute(self.model_billions, self.compressions)
+        let cps = self.active.checkpoints();
+        let losses = Losses {
+            compressions: self.compressions,
+            facts_dropped_user: self.ledger_dropped.0,
+            facts_dropped_model: self.ledger_dropped.1,
+            recompressed: cps.iter().map(|c| c.times_compressed).sum(),
+            truncated: u32::try_from(cps.iter().filter(|c| c.truncated).count())
+                .unwrap_or(u32::MAX),
+        };
+        Reliability::measure(self.model_billions, &losses)
     }
 
     /// Whether a turn is in progress (a reply, compression or snapshot is awaited).

@@ -1,0 +1,224 @@
+//! `/pull NAME`: a model downloaded by the Ollama server, as `ollama pull` does, with its
+//! progress in a dialog.
+//!
+//! The pull runs on a task of its own (`llm::pull` over the session's server), never on
+//! the event loop or the actor: chatting goes on, and the dialog can be hidden (`q`, or
+//! typing) while it runs. Its lines come back to the loop as [`Reply::Pull`]. Esc in the
+//! dialog aborts the task, which drops the HTTP stream: the server sees the client leave.
+//! On success the model is switched to when the session wanted it (it was missing, or it
+//! was chosen in the picker); otherwise the notice says how to switch.
+
+use super::App;
+use super::overlays::{OverlayState, Reply};
+use super::present::banner_of;
+use super::words;
+use crate::actor::Command;
+use crate::llm::{OllamaBackend, OllamaOptions, PullLine, PullProgress};
+use crate::view::{Connection, Severity};
+use futures_util::StreamExt;
+use tokio::time::Instant;
+
+/// What the pull task sends back.
+#[derive(Debug)]
+pub enum PullEvent {
+    Line(PullLine),
+    /// The connection failed, or the server's answer was not a pull's.
+    Failed(String),
+}
+
+/// The pull under way (one at a time).
+pub struct PullJob {
+    /// Names this pull's answers, so a cancelled one's last lines are ignored.
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) progress: PullProgress,
+    started: Instant,
+    /// Switch to the model once it is installed.
+    switch: bool,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PullJob {
+    /// The dialog's lines: the status words, then the figures.
+    pub(crate) fn lines(&self) -> Vec<String> {
+        let p = &self.progress;
+        let status = if p.status.is_empty() {
+            "asking the server…".to_string()
+        } else {
+            p.status.clone()
+        };
+        vec![
+            status,
+            words::pull_figures(p.completed(), p.total(), p.percent(), p.speed()),
+        ]
+    }
+
+    /// The bar's filled share, once the size is known.
+    pub(crate) fn ratio(&self) -> Option<f64> {
+        let total = self.progress.total();
+        (total > 0).then(|| self.progress.completed() as f64 / total as f64)
+    }
+}
+
+/// The model `/pull` without a name means: the session's, when the server lacks it.
+pub fn missing_model(connection: &Connection, model: &str) -> Option<String> {
+    match connection {
+        Connection::ModelMissing { model } => Some(model.clone()),
+        Connection::NoModels if !model.is_empty() => Some(model.to_string()),
+        _ => None,
+    }
+}
+
+impl App {
+    /// `/pull [NAME]`; `from_picker`: chosen in the model picker (switch to it after).
+    pub(super) fn pull(&mut self, name: Option<String>, from_picker: bool) {
+        let missing = missing_model(&self.session.connection, &self.session.status.model);
+        if let Some(job) = &self.pull {
+            if name.as_ref().is_none_or(|n| *n == job.name) {
+                self.overlay = Some(OverlayState::Pull);
+            } else {
+                self.info(words::pull_busy(&job.name));
+            }
+            return;
+        }
+        let Some(name) = name.or_else(|| missing.clone()) else {
+            self.input_note = Some(words::PULL_USAGE.to_string());
+            return;
+        };
+        let switch = from_picker
+            || missing.as_deref() == Some(name.as_str())
+            || matches!(self.session.connection, Connection::NoModels);
+        let backend = match OllamaBackend::new(&self.session.host, OllamaOptions::default()) {
+            Ok(b) => b,
+            Err(e) => {
+                self.banner = Some(banner_of(
+                    Severity::Warn,
+                    words::pull_failed(&name, &e.to_string()),
+                ));
+                return;
+            }
+        };
+        self.pull_seq += 1;
+        let id = self.pull_seq;
+        let back = self.replies_tx.clone();
+        let model = name.clone();
+        let task = tokio::spawn(async move {
+            let send = |event| back.send(Reply::Pull { id, event }).is_ok();
+            match backend.pull(&model).await {
+                Ok(mut stream) => {
+                    while let Some(item) = stream.next().await {
+                        let event = match item {
+                            Ok(line) => PullEvent::Line(line),
+                            Err(e) => PullEvent::Failed(e.to_string()),
+                        };
+                        if !send(event) {
+                            return;
+                        }
+                    }
+                }
+                Err(e) => {
+                    send(PullEvent::Failed(e.to_string()));
+                }
+            }
+        });
+        self.info(words::pull_started(&name));
+        self.pull = Some(PullJob {
+            id,
+            name,
+            progress: PullProgress::default(),
+            started: Instant::now(),
+            switch,
+            task,
+        });
+        self.overlay = Some(OverlayState::Pull);
+    }
+
+    /// Esc in the dialog: stop the pull (its stream is dropped with the task).
+    pub(super) fn cancel_pull(&mut self) {
+        if matches!(self.overlay, Some(OverlayState::Pull)) {
+            self.overlay = None;
+        }
+        if let Some(job) = self.pull.take() {
+            job.task.abort();
+            self.info(words::pull_cancelled(&job.name, job.progress.completed()));
+        }
+    }
+
+    /// A line (or the failure) of the pull under way.
+    pub(super) fn on_pull(&mut self, id: u64, event: PullEvent) {
+        let Some(job) = self.pull.as_mut().filter(|j| j.id == id) else {
+            return;
+        };
+        let failed = match event {
+            PullEvent::Line(PullLine::Error(message)) | PullEvent::Failed(message) => message,
+            PullEvent::Line(line) => {
+                job.progress.apply(&line, Instant::now());
+                if !job.progress.done {
+                    return;
+                }
+                let Some(job) = self.pull.take() else { return };
+                self.close_pull_dialog();
+                let secs = job.started.elapsed().as_secs();
+                self.info(words::pulled(
+                    &job.name,
+                    job.progress.total(),
+                    secs,
+                    job.switch,
+                ));
+                if job.switch {
+                    self.command(Command::SetModel { name: job.name });
+                }
+                return;
+            }
+        };
+        let Some(job) = self.pull.take() else { return };
+        self.close_pull_dialog();
+        self.banner = Some(banner_of(
+            Severity::Warn,
+            words::pull_failed(&job.name, &failed),
+        ));
+    }
+
+    fn close_pull_dialog(&mut self) {
+        if matches!(self.overlay, Some(OverlayState::Pull)) {
+            self.overlay = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_pull_means_the_missing_model_only() {
+        let missing = Connection::ModelMissing {
+            model: "llama3.1:70b".into(),
+        };
+        assert_eq!(
+            missing_model(&missing, "llama3.1:70b").as_deref(),
+            Some("llama3.1:70b")
+        );
+        let connected = Connection::Connected {
+            version: "0.12.6".into(),
+        };
+        assert_eq!(missing_model(&connected, "llama3.2:3b"), None);
+        assert_eq!(missing_model(&Connection::NoModels, ""), None);
+    }
+
+    #[test]
+    fn the_figures_say_bytes_percent_and_speed() {
+        assert_eq!(
+            words::pull_figures(37_800_000, 75_700_000, Some(49), Some(12_000_000.0)),
+            "37.8 MB of 75.7 MB · 49 % · 12.0 MB/s"
+        );
+        assert_eq!(
+            words::pull_figures(0, 2_000_000_000, Some(0), None),
+            "0 B of 2.0 GB · 0 %"
+        );
+        assert_eq!(
+            words::pull_figures(0, 0, None, None),
+            "waiting for the size…"
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! `/copy` and the mouse through the binary: the text reaches the terminal's clipboard by
+//! OSC 52 (tmux, with `set-clipboard on`, keeps it as its newest paste buffer, which is
+//! what these tests read), with a line saying what was copied; F9 gives the mouse to the
+//! terminal and takes it back (tmux's `mouse_any_flag` follows).
+
+use super::harness::{Tmux, idle};
+use super::support::fake_ollama::FakeOllama;
+
+const REPLY: &str = "Here is the command:\n```sh\necho copied-code\n```\nThat is all.";
+
+/// The number in the header of the person's message ("You #2  20:09").
+fn user_number(screen: &str) -> Option<u64> {
+    let line = screen
+        .lines()
+        .find(|l| l.trim_start().starts_with("You #"))?;
+    let after = line.split("You #").nth(1)?;
+    after.split_whitespace().next()?.parse().ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copy_puts_the_reply_its_code_and_a_message_on_the_clipboard() {
+    let server = FakeOllama::start().await;
+    server.push_reply(REPLY);
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    // tmux takes an application's OSC 52 only with set-clipboard on (the default,
+    // "external", ignores it).
+    t.tmux(&["set-option", "-g", "set-clipboard", "on"]);
+    t.say("give me the code");
+    let s = t
+        .wait_for("the reply", |s| s.contains("That is all.") && idle(s))
+        .await;
+    let n = user_number(&s).unwrap();
+
+    t.say("/copy");
+    t.wait_for("the confirmation", |s| {
+        s.contains(&format!(
+            "Copied the last reply ({} characters) to the clipboard.",
+            REPLY.chars().count()
+        ))
+    })
+    .await;
+    assert_eq!(t.tmux(&["show-buffer"]), REPLY);
+
+    t.say("/copy code");
+    t.wait_for("the code block copied", |s| {
+        s.contains("Copied the last code block (16 characters)")
+    })
+    .await;
+    assert_eq!(t.tmux(&["show-buffer"]), "echo copied-code");
+
+    t.say(&format!("/copy {n}"));
+    t.wait_for("message N copied", |s| {
+        s.contains(&format!("Copied message #{n} (16 characters)"))
+    })
+    .await;
+    assert_eq!(t.tmux(&["show-buffer"]), "give me the code");
+
+    t.say("/copy 999");
+    t.wait_for("a message that is not there", |s| {
+        s.contains("Cannot copy: there is no message #999.")
+    })
+    .await;
+    assert_eq!(t.tmux(&["show-buffer"]), "give me the code", "nothing sent");
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_text_too_long_for_osc52_is_refused_not_cut() {
+    let server = FakeOllama::start().await;
+    // 100 KB of reply: over what OSC 52 carries (75,000 bytes of text).
+    let long = "word ".repeat(20_000);
+    server.push_reply(long.trim_end());
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b", "--ctx", "65536"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    t.tmux(&["set-option", "-g", "set-clipboard", "on"]);
+    t.say("a long one please");
+    t.wait_for("the long reply", |s| s.contains("word word") && idle(s))
+        .await;
+    t.say("/copy");
+    t.wait_for("the refusal", |s| {
+        s.contains("Not copied: the last reply is") && s.contains("/export")
+    })
+    .await;
+    assert!(
+        !t.tmux(&["show-buffer"]).contains("word"),
+        "nothing reached the clipboard"
+    );
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn f9_releases_the_mouse_and_takes_it_back() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    assert_eq!(t.format("#{mouse_any_flag}"), "1", "captured at start");
+    t.keys(&["F9"]);
+    t.wait_for("the release said", |s| s.contains("Mouse released"))
+        .await;
+    assert_eq!(
+        t.format("#{mouse_any_flag}"),
+        "0",
+        "tmux sees no mouse mode"
+    );
+    t.keys(&["F9"]);
+    t.wait_for("the capture said", |s| s.contains("Mouse captured"))
+        .await;
+    assert_eq!(t.format("#{mouse_any_flag}"), "1");
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mouse_false_in_the_config_leaves_the_mouse_to_the_terminal() {
+    let server = FakeOllama::start().await;
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("config.toml"), "mouse = false\n").unwrap();
+    let t = Tmux::connected(
+        &["--model", "llama3.2:3b"],
+        home.path(),
+        &server.url(),
+        100,
+        30,
+    )
+    .await;
+    assert_eq!(t.format("#{mouse_any_flag}"), "0");
+    t.say("/mouse on");
+    t.wait_for("the capture said", |s| s.contains("Mouse captured"))
+        .await;
+    assert_eq!(t.format("#{mouse_any_flag}"), "1");
+    t.keys(&["C-q"]);
+    assert_eq!(t.wait_exit().await, 0);
+}
