@@ -215,15 +215,15 @@ pub static COMMANDS: &[SlashCommand] = &[
     SlashCommand {
         name: "system",
         aliases: &[],
-        usage: "/system [TEXT | clear]",
+        usage: "/system [TEXT|clear]",
         help: "this session's system prompt, sent after the app's own instructions; alone: show it",
         parse: |_, arg| Ok(param_intent(system(arg)?)),
     },
     SlashCommand {
         name: "set",
         aliases: &[],
-        usage: "/set [temperature|top_p|seed|num_predict VALUE|default]",
-        help: "this session's sampling parameters (over the config's temperature); /set system TEXT and /set parameter NAME VALUE as in ollama run; alone: list them",
+        usage: "/set [NAME VALUE]",
+        help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT and /set parameter NAME VALUE as in ollama run; alone: list them",
         parse: |_, arg| Ok(param_intent(set(arg)?)),
     },
     SlashCommand {
