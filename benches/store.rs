@@ -21,6 +21,7 @@ fn header(id: &str) -> Header {
         ctx: Some(8192),
         mode: Mode::Developer,
         fork_of: None,
+        params: Default::default(),
     }
 }
 

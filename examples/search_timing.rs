@@ -108,6 +108,7 @@ fn generate(
                 ctx: Some(8192),
                 mode: Mode::Assistant,
                 fork_of: None,
+                params: Default::default(),
             },
         )?;
         for m in 0..messages {

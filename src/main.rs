@@ -364,6 +364,7 @@ fn new_session(settings: &Settings, dir: &DataDir) -> Opened {
             model: settings.model.clone().unwrap_or_default(),
             mode: settings.mode.unwrap_or_default(),
             ctx: settings.ctx,
+            params: Default::default(),
         },
         store: StoreSlot::Lazy(Box::new(move |header: &Header| {
             FileStore::create(&dir, header.clone())
@@ -577,6 +578,7 @@ fn open_existing(dir: &DataDir, id: &str) -> Result<Opened> {
             model: loaded.header.model.clone(),
             mode: loaded.header.mode,
             ctx: loaded.header.ctx,
+            params: loaded.header.params.clone(),
         },
         store: StoreSlot::Open(file_store),
         loaded: Some(loaded),
@@ -685,6 +687,7 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     startup_banner: banner.take(),
                     data_dir: Some(dir.clone()),
                     start_at: start_at.take(),
+                    config_temperature: settings.temperature,
                     mouse: settings.mouse,
                 },
             );
@@ -695,11 +698,11 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 .send(ollm_tui::actor::Command::Shutdown)
                 .await;
             drop(spawned.handle);
-            let exit = spawned.task.await;
-            let (persisted, rescued) = exit
-                .ok()
-                .map(|e| (e.store.is_some(), e.rescued))
-                .unwrap_or((false, None));
+            // What the session was set to when it closed: `/new` starts from it.
+            let (persisted, rescued, left) = match spawned.task.await {
+                Ok(e) => (e.store.is_some(), e.rescued, Some(e.engine.header(""))),
+                Err(_) => (false, None, None),
+            };
             if persisted {
                 mark_used(&dir, &session_id);
             }
@@ -714,6 +717,62 @@ fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     return Err(e.into());
                 }
                 Ok(AppExit::Quit) => break,
+                Ok(AppExit::New { model: asked }) => {
+                    opened = new_session(&settings, &dir);
+                    if let Some(left) = left {
+                        opened.spec.model = left.model;
+                        opened.spec.ctx = left.ctx;
+                        opened.spec.mode = left.mode;
+                        opened.spec.params = left.params;
+                    }
+                    // A model named with `/new MODEL` is checked with the server and
+                    // switched to once the session is loaded, as `--model` is.
+                    model = asked;
+                    let previous = persisted.then(|| {
+                        (
+                            session_name(&dir, &session_id),
+                            store::sessions::short_id(&dir, &session_id),
+                        )
+                    });
+                    let said = words::new_session(
+                        previous.as_ref().map(|(n, s)| (n.as_str(), s.as_str())),
+                    );
+                    banner = Some(Banner::new(
+                        Severity::Info,
+                        said.title,
+                        said.hint.unwrap_or_default(),
+                    ));
+                }
+                Ok(AppExit::Forked { id, at }) => {
+                    opened = match open_existing(&dir, &id) {
+                        Ok(o) => {
+                            banner = settings_now(&o).map(|now| {
+                                let said = words::forked(
+                                    at,
+                                    &store::sessions::short_id(&dir, &id),
+                                    &now.model,
+                                    now.ctx,
+                                    &now.mode.to_string(),
+                                );
+                                Banner::new(
+                                    Severity::Info,
+                                    said.title,
+                                    said.hint.unwrap_or_default(),
+                                )
+                            });
+                            o
+                        }
+                        Err(e) => {
+                            banner = Some(Banner::new(
+                                Severity::Error,
+                                format!("Could not open the fork {id}: {}", error_text(&e)),
+                                "You are back in the session you forked from.",
+                            ));
+                            open_existing(&dir, &session_id)
+                                .unwrap_or_else(|_| new_session(&settings, &dir))
+                        }
+                    };
+                }
                 Ok(AppExit::Open { id, at }) => {
                     // This session is closed; open the other, or, if it cannot be opened
                     // after all, come back here and say why.
@@ -904,6 +963,17 @@ fn make_engine(
             None => Engine::new(spec, engine_cfg, tok, prompts, chrono::Utc::now()),
         }
     })
+}
+
+/// The settings a session opened from disk has now: its header with its `settings`
+/// records applied (the header alone holds those it was created with).
+fn settings_now(opened: &Opened) -> Option<Header> {
+    let loaded = opened.loaded.as_ref()?;
+    let mut h = loaded.header.clone();
+    for r in &loaded.records {
+        h.apply_settings(&r.body);
+    }
+    Some(h)
 }
 
 /// What loading the session's log skipped or set aside, said once at start.

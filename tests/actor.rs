@@ -2359,3 +2359,54 @@ async fn a_resumed_transcript_shows_every_divider_and_notice_it_showed_live() {
             .any(|e| matches!(e, EngineEvent::UserMessagesFolded { .. }))
     );
 }
+
+/// #31 item 5: the session's own system prompt and parameters go out with the chat: the
+/// system text in the system message after the app's instructions, the parameters in
+/// `options` (its temperature over the config file's; `num_predict` as set).
+#[tokio::test]
+async fn the_sessions_system_prompt_and_parameters_are_in_the_request() {
+    use ollm_tui::core::params::{Param, ParamChange, ParamValue};
+    let server = FakeOllama::start().await;
+    let s = spawn_session(
+        &server.url(),
+        engine("llama3.2:3b", Some(4096)),
+        OllamaOptions::default(),
+        open_store,
+        |c| c.temperature = Some(0.9),
+    );
+    s.say("before").await;
+    for change in [
+        ParamChange::System(Some("Answer like a pirate.".into())),
+        ParamChange::Set(Param::Temperature, Some(ParamValue::Float(0.2))),
+        ParamChange::Set(Param::TopP, Some(ParamValue::Float(0.5))),
+        ParamChange::Set(Param::Seed, Some(ParamValue::Int(42))),
+        ParamChange::Set(Param::NumPredict, Some(ParamValue::Int(128))),
+    ] {
+        s.cmd(Request::SetParam { change }).await;
+    }
+    s.say("after").await;
+    let (exit, _) = s.finish().await;
+    let chats = server.chat_requests();
+    assert_eq!(chats.len(), 2, "{chats:?}");
+    // Before: the config's temperature, the engine's reply cap, no system text of ours.
+    assert_eq!(
+        chats[0]["options"]["temperature"].as_f64(),
+        Some(0.9_f32.into())
+    );
+    assert!(chats[0]["options"].get("top_p").is_none());
+    let system0 = chats[0]["messages"][0]["content"].as_str().unwrap();
+    assert!(!system0.contains("pirate"));
+    let o = &chats[1]["options"];
+    assert_eq!(o["temperature"].as_f64(), Some(0.2_f32.into()));
+    assert_eq!(o["top_p"], 0.5);
+    assert_eq!(o["seed"], 42);
+    assert_eq!(o["num_predict"], 128);
+    assert_eq!(o["num_ctx"], 4096);
+    let system = chats[1]["messages"][0]["content"].as_str().unwrap();
+    assert_eq!(chats[1]["messages"][0]["role"], "system");
+    assert!(
+        system.starts_with(system0) && system.ends_with("Answer like a pirate."),
+        "{system}"
+    );
+    assert_eq!(exit.engine.params().seed, Some(42));
+}

@@ -95,6 +95,7 @@ fn session_titled(home: &Path, id: &str, first_line: &str) {
             ctx: Some(8192),
             mode: Mode::Developer,
             fork_of: None,
+            params: Default::default(),
         },
     )
     .unwrap();
@@ -146,6 +147,8 @@ fn help_lists_every_flag_and_subcommand() {
         "--version",
         "[MODEL] [PROMPT]",
         "pipe text in",
+        "/new",
+        "/set temperature",
     ] {
         assert!(out.contains(flag), "--help lacks {flag}:\n{out}");
     }

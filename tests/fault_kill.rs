@@ -31,6 +31,7 @@ fn header() -> Header {
         ctx: None,
         mode: Mode::Assistant,
         fork_of: None,
+        params: Default::default(),
     }
 }
 

@@ -176,3 +176,54 @@ fn a_fork_of_a_message_that_does_not_exist_is_refused_and_writes_nothing() {
         Err(StoreError::NotFound { .. })
     ));
 }
+
+/// #31 item 9: a fork keeps the model, context, mode, system prompt and parameters the
+/// parent has now — also those set after the message it is made at, which its copied
+/// records alone would undo — and replaying it restores them.
+#[test]
+fn a_fork_keeps_the_settings_the_parent_has_now() {
+    use ollm_tui::core::engine::Input;
+    use ollm_tui::core::mode::Mode;
+    use ollm_tui::core::params::{Param, ParamChange, ParamValue};
+    let (mut h, _) = conversation(3, 5, 0);
+    let at = h
+        .records
+        .iter()
+        .rev()
+        .find(|r| r.body.is_message())
+        .unwrap()
+        .seq;
+    // Changed after the last message: a fork at it holds none of these records.
+    h.apply(Input::SetModel {
+        name: "qwen2.5-coder:0.5b".into(),
+    });
+    h.apply(Request::SetCtx { ctx: Some(1024) });
+    h.apply(Request::SetMode {
+        mode: Mode::Developer,
+    });
+    h.apply(Request::SetParam {
+        change: ParamChange::System(Some("Answer in French.".into())),
+    });
+    h.apply(Request::SetParam {
+        change: ParamChange::Set(Param::Temperature, Some(ParamValue::Float(0.2))),
+    });
+    let home = tempfile::tempdir().unwrap();
+    let dir = DataDir::new(home.path()).unwrap();
+    let parent = write_parent(&dir, &h);
+    let id = manage::fork(&dir, &parent, at).unwrap();
+    let loaded = SessionLog::read(&dir, &id).unwrap();
+    let fork = replay(&loaded.header, loaded.records.clone(), &h);
+    assert_eq!(fork.model(), "qwen2.5-coder:0.5b");
+    assert_eq!(fork.ctx(), 1024);
+    assert_eq!(fork.mode(), Mode::Developer);
+    assert_eq!(fork.params(), h.engine.params());
+    assert_eq!(fork.params().temperature, Some(0.2));
+    // The messages are still those up to `at`, and the next record follows in order.
+    assert_eq!(fork.history().iter().last().unwrap().id.0, at);
+    let seqs: Vec<u64> = loaded.records.iter().map(|r| r.seq).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+    // A fork of a parent whose settings did not change since adds nothing.
+    let again = manage::fork(&dir, &id, at).unwrap();
+    let twice = SessionLog::read(&dir, &again).unwrap();
+    assert_eq!(twice.records.len(), loaded.records.len());
+}

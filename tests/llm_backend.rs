@@ -218,7 +218,8 @@ async fn request_bodies_carry_num_ctx_truncate_shift_and_options() {
         num_ctx: 12288,
         num_predict: Some(300),
         temperature: Some(0.25),
-        seed: Some(7),
+        top_p: Some(0.5),
+        seed: Some(-7),
     };
     req.keep_alive = Some("10m".into());
     b.chat(req).await.unwrap();
@@ -237,7 +238,7 @@ async fn request_bodies_carry_num_ctx_truncate_shift_and_options() {
                 {"role": "user", "content": "again"}
             ],
             "stream": true,
-            "options": {"num_ctx": 12288, "num_predict": 300, "temperature": 0.25, "seed": 7},
+            "options": {"num_ctx": 12288, "num_predict": 300, "temperature": 0.25, "top_p": 0.5, "seed": -7},
             "truncate": false,
             "shift": false,
             "keep_alive": "10m"

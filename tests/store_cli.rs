@@ -71,6 +71,7 @@ fn sessions_list_shows_title_model_counts_and_activity_newest_first() {
                 model: Some("qwen2.5:7b".into()),
                 ctx: None,
                 mode: None,
+                params: None,
             },
         ),
         rec(
@@ -367,6 +368,7 @@ fn exports_show_the_settings_the_log_ends_with() {
                 model: Some("qwen2.5:7b".into()),
                 ctx: Some(16384),
                 mode: Some(ollm_tui::core::mode::Mode::Planning),
+                params: None,
             },
         ),
     ];
@@ -406,6 +408,7 @@ fn exports_show_the_settings_the_log_ends_with() {
             model: None,
             ctx: Some(0),
             mode: None,
+            params: None,
         },
     ));
     write_session(&dir, header("settings-demo"), &records);

@@ -37,6 +37,7 @@ pub fn header(id: &str) -> Header {
         ctx: Some(8192),
         mode: Mode::Developer,
         fork_of: None,
+        params: Default::default(),
     }
 }
 
@@ -216,6 +217,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             model: Some("qwen2.5:7b".to_string()),
             ctx: Some(16384),
             mode: Some(Mode::Planning),
+            params: None,
         },
     ];
     bodies

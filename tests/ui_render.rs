@@ -246,6 +246,7 @@ fn every_size_renders_with_every_screen() {
         selected: Some(1),
         focused: true,
         now: t0(),
+        params: None,
     };
     let overlays = [
         None,
@@ -401,6 +402,7 @@ fn untrusted_text_never_reaches_the_buffer() {
         selected: Some(0),
         focused: false,
         now: t0(),
+        params: None,
     };
     let buf = parts.draw(&mut t, 140, 60, Some(panel), None);
     assert_clean(&buf);
@@ -1065,6 +1067,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
         selected: Some(0),
         focused: true,
         now: t0(),
+        params: None,
     };
     let overlays = [
         None,
@@ -1126,6 +1129,7 @@ fn a_focused_panel_says_which_keys_it_takes_and_how_to_leave() {
         selected: Some(0),
         focused,
         now: t0(),
+        params: None,
     };
     let mut t = filled(2);
     let focused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(true)), None));

@@ -299,6 +299,7 @@ fn panel<'a>(b: &'a GoalBoard, cps: &'a [Checkpoint], selected: Option<usize>) -
         selected,
         focused: selected.is_some(),
         now: t0(),
+        params: None,
     }
 }
 

@@ -40,7 +40,7 @@ use recorder::CallKind;
 use std::time::Instant;
 
 /// Tokens the quiz answers may use.
-const QUIZ_ANSWER_TOKENS: u32 = 48;
+const QUIZ_ANSWER_TOKENS: i32 = 48;
 /// The largest context the ceiling may ask for.
 pub const CEILING_MAX_CTX: u32 = 8192;
 
@@ -81,6 +81,7 @@ pub async fn quiz<B: ChatBackend>(
                 num_predict: Some(QUIZ_ANSWER_TOKENS),
                 temperature: Some(0.0),
                 seed: Some(7),
+                top_p: None,
             },
             keep_alive: None,
             tools: Vec::new(),

@@ -53,6 +53,7 @@ pub fn reading_session<B: ChatBackend>(
             model: s.model.to_string(),
             mode: Mode::Assistant,
             ctx: s.ctx,
+            params: Default::default(),
         },
         EngineConfig::default(),
         tok,

@@ -59,10 +59,10 @@ pub enum Command {
         answer: Approval,
     },
     /// Start a new session from this one's messages up to `at` (the last when `None`);
-    /// answers the new session's id (`/fork`).
+    /// answers the new session's id and the message it was made at (`/fork`).
     Fork {
         at: Option<crate::core::message::MessageId>,
-        reply: oneshot::Sender<Result<String, String>>,
+        reply: oneshot::Sender<Result<Forked, String>>,
     },
     /// Return the messages typed ahead (not sent yet) and drop them from the queue.
     TakeBackQueued {
@@ -70,6 +70,15 @@ pub enum Command {
     },
     /// Finish what is under way, sync, and stop.
     Shutdown,
+}
+
+/// A fork just made (`Command::Fork`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forked {
+    /// The new session's id.
+    pub id: String,
+    /// The last message of this session it holds.
+    pub at: crate::core::message::MessageId,
 }
 
 /// An answer to a tool call that asks first.

@@ -52,7 +52,7 @@ mod toolbox;
 mod tools;
 mod transcript;
 
-pub use command::{Approval, Command, Inspection, ResultInspection};
+pub use command::{Approval, Command, Forked, Inspection, ResultInspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
 use crate::core::engine::Engine;
@@ -95,7 +95,8 @@ impl SessionHandle {
 pub struct ActorConfig {
     /// Server address, for messages.
     pub host: String,
-    /// Sampling temperature for chat; `None` = the model's default.
+    /// Sampling temperature for chat (the config file's); `None` = the model's default.
+    /// A session's own (`/set temperature`, in the engine's `params`) wins over it.
     pub temperature: Option<f32>,
     /// The model that writes summaries (`summary_model`); `None`: the chat model.
     pub summary_model: Option<String>,
@@ -277,5 +278,6 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         checkpoints: 0,
         active_messages: 0,
         history_messages: 0,
+        params: Default::default(),
     }
 }

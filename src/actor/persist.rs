@@ -174,7 +174,7 @@ impl<S: SessionStore> Persistence<S> {
         at: Option<MessageId>,
         engine: &Engine,
         out: &mut Publisher,
-    ) -> Result<String, String> {
+    ) -> Result<super::Forked, String> {
         let last = engine
             .history()
             .iter()
@@ -196,7 +196,7 @@ impl<S: SessionStore> Persistence<S> {
         }
         let id = self.store.fork(at.0).map_err(|e| e.to_string())?;
         tracing::info!(fork = %id, at = at.0, "forked");
-        Ok(id)
+        Ok(super::Forked { id, at })
     }
 
     /// At exit: what the log still could not take goes to a rescue file, a session log

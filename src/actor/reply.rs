@@ -260,11 +260,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     tool_call_id: m.tool_call_id.clone(),
                 })
                 .collect(),
-            options: ChatOptions {
-                num_ctx: prompt.num_ctx,
-                num_predict: Some(prompt.max_reply.max(1)),
-                temperature: self.link.temperature(),
-                seed: None,
+            // The session's own parameters (`/set`) win over the config file's.
+            options: {
+                let own = self.engine.params();
+                ChatOptions {
+                    num_ctx: prompt.num_ctx,
+                    num_predict: Some(own.num_predict.unwrap_or_else(|| {
+                        i32::try_from(prompt.max_reply.max(1)).unwrap_or(i32::MAX)
+                    })),
+                    temperature: own.temperature.or(self.link.temperature()),
+                    top_p: own.top_p,
+                    seed: own.seed,
+                }
             },
             keep_alive: None,
             tools: self.tools.offered_tools(self.link.tools_capable()),

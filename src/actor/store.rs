@@ -153,16 +153,8 @@ impl<S: SessionStore> LazyStore<S> {
 impl<S: SessionStore> SessionStore for LazyStore<S> {
     fn append(&mut self, record: &Record) -> Result<(), StoreError> {
         match (&self.state, &record.body) {
-            (State::Waiting(_), RecordBody::Settings { model, ctx, mode }) => {
-                if let Some(m) = model {
-                    self.header.model = m.clone();
-                }
-                if let Some(c) = ctx {
-                    self.header.ctx = (*c > 0).then_some(*c);
-                }
-                if let Some(m) = mode {
-                    self.header.mode = *m;
-                }
+            (State::Waiting(_), RecordBody::Settings { .. }) => {
+                self.header.apply_settings(&record.body);
                 self.held.push(record.clone());
                 Ok(())
             }

@@ -28,8 +28,9 @@ impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
             ],
             options: ChatOptions {
                 num_ctx: self.num_ctx,
-                num_predict: Some(request.num_predict),
+                num_predict: Some(i32::try_from(request.num_predict).unwrap_or(i32::MAX)),
                 temperature: Some(SUMMARY_TEMPERATURE),
+                top_p: None,
                 seed: None,
             },
             keep_alive: None,

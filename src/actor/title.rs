@@ -13,7 +13,7 @@ use crate::store::SessionStore;
 /// How much of the first exchange the title is made from.
 const EXCERPT_CHARS: usize = 600;
 /// A title is a few words.
-const TITLE_TOKENS: u32 = 24;
+const TITLE_TOKENS: i32 = 24;
 /// The job, stated first (small models refuse a bare request; the fake server and the
 /// logs know a summary request by it).
 const SYSTEM: &str = "You summarize a conversation as a title of 3 to 6 words. Reply with \
@@ -60,6 +60,7 @@ impl Titler {
                 num_ctx: summarizer.num_ctx,
                 num_predict: Some(TITLE_TOKENS),
                 temperature: Some(0.2),
+                top_p: None,
                 seed: None,
             },
             keep_alive: None,

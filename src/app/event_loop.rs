@@ -222,6 +222,7 @@ impl App {
             selected: self.panel_selected,
             focused: self.panel_focus,
             now,
+            params: Some(&session.status.params),
         });
         let mut view = UiView {
             transcript: &mut self.transcript,

@@ -7,9 +7,9 @@
 //! a slash command is a registry entry (and its handler in the layer that owns it). Only
 //! what the app itself does (dialogs, scrolling, quitting) has a variant of its own.
 
-use super::App;
 use super::overlays::{OverlayState, Reply};
 use super::words;
+use super::{App, AppExit};
 use crate::actor::Command;
 use crate::core::engine::Request;
 use crate::core::goals::GoalChange;
@@ -59,6 +59,13 @@ pub enum Intent {
     Help,
     /// Quit, asking first when something would be lost.
     Quit,
+    /// `/new [MODEL]`: leave this session (it is saved) for an empty one with the same
+    /// settings, asking first as quitting does.
+    NewSession {
+        model: Option<String>,
+    },
+    /// `/set` or `/system` alone: list the session's system prompt and parameters.
+    ShowParams,
     /// What the engine handles (a message, compress, pins, settings, a snapshot).
     Engine(Request),
     /// What the actor handles (models, restore, export, think).
@@ -97,7 +104,12 @@ impl App {
                 self.panel = true;
             }
             Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
-            Intent::Quit => self.quit_or_ask(),
+            Intent::Quit => self.leave_or_ask(AppExit::Quit),
+            Intent::NewSession { model } => self.leave_or_ask(AppExit::New { model }),
+            Intent::ShowParams => self.info(words::params_listing(
+                &self.session.status.params,
+                self.opts.config_temperature,
+            )),
             Intent::Engine(request) => self.command(request),
             Intent::Actor(command) => self.command(command),
         }
@@ -150,22 +162,32 @@ impl App {
         }
     }
 
-    /// Quit, unless something would be lost that the person was not asked about yet:
-    /// unsent text (the box, messages typed ahead), then records the log could not take
-    /// (the actor writes those to a rescue file when it stops). Each question is asked
-    /// once about the same stake; a change to the draft or the queue asks again.
-    fn quit_or_ask(&mut self) {
+    /// Quit (or leave for a new session: `exit`), unless something would be lost that the
+    /// person was not asked about yet: unsent text (the box, messages typed ahead), then
+    /// records the log could not take (the actor writes those to a rescue file when it
+    /// stops). Each question is asked once about the same stake; a change to the draft or
+    /// the queue asks again.
+    fn leave_or_ask(&mut self, exit: AppExit) {
         let stake = QuitStake {
             draft: self.draft(),
             queued: self.session.queued.len(),
             unwritten: self.session.unwritten,
         };
         let mut questions = Vec::new();
+        let new = matches!(exit, AppExit::New { .. });
         if !stake.draft.trim().is_empty() || stake.queued > 0 {
-            questions.push(words::quit_note(&self.keys));
+            questions.push(if new {
+                words::new_session_note()
+            } else {
+                words::quit_note(&self.keys)
+            });
         }
         if stake.unwritten > 0 {
-            questions.push(words::quit_unwritten_note(&self.keys, stake.unwritten));
+            questions.push(if new {
+                words::new_session_unwritten_note(stake.unwritten)
+            } else {
+                words::quit_unwritten_note(&self.keys, stake.unwritten)
+            });
         }
         let asked = match &self.quit_asked {
             Some((same, n)) if *same == stake => *n,
@@ -176,7 +198,10 @@ impl App {
                 self.input_note = Some(question);
                 self.quit_asked = Some((stake, asked + 1));
             }
-            None => self.quit = true,
+            None => {
+                self.exit = exit;
+                self.quit = true;
+            }
         }
     }
 }

@@ -49,6 +49,9 @@ pub struct AppOptions {
     pub startup_banner: Option<Banner>,
     /// Where sessions are kept (the browser and search); `None`: not on disk.
     pub data_dir: Option<crate::store::DataDir>,
+    /// The config file's `temperature`, which a session's own (`/set`) overrides: `/set`
+    /// alone names it.
+    pub config_temperature: Option<f32>,
     /// Show this message once the transcript arrives (a search hit opened here).
     pub start_at: Option<crate::core::message::MessageId>,
     /// Capture the mouse (wheel scrolling) at start; `false` leaves it to the terminal's
@@ -66,6 +69,14 @@ pub enum AppExit {
         id: String,
         at: Option<crate::core::message::MessageId>,
     },
+    /// Open the fork just made of this session at message `at`, and say what it kept.
+    Forked {
+        id: String,
+        at: crate::core::message::MessageId,
+    },
+    /// `/new`: close this session (it stays saved) and start an empty one with its model,
+    /// context, mode, system prompt and parameters — with `model` instead, when given.
+    New { model: Option<String> },
 }
 
 pub struct App {

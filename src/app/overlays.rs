@@ -31,8 +31,8 @@ pub enum Reply {
     /// The sessions (after a rename or delete, with what happened).
     SessionList(Result<(Vec<crate::store::SessionSummary>, Option<String>), String>),
     Searched(Result<crate::store::search::SearchReport, String>),
-    /// The id of a fork just made, to open.
-    Forked(Result<String, String>),
+    /// A fork just made, to open.
+    Forked(Result<crate::actor::Forked, String>),
     /// A line of the pull `id` (`app::pull`).
     Pull {
         id: u64,
@@ -353,7 +353,7 @@ impl App {
             Reply::TakenBack(texts) => self.put_back(texts),
             Reply::SessionList(r) => self.on_session_list(r),
             Reply::Searched(r) => self.on_searched(r),
-            Reply::Forked(Ok(id)) => self.open_fork(id),
+            Reply::Forked(Ok(made)) => self.open_fork(made),
             Reply::Forked(Err(e)) => self.info(format!("Cannot fork: {e}.")),
             Reply::Pull { id, event } => self.on_pull(id, event),
             Reply::Inspect {

@@ -245,9 +245,13 @@ impl App {
         }
     }
 
-    /// A fork was made: go on in it (this session stays as it was).
-    pub(super) fn open_fork(&mut self, id: String) {
-        self.open_session(id, None);
+    /// A fork was made: go on in it (this session stays as it was); `main` says so there.
+    pub(super) fn open_fork(&mut self, made: crate::actor::Forked) {
+        self.exit = AppExit::Forked {
+            id: made.id,
+            at: made.at,
+        };
+        self.quit = true;
     }
 
     /// Leave this session for `id` (at message `at`): this one is closed cleanly by

@@ -37,6 +37,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             model: "llama3.2:3b".into(),
             mode: Mode::Assistant,
             ctx: Some(4096),
+            params: Default::default(),
         },
         EngineConfig::default(),
         Arc::new(ByteEstimate),
@@ -69,6 +70,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             startup_banner: None,
             data_dir: None,
             start_at: None,
+            config_temperature: None,
             mouse: true,
         },
     );
@@ -782,4 +784,36 @@ async fn two_questions_then_quit() {
     assert!(!app.quit);
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert!(app.quit, "both questions answered");
+}
+
+/// #31 item 2: `/new` leaves for a new session (`AppExit::New`), asking first, as
+/// quitting does, over messages typed ahead; `/bye` quits.
+#[tokio::test]
+async fn new_leaves_for_a_new_session_asking_over_what_would_be_lost() {
+    use crate::app::AppExit;
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.queued = vec!["typed ahead".into()];
+    app.session = Arc::new(v);
+    type_text(app, "/new");
+    key(app, KeyCode::Enter);
+    assert!(!app.quit, "the queued message would be lost");
+    let note = app.input_note.clone().unwrap();
+    assert!(note.contains("/new again"), "{note}");
+    type_text(app, "/new llama3.2:1b");
+    key(app, KeyCode::Enter);
+    assert!(app.quit);
+    assert_eq!(
+        app.exit,
+        AppExit::New {
+            model: Some("llama3.2:1b".into())
+        }
+    );
+
+    let mut h = harness();
+    type_text(&mut h.app, "/bye");
+    key(&mut h.app, KeyCode::Enter);
+    assert!(h.app.quit, "nothing to lose: quit at once");
+    assert_eq!(h.app.exit, AppExit::Quit);
 }

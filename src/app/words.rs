@@ -9,6 +9,7 @@ use crate::core::engine::EngineError;
 use crate::core::events::{Blocked, EngineEvent, FailedPart, Intensity, SkipReason};
 use crate::core::goals::{Author, GoalChange, GoalStatus};
 use crate::core::message::MessageId;
+use crate::core::params::{Param, ParamChange, ParamValue, SessionParams};
 use crate::core::record::SnapshotPurpose;
 use crate::llm::LlmError;
 use crate::store::LoadReport;
@@ -219,6 +220,20 @@ pub fn quit_unwritten_note(keys: &KeyNames, waiting: usize) -> String {
 /// On the input when quitting would discard a draft.
 pub fn quit_note(keys: &KeyNames) -> String {
     format!("unsent text: {} again quits and discards it", keys.quit)
+}
+
+/// On the input when `/new` would discard messages typed ahead.
+pub fn new_session_note() -> String {
+    "unsent text: /new again discards it and starts the new session".to_string()
+}
+
+/// On the input when `/new` would leave records the session log could not take.
+pub fn new_session_unwritten_note(waiting: usize) -> String {
+    format!(
+        "{} not on disk: /new again saves {} to a rescue file and starts the new session",
+        records(waiting),
+        if waiting == 1 { "it" } else { "them" }
+    )
 }
 
 /// On the input when a paste was larger than the limit.
@@ -769,7 +784,7 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             percent,
             model,
         } => Words::line(format!(
-            "{model} has compressed this conversation {compressions} times (reliability {percent}%): each compression loses some detail, and small models lose more. Continue while the answers stay on track; if they drift, start a new session."
+            "{model} has compressed this conversation {compressions} times (reliability {percent}%): each compression loses some detail, and small models lose more. Continue while the answers stay on track; if they drift, start a new session with /new (this one is kept)."
         )),
         EngineEvent::Pinned { id, pinned: true } => Words::line(format!(
             "Pinned message {id}: it is never folded into a summary."
@@ -781,6 +796,7 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             Words::line("Nothing to retry: the last message has its complete reply.")
         }
         EngineEvent::ModeChanged { mode } => Words::line(format!("Mode: {mode}.")),
+        EngineEvent::ParamsChanged { change } => Words::line(param_change(change)),
         EngineEvent::CtxChanged { ctx, .. } => Words::line(format!(
             "Context size {ctx} tokens (the model reloads once with it)."
         )),
@@ -910,4 +926,77 @@ pub fn goal_change(change: &GoalChange) -> String {
         GoalChange::Next { text } => format!("Next step: {}", one_line(text)),
         GoalChange::Clear => "Goal board cleared".to_string(),
     }
+}
+
+/// A change of the session's system prompt or a parameter, as the transcript says it.
+pub fn param_change(change: &ParamChange) -> String {
+    match change {
+        ParamChange::System(Some(text)) => format!(
+            "System prompt set ({} characters): sent with every message of this session, after the app's own instructions.",
+            text.chars().count()
+        ),
+        ParamChange::System(None) => "System prompt cleared.".to_string(),
+        ParamChange::Set(param, Some(v)) => {
+            format!("{} set to {v} for this session.", param.name())
+        }
+        ParamChange::Set(param, None) => format!(
+            "{} back to the default (the config file's, else the model's).",
+            param.name()
+        ),
+    }
+}
+
+/// `/set` or `/system` alone: what this session sends, one line each.
+pub fn params_listing(p: &SessionParams, config_temperature: Option<f32>) -> String {
+    let mut lines = vec![match &p.system {
+        Some(text) => format!("system: {}", text.trim()),
+        None => "system: none (/system TEXT sets one)".to_string(),
+    }];
+    for param in Param::ALL {
+        let value = match (p.get(param), param, config_temperature) {
+            (Some(v), _, _) => v.to_string(),
+            (None, Param::Temperature, Some(t)) => {
+                format!(
+                    "default (the config file's {})",
+                    ParamValue::Float(f64::from(t))
+                )
+            }
+            (None, _, _) => "default (the model's)".to_string(),
+        };
+        lines.push(format!("{}: {value}", param.name()));
+    }
+    lines.push(
+        "Change one with /set NAME VALUE, reset it with /set NAME default; /system clear drops the system prompt."
+            .to_string(),
+    );
+    lines.join("\n")
+}
+
+/// Said in a new session started with `/new`: that the one left is kept, and how to get
+/// back to it. `previous` names it (id and title), `None` when it had nothing to keep.
+pub fn new_session(previous: Option<(&str, &str)>) -> Words {
+    match previous {
+        Some((name, short)) => Words::with_hint(
+            format!("New session. The previous one ({name}) is saved."),
+            format!("Go back to it with /sessions, or later: ollm-tui --resume {short}"),
+        ),
+        None => Words::with_hint(
+            "New session.",
+            "The previous one had no messages, so there was nothing to save.",
+        ),
+    }
+}
+
+/// Said in a fork once it is open: where it came from and what it kept.
+pub fn forked(at: MessageId, id: &str, model: &str, ctx: Option<u32>, mode: &str) -> Words {
+    let ctx = match ctx {
+        Some(c) => format!("context {}", crate::ui::text::thousands(u64::from(c))),
+        None => "the model's own context".to_string(),
+    };
+    Words::with_hint(
+        format!("Forked at #{} into session {id}.", at.0),
+        format!(
+            "Model ({model}), {ctx}, mode ({mode}), system prompt and parameters kept; the session you forked from is unchanged."
+        ),
+    )
 }

@@ -16,6 +16,8 @@ use std::path::PathBuf;
                   exchange is kept as a session.\n\
                   Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
                   Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
+                  In the chat: /new (or /clear) a fresh session, the old one kept · /system TEXT · \
+                  /set temperature 0.2 (top_p, seed, num_predict) · /fork · /bye · /help lists them all\n\
                   Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
 )]
 pub struct Cli {

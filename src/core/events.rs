@@ -280,6 +280,10 @@ pub enum EngineEvent {
         ctx: u32,
         trained: Option<u32>,
     },
+    /// The person's system prompt or a parameter changed (`/system`, `/set`).
+    ParamsChanged {
+        change: crate::core::params::ParamChange,
+    },
     /// The server loaded the model with a smaller context than asked for; the budget
     /// follows it now.
     LoadedCtxSmaller {
@@ -330,6 +334,7 @@ impl EngineEvent {
             EngineEvent::NothingToRetry => "nothing-to-retry",
             EngineEvent::ModeChanged { .. } => "mode-changed",
             EngineEvent::CtxChanged { .. } => "ctx-changed",
+            EngineEvent::ParamsChanged { .. } => "params-changed",
             EngineEvent::LoadedCtxSmaller { .. } => "loaded-ctx-smaller",
             EngineEvent::Refused { .. } => "refused",
         }

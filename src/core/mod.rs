@@ -20,6 +20,7 @@ pub mod markers;
 pub mod message;
 pub mod mode;
 pub mod overview;
+pub mod params;
 pub mod pipeline;
 pub mod prompts;
 pub mod prose;

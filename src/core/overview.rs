@@ -114,6 +114,7 @@ mod tests {
             ctx: None,
             mode: Mode::Assistant,
             fork_of: None,
+            params: Default::default(),
         };
         let records = [
             rec(
@@ -122,6 +123,7 @@ mod tests {
                     model: Some("b:3b".into()),
                     ctx: Some(4096),
                     mode: Some(Mode::Developer),
+                    params: None,
                 },
             ),
             rec(
@@ -163,6 +165,7 @@ mod tests {
                     model: None,
                     ctx: Some(0),
                     mode: None,
+                    params: None,
                 },
             ),
         ];

@@ -9,6 +9,7 @@ use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::goals::{Author, GoalBoard, GoalChange};
 use crate::core::message::{MessageId, ReplyStatus, ToolCall};
 use crate::core::mode::Mode;
+use crate::core::params::SessionParams;
 /// Kept here too: a snapshot record names it, and most readers of records look here.
 pub use crate::core::purpose::SnapshotPurpose;
 use chrono::{DateTime, Utc};
@@ -36,6 +37,10 @@ pub struct Header {
     /// The session this one was forked from (`/fork`), and at which message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork_of: Option<ForkOrigin>,
+    /// The person's system prompt and sampling parameters for this session (`/system`,
+    /// `/set`).
+    #[serde(default, skip_serializing_if = "SessionParams::is_empty")]
+    pub params: SessionParams,
 }
 
 /// Where a fork came from.
@@ -51,15 +56,23 @@ pub struct ForkOrigin {
 pub struct SettingsChanged {
     pub model: bool,
     pub ctx: bool,
+    pub params: bool,
 }
 
 impl Header {
     /// Apply a `settings` record to the session's settings (the header holds them: model,
-    /// ctx — 0 meaning the model's own — and mode). The one fold of settings that replay,
-    /// the session file and the session list share. Other records change nothing here.
+    /// ctx — 0 meaning the model's own —, mode, and the person's system prompt and
+    /// parameters). The one fold of settings that replay, the session file and the session
+    /// list share. Other records change nothing here.
     pub fn apply_settings(&mut self, body: &RecordBody) -> SettingsChanged {
         let mut changed = SettingsChanged::default();
-        if let RecordBody::Settings { model, ctx, mode } = body {
+        if let RecordBody::Settings {
+            model,
+            ctx,
+            mode,
+            params,
+        } = body
+        {
             if let Some(m) = model
                 && *m != self.model
             {
@@ -72,6 +85,10 @@ impl Header {
             }
             if let Some(m) = mode {
                 self.mode = *m;
+            }
+            if let Some(p) = params {
+                changed.params = *p != self.params;
+                self.params = p.clone();
             }
         }
         changed
@@ -250,6 +267,10 @@ pub enum RecordBody {
         ctx: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mode: Option<Mode>,
+        /// The whole set of the person's system prompt and parameters after the change
+        /// (`/system`, `/set`): a record carries them all, so each one restores exactly.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        params: Option<SessionParams>,
     },
 }
 

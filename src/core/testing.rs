@@ -83,6 +83,7 @@ impl<S: Summarizer> Harness<S> {
                 model: "test:3b".into(),
                 mode: Mode::Assistant,
                 ctx: Some(ctx),
+                params: Default::default(),
             },
             cfg,
             tok,

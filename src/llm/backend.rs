@@ -64,10 +64,12 @@ impl ChatMessage {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ChatOptions {
     pub num_ctx: u32,
-    /// Reply cap in tokens (Ollama ignores `max_tokens`).
-    pub num_predict: Option<u32>,
+    /// Reply cap in tokens (Ollama ignores `max_tokens`); -1: none, -2: until the
+    /// context is full.
+    pub num_predict: Option<i32>,
     pub temperature: Option<f32>,
-    pub seed: Option<u64>,
+    pub top_p: Option<f32>,
+    pub seed: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -229,13 +229,16 @@ impl OllamaBackend {
 fn wire_chat(req: &ChatRequest) -> Value {
     let mut options = ModelOptions::default().num_ctx(u64::from(req.options.num_ctx));
     if let Some(n) = req.options.num_predict {
-        options = options.num_predict(i32::try_from(n).unwrap_or(i32::MAX));
+        options = options.num_predict(n);
     }
     if let Some(t) = req.options.temperature {
         options = options.temperature(t);
     }
+    if let Some(p) = req.options.top_p {
+        options = options.top_p(p);
+    }
     if let Some(seed) = req.options.seed {
-        options = options.seed(i32::try_from(seed % (1 << 31)).unwrap_or(0));
+        options = options.seed(seed);
     }
     let request = ChatMessageRequest::new(req.model.clone(), Vec::new()).options(options);
     let mut body = serde_json::to_value(&request).unwrap_or_else(|_| json!({}));

@@ -437,7 +437,12 @@ fn render_record(
                 one_line(snapshot_id)
             );
         }
-        RecordBody::Settings { model, ctx, mode } => {
+        RecordBody::Settings {
+            model,
+            ctx,
+            mode,
+            params,
+        } => {
             let mut parts = Vec::new();
             if let Some(m) = model {
                 parts.push(format!("model → {}", one_line(m)));
@@ -449,6 +454,17 @@ fn render_record(
             }
             if let Some(m) = mode {
                 parts.push(format!("mode → {m}"));
+            }
+            if let Some(p) = params {
+                match &p.system {
+                    Some(text) => parts.push(format!("system prompt → {}", one_line(text))),
+                    None => parts.push("no system prompt".to_string()),
+                }
+                for param in crate::core::params::Param::ALL {
+                    if let Some(v) = p.get(param) {
+                        parts.push(format!("{} → {v}", param.name()));
+                    }
+                }
             }
             let _ = writeln!(md, "> ⚙ Settings: {} · {time}\n", parts.join(", "));
         }

@@ -502,6 +502,7 @@ mod tests {
             ctx: None,
             mode: Default::default(),
             fork_of: None,
+            params: Default::default(),
         }
     }
 

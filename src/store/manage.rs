@@ -169,6 +169,11 @@ fn move_out(dir: &DataDir, id: &str) -> Result<Trashed, StoreError> {
 /// pins, settings — replaying them rebuilds the state the parent had there), the saved
 /// tool results those records name, and a header that names the parent. The parent is
 /// only read. Returns the fork's id.
+///
+/// The settings are the parent's as they are now, not as they were at `at`: the person
+/// forks from where they are, with the model, context, mode, system prompt and
+/// parameters in use (a `/model` or `/ctx` after message `at` is not undone). A
+/// `settings` record after the copied ones says what differs.
 pub fn fork(dir: &DataDir, parent: &str, at: u64) -> Result<String, StoreError> {
     let loaded = crate::store::SessionLog::read(dir, parent)?;
     if !loaded
@@ -213,8 +218,58 @@ pub fn fork(dir: &DataDir, parent: &str, at: u64) -> Result<String, StoreError> 
         }
         log.append(r)?;
     }
+    let now = settings_after(&loaded.header, loaded.records.iter());
+    let there = settings_after(
+        &loaded.header,
+        loaded.records.iter().take_while(|r| r.seq <= at),
+    );
+    if let Some(body) = settings_change(&there, &now) {
+        let seq = loaded
+            .records
+            .iter()
+            .take_while(|r| r.seq <= at)
+            .last()
+            .map_or(1, |r| r.seq + 1);
+        log.append(&crate::core::record::Record {
+            seq,
+            ts: chrono::Utc::now(),
+            body,
+        })?;
+    }
     log.sync()?;
     Ok(id)
+}
+
+/// The settings after `records`, starting from `header`'s.
+fn settings_after<'a>(
+    header: &crate::core::record::Header,
+    records: impl Iterator<Item = &'a crate::core::record::Record>,
+) -> crate::core::record::Header {
+    let mut h = header.clone();
+    for r in records {
+        h.apply_settings(&r.body);
+    }
+    h
+}
+
+/// The `settings` record that turns `from`'s settings into `to`'s, if they differ.
+fn settings_change(
+    from: &crate::core::record::Header,
+    to: &crate::core::record::Header,
+) -> Option<crate::core::record::RecordBody> {
+    let body = crate::core::record::RecordBody::Settings {
+        model: (from.model != to.model).then(|| to.model.clone()),
+        ctx: (from.ctx != to.ctx).then(|| to.ctx.unwrap_or(0)),
+        mode: (from.mode != to.mode).then_some(to.mode),
+        params: (from.params != to.params).then(|| to.params.clone()),
+    };
+    let same = crate::core::record::RecordBody::Settings {
+        model: None,
+        ctx: None,
+        mode: None,
+        params: None,
+    };
+    (body != same).then_some(body)
 }
 
 fn require_log(dir: &DataDir, id: &str) -> Result<(), StoreError> {

@@ -283,6 +283,7 @@ mod tests {
             ctx: None,
             mode: Default::default(),
             fork_of: None,
+            params: Default::default(),
         };
         let mut store = MemoryStore::with_records(header, vec![record(1), record(4)]);
         assert_eq!(store.synced_records(), 2);

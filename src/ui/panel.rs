@@ -18,6 +18,7 @@ use super::view::PanelView;
 use super::wrap::wrap;
 use crate::core::checkpoint::Checkpoint;
 use crate::core::goals::{ArtifactAction, GoalStatus, Priority, StepStatus};
+use crate::core::params::{Param, SessionParams};
 
 fn section(title: &str, theme: &Theme) -> Line<'static> {
     Line::from(Span::styled(title.to_string(), theme.styles.title))
@@ -41,6 +42,43 @@ fn item(
     )
 }
 
+/// Characters of the system prompt the panel shows (`/system` shows it whole).
+const SYSTEM_SHOWN: usize = 120;
+
+/// The session's own system prompt and parameters, when any is set: what this
+/// conversation is sent besides the app's instructions.
+fn params_lines(
+    params: &SessionParams,
+    width: usize,
+    theme: &Theme,
+    g: &Glyphs,
+) -> Vec<Line<'static>> {
+    let s = &theme.styles;
+    let mut out = Vec::new();
+    if params.is_empty() {
+        return out;
+    }
+    out.push(section("Session settings", theme));
+    if let Some(text) = &params.system {
+        let shown: String = if text.chars().count() > SYSTEM_SHOWN {
+            text.chars().take(SYSTEM_SHOWN).collect::<String>() + g.ellipsis
+        } else {
+            text.clone()
+        };
+        out.extend(item("system:", s.dim, &shown, s.text, width));
+    }
+    let values: Vec<String> = Param::ALL
+        .into_iter()
+        .filter_map(|p| params.get(p).map(|v| format!("{} {v}", p.name())))
+        .collect();
+    if !values.is_empty() {
+        out.extend(item("params:", s.dim, &values.join(g.sep), s.text, width));
+    }
+    // Apart from the goal below.
+    out.push(Line::default());
+    out
+}
+
 pub(crate) fn goal_lines(
     view: &PanelView<'_>,
     width: usize,
@@ -48,7 +86,10 @@ pub(crate) fn goal_lines(
     g: &Glyphs,
 ) -> Vec<Line<'static>> {
     let s = &theme.styles;
-    let mut out = Vec::new();
+    let mut out = match view.params {
+        Some(p) => params_lines(p, width, theme, g),
+        None => Vec::new(),
+    };
     match &view.goals.active {
         None => {
             out.extend(wrap(

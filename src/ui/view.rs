@@ -133,6 +133,8 @@ pub struct PanelView<'a> {
     /// The panel has keyboard focus.
     pub focused: bool,
     pub now: DateTime<Utc>,
+    /// The session's own system prompt and parameters (`/system`, `/set`), shown when set.
+    pub params: Option<&'a crate::core::params::SessionParams>,
 }
 
 /// A popup drawn over everything else.

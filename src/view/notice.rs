@@ -204,6 +204,7 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
         | EngineEvent::NothingToRetry
         | EngineEvent::ModeChanged { .. }
         | EngineEvent::CtxChanged { .. }
+        | EngineEvent::ParamsChanged { .. }
         | EngineEvent::Refused {
             error: EngineError::NoReplyToPin { .. },
         } => (Line, Info),

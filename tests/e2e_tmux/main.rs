@@ -10,7 +10,8 @@
 //!
 //! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
 //! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`, `pull`
-//! (`/pull` with its progress, Esc), `copy` (`/copy` by OSC 52, the mouse released).
+//! (`/pull` with its progress, Esc), `copy` (`/copy` by OSC 52, the mouse released),
+//! `new_session` (`/new`, `/bye`, `/system` and `/set`, what `/fork` keeps).
 #![allow(clippy::unwrap_used)]
 
 #[path = "../store_fixtures.rs"]
@@ -22,6 +23,7 @@ mod chat;
 mod copy;
 mod faults;
 mod harness;
+mod new_session;
 mod pull;
 mod screen;
 mod sessions;

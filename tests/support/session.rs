@@ -22,6 +22,7 @@ pub fn engine(model: &str, ctx: Option<u32>) -> Engine {
             model: model.into(),
             mode: Mode::Assistant,
             ctx,
+            params: Default::default(),
         },
         EngineConfig::default(),
         TOKENIZER.clone(),

@@ -96,7 +96,10 @@ pub(super) async fn baseline<B: ChatBackend>(
                 messages: request,
                 options: ChatOptions {
                     num_ctx: setup.ctx,
-                    num_predict: Some(setup.ctx.saturating_sub(used).max(64)),
+                    num_predict: Some(
+                        i32::try_from(setup.ctx.saturating_sub(used).max(64)).unwrap_or(i32::MAX),
+                    ),
+                    top_p: None,
                     temperature: setup.temperature,
                     seed: None,
                 },
@@ -316,6 +319,7 @@ async fn compact<B: ChatBackend>(
             options: ChatOptions {
                 num_ctx: setup.ctx,
                 num_predict: None,
+                top_p: None,
                 temperature: setup.temperature,
                 seed: None,
             },

@@ -28,6 +28,7 @@ pub(super) async fn ours<B: ChatBackend>(
             model: setup.model.clone(),
             mode: Mode::Assistant,
             ctx: Some(setup.ctx),
+            params: Default::default(),
         },
         EngineConfig::default(),
         setup.tok.clone(),

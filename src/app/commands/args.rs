@@ -2,6 +2,7 @@
 
 use crate::core::goals::{ArtifactAction, GoalChange, StepStatus};
 use crate::core::message::MessageId;
+use crate::core::params::{MAX_SYSTEM_CHARS, Param, ParamChange};
 
 /// Context sizes `/ctx` accepts.
 use crate::config::CTX_RANGE;
@@ -107,6 +108,57 @@ pub(super) fn artifact(arg: &str) -> Result<GoalChange, String> {
         action,
         path: path.trim().to_string(),
     })
+}
+
+/// Words that drop a value (`/system clear`, `/set temperature default`).
+const RESET_WORDS: &[&str] = &["default", "reset", "clear", "none", "off", "unset"];
+
+const SET_USAGE: &str = "usage: /set [temperature|top_p|seed|num_predict VALUE|default] or /set system TEXT (/set alone lists them)";
+
+/// `/system TEXT`, `/system clear`; nothing: the listing.
+pub(super) fn system(arg: &str) -> Result<Option<ParamChange>, String> {
+    let t = arg.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if RESET_WORDS.contains(&t.to_ascii_lowercase().as_str()) {
+        return Ok(Some(ParamChange::System(None)));
+    }
+    let chars = t.chars().count();
+    if chars > MAX_SYSTEM_CHARS {
+        return Err(format!(
+            "the system prompt is {chars} characters; at most {MAX_SYSTEM_CHARS} are kept (it is sent with every message)"
+        ));
+    }
+    Ok(Some(ParamChange::System(Some(t.to_string()))))
+}
+
+/// `/set NAME VALUE`, `/set NAME default`, and `ollama run`'s `/set parameter NAME VALUE`
+/// and `/set system TEXT`; nothing (or a name alone): the listing.
+pub(super) fn set(arg: &str) -> Result<Option<ParamChange>, String> {
+    let t = arg.trim();
+    let (name, value) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "" => return Ok(None),
+        "system" => return system(value),
+        "parameter" | "param" | "parameters" => return set(value),
+        _ => {}
+    }
+    let Some(param) = Param::parse(&lower) else {
+        return Err(format!("/set cannot set {name:?}; {SET_USAGE}"));
+    };
+    let value = value.trim();
+    if value.is_empty() {
+        return Ok(None);
+    }
+    if RESET_WORDS.contains(&value.to_ascii_lowercase().as_str()) {
+        return Ok(Some(ParamChange::Set(param, None)));
+    }
+    param
+        .value(value)
+        .map(|v| Some(ParamChange::Set(param, Some(v))))
+        .map_err(|e| format!("{e}; {SET_USAGE}"))
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::core::goals::{GoalChange, GoalStatus, Priority};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
 use crate::store::export::Format;
-use args::{artifact, ctx, decision, message_id, number, rest, step};
+use args::{artifact, ctx, decision, message_id, number, rest, set, step, system};
 
 /// One slash command.
 pub struct SlashCommand {
@@ -213,6 +213,20 @@ pub static COMMANDS: &[SlashCommand] = &[
         },
     },
     SlashCommand {
+        name: "system",
+        aliases: &[],
+        usage: "/system [TEXT|clear]",
+        help: "this session's system prompt, sent after the app's own instructions; alone: show it",
+        parse: |_, arg| Ok(param_intent(system(arg)?)),
+    },
+    SlashCommand {
+        name: "set",
+        aliases: &[],
+        usage: "/set [NAME VALUE]",
+        help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT and /set parameter NAME VALUE as in ollama run; alone: list them",
+        parse: |_, arg| Ok(param_intent(set(arg)?)),
+    },
+    SlashCommand {
         name: "export",
         aliases: &[],
         usage: "/export [md|json]",
@@ -286,10 +300,24 @@ pub static COMMANDS: &[SlashCommand] = &[
         },
     },
     SlashCommand {
+        name: "new",
+        aliases: &[],
+        usage: "/new [MODEL]",
+        help: "start a new session with the same model, context, mode and settings (or MODEL); this one is saved (/sessions)",
+        parse: |_, arg| Ok(Intent::NewSession { model: rest(arg) }),
+    },
+    SlashCommand {
+        name: "clear",
+        aliases: &[],
+        usage: "/clear",
+        help: "as /new: an empty conversation; unlike in ollama run, the old one is kept (/sessions)",
+        parse: |_, _| Ok(Intent::NewSession { model: None }),
+    },
+    SlashCommand {
         name: "fork",
         aliases: &["branch"],
         usage: "/fork [N]",
-        help: "a new session from this one's messages up to #N (default: all); this one stays as it is",
+        help: "a new session from this one's messages up to #N (default: all), with its model, context, mode and settings; this one stays as it is",
         parse: |_, arg| message_id(arg).map(Intent::Fork),
     },
     SlashCommand {
@@ -301,12 +329,20 @@ pub static COMMANDS: &[SlashCommand] = &[
     },
     SlashCommand {
         name: "quit",
-        aliases: &["exit", "q"],
+        aliases: &["exit", "q", "bye"],
         usage: "/quit",
-        help: "quit",
+        help: "quit (also /bye, as in ollama run); asks first if unsent text would be lost",
         parse: |_, _| Ok(Intent::Quit),
     },
 ];
+
+/// A change for the engine, or the listing when there is nothing to change.
+fn param_intent(change: Option<crate::core::params::ParamChange>) -> Intent {
+    match change {
+        Some(change) => Intent::Engine(Request::SetParam { change }),
+        None => Intent::ShowParams,
+    }
+}
 
 /// `/goal TEXT`, `/goal! TEXT` (high priority), `/goal done|pause|resume|clear`, and a
 /// bare `/goal` (the panel).
@@ -576,6 +612,82 @@ mod tests {
         let e = parse("/frobnicate").unwrap().unwrap_err();
         assert!(e.contains("/help") && e.contains("//frobnicate"), "{e}");
     }
+
+    /// #31 items 2 and 5: `/new`, `/clear`, `/bye` as `ollama run` users type them;
+    /// `/system` and `/set` (also in `ollama run`'s `/set system` and `/set parameter`
+    /// forms), checked, with a usage for what cannot be read.
+    #[test]
+    fn new_clear_bye_system_and_set() {
+        use crate::core::params::{Param, ParamChange, ParamValue};
+        let change = |c| Intent::Engine(Request::SetParam { change: c });
+        is("/new", Intent::NewSession { model: None });
+        is(
+            "/new qwen2.5:0.5b",
+            Intent::NewSession {
+                model: Some("qwen2.5:0.5b".into()),
+            },
+        );
+        is("/clear", Intent::NewSession { model: None });
+        is("/bye", Intent::Quit);
+        is(
+            "/system Answer in French.",
+            change(ParamChange::System(Some("Answer in French.".into()))),
+        );
+        is("/system", Intent::ShowParams);
+        is("/system clear", change(ParamChange::System(None)));
+        is(
+            "/set system Be brief",
+            change(ParamChange::System(Some("Be brief".into()))),
+        );
+        let temp = change(ParamChange::Set(
+            Param::Temperature,
+            Some(ParamValue::Float(0.2)),
+        ));
+        is("/set temperature 0.2", temp);
+        let temp = change(ParamChange::Set(
+            Param::Temperature,
+            Some(ParamValue::Float(0.2)),
+        ));
+        is("/set parameter temperature 0.2", temp);
+        is(
+            "/set top_p 0.9",
+            change(ParamChange::Set(Param::TopP, Some(ParamValue::Float(0.9)))),
+        );
+        is(
+            "/set seed 42",
+            change(ParamChange::Set(Param::Seed, Some(ParamValue::Int(42)))),
+        );
+        is(
+            "/set num_predict -1",
+            change(ParamChange::Set(
+                Param::NumPredict,
+                Some(ParamValue::Int(-1)),
+            )),
+        );
+        is(
+            "/set temperature default",
+            change(ParamChange::Set(Param::Temperature, None)),
+        );
+        is("/set", Intent::ShowParams);
+        let err = |s: &str| parse(s).unwrap().unwrap_err();
+        for bad in [
+            "/set temperature 3",
+            "/set top_p 1.1",
+            "/set seed x",
+            "/set num_predict -5",
+        ] {
+            let e = err(bad);
+            assert!(
+                e.contains("usage: /set") && e.contains("takes"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(err("/set verbose").contains("cannot set"));
+        let long = format!("/system {}", "x".repeat(MAX + 1));
+        assert!(err(&long).contains("at most"));
+    }
+
+    const MAX: usize = crate::core::params::MAX_SYSTEM_CHARS;
 
     #[test]
     fn help_rows_name_the_bound_key() {

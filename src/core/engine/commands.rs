@@ -75,6 +75,7 @@ impl Engine {
                 model: None,
                 ctx: None,
                 mode: Some(mode),
+                params: None,
             },
             now,
             fx,
@@ -89,6 +90,7 @@ impl Engine {
                 model: None,
                 ctx: Some(ctx.unwrap_or(0)),
                 mode: None,
+                params: None,
             },
             now,
             fx,
@@ -100,12 +102,36 @@ impl Engine {
         }));
     }
 
+    /// The person's system prompt or one parameter: the record carries the whole set
+    /// after the change, so replay restores it exactly. The system prompt is part of the
+    /// request, so its part is rendered and counted again.
+    pub(super) fn set_param(
+        &mut self,
+        change: crate::core::params::ParamChange,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let params = self.settings.params.with(&change);
+        self.commit(
+            RecordBody::Settings {
+                model: None,
+                ctx: None,
+                mode: None,
+                params: Some(params),
+            },
+            now,
+            fx,
+        );
+        fx.push(Effect::Event(EngineEvent::ParamsChanged { change }));
+    }
+
     pub(super) fn set_model(&mut self, model: String, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
         self.commit(
             RecordBody::Settings {
                 model: Some(model),
                 ctx: None,
                 mode: None,
+                params: None,
             },
             now,
             fx,
@@ -141,5 +167,73 @@ impl Engine {
             .and_then(parse_parameter_billions)
             .or_else(|| parse_parameter_billions(&self.settings.model));
         self.rebuild_system();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use crate::core::engine::{Engine, Request};
+    use crate::core::params::{Param, ParamChange, ParamValue};
+    use crate::core::record::RecordBody;
+    use crate::core::summarizer::doubles::Extractive;
+    use crate::core::testing::Harness;
+    use crate::core::tokens::ByteEstimate;
+    use std::sync::Arc;
+
+    fn set(h: &mut Harness<Extractive>, change: ParamChange) {
+        h.apply(Request::SetParam { change });
+    }
+
+    /// #31 item 5: the person's system prompt goes into the system message beside the
+    /// app's instructions and is counted; each change is one `settings` record carrying
+    /// the whole set, and replay from the header the session started with restores it.
+    #[test]
+    fn the_system_prompt_and_parameters_are_sent_counted_recorded_and_replayed() {
+        let mut h = Harness::new(4096, Arc::new(ByteEstimate), Extractive::new());
+        let started = h.header();
+        let app_only = h.engine.prompt().messages[0].content.clone();
+        let system_before = h.engine.budget().system;
+        set(
+            &mut h,
+            ParamChange::System(Some("Answer in French.".into())),
+        );
+        set(
+            &mut h,
+            ParamChange::Set(Param::Temperature, Some(ParamValue::Float(0.2))),
+        );
+        set(
+            &mut h,
+            ParamChange::Set(Param::Seed, Some(ParamValue::Int(7))),
+        );
+        set(&mut h, ParamChange::Set(Param::Seed, None));
+        let sent = h.engine.prompt().messages[0].content.clone();
+        assert!(sent.starts_with(&app_only), "beside, not instead: {sent}");
+        assert!(sent.ends_with("Answer in French."), "{sent}");
+        assert!(h.engine.budget().system > system_before, "counted");
+        let last = h.records.last().unwrap();
+        let RecordBody::Settings {
+            params: Some(p), ..
+        } = &last.body
+        else {
+            panic!("{last:?}")
+        };
+        assert_eq!(p.system.as_deref(), Some("Answer in French."));
+        assert_eq!((p.temperature, p.seed), (Some(0.2), None));
+        let (replayed, report) = Engine::replay(
+            &started,
+            &h.records,
+            h.engine.config().clone(),
+            h.engine.tokenizer().clone(),
+            h.engine.prompts().clone(),
+        );
+        assert!(report.issues.is_empty(), "{:?}", report.issues);
+        assert_eq!(replayed.params(), h.engine.params());
+        assert_eq!(replayed.prompt().messages[0].content, sent);
+        assert_eq!(replayed.budget().system, h.engine.budget().system);
+        // Cleared: the app's instructions alone again.
+        set(&mut h, ParamChange::System(None));
+        assert_eq!(h.engine.prompt().messages[0].content, app_only);
+        assert_eq!(h.engine.status().params.temperature, Some(0.2));
     }
 }

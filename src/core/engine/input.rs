@@ -51,6 +51,11 @@ pub enum Request {
     SetMode {
         mode: Mode,
     },
+    /// The person's system prompt or a sampling parameter for this session (`/system`,
+    /// `/set`).
+    SetParam {
+        change: crate::core::params::ParamChange,
+    },
     /// Take a snapshot for the person (Ctrl+S, `/snapshot`).
     Snapshot {
         label: Option<String>,
@@ -295,6 +300,7 @@ impl Engine {
             Request::Pin { id, pinned } => self.pin(id, pinned, now, fx),
             Request::SetCtx { ctx } => self.set_ctx(ctx, now, fx),
             Request::SetMode { mode } => self.set_mode(mode, now, fx),
+            Request::SetParam { change } => self.set_param(change, now, fx),
             Request::Done => self.done(now, fx),
             Request::Snapshot { label } => {
                 let snap = self.make_snapshot(SnapshotPurpose::Rollback, label, now);
@@ -340,6 +346,7 @@ pub fn kept_in_log(ev: &EngineEvent) -> bool {
         | EngineEvent::NothingToRetry
         | EngineEvent::ModeChanged { .. }
         | EngineEvent::CtxChanged { .. }
+        | EngineEvent::ParamsChanged { .. }
         | EngineEvent::LoadedCtxSmaller { .. }
         | EngineEvent::Refused { .. } => false,
     }

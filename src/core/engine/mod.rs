@@ -111,13 +111,15 @@ impl Default for EngineConfig {
 pub const DEFAULT_TOOL_ROUNDS: u32 = 10;
 
 /// Who a new session is for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionSpec {
     pub session_id: String,
     pub model: String,
     pub mode: Mode,
     /// Explicit context size (config, `--ctx`); `None` = the model's own, capped.
     pub ctx: Option<u32>,
+    /// The person's system prompt and parameters (kept from the session before, `/new`).
+    pub params: crate::core::params::SessionParams,
 }
 
 /// A reply as the actor received it.
@@ -156,6 +158,8 @@ pub struct EngineStatus {
     pub checkpoints: usize,
     pub active_messages: usize,
     pub history_messages: usize,
+    /// The person's system prompt and parameters (the goal panel shows them).
+    pub params: crate::core::params::SessionParams,
 }
 
 /// Automatic compression is paused after a pass that freed too little.
@@ -274,6 +278,7 @@ impl Engine {
             model,
             mode,
             ctx,
+            params,
         } = spec;
         let mut e = Engine {
             cfg,
@@ -290,6 +295,7 @@ impl Engine {
                 ctx,
                 mode,
                 fork_of: None,
+                params,
             },
             history: History::default(),
             active: ActiveContext::default(),
@@ -342,6 +348,10 @@ impl Engine {
     }
     pub fn model(&self) -> &str {
         &self.settings.model
+    }
+    /// The person's system prompt and parameters for this session.
+    pub fn params(&self) -> &crate::core::params::SessionParams {
+        &self.settings.params
     }
     pub fn mode(&self) -> Mode {
         self.settings.mode
@@ -450,6 +460,7 @@ impl Engine {
             checkpoints: self.active.checkpoints().len(),
             active_messages: self.active.messages().len(),
             history_messages: self.history.len(),
+            params: self.settings.params.clone(),
         }
     }
 

@@ -377,6 +377,12 @@ impl Engine {
                 chat.markers.trim()
             )
         };
+        // The person's own system prompt goes beside the app's instructions, never in
+        // their place (they keep the context manageable), and is counted like them.
+        let text = match self.settings.params.system.as_deref().map(str::trim) {
+            Some(own) if !own.is_empty() => format!("{text}\n\n{own}"),
+            _ => text,
+        };
         let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
         self.system = Part { text, raw };
     }

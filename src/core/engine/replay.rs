@@ -64,6 +64,7 @@ impl Engine {
                 model: header.model.clone(),
                 mode: header.mode,
                 ctx: header.ctx,
+                params: header.params.clone(),
             },
             cfg,
             tok,
