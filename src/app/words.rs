@@ -266,7 +266,7 @@ pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
     ),
     (
         "🟢 🟡 🟠 🔴 92%",
-        "how far to trust what compression kept: shown once something is compressed; it falls a little with each compression (more for small models) and more with what was lost (facts that left the ledger, summaries redone or cut). A ! says the model has compressed many times: start afresh if the answers drift",
+        "how far to trust what compression kept: shown once something is compressed; it falls a little with each compression (more for small models) and more with what was lost (facts that left the ledger, summaries redone or cut). A ! says the model has compressed many times: /new starts afresh if the answers drift (this session is kept)",
     ),
     (
         "model · mode",
