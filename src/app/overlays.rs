@@ -3,17 +3,24 @@
 //! that fill them.
 
 use super::App;
-use super::intent::Intent;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
 use crate::actor::{Command, Inspection, ResultInspection};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::message::Message;
 use crate::core::snapshot::SnapshotMeta;
-use crate::llm::ModelSummary;
+use crate::llm::{ModelSummary, PullLine};
 use crate::ui::ModelEntry;
 use crate::view::Severity;
 use crossterm::event::{KeyCode, KeyEvent};
+
+/// What the pull task (`app::pull`) sends back.
+#[derive(Debug)]
+pub enum PullEvent {
+    Line(PullLine),
+    /// The connection failed, or the server's answer was not a pull's.
+    Failed(String),
+}
 
 /// Answers that arrive on oneshots.
 pub enum Reply {
@@ -36,7 +43,7 @@ pub enum Reply {
     /// A line of the pull `id` (`app::pull`).
     Pull {
         id: u64,
-        event: super::pull::PullEvent,
+        event: PullEvent,
     },
 }
 
@@ -94,7 +101,7 @@ impl App {
     }
 
     pub(super) fn open_models(&mut self) {
-        let pull = super::pull::missing_model(&self.session.connection, &self.session.status.model);
+        let pull = self.missing_model();
         self.overlay = Some(OverlayState::Models {
             items: Vec::new(),
             selected: 0,
@@ -177,7 +184,11 @@ impl App {
         }
         // The help's own key closes it too (it says so).
         let help_again = matches!(self.overlay, Some(OverlayState::Help { .. }))
-            && matches!(self.opts.keymap.intent(&k), Some(Ok(Intent::Help)));
+            && self
+                .opts
+                .keymap
+                .binding(&k)
+                .is_some_and(|b| b.name == "help");
         let close = help_again
             || matches!(k.code, KeyCode::Esc)
             || (k.code == KeyCode::Char('q') && k.modifiers.is_empty())

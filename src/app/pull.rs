@@ -9,7 +9,7 @@
 //! was chosen in the picker); otherwise the notice says how to switch.
 
 use super::App;
-use super::overlays::{OverlayState, Reply};
+use super::overlays::{OverlayState, PullEvent, Reply};
 use super::present::banner_of;
 use super::words;
 use crate::actor::Command;
@@ -17,14 +17,6 @@ use crate::llm::{OllamaBackend, OllamaOptions, PullLine, PullProgress};
 use crate::view::{Connection, Severity};
 use futures_util::StreamExt;
 use tokio::time::Instant;
-
-/// What the pull task sends back.
-#[derive(Debug)]
-pub enum PullEvent {
-    Line(PullLine),
-    /// The connection failed, or the server's answer was not a pull's.
-    Failed(String),
-}
 
 /// The pull under way (one at a time).
 pub struct PullJob {
@@ -70,6 +62,11 @@ pub fn missing_model(connection: &Connection, model: &str) -> Option<String> {
 }
 
 impl App {
+    /// The model a bare `/pull` (and the picker's first row) means for this session.
+    pub(super) fn missing_model(&self) -> Option<String> {
+        missing_model(&self.session.connection, &self.session.status.model)
+    }
+
     /// The status line's word for a pull that goes on with its dialog hidden.
     pub(super) fn hidden_pull(&self) -> Option<String> {
         let job = self.pull.as_ref()?;
@@ -81,7 +78,7 @@ impl App {
 
     /// `/pull [NAME]`; `from_picker`: chosen in the model picker (switch to it after).
     pub(super) fn pull(&mut self, name: Option<String>, from_picker: bool) {
-        let missing = missing_model(&self.session.connection, &self.session.status.model);
+        let missing = self.missing_model();
         if let Some(job) = &self.pull {
             if name.as_ref().is_none_or(|n| *n == job.name) {
                 self.overlay = Some(OverlayState::Pull);
