@@ -10,11 +10,15 @@
 //! module never writes to the terminal (tracing only).
 
 pub mod backend;
+mod chat_body;
 pub mod error;
 pub mod host;
+mod http;
 pub mod ndjson;
 pub mod ollama;
 pub mod pull;
+mod reply_stream;
+mod status;
 
 pub use backend::{
     ChatBackend, ChatMessage, ChatOptions, ChatReply, ChatRequest, ChatRole, ChatStats, ChatStream,

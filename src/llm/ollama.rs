@@ -22,30 +22,29 @@
 //! body carries `options.num_ctx`, `"truncate": false` and `"shift": false`, so an
 //! overflow is an HTTP 400 the caller handles rather than silently dropped history (the
 //! one exception, `ChatRequest::server_truncates`, is the benchmark's truncation baseline).
+//!
+//! The parts: `chat_body.rs` (the chat body), `reply_stream.rs` (a reply read as it
+//! streams), `http.rs` (the plain calls, transport errors), `status.rs` (error answers).
 
-use std::pin::Pin;
 use std::time::Duration;
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
-use futures_util::{Stream, StreamExt};
+use futures_util::StreamExt;
 use ollama_rs::Ollama;
-use ollama_rs::error::OllamaError;
-use ollama_rs::generation::chat::request::ChatMessageRequest;
-use ollama_rs::models::ModelOptions;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
 
 use super::backend::{
-    ChatBackend, ChatMessage, ChatReply, ChatRequest, ChatRole, ChatStream, LoadedModel, ModelInfo,
-    ModelSummary, StreamEvent,
+    ChatBackend, ChatReply, ChatRequest, ChatStream, LoadedModel, ModelInfo, ModelSummary,
+    StreamEvent,
 };
+use super::chat_body::wire_chat;
 use super::error::{LlmError, Waiting, cause_chain};
 use super::host::{HostError, parse_host};
-use super::ndjson::{ChatLine, Chunk, LineDecoder, parse_chat_line, preview};
-
-/// A line longer than this is not Ollama talking (its lines are a token each).
-const MAX_LINE_BYTES: usize = 4 << 20;
+use super::ndjson::LineDecoder;
+use super::reply_stream::ReplyReader;
+use super::status::status_error;
 
 /// Timeouts for the Ollama connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,14 +70,15 @@ impl Default for OllamaOptions {
     }
 }
 
-/// An Ollama server at one address. Cheap to clone (the HTTP client is shared).
+/// An Ollama server at one address. Cheap to clone (the HTTP client is shared). Its fields
+/// are `llm`'s own: its HTTP plumbing is in `http.rs`.
 #[derive(Debug, Clone)]
 pub struct OllamaBackend {
-    base_url: String,
-    http: reqwest::Client,
+    pub(super) base_url: String,
+    pub(super) http: reqwest::Client,
     /// ollama-rs's client on the same connection pool, for the plain calls.
-    ollama: Ollama,
-    options: OllamaOptions,
+    pub(super) ollama: Ollama,
+    pub(super) options: OllamaOptions,
 }
 
 /// Models whose details are fetched at once when listing.
@@ -126,196 +126,6 @@ impl OllamaBackend {
     pub fn options(&self) -> &OllamaOptions {
         &self.options
     }
-
-    /// The HTTP client (for the calls of other files: `pull`).
-    pub(super) fn http(&self) -> &reqwest::Client {
-        &self.http
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base_url)
-    }
-
-    pub(super) fn send_error(&self, err: &reqwest::Error) -> LlmError {
-        if err.is_connect() {
-            LlmError::Unreachable {
-                url: self.base_url.clone(),
-                cause: cause_chain(err),
-            }
-        } else {
-            LlmError::Connection {
-                url: self.base_url.clone(),
-                cause: cause_chain(err),
-            }
-        }
-    }
-
-    /// Classify an ollama-rs error: typed, with the URL and the real cause.
-    fn rs_error(&self, err: OllamaError, path: &str, model: Option<&str>) -> LlmError {
-        let url = self.url(path);
-        match err {
-            OllamaError::ReqwestError(e) if e.is_decode() => LlmError::Malformed {
-                url,
-                detail: cause_chain(&e),
-            },
-            OllamaError::ReqwestError(e) => self.send_error(&e),
-            OllamaError::JsonError(e) => LlmError::Malformed {
-                url,
-                detail: format!("not Ollama's JSON: {e}"),
-            },
-            OllamaError::InternalError(e) => status_error(0, &url, e.message.as_bytes(), model),
-            OllamaError::Other(body) => status_error(0, &url, body.as_bytes(), model),
-            other => LlmError::Malformed {
-                url,
-                detail: other.to_string(),
-            },
-        }
-    }
-
-    /// Bound an ollama-rs call by the plain-call timeout.
-    async fn timed<T>(
-        &self,
-        fut: impl std::future::Future<Output = Result<T, OllamaError>>,
-        path: &str,
-        model: Option<&str>,
-    ) -> Result<T, LlmError> {
-        tokio::time::timeout(self.options.request_timeout, fut)
-            .await
-            .map_err(|_| LlmError::Timeout {
-                waiting: Waiting::Response,
-                after: self.options.request_timeout,
-            })?
-            .map_err(|e| self.rs_error(e, path, model))
-    }
-
-    /// A plain call: the JSON answer of GET (no body) or POST (with `body`).
-    async fn call(
-        &self,
-        path: &str,
-        body: Option<&Value>,
-        model: Option<&str>,
-    ) -> Result<Value, LlmError> {
-        let url = self.url(path);
-        let request = match body {
-            Some(b) => self.http.post(&url).json(b),
-            None => self.http.get(&url),
-        };
-        let exchange = async {
-            let resp = request.send().await.map_err(|e| self.send_error(&e))?;
-            let status = resp.status();
-            let bytes = resp.bytes().await.map_err(|e| LlmError::Connection {
-                url: url.clone(),
-                cause: cause_chain(&e),
-            })?;
-            Ok::<_, LlmError>((status, bytes))
-        };
-        let (status, bytes) = tokio::time::timeout(self.options.request_timeout, exchange)
-            .await
-            .map_err(|_| LlmError::Timeout {
-                waiting: Waiting::Response,
-                after: self.options.request_timeout,
-            })??;
-        if !status.is_success() {
-            return Err(status_error(status.as_u16(), &url, &bytes, model));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| LlmError::Malformed {
-            url,
-            detail: format!("not JSON ({e}): {}", preview(&bytes)),
-        })
-    }
-}
-
-/// The chat body: ollama-rs's request, plus what it cannot express.
-fn wire_chat(req: &ChatRequest) -> Value {
-    let mut options = ModelOptions::default().num_ctx(u64::from(req.options.num_ctx));
-    if let Some(n) = req.options.num_predict {
-        options = options.num_predict(n);
-    }
-    if let Some(t) = req.options.temperature {
-        options = options.temperature(t);
-    }
-    if let Some(p) = req.options.top_p {
-        options = options.top_p(p);
-    }
-    if let Some(seed) = req.options.seed {
-        options = options.seed(seed);
-    }
-    let request = ChatMessageRequest::new(req.model.clone(), Vec::new()).options(options);
-    let mut body = serde_json::to_value(&request).unwrap_or_else(|_| json!({}));
-    if let Value::Object(map) = &mut body {
-        // Messages as Ollama reads them, written here: ollama-rs's message type has no
-        // `tool_name` / `tool_call_id`, and serialises empty tool lists and null thinking.
-        map.insert(
-            "messages".into(),
-            Value::Array(req.messages.iter().map(wire_message).collect()),
-        );
-        if !req.tools.is_empty() {
-            map.insert("tools".into(), Value::Array(req.tools.clone()));
-        }
-        if let Some(think) = &req.think {
-            map.insert("think".into(), think.wire());
-        }
-        map.insert("stream".into(), json!(true));
-        if !req.server_truncates {
-            // Overflow is an error, not silently dropped history.
-            map.insert("truncate".into(), json!(false));
-            // A full context ends the reply ("length") instead of discarding its start.
-            map.insert("shift".into(), json!(false));
-        }
-        // Ollama reads a number as seconds and a string as a Go duration ("-1" alone is
-        // not one), so plain integers go out as numbers.
-        if let Some(k) = req.keep_alive.as_deref() {
-            let v = match k.trim().parse::<i64>() {
-                Ok(secs) => json!(secs),
-                Err(_) => json!(k),
-            };
-            map.insert("keep_alive".into(), v);
-        }
-    }
-    body
-}
-
-/// One message on the wire. Tool calls go back with their arguments as an object (as
-/// Ollama sent them); arguments that are not a JSON object (a model's malformed call, kept
-/// as it came) go as a string.
-fn wire_message(m: &ChatMessage) -> Value {
-    let role = match m.role {
-        ChatRole::System => "system",
-        ChatRole::User => "user",
-        ChatRole::Assistant => "assistant",
-        ChatRole::Tool => "tool",
-    };
-    let mut out = serde_json::Map::new();
-    out.insert("role".into(), json!(role));
-    out.insert("content".into(), json!(m.content));
-    if !m.tool_calls.is_empty() {
-        let calls: Vec<Value> = m
-            .tool_calls
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let args = match serde_json::from_str::<Value>(&c.args) {
-                    Ok(v @ Value::Object(_)) => v,
-                    _ => json!(c.args),
-                };
-                let mut call = json!({
-                    "function": { "index": i, "name": c.name, "arguments": args }
-                });
-                if !c.id.is_empty() {
-                    call["id"] = json!(c.id);
-                }
-                call
-            })
-            .collect();
-        out.insert("tool_calls".into(), Value::Array(calls));
-    }
-    if let Some(name) = &m.tool_name {
-        out.insert("tool_name".into(), json!(name));
-    }
-    if let Some(id) = &m.tool_call_id {
-        out.insert("tool_call_id".into(), json!(id));
-    }
-    Value::Object(out)
 }
 
 /// Ollama's way of printing a parameter count ("3.2B", "494.03M").
@@ -352,57 +162,6 @@ fn read_model_info(name: &str, info: &ollama_rs::models::ModelInfo) -> ModelInfo
         parameter_count,
         family: arch,
         capabilities: info.capabilities.clone(),
-    }
-}
-
-/// The `error` text of an error body, or the body itself.
-fn error_message(body: &[u8]) -> String {
-    serde_json::from_slice::<Value>(body)
-        .ok()
-        .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
-        .unwrap_or_else(|| {
-            let text = String::from_utf8_lossy(body);
-            text.trim().chars().take(300).collect()
-        })
-}
-
-fn is_context_overflow(message: &str) -> bool {
-    let m = message.to_lowercase();
-    [
-        "context length",
-        "context window",
-        "input length",
-        "exceeds the context",
-    ]
-    .iter()
-    .any(|k| m.contains(k))
-}
-
-pub(super) fn status_error(status: u16, url: &str, body: &[u8], model: Option<&str>) -> LlmError {
-    let message = error_message(body);
-    if is_context_overflow(&message) {
-        return LlmError::ContextOverflow { message };
-    }
-    if let Some(model) = model {
-        // A 404 naming the model; a proxy's bare 404 is not about a model. Through
-        // ollama-rs the status is lost (0): then the message must say "not found".
-        let names_model = message.contains("model") || message.contains(model);
-        if names_model && (status == 404 || (status == 0 && message.contains("not found"))) {
-            return LlmError::ModelNotFound {
-                model: model.to_string(),
-            };
-        }
-    }
-    if status == 0 {
-        return LlmError::Refused {
-            url: url.to_string(),
-            message,
-        };
-    }
-    LlmError::Http {
-        status,
-        url: url.to_string(),
-        message,
     }
 }
 
@@ -571,203 +330,14 @@ impl ChatBackend for OllamaBackend {
     }
 }
 
-type ByteStream = Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
-
-/// Turns a reply body into [`StreamEvent`]s. After `Done` or an error it yields nothing
-/// more, so an error is always the last item and every delta before it stands.
-struct ReplyReader {
-    body: ByteStream,
-    decoder: LineDecoder,
-    /// Events decoded but not yet handed out (one chunk can complete several lines).
-    pending: Vec<Result<StreamEvent, LlmError>>,
-    /// Until the first bytes arrive, the first-token deadline applies; then `idle`.
-    first_deadline: Option<Instant>,
-    first_token: Duration,
-    idle: Duration,
-    url: String,
-    finished: bool,
-}
-
-impl ReplyReader {
-    fn into_stream(self) -> impl Stream<Item = Result<StreamEvent, LlmError>> + Send {
-        futures_util::stream::unfold(self, |mut r| async move {
-            r.next_event().await.map(|event| (event, r))
-        })
-    }
-
-    async fn next_event(&mut self) -> Option<Result<StreamEvent, LlmError>> {
-        loop {
-            if !self.pending.is_empty() {
-                return Some(self.pending.remove(0));
-            }
-            if self.finished {
-                return None;
-            }
-            let (deadline, waiting, after) = match self.first_deadline {
-                Some(d) => (d, Waiting::FirstToken, self.first_token),
-                None => (Instant::now() + self.idle, Waiting::NextToken, self.idle),
-            };
-            match tokio::time::timeout_at(deadline, self.body.next()).await {
-                Err(_) => self.fail(LlmError::Timeout { waiting, after }),
-                Ok(Some(Ok(bytes))) => {
-                    self.first_deadline = None;
-                    for line in self.decoder.push(&bytes) {
-                        self.handle_line(&line);
-                    }
-                    if !self.finished && self.decoder.buffered() > MAX_LINE_BYTES {
-                        self.fail(LlmError::Malformed {
-                            url: self.url.clone(),
-                            detail: format!("a line longer than {MAX_LINE_BYTES} bytes"),
-                        });
-                    }
-                }
-                Ok(Some(Err(e))) => self.fail(LlmError::Incomplete {
-                    detail: format!("the connection broke: {}", cause_chain(&e)),
-                }),
-                Ok(None) => {
-                    if let Some(line) = self.decoder.finish() {
-                        self.handle_line(&line);
-                    }
-                    if !self.finished {
-                        self.fail(LlmError::Incomplete {
-                            detail: "the stream ended without a final \"done\" line".to_string(),
-                        });
-                    }
-                }
-            }
-        }
-    }
-
-    fn handle_line(&mut self, line: &[u8]) {
-        if self.finished {
-            return;
-        }
-        match parse_chat_line(line) {
-            Ok(ChatLine::Delta(chunk)) => self.push_chunk(chunk),
-            Ok(ChatLine::Done { delta, stats }) => {
-                self.push_chunk(delta);
-                self.pending.push(Ok(StreamEvent::Done(stats)));
-                self.finished = true;
-            }
-            Ok(ChatLine::Error(message)) => {
-                let err = if is_context_overflow(&message) {
-                    LlmError::ContextOverflow { message }
-                } else {
-                    LlmError::Server { message }
-                };
-                self.fail(err);
-            }
-            Err(detail) => self.fail(LlmError::Malformed {
-                url: self.url.clone(),
-                detail,
-            }),
-        }
-    }
-
-    fn push_chunk(&mut self, chunk: Chunk) {
-        if !chunk.thinking.is_empty() {
-            self.pending.push(Ok(StreamEvent::Thinking(chunk.thinking)));
-        }
-        if !chunk.content.is_empty() {
-            self.pending.push(Ok(StreamEvent::Delta(chunk.content)));
-        }
-        if !chunk.tool_calls.is_empty() {
-            self.pending
-                .push(Ok(StreamEvent::ToolCalls(chunk.tool_calls)));
-        }
-    }
-
-    fn fail(&mut self, err: LlmError) {
-        tracing::warn!(%err, "chat stream failed");
-        self.pending.push(Err(err));
-        self.finished = true;
-    }
-}
-
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::llm::backend::{ChatMessage, ChatOptions};
-
-    fn request(keep_alive: Option<&str>) -> ChatRequest {
-        ChatRequest {
-            model: "m".into(),
-            messages: vec![ChatMessage::user("hi")],
-            options: ChatOptions {
-                num_ctx: 8192,
-                ..ChatOptions::default()
-            },
-            keep_alive: keep_alive.map(str::to_string),
-            tools: Vec::new(),
-            think: None,
-            server_truncates: false,
-        }
-    }
-
-    #[test]
-    fn wire_body_always_carries_num_ctx_truncate_and_shift() {
-        let body = wire_chat(&request(None));
-        assert_eq!(
-            body,
-            json!({
-                "model": "m",
-                "messages": [{"role": "user", "content": "hi"}],
-                "stream": true,
-                "options": {"num_ctx": 8192},
-                "truncate": false,
-                "shift": false
-            })
-        );
-    }
-
-    #[test]
-    fn only_the_benchmark_opt_out_leaves_truncation_to_the_server() {
-        let body = wire_chat(&ChatRequest {
-            server_truncates: true,
-            ..request(None)
-        });
-        let map = body.as_object().unwrap();
-        assert!(!map.contains_key("truncate") && !map.contains_key("shift"));
-        assert_eq!(body["options"]["num_ctx"], json!(8192));
-    }
-
-    #[test]
-    fn keep_alive_numbers_go_out_as_numbers() {
-        let body = wire_chat(&request(Some("-1")));
-        assert_eq!(body["keep_alive"], json!(-1));
-        let body = wire_chat(&request(Some("10m")));
-        assert_eq!(body["keep_alive"], json!("10m"));
-    }
 
     #[test]
     fn parameter_counts_print_like_ollama() {
         assert_eq!(human_parameters(3_212_749_888), "3.2B");
         assert_eq!(human_parameters(70_553_706_496), "70.6B");
         assert_eq!(human_parameters(494_032_768), "494.03M");
-    }
-
-    #[test]
-    fn status_errors_are_classified() {
-        let overflow = status_error(
-            400,
-            "u",
-            br#"{"error":"the input length exceeds the context length"}"#,
-            Some("m"),
-        );
-        assert!(matches!(overflow, LlmError::ContextOverflow { .. }));
-        let missing = status_error(
-            404,
-            "u",
-            br#"{"error":"model \"m\" not found, try pulling it first"}"#,
-            Some("m"),
-        );
-        assert!(matches!(missing, LlmError::ModelNotFound { model } if model == "m"));
-        let proxy = status_error(404, "u", b"404 page not found", Some("llama"));
-        assert!(matches!(proxy, LlmError::Http { status: 404, .. }));
-        let crash = status_error(500, "u", br#"{"error":"out of memory"}"#, None);
-        assert!(
-            matches!(crash, LlmError::Http { status: 500, message, .. } if message == "out of memory")
-        );
     }
 }

@@ -187,7 +187,7 @@ impl OllamaBackend {
         let status = resp.status();
         if !status.is_success() {
             let body = resp.bytes().await.unwrap_or_default();
-            return Err(super::ollama::status_error(
+            return Err(super::status::status_error(
                 status.as_u16(),
                 &url,
                 &body,

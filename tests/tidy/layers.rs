@@ -2,7 +2,8 @@
 //! import what", read from the document itself, so the map and the check cannot say two
 //! things: a file in a layer may name, under `crate::` (in `main.rs`, `ollm_tui::`), its
 //! own layer and the layers its row lists in backticks under "may import" — nothing else.
-//! A crate in backticks under "never" (`tokio`) may not be named either. The benchmark
+//! A crate in backticks under "never" (`tokio`) may not be named either. The binary's
+//! parts (`src/binary/`, declared by `main.rs`) are ruled as `main.rs`. The benchmark
 //! (`benches/fidelity/`, outside the library) is the row `fidelity`, and names the library
 //! as `ollm_tui::`.
 
@@ -52,8 +53,12 @@ fn ticked(cell: &str) -> Vec<String> {
         .collect()
 }
 
+/// The binary's parts: modules of `main.rs`, not of the library, so ruled as it is and
+/// naming the library as `ollm_tui::` as it does.
+const BINARY_PARTS: &str = "binary";
+
 /// The layer a file under `src/` belongs to: its first folder, or the file itself for a
-/// file at the top (`main.rs`, `lib.rs`).
+/// file at the top (`main.rs`, `lib.rs`); `main.rs` for the binary's parts.
 fn layer_of(rel: &Path) -> String {
     let mut parts = rel.components().skip(1); // "src"
     let first = parts
@@ -61,6 +66,7 @@ fn layer_of(rel: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned());
     let first = first.unwrap_or_default();
     match parts.next() {
+        Some(_) if first == BINARY_PARTS => "main.rs".to_owned(),
         Some(_) => first,
         None if first == "main.rs" => first,
         None => first.trim_end_matches(".rs").to_owned(),
@@ -241,6 +247,26 @@ fn the_benchmark_is_ruled_too() {
     assert!(
         found.iter().any(|v| v.starts_with("benches/fidelity/")
             && v.contains("`fidelity` imports `actor`")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn the_binarys_parts_are_ruled_as_main_rs() {
+    let root = source::root();
+    let doc =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_else(|e| panic!("{e}"));
+    let row = "| `main.rs` and its parts (`src/binary/`) | everything: `core`, `llm`, `store`, `tools`, `view`, `actor`, `ui`, `config`, `app`,";
+    assert!(
+        doc.contains(row),
+        "the test's edit of the binary's row still applies"
+    );
+    let without_app = doc.replace(row, &row.replace(" `app`,", ""));
+    let found = violations(root, &without_app);
+    assert!(
+        found
+            .iter()
+            .any(|v| v.starts_with("src/binary/chat.rs:") && v.contains("`main.rs` imports `app`")),
         "{found:#?}"
     );
 }
