@@ -2362,7 +2362,8 @@ async fn a_resumed_transcript_shows_every_divider_and_notice_it_showed_live() {
 
 /// #31 item 5: the session's own system prompt and parameters go out with the chat: the
 /// system text in the system message after the app's instructions, the parameters in
-/// `options` (its temperature over the config file's; `num_predict` as set).
+/// `options` (its temperature over the config file's; `num_predict` as set, at most the room
+/// left for the reply).
 #[tokio::test]
 async fn the_sessions_system_prompt_and_parameters_are_in_the_request() {
     use ollm_tui::core::params::{Param, ParamChange, ParamValue};
@@ -2385,9 +2386,20 @@ async fn the_sessions_system_prompt_and_parameters_are_in_the_request() {
         s.cmd(Request::SetParam { change }).await;
     }
     s.say("after").await;
+    // A cap larger than the room left for the reply is cut to that room.
+    s.cmd(Request::SetParam {
+        change: ParamChange::Set(Param::NumPredict, Some(ParamValue::Int(100_000))),
+    })
+    .await;
+    s.say("a long one please").await;
     let (exit, _) = s.finish().await;
     let chats = server.chat_requests();
-    assert_eq!(chats.len(), 2, "{chats:?}");
+    assert_eq!(chats.len(), 3, "{chats:?}");
+    let capped = chats[2]["options"]["num_predict"].as_i64().unwrap();
+    assert!(
+        capped > 0 && capped < 4096,
+        "cut to the room, not 100,000: {capped}"
+    );
     // Before: the config's temperature, the engine's reply cap, no system text of ours.
     assert_eq!(
         chats[0]["options"]["temperature"].as_f64(),

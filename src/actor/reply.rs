@@ -265,9 +265,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 let own = self.engine.params();
                 ChatOptions {
                     num_ctx: prompt.num_ctx,
-                    num_predict: Some(own.num_predict.unwrap_or_else(|| {
-                        i32::try_from(prompt.max_reply.max(1)).unwrap_or(i32::MAX)
-                    })),
+                    num_predict: Some(own.reply_cap(prompt.max_reply)),
                     temperature: own.temperature.or(self.link.temperature()),
                     top_p: own.top_p,
                     seed: own.seed,

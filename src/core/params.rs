@@ -32,6 +32,20 @@ pub struct SessionParams {
 }
 
 impl SessionParams {
+    /// The `num_predict` a chat request carries when `room` tokens are left for the reply.
+    /// The person's cap is kept when it fits; one larger than the room is cut to it, since a
+    /// longer reply would push the conversation past the context and the server would drop
+    /// its start without a word. -1 and -2 are sent as asked (Ollama's "no cap" and "until
+    /// the context is full": the person chose them knowingly).
+    pub fn reply_cap(&self, room: u32) -> i32 {
+        let room = i32::try_from(room.max(1)).unwrap_or(i32::MAX);
+        match self.num_predict {
+            Some(n) if n > 0 => n.min(room),
+            Some(n) => n,
+            None => room,
+        }
+    }
+
     /// Nothing set: the header leaves the field out.
     pub fn is_empty(&self) -> bool {
         *self == SessionParams::default()
@@ -184,6 +198,32 @@ pub enum ParamChange {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_reply_cap_is_the_persons_when_it_fits_the_room() {
+        let with = |n: Option<i32>| SessionParams {
+            num_predict: n,
+            ..SessionParams::default()
+        };
+        assert_eq!(with(None).reply_cap(900), 900, "by default: the room");
+        assert_eq!(
+            with(None).reply_cap(0),
+            1,
+            "never 0 (Ollama's 0 means nothing)"
+        );
+        assert_eq!(with(Some(200)).reply_cap(900), 200, "a smaller cap is kept");
+        assert_eq!(
+            with(Some(5000)).reply_cap(900),
+            900,
+            "a larger one is cut to the room"
+        );
+        assert_eq!(with(Some(-1)).reply_cap(900), -1, "no cap, as asked");
+        assert_eq!(
+            with(Some(-2)).reply_cap(900),
+            -2,
+            "to the context's end, as asked"
+        );
+    }
 
     #[test]
     fn values_are_checked_against_their_ranges() {
