@@ -165,13 +165,14 @@ impl App {
     /// Quit (or leave for a new session: `exit`), unless something would be lost that the
     /// person was not asked about yet: unsent text (the box, messages typed ahead), then
     /// records the log could not take (the actor writes those to a rescue file when it
-    /// stops). Each question is asked once about the same stake; a change to the draft or
+    /// stops), then a pull under way (its task ends with the app). Each question is asked once about the same stake; a change to the draft or
     /// the queue asks again.
     fn leave_or_ask(&mut self, exit: AppExit) {
         let stake = QuitStake {
             draft: self.draft(),
             queued: self.session.queued.len(),
             unwritten: self.session.unwritten,
+            pulling: self.pull.as_ref().map(|job| job.name.clone()),
         };
         let mut questions = Vec::new();
         let new = matches!(exit, AppExit::New { .. });
@@ -187,6 +188,13 @@ impl App {
                 words::new_session_unwritten_note(stake.unwritten)
             } else {
                 words::quit_unwritten_note(&self.keys, stake.unwritten)
+            });
+        }
+        if let Some(name) = &stake.pulling {
+            questions.push(if new {
+                words::new_session_pull_note(name)
+            } else {
+                words::quit_pull_note(&self.keys, name)
             });
         }
         let asked = match &self.quit_asked {
@@ -212,4 +220,6 @@ pub(crate) struct QuitStake {
     draft: String,
     queued: usize,
     unwritten: usize,
+    /// The model a pull is fetching: leaving stops it.
+    pulling: Option<String>,
 }

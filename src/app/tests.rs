@@ -817,3 +817,25 @@ async fn new_leaves_for_a_new_session_asking_over_what_would_be_lost() {
     assert!(h.app.quit, "nothing to lose: quit at once");
     assert_eq!(h.app.exit, AppExit::Quit);
 }
+
+#[tokio::test]
+async fn leaving_during_a_pull_asks_first() {
+    for (typed, again) in [("/bye", "quits"), ("/new", "starts the new session")] {
+        let mut h = harness();
+        let app = &mut h.app;
+        app.pull(Some("tinyllama:1.1b".into()), false);
+        assert!(app.pull.is_some());
+        app.overlay = None;
+        type_text(app, typed);
+        key(app, KeyCode::Enter);
+        assert!(!app.quit, "{typed}: the pull would stop unasked");
+        let note = app.input_note.clone().unwrap();
+        assert!(
+            note.contains("pulling tinyllama:1.1b") && note.contains(again),
+            "{note}"
+        );
+        type_text(app, typed);
+        key(app, KeyCode::Enter);
+        assert!(app.quit, "{typed} again leaves");
+    }
+}

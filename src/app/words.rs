@@ -236,6 +236,21 @@ pub fn new_session_unwritten_note(waiting: usize) -> String {
     )
 }
 
+/// On the input when quitting would stop a pull under way.
+pub fn quit_pull_note(keys: &KeyNames, name: &str) -> String {
+    format!(
+        "pulling {name}: {} again stops the pull and quits (/pull {name} later resumes it)",
+        keys.quit
+    )
+}
+
+/// On the input when `/new` would stop a pull under way.
+pub fn new_session_pull_note(name: &str) -> String {
+    format!(
+        "pulling {name}: /new again stops the pull and starts the new session (/pull {name} resumes it)"
+    )
+}
+
 /// On the input when a paste was larger than the limit.
 pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
     format!(
