@@ -112,6 +112,8 @@ pub struct App {
     /// The model being pulled (`/pull`), whether or not its dialog shows.
     pub(crate) pull: Option<pull::PullJob>,
     pub(crate) pull_seq: u64,
+    /// The model a failed `/model NAME` asked for (the server lacks it): pulling it switches.
+    pub(crate) pull_wanted: Option<String>,
     /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
     pub(crate) mouse: bool,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
@@ -188,6 +190,7 @@ impl App {
             exit: AppExit::Quit,
             pull: None,
             pull_seq: 0,
+            pull_wanted: None,
             replies_tx,
             replies_rx,
         }

@@ -121,6 +121,7 @@ impl App {
                     .push(Entry::notice(n.severity(), text, Utc::now()));
             }
             Update::Banner(n) => {
+                self.remember_wanted_model(&n);
                 self.banner = Some(banner_of(n.severity(), words::notice(&n, &self.keys)));
             }
             Update::ClearBanner => self.banner = None,

@@ -13,8 +13,8 @@ use super::overlays::{OverlayState, PullEvent, Reply};
 use super::present::banner_of;
 use super::words;
 use crate::actor::Command;
-use crate::llm::{OllamaBackend, OllamaOptions, PullLine, PullProgress};
-use crate::view::{Connection, Severity};
+use crate::llm::{LlmError, OllamaBackend, OllamaOptions, PullLine, PullProgress};
+use crate::view::{Connection, Notice, Severity};
 use futures_util::StreamExt;
 use tokio::time::Instant;
 
@@ -26,7 +26,7 @@ pub struct PullJob {
     pub(crate) progress: PullProgress,
     started: Instant,
     /// Switch to the model once it is installed.
-    switch: bool,
+    pub(crate) switch: bool,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -76,6 +76,18 @@ impl App {
         Some(words::pull_status(&job.name, job.progress.percent()))
     }
 
+    /// A `/model NAME` the server could not switch to because it lacks the model: the
+    /// banner offers `/pull NAME`, which then switches to it, as the person asked.
+    pub(super) fn remember_wanted_model(&mut self, notice: &Notice) {
+        if let Notice::ModelSwitchFailed {
+            name,
+            error: LlmError::ModelNotFound { .. },
+        } = notice
+        {
+            self.pull_wanted = Some(name.clone());
+        }
+    }
+
     /// `/pull [NAME]`; `from_picker`: chosen in the model picker (switch to it after).
     pub(super) fn pull(&mut self, name: Option<String>, from_picker: bool) {
         let missing = self.missing_model();
@@ -93,6 +105,7 @@ impl App {
         };
         let switch = from_picker
             || missing.as_deref() == Some(name.as_str())
+            || self.pull_wanted.as_deref() == Some(name.as_str())
             || matches!(self.session.connection, Connection::NoModels);
         let backend = match OllamaBackend::new(&self.session.host, OllamaOptions::default()) {
             Ok(b) => b,

@@ -839,3 +839,37 @@ async fn leaving_during_a_pull_asks_first() {
         assert!(app.quit, "{typed} again leaves");
     }
 }
+
+#[tokio::test]
+async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
+    use crate::llm::LlmError;
+    use crate::view::Notice;
+    let mut h = harness();
+    let app = &mut h.app;
+    app.pull(Some("smollm2:135m".into()), false);
+    assert!(
+        !app.pull.as_ref().unwrap().switch,
+        "a model nobody asked for is only pulled"
+    );
+    app.cancel_pull();
+    app.on_update(Update::Banner(Notice::ModelSwitchFailed {
+        name: "tinyllama:1.1b".into(),
+        error: LlmError::ModelNotFound {
+            model: "tinyllama:1.1b".into(),
+        },
+    }));
+    let banner = app.banner.clone().unwrap();
+    assert!(
+        banner
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("/pull tinyllama:1.1b"),
+        "{banner:?}"
+    );
+    app.pull(Some("tinyllama:1.1b".into()), false);
+    assert!(
+        app.pull.as_ref().unwrap().switch,
+        "the banner said the pull switches to it"
+    );
+}

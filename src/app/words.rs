@@ -954,10 +954,15 @@ pub fn param_change(change: &ParamChange) -> String {
         ParamChange::Set(param, Some(v)) => {
             format!("{} set to {v} for this session.", param.name())
         }
-        ParamChange::Set(param, None) => format!(
-            "{} back to the default (the config file's, else the model's).",
-            param.name()
-        ),
+        ParamChange::Set(Param::NumPredict, None) => {
+            "num_predict back to the default (the room left for the reply).".to_string()
+        }
+        ParamChange::Set(Param::Temperature, None) => {
+            "temperature back to the default (the config file's, else the model's).".to_string()
+        }
+        ParamChange::Set(param, None) => {
+            format!("{} back to the default (the model's).", param.name())
+        }
     }
 }
 
@@ -976,6 +981,7 @@ pub fn params_listing(p: &SessionParams, config_temperature: Option<f32>) -> Str
                     ParamValue::Float(f64::from(t))
                 )
             }
+            (None, Param::NumPredict, _) => "default (the room left for the reply)".to_string(),
             (None, _, _) => "default (the model's)".to_string(),
         };
         lines.push(format!("{}: {value}", param.name()));
