@@ -93,6 +93,7 @@ fn status() -> StatusView {
         spinner_frame: 0,
         tools_note: None,
         pull: None,
+        mouse: None,
     }
 }
 

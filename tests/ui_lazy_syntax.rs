@@ -35,6 +35,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
             spinner_frame: 0,
             tools_note: None,
             pull: None,
+            mouse: None,
         },
         panel: None,
         overlay: None,

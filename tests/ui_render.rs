@@ -57,6 +57,7 @@ fn status(model: &str) -> StatusView {
         spinner_frame: 7,
         tools_note: None,
         pull: None,
+        mouse: None,
     }
 }
 

@@ -10,6 +10,7 @@
 use super::App;
 use super::overlays::OverlayState;
 use super::present::status_view;
+use super::words;
 use crate::ui::{self, Overlay, PanelView, UiView};
 use crate::view::{Activity, Update};
 use chrono::{Local, Offset, Utc};
@@ -119,6 +120,7 @@ impl App {
         self.sync_session();
         let mut status = status_view(&self.session, self.spinner);
         status.pull = self.hidden_pull();
+        status.mouse = (!self.mouse).then(|| words::mouse_status(&self.mouse_key()));
         let now = Utc::now();
         let session = self.session.clone();
         // A call waiting for the person's answer comes before any other popup.

@@ -134,15 +134,19 @@ impl App {
         }
     }
 
+    /// How the mouse's key is named: the one bound to it, else the command.
+    pub(super) fn mouse_key(&self) -> String {
+        self.opts
+            .keymap
+            .command_label("mouse")
+            .unwrap_or_else(|| "/mouse".to_string())
+    }
+
     /// Capture the mouse (`on`) or give it to the terminal's selection, and say which.
     pub(super) fn set_mouse(&mut self, on: bool) {
         self.mouse = on;
         let _ = super::terminal::set_mouse(on);
-        let key = self
-            .opts
-            .keymap
-            .command_label("mouse")
-            .unwrap_or_else(|| "/mouse".to_string());
+        let key = self.mouse_key();
         self.input_note = Some(words::mouse_note(on, &key));
     }
 

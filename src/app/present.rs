@@ -56,6 +56,7 @@ pub fn status_view(s: &SessionView, spinner: usize) -> StatusView {
             ToolsState::Off | ToolsState::On(_) => None,
         },
         pull: None,
+        mouse: None,
     }
 }
 

@@ -187,6 +187,11 @@ pub fn copy_failed(error: &str) -> String {
 }
 
 /// The mouse given to the terminal, or taken back; `key` toggles it.
+/// After the mode in the status line while the mouse is left to the terminal.
+pub fn mouse_status(key: &str) -> String {
+    format!("mouse: terminal ({key})")
+}
+
 pub fn mouse_note(captured: bool, key: &str) -> String {
     if captured {
         format!(
@@ -282,6 +287,10 @@ pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
     (
         "🟢 🟡 🟠 🔴 92%",
         "how far to trust what compression kept: shown once something is compressed; it falls a little with each compression (more for small models) and more with what was lost (facts that left the ledger, summaries redone or cut). A ! says the model has compressed many times: /new starts afresh if the answers drift (this session is kept)",
+    ),
+    (
+        "mouse: terminal (F9)",
+        "shown while the mouse is left to the terminal's own select-and-copy; the wheel then scrolls the terminal, and F9 (or /mouse on) takes the mouse back",
     ),
     (
         "model · mode",

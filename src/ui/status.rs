@@ -299,6 +299,12 @@ pub(crate) fn render_status(
         },
         s.dim,
     );
+    // Kept as long as the model is: with the mouse left to the terminal the wheel no longer
+    // scrolls the transcript, which is easy to forget.
+    let mouse = status
+        .mouse
+        .as_ref()
+        .map(|m| Span::styled(clean_line(m), s.warn));
     // No badge before anything was compressed: nothing has been lost yet (#31).
     let rel = status
         .reliability
@@ -346,6 +352,9 @@ pub(crate) fn render_status(
         }
         if let Some(c) = &conn {
             add(&mut left, vec![c.clone()]);
+        }
+        if let (Some(m), true) = (&mouse, drop < 3) {
+            add(&mut left, vec![m.clone()]);
         }
         if drop < 1 {
             add(&mut left, vec![mode.clone()]);

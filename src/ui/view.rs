@@ -63,6 +63,9 @@ pub struct StatusView {
     /// A model pull whose dialog is hidden ("pulling NAME 42 %"): it goes on, and the
     /// person would otherwise not see it until it ends.
     pub pull: Option<String>,
+    /// Said after the mode while the mouse is left to the terminal ("mouse: terminal (F9)"):
+    /// the wheel then scrolls the terminal, not the transcript, which is easy to forget.
+    pub mouse: Option<String>,
 }
 
 /// Token budget figures for the live gauge.

@@ -126,9 +126,20 @@ async fn f9_releases_the_mouse_and_takes_it_back() {
         "0",
         "tmux sees no mouse mode"
     );
-    t.keys(&["F9"]);
-    t.wait_for("the capture said", |s| s.contains("Mouse captured"))
+    // The note goes once you type; the status line keeps saying it.
+    t.type_text("x");
+    t.wait_for("the note gone, the marker kept", |s| {
+        !s.contains("Mouse released") && s.contains("mouse: terminal (F9)")
+    })
+    .await;
+    t.keys(&["BSpace"]);
+    t.wait_for("the x erased", |s| s.contains("Message (Enter to send)"))
         .await;
+    t.keys(&["F9"]);
+    let s = t
+        .wait_for("the capture said", |s| s.contains("Mouse captured"))
+        .await;
+    assert!(!s.contains("mouse: terminal"), "the marker gone:\n{s}");
     assert_eq!(t.format("#{mouse_any_flag}"), "1");
     t.keys(&["C-q"]);
     assert_eq!(t.wait_exit().await, 0);
@@ -148,6 +159,11 @@ async fn mouse_false_in_the_config_leaves_the_mouse_to_the_terminal() {
     )
     .await;
     assert_eq!(t.format("#{mouse_any_flag}"), "0");
+    assert!(
+        t.screen().contains("mouse: terminal (F9)"),
+        "the status line says so from the start:\n{}",
+        t.screen()
+    );
     t.say("/mouse on");
     t.wait_for("the capture said", |s| s.contains("Mouse captured"))
         .await;
