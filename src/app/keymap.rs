@@ -98,6 +98,12 @@ pub static BINDINGS: &[Binding] = &[
         does: Does::Command("model"),
     },
     Binding {
+        name: "new",
+        describe: "start a new session (this one is kept), as oterm's Ctrl+N",
+        default_keys: "ctrl+n",
+        does: Does::Command("new"),
+    },
+    Binding {
         name: "sessions",
         describe: "browse sessions: filter, open, rename, delete",
         default_keys: "ctrl+t",
@@ -457,6 +463,7 @@ mod tests {
         assert_eq!(name(&k, &ev(KeyCode::Char('g'), c)), Some("goals"));
         assert_eq!(name(&k, &ev(KeyCode::Char('l'), c)), Some("models"));
         assert_eq!(name(&k, &ev(KeyCode::Char('q'), c)), Some("quit"));
+        assert_eq!(name(&k, &ev(KeyCode::Char('n'), c)), Some("new"));
         assert_eq!(name(&k, &ev(KeyCode::Char('c'), c)), Some("quit"));
         assert_eq!(
             name(&k, &ev(KeyCode::Esc, KeyModifiers::NONE)),

@@ -873,3 +873,18 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
         "the banner said the pull switches to it"
     );
 }
+
+/// Habits from oterm and `ollama run`: Ctrl+N starts a new session, `/load MODEL` switches.
+#[tokio::test]
+async fn ctrl_n_starts_a_new_session_and_load_switches_the_model() {
+    use crate::app::AppExit;
+    use crate::app::intent::Intent;
+    let mut h = harness();
+    press(&mut h.app, KeyCode::Char('n'), KeyModifiers::CONTROL);
+    assert!(h.app.quit, "nothing to lose: a new session at once");
+    assert_eq!(h.app.exit, AppExit::New { model: None });
+    assert!(matches!(
+        super::commands::parse("/load llama3.2:1b"),
+        Some(Ok(Intent::Actor(crate::actor::Command::SetModel { name }))) if name == "llama3.2:1b"
+    ));
+}

@@ -157,7 +157,7 @@ pub static COMMANDS: &[SlashCommand] = &[
     },
     SlashCommand {
         name: "model",
-        aliases: &["models"],
+        aliases: &["models", "load"],
         usage: "/model [NAME]",
         help: "switch model; without a name, pick one",
         parse: |_, arg| {
