@@ -1840,6 +1840,61 @@ async fn thinking_is_shown_and_stored_but_never_sent_back() {
     assert!(reply.thinking.starts_with("Thinking about"));
 }
 
+/// `/think` is a setting of the session: logged, so a resumed session (and `/new`, `/fork`,
+/// which start from its settings) goes on thinking as it was told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn think_is_kept_with_the_session_and_sent_again_after_resume() {
+    let server = server_with_a_thinking_model().await;
+    let s = start(&server, "qwen3:4b", None);
+    s.cmd(Command::SetThink(Some(ollm_tui::llm::Think::High)))
+        .await;
+    s.say("first").await;
+    s.wait_for_messages(2).await;
+    let (exit, _) = s.finish().await;
+    assert_eq!(exit.engine.params().think.as_deref(), Some("high"));
+    let store = exit.store.unwrap();
+    let (engine, report) = Engine::replay_owned(
+        &store.header(),
+        store.records(),
+        exit.engine.config().clone(),
+        exit.engine.tokenizer().clone(),
+        exit.engine.prompts().clone(),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(engine.params().think.as_deref(), Some("high"), "replayed");
+    // The config says otherwise; the session's own word wins.
+    let resumed = spawn_session(
+        &server.url(),
+        engine,
+        OllamaOptions::default(),
+        open_store,
+        |c| c.think = Some(ollm_tui::llm::Think::Off),
+    );
+    resumed.say("second").await;
+    resumed.wait_for_messages(4).await;
+    let (_, updates) = resumed.finish().await;
+    let thinks: Vec<Option<serde_json::Value>> = server
+        .chat_requests()
+        .iter()
+        .map(|r| r.get("think").cloned())
+        .collect();
+    assert_eq!(
+        thinks,
+        vec![
+            Some(serde_json::json!("high")),
+            Some(serde_json::json!("high"))
+        ]
+    );
+    // Said once, by the actor (which knows the model can think), not again by the engine.
+    assert!(
+        !notices(&updates)
+            .iter()
+            .any(|n| n.contains("for this session")),
+        "{:?}",
+        notices(&updates)
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn think_is_sent_only_to_models_that_can_think() {
     let server = server_with_a_thinking_model().await;
@@ -1872,15 +1927,16 @@ async fn think_is_sent_only_to_models_that_can_think() {
             None
         ]
     );
-    let recs = records(&exit);
-    let RecordBody::Assistant { thinking, .. } = &recs[1] else {
-        panic!()
-    };
-    assert!(thinking.is_empty(), "think:false: {thinking}");
-    let RecordBody::Assistant { thinking, .. } = &recs[3] else {
-        panic!()
-    };
-    assert!(!thinking.is_empty());
+    // The replies' reasoning, in order (the settings `/think` logged sit between them).
+    let thinking: Vec<String> = records(&exit)
+        .into_iter()
+        .filter_map(|r| match r {
+            RecordBody::Assistant { thinking, .. } => Some(thinking),
+            _ => None,
+        })
+        .collect();
+    assert!(thinking[0].is_empty(), "think:false: {}", thinking[0]);
+    assert!(!thinking[1].is_empty());
     assert!(
         notices(&updates)
             .iter()

@@ -174,6 +174,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Reconnect => self.connect().await,
             Command::SetThink(think) => {
                 self.link.set_think(think);
+                // Logged with the session's settings: resume, /new and /fork go on with it.
+                let word = think.map(|t| t.name().to_string());
+                self.feed(
+                    Request::SetParam {
+                        change: crate::core::params::ParamChange::Think(word),
+                    }
+                    .into(),
+                )
+                .await;
                 self.out.notice(Notice::ThinkSet {
                     think,
                     model: self.engine.model().to_string(),

@@ -960,6 +960,9 @@ pub fn param_change(change: &ParamChange) -> String {
             text.chars().count()
         ),
         ParamChange::System(None) => "System prompt cleared.".to_string(),
+        // The actor says it (`Notice::ThinkSet`, with whether the model can think).
+        ParamChange::Think(Some(word)) => format!("Thinking: {word} for this session."),
+        ParamChange::Think(None) => "Thinking: back to the default.".to_string(),
         ParamChange::Set(param, Some(v)) => {
             format!("{} set to {v} for this session.", param.name())
         }
@@ -994,6 +997,9 @@ pub fn params_listing(p: &SessionParams, config_temperature: Option<f32>) -> Str
             (None, _, _) => "default (the model's)".to_string(),
         };
         lines.push(format!("{}: {value}", param.name()));
+    }
+    if let Some(word) = &p.think {
+        lines.push(format!("think: {word} (/think default resets it)"));
     }
     lines.push(
         "Change one with /set NAME VALUE, reset it with /set NAME default; /system clear drops the system prompt."

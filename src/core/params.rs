@@ -29,6 +29,11 @@ pub struct SessionParams {
     /// Ollama's reply cap: tokens, or -1 (no cap) or -2 (until the context is full).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub num_predict: Option<i32>,
+    /// How much a thinking model reasons (`/think`), as Ollama's word ("high", "off", …):
+    /// kept in the log so that resume, `/new` and `/fork` go on with it. The app checks the
+    /// word; the actor turns it into the request's `think`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub think: Option<String>,
 }
 
 impl SessionParams {
@@ -56,6 +61,7 @@ impl SessionParams {
         let mut p = self.clone();
         match change {
             ParamChange::System(text) => p.system = text.clone(),
+            ParamChange::Think(word) => p.think = word.clone(),
             ParamChange::Set(param, value) => match (param, value) {
                 (Param::Temperature, v) => p.temperature = v.map(|v| v.as_f32()),
                 (Param::TopP, v) => p.top_p = v.map(|v| v.as_f32()),
@@ -192,6 +198,8 @@ pub enum ParamChange {
     System(Option<String>),
     /// A parameter; `None` goes back to the default.
     Set(Param, Option<ParamValue>),
+    /// `/think`: Ollama's word for how much to reason; `None`: the config's or the model's.
+    Think(Option<String>),
 }
 
 #[cfg(test)]

@@ -465,6 +465,9 @@ fn render_record(
                         parts.push(format!("{} → {v}", param.name()));
                     }
                 }
+                if let Some(word) = &p.think {
+                    parts.push(format!("think → {}", one_line(word)));
+                }
             }
             let _ = writeln!(md, "> ⚙ Settings: {} · {time}\n", parts.join(", "));
         }

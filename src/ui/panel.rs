@@ -67,10 +67,13 @@ fn params_lines(
         };
         out.extend(item("system:", s.dim, &shown, s.text, width));
     }
-    let values: Vec<String> = Param::ALL
+    let mut values: Vec<String> = Param::ALL
         .into_iter()
         .filter_map(|p| params.get(p).map(|v| format!("{} {v}", p.name())))
         .collect();
+    if let Some(word) = &params.think {
+        values.push(format!("think {}", super::text::clean_line(word)));
+    }
     if !values.is_empty() {
         out.extend(item("params:", s.dim, &values.join(g.sep), s.text, width));
     }

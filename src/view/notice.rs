@@ -7,6 +7,7 @@ use super::entry::Severity;
 use crate::core::engine::EngineError;
 use crate::core::events::EngineEvent;
 use crate::core::goals::{Author, GoalChange};
+use crate::core::params::ParamChange;
 use crate::llm::LlmError;
 use std::path::PathBuf;
 
@@ -178,6 +179,10 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
     use Place::{Banner, Line, Nowhere, TransientBanner};
     use Severity::{Error, Info, Warn};
     match ev {
+        // `/think` is said by the actor, which knows whether the model can think.
+        EngineEvent::ParamsChanged {
+            change: ParamChange::Think(_),
+        } => (Nowhere, Info),
         EngineEvent::CompressionSkipped { .. }
         | EngineEvent::NotCompressed { .. }
         | EngineEvent::CompressionStopped { .. }
