@@ -78,8 +78,13 @@ impl Fixture {
         let theme = Theme::default();
         let mut input = TextArea::default();
         style_textarea(&mut input, &theme);
+        // The app's words for an empty transcript, with the default keys.
+        let mut transcript = Transcript::new();
+        transcript.set_empty_hint(ollm_tui::app::words::empty_hint(
+            &ollm_tui::app::words::KeyNames::default(),
+        ));
         Fixture {
-            transcript: Transcript::new(),
+            transcript,
             input,
             theme,
             status: status(),

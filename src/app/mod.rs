@@ -168,7 +168,11 @@ impl App {
             handle,
             view_rx,
             session,
-            transcript: Transcript::new(),
+            transcript: {
+                let mut t = Transcript::new();
+                t.set_empty_hint(words::empty_hint(&opts.keymap.key_names()));
+                t
+            },
             input,
             input_note: None,
             pastes: paste::Folded::default(),

@@ -225,6 +225,11 @@ async fn hints_name_the_keys_actually_bound() {
         "the help names the key that opens it: {:?}",
         &h2.app.help_lines[..10]
     );
+    assert_eq!(
+        h2.app.transcript.empty_hint(),
+        Some("Type below and press Enter to send; ? or F10 opens the help."),
+        "so does the empty transcript"
+    );
     assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
     assert!(help("/compress").contains("(Ctrl+K)"));
 }

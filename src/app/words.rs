@@ -302,6 +302,14 @@ pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
     ),
 ];
 
+/// Under "No messages yet." in an empty transcript.
+pub fn empty_hint(keys: &KeyNames) -> String {
+    format!(
+        "Type below and press Enter to send; ? or {} opens the help.",
+        keys.help
+    )
+}
+
 /// The help's row on itself, after the status line's: the key that opens it closes it too.
 pub fn help_close_row(keys: &KeyNames) -> (String, String) {
     (

@@ -63,11 +63,23 @@ pub struct Transcript {
     last_height: u16,
     frame: u64,
     renders: u64,
+    /// The second line of an empty transcript, in the app's words (it names the keys the
+    /// keymap binds); `None`: a plain default.
+    empty_hint: Option<String>,
 }
 
 impl Transcript {
     pub fn new() -> Transcript {
         Transcript::default()
+    }
+
+    /// What an empty transcript says under "No messages yet." (how to send, how to get help).
+    pub fn set_empty_hint(&mut self, hint: String) {
+        self.empty_hint = Some(hint);
+    }
+
+    pub fn empty_hint(&self) -> Option<&str> {
+        self.empty_hint.as_deref()
     }
 
     pub fn len(&self) -> usize {
@@ -547,7 +559,9 @@ impl Transcript {
     fn draw_empty(&self, area: Rect, buf: &mut Buffer, ctx: &EntryCtx<'_>) {
         let lines = [
             "No messages yet.",
-            "Type below and press Enter to send; ? or F1 opens the help.",
+            self.empty_hint
+                .as_deref()
+                .unwrap_or("Type below and press Enter to send."),
         ];
         let top = area.height.saturating_sub(2) / 2;
         for (k, text) in lines.iter().enumerate() {
@@ -560,7 +574,7 @@ impl Transcript {
             buf.set_line(
                 x,
                 area.y + row,
-                &Line::from(Span::styled(*text, ctx.theme.styles.dim)),
+                &Line::from(Span::styled(text.to_string(), ctx.theme.styles.dim)),
                 area.width - (x - area.x),
             );
         }
