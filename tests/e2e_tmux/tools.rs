@@ -1,8 +1,22 @@
 //! Tool calls through the binary: approval dialogs, large results, recall and /done.
 
-use super::harness::{Rig, assert_terminal_clean, idle, session_logs};
-use std::path::PathBuf;
+use super::harness::{Rig, Tmux, assert_terminal_clean, idle, session_logs};
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The app on `rig` with llama3.2:3b, its tools working in `work`, `extra` arguments
+/// after, once it has connected and is idle.
+async fn connect_in(rig: &Rig, work: &Path, extra: &[&str], width: u16, height: u16) -> Tmux {
+    let workdir = work.display().to_string();
+    let mut args = vec!["--model", "llama3.2:3b", "--workdir", &workdir];
+    args.extend_from_slice(extra);
+    rig.connect(&args, width, height).await
+}
+
+/// One scripted `run_command` call of `command`.
+fn run_command(command: &str) -> Vec<(&'static str, serde_json::Value)> {
+    vec![("run_command", serde_json::json!({ "command": command }))]
+}
 
 /// The model (scripted) asks to run a command: the dialog shows the command line, `y`
 /// runs it and the transcript shows the call as one line; a second command is denied
@@ -11,14 +25,9 @@ use std::process::Command;
 async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial() {
     let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo approved-run > ran.txt && echo done-e2e"}),
-    )]);
-    let t = rig
-        .connect(&["--model", "llama3.2:3b", "--workdir", &workdir], 110, 36)
-        .await;
+    rig.server
+        .push_tool_calls(run_command("echo approved-run > ran.txt && echo done-e2e"));
+    let t = connect_in(&rig, work.path(), &[], 110, 36).await;
     t.say("please run it");
     let s = t
         .wait_for("the approval dialog", |s| {
@@ -58,10 +67,7 @@ async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial
         .await;
 
     // The second one is denied.
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "touch denied.txt"}),
-    )]);
+    rig.server.push_tool_calls(run_command("touch denied.txt"));
     t.say("and the other one");
     t.wait_for("the second dialog", |s| {
         s.contains("Allow run_command?") && s.contains("touch denied.txt")
@@ -125,21 +131,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
                 .collect(),
         );
     }
-    let workdir = work.path().display().to_string();
-    let t = rig
-        .connect(
-            &[
-                "--model",
-                "llama3.2:3b",
-                "--ctx",
-                "4096",
-                "--workdir",
-                &workdir,
-            ],
-            120,
-            40,
-        )
-        .await;
+    let t = connect_in(&rig, work.path(), &["--ctx", "4096"], 120, 40).await;
     for (i, ask) in ["read the first four", "now the other four"]
         .iter()
         .enumerate()
@@ -278,33 +270,18 @@ fn tool_line(screen: &str, tool: &str, n: usize) -> Option<String> {
 async fn a_multi_line_command_is_shown_whole_and_an_allowance_covers_only_its_programs() {
     let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
     let hidden = format!("echo harmless{}touch pwned-hidden", "\n".repeat(301));
     let many: String = (1..=60)
         .map(|i| format!("echo line-{i}\n"))
         .collect::<String>()
         + "touch pwned-last";
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": hidden}),
-    )]);
+    rig.server.push_tool_calls(run_command(&hidden));
+    rig.server.push_tool_calls(run_command(&many));
+    rig.server.push_tool_calls(run_command("echo first"));
     rig.server
-        .push_tool_calls(vec![("run_command", serde_json::json!({"command": many}))]);
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo first"}),
-    )]);
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo x; touch pwned-compound"}),
-    )]);
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo again"}),
-    )]);
-    let t = rig
-        .connect(&["--model", "llama3.2:3b", "--workdir", &workdir], 110, 36)
-        .await;
+        .push_tool_calls(run_command("echo x; touch pwned-compound"));
+    rig.server.push_tool_calls(run_command("echo again"));
+    let t = connect_in(&rig, work.path(), &[], 110, 36).await;
     // The scripted calls come one after another in the same turn: each answer sends the
     // result back, and the next request brings the next call.
     t.say("run them");
@@ -368,32 +345,14 @@ async fn a_multi_line_command_is_shown_whole_and_an_allowance_covers_only_its_pr
 async fn esc_and_ctrl_c_stop_a_running_command_and_everything_it_started() {
     let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
     let spawn_and_sleep = |name: &str| {
         format!("setsid sh -c 'echo $$ > {name}.pid; exec sleep 300' > /dev/null 2>&1 & sleep 300")
     };
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": spawn_and_sleep("esc")}),
-    )]);
-    rig.server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": spawn_and_sleep("ctrl-c")}),
-    )]);
-    let t = rig
-        .connect(
-            &[
-                "--model",
-                "llama3.2:3b",
-                "--workdir",
-                &workdir,
-                "--tools",
-                "auto",
-            ],
-            110,
-            30,
-        )
-        .await;
+    rig.server
+        .push_tool_calls(run_command(&spawn_and_sleep("esc")));
+    rig.server
+        .push_tool_calls(run_command(&spawn_and_sleep("ctrl-c")));
+    let t = connect_in(&rig, work.path(), &["--tools", "auto"], 110, 30).await;
     for (i, (name, key)) in [("esc", "Escape"), ("ctrl-c", "C-c")]
         .into_iter()
         .enumerate()
@@ -462,7 +421,6 @@ async fn files_the_tools_create_get_the_persons_umask() {
     use std::os::unix::fs::PermissionsExt;
     let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
     rig.server.push_tool_calls(vec![
         (
             "write_file",
@@ -473,20 +431,7 @@ async fn files_the_tools_create_get_the_persons_umask() {
             serde_json::json!({"command": "touch b.txt && mkdir c"}),
         ),
     ]);
-    let t = rig
-        .connect(
-            &[
-                "--model",
-                "llama3.2:3b",
-                "--workdir",
-                &workdir,
-                "--tools",
-                "auto",
-            ],
-            110,
-            30,
-        )
-        .await;
+    let t = connect_in(&rig, work.path(), &["--tools", "auto"], 110, 30).await;
     t.ask("make them").await;
     let mode = |p: &str| {
         std::fs::metadata(work.path().join(p))
@@ -519,7 +464,6 @@ async fn a_fifo_in_the_workdir_is_refused_before_any_dialog_and_nothing_hangs() 
     let fifo = work.path().join("pipe");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
-    let workdir = work.path().display().to_string();
     rig.server.push_tool_calls(vec![
         (
             "write_file",
@@ -531,9 +475,7 @@ async fn a_fifo_in_the_workdir_is_refused_before_any_dialog_and_nothing_hangs() 
             serde_json::json!({"path": "pipe", "old_text": "a", "new_text": "b"}),
         ),
     ]);
-    let t = rig
-        .connect(&["--model", "llama3.2:3b", "--workdir", &workdir], 110, 30)
-        .await;
+    let t = connect_in(&rig, work.path(), &[], 110, 30).await;
     let s = t.ask("poke the pipe").await;
     assert!(!s.contains("Allow "), "a dialog was shown:\n{s}");
     for (i, tool) in ["write_file", "read_file", "edit_file"].iter().enumerate() {
