@@ -235,7 +235,7 @@ impl Tmux {
     }
 
     /// Send `text` as a message and wait for the fake server's answer to it (which quotes
-    /// it: `You said: "text"`) with the app idle again; the screen.
+    /// it: `You said: "text"`, whole up to eight words) with the app idle again; the screen.
     pub(crate) async fn ask(&self, text: &str) -> String {
         self.say(text);
         let quoted = format!("You said: \"{text}\"");
@@ -281,7 +281,7 @@ impl Rig {
     }
 
     /// `server` and an empty data directory.
-    pub(crate) fn serving(server: FakeOllama) -> Rig {
+    fn serving(server: FakeOllama) -> Rig {
         Rig {
             home: tempfile::tempdir().unwrap(),
             server,
