@@ -2,38 +2,25 @@
 //! the gauge follows the turns, pastes keep their shape, typed-ahead messages queue, and
 //! `/quit` asks over them as Ctrl+Q does.
 
-use super::harness::{Tmux, args, assert_terminal_clean, env, gauge_used, idle, session_logs};
-use super::support::fake_ollama::{FakeConfig, FakeOllama};
+use super::harness::{Rig, Tmux, args, assert_terminal_clean, env, gauge_used, idle, session_logs};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_message_streams_back_and_quitting_leaves_the_terminal_clean() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "llama3.2:3b"]),
-        &env(home.path(), &server.url()),
-        100,
-        30,
-    );
+    let rig = Rig::new().await;
+    let t = rig.start(&["--model", "llama3.2:3b"], 100, 30);
     t.wait_for("the first frame", |s| {
         s.contains("Context:") && s.contains("llama3.2:3b")
     })
     .await;
     let before = t.wait_for("connected", idle).await;
-    t.say("hello from tmux");
-    let s = t
-        .wait_for("the streamed reply", |s| {
-            s.contains("You said: \"hello from tmux\"") && idle(s)
-        })
-        .await;
+    let s = t.ask("hello from tmux").await;
     assert!(s.contains("Assistant"));
     assert!(
         gauge_used(&s).unwrap() > gauge_used(&before).unwrap(),
         "the gauge moved:\n{s}"
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
     let after = t.screen();
     assert!(
@@ -41,38 +28,21 @@ async fn a_message_streams_back_and_quitting_leaves_the_terminal_clean() {
         "{after}"
     );
     // The message is on disk.
-    let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
+    let log = std::fs::read_to_string(&session_logs(rig.home())[0]).unwrap();
     assert!(log.contains("hello from tmux"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshot_then_restore_brings_back_the_earlier_state() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        40,
-    )
-    .await;
-    t.say("alpha question");
-    t.wait_for("first reply", |s| {
-        s.contains("You said: \"alpha question\"") && idle(s)
-    })
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 40).await;
+    t.ask("alpha question").await;
     t.keys(&["C-s"]);
     t.wait_for("snapshot saved", |s| {
         s.contains("saved (Ctrl+R to restore)")
     })
     .await;
-    t.say("bravo question");
-    let with_b = t
-        .wait_for("second reply", |s| {
-            s.contains("You said: \"bravo question\"") && idle(s)
-        })
-        .await;
+    let with_b = t.ask("bravo question").await;
     t.keys(&["C-r"]);
     t.wait_for("the restore picker", |s| {
         s.contains("Restore a snapshot") && s.contains("by you")
@@ -89,35 +59,21 @@ async fn snapshot_then_restore_brings_back_the_earlier_state() {
         })
         .await;
     assert!(restored.contains("alpha question"));
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_gauge_grows_with_turns_and_drops_after_a_compression() {
-    let server = FakeOllama::start().await;
-    server.set_reply_words(70);
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b", "--ctx", "2048"],
-        home.path(),
-        &server.url(),
-        110,
-        30,
-    )
-    .await;
+    let rig = Rig::new().await;
+    rig.server.set_reply_words(70);
+    let t = rig
+        .connect(&["--model", "llama3.2:3b", "--ctx", "2048"], 110, 30)
+        .await;
     let mut last = 0;
     let mut peak = 0;
     for i in 0..30 {
-        t.say(&format!("question number {i} about topic_{i}"));
-        let s = t
-            .wait_for("this turn's reply", |s| {
-                s.contains(&format!(
-                    "You said: \"question number {i} about topic_{i}\""
-                )) && idle(s)
-            })
-            .await;
+        let s = t.ask(&format!("question number {i} about topic_{i}")).await;
         let used = gauge_used(&s).unwrap();
         if s.contains("1 compression")
             || s.contains("compressions") && !s.contains("0 compressions")
@@ -142,21 +98,8 @@ async fn the_gauge_grows_with_turns_and_drops_after_a_compression() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn esc_stops_a_slow_reply() {
-    let server = FakeOllama::start_with(FakeConfig {
-        token_delay: Duration::from_millis(150),
-        reply_words: 200,
-        ..FakeConfig::default()
-    })
-    .await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::slow(Duration::from_millis(150), 200).await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     t.say("a very long answer please");
     t.wait_for("generation", |s| {
         s.contains("generating") && s.contains("You said")
@@ -168,13 +111,12 @@ async fn esc_stops_a_slow_reply() {
         .await;
     assert!(s.contains("partial text kept"), "{s}");
     assert!(
-        server
+        rig.server
             .wait_for_disconnect(Duration::from_secs(5))
             .await
             .is_some()
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
 }
 
@@ -205,8 +147,7 @@ async fn without_a_server_it_says_where_it_looked_and_how_to_fix_it() {
         .await;
     // A reply that never began leaves no empty "interrupted" entry behind.
     assert!(!s.contains("interrupted"), "{s}");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
     let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
     assert!(log.contains("are you there"));
@@ -214,17 +155,9 @@ async fn without_a_server_it_says_where_it_looked_and_how_to_fix_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_paste_is_a_marker_in_the_box_and_sent_whole() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
-    let file = home.path().join("paste.txt");
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    let file = rig.home().join("paste.txt");
     let pasted = (0..3_000)
         .map(|i| format!("log line {i}: request served in {} ms", i % 97))
         .collect::<Vec<_>>()
@@ -242,9 +175,8 @@ async fn a_large_paste_is_a_marker_in_the_box_and_sent_whole() {
         s.contains("You said: \"summarise log line 0") && idle(s)
     })
     .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
-    let logs = session_logs(home.path());
+    t.quit().await;
+    let logs = session_logs(rig.home());
     let text = std::fs::read_to_string(&logs[0]).unwrap();
     let user = text
         .lines()
@@ -259,17 +191,9 @@ async fn a_large_paste_is_a_marker_in_the_box_and_sent_whole() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pasted_text_keeps_its_line_breaks() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
-    let file = home.path().join("paste.txt");
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    let file = rig.home().join("paste.txt");
     t.paste(&file, "alpha line\nbeta line\ngamma line");
     t.wait_for("the paste in the input", |s| s.contains("gamma line"))
         .await;
@@ -284,8 +208,7 @@ async fn a_pasted_text_keeps_its_line_breaks() {
         assert!(rows.contains(&line), "{line:?} on a row of its own:\n{s}");
     }
     assert!(!s.contains("alpha linebeta"), "{s}");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }
 
 /// Type ahead: Enter during a slow reply queues the message (shown as queued), which is
@@ -293,21 +216,8 @@ async fn a_pasted_text_keeps_its_line_breaks() {
 /// stopping the reply.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_back() {
-    let server = FakeOllama::start_with(FakeConfig {
-        token_delay: Duration::from_millis(40),
-        reply_words: 120,
-        ..FakeConfig::default()
-    })
-    .await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::slow(Duration::from_millis(40), 120).await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     t.say("first question");
     t.wait_for("generation", |s| s.contains("generating")).await;
     t.say("second typed ahead");
@@ -345,12 +255,12 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
         s.contains("again quits and discards it")
     })
     .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
     // The chat requests (the session's title is asked for apart, as a summary).
-    let titles = server.summary_requests();
-    let users: Vec<String> = server
+    let titles = rig.server.summary_requests();
+    let users: Vec<String> = rig
+        .server
         .chat_requests()
         .iter()
         .filter(|r| !titles.contains(r))
@@ -366,21 +276,8 @@ async fn a_message_typed_during_a_reply_is_queued_then_sent_and_esc_takes_one_ba
 /// asks (the queued message would be lost), the second quits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_quit_over_a_queued_message_asks_first_like_the_key() {
-    let server = FakeOllama::start_with(FakeConfig {
-        token_delay: Duration::from_millis(40),
-        reply_words: 600,
-        ..FakeConfig::default()
-    })
-    .await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::slow(Duration::from_millis(40), 600).await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     t.say("first question");
     t.wait_for("generation", |s| s.contains("generating")).await;
     t.say("typed ahead");

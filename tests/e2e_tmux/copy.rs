@@ -3,8 +3,7 @@
 //! what these tests read), with a line saying what was copied; F9 gives the mouse to the
 //! terminal and takes it back (tmux's `mouse_any_flag` follows).
 
-use super::harness::{Tmux, idle};
-use super::support::fake_ollama::FakeOllama;
+use super::harness::{Rig, idle};
 
 const REPLY: &str = "Here is the command:\n```sh\necho copied-code\n```\nThat is all.";
 
@@ -19,17 +18,9 @@ fn user_number(screen: &str) -> Option<u64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn copy_puts_the_reply_its_code_and_a_message_on_the_clipboard() {
-    let server = FakeOllama::start().await;
-    server.push_reply(REPLY);
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::new().await;
+    rig.server.push_reply(REPLY);
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     // tmux takes an application's OSC 52 only with set-clipboard on (the default,
     // "external", ignores it).
     t.tmux(&["set-option", "-g", "set-clipboard", "on"]);
@@ -69,25 +60,18 @@ async fn copy_puts_the_reply_its_code_and_a_message_on_the_clipboard() {
     })
     .await;
     assert_eq!(t.tmux(&["show-buffer"]), "give me the code", "nothing sent");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_text_too_long_for_osc52_is_refused_not_cut() {
-    let server = FakeOllama::start().await;
+    let rig = Rig::new().await;
     // 100 KB of reply: over what OSC 52 carries (75,000 bytes of text).
     let long = "word ".repeat(20_000);
-    server.push_reply(long.trim_end());
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b", "--ctx", "65536"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    rig.server.push_reply(long.trim_end());
+    let t = rig
+        .connect(&["--model", "llama3.2:3b", "--ctx", "65536"], 100, 30)
+        .await;
     t.tmux(&["set-option", "-g", "set-clipboard", "on"]);
     t.say("a long one please");
     t.wait_for("the long reply", |s| s.contains("word word") && idle(s))
@@ -101,22 +85,13 @@ async fn a_text_too_long_for_osc52_is_refused_not_cut() {
         !t.tmux(&["show-buffer"]).contains("word"),
         "nothing reached the clipboard"
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f9_releases_the_mouse_and_takes_it_back() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     assert_eq!(t.format("#{mouse_any_flag}"), "1", "captured at start");
     t.keys(&["F9"]);
     t.wait_for("the release said", |s| s.contains("Mouse released"))
@@ -141,23 +116,14 @@ async fn f9_releases_the_mouse_and_takes_it_back() {
         .await;
     assert!(!s.contains("mouse: terminal"), "the marker gone:\n{s}");
     assert_eq!(t.format("#{mouse_any_flag}"), "1");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mouse_false_in_the_config_leaves_the_mouse_to_the_terminal() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    std::fs::write(home.path().join("config.toml"), "mouse = false\n").unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::new().await;
+    std::fs::write(rig.home().join("config.toml"), "mouse = false\n").unwrap();
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     assert_eq!(t.format("#{mouse_any_flag}"), "0");
     assert!(
         t.screen().contains("mouse: terminal (F9)"),
@@ -168,6 +134,5 @@ async fn mouse_false_in_the_config_leaves_the_mouse_to_the_terminal() {
     t.wait_for("the capture said", |s| s.contains("Mouse captured"))
         .await;
     assert_eq!(t.format("#{mouse_any_flag}"), "1");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }

@@ -1,19 +1,13 @@
 //! The binary under faults: kill -9 mid-reply, signals in every state, a tiny terminal.
 
-use super::harness::{Tmux, args, assert_terminal_clean, env, idle, session_logs};
-use super::support::fake_ollama::{FakeConfig, FakeOllama, Fault};
+use super::harness::{Rig, Tmux, args, assert_terminal_clean, env, idle, session_logs};
+use super::support::fake_ollama::{FakeOllama, Fault};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
-    let server = FakeOllama::start_with(FakeConfig {
-        token_delay: Duration::from_millis(80),
-        reply_words: 150,
-        ..FakeConfig::default()
-    })
-    .await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::slow(Duration::from_millis(80), 150).await;
     let mut sent = Vec::new();
     for round in 0..4 {
         let extra: Vec<&str> = if round == 0 {
@@ -21,7 +15,7 @@ async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
         } else {
             vec!["--resume"]
         };
-        let t = Tmux::connected(&extra, home.path(), &server.url(), 100, 30).await;
+        let t = rig.connect(&extra, 100, 30).await;
         if round > 0 {
             // The resumed session shows what was said before the kill.
             let prev: &String = sent.last().unwrap();
@@ -43,7 +37,7 @@ async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
         assert!(killed.success());
         assert_eq!(t.wait_exit().await, 137, "killed by SIGKILL");
     }
-    let logs = session_logs(home.path());
+    let logs = session_logs(rig.home());
     assert_eq!(logs.len(), 1, "one session, resumed each time");
     let text = std::fs::read_to_string(&logs[0]).unwrap();
     for (i, line) in text.lines().enumerate() {
@@ -57,15 +51,8 @@ async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
         assert!(text.contains(msg.as_str()), "{msg} lost");
     }
     // A last resume loads cleanly (torn tails set aside, nothing skipped in the middle).
-    let t = Tmux::start(
-        &args(&["--resume"]),
-        &env(home.path(), &server.url()),
-        100,
-        30,
-    );
-    let s = t
-        .wait_for("connected", |s| s.contains("Context:") && idle(s))
-        .await;
+    let t = rig.start(&["--resume"], 100, 30);
+    let s = t.wait_connected().await;
     assert!(!s.contains("damaged"), "{s}");
     t.keys(&["C-q"]);
     t.wait_exit().await;
@@ -73,14 +60,8 @@ async fn kill_9_mid_reply_loses_no_user_message_and_leaves_no_malformed_line() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tiny_terminal_does_not_break_it() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "llama3.2:3b"]),
-        &env(home.path(), &server.url()),
-        12,
-        3,
-    );
+    let rig = Rig::new().await;
+    let t = rig.start(&["--model", "llama3.2:3b"], 12, 3);
     // Give it time to draw a few frames at this size, typing meanwhile.
     t.say("tiny");
     let start = Instant::now();
@@ -278,8 +259,7 @@ async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
     env.push(("TMPDIR", rescue.path().display().to_string()));
     // Quit while the disk is full: asked, then rescued.
     let t = Tmux::start(&args(&["--model", "llama3.2:3b"]), &env, 110, 30);
-    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-        .await;
+    t.wait_connected().await;
     t.say("first words on a full disk");
     t.wait_for("the banner", |s| {
         s.contains("Cannot create the session file") && s.contains("1 record")
@@ -291,8 +271,7 @@ async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
         s.contains("not on disk") && s.contains("again saves it to a rescue file")
     })
     .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     let rescued: Vec<_> = std::fs::read_dir(rescue.path())
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -304,8 +283,7 @@ async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
     drop(t);
     // Again, and this time room comes back while the app runs.
     let t = Tmux::start(&args(&["--model", "llama3.2:3b"]), &env, 110, 30);
-    t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-        .await;
+    t.wait_connected().await;
     t.say("kept until there is room");
     t.wait_for("the banner", |s| {
         s.contains("Cannot create the session file")
@@ -325,8 +303,7 @@ async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
         s.contains("You said: \"kept until there is room\"") && idle(s)
     })
     .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     let logs = session_logs(disk.home());
     assert_eq!(logs.len(), 1);
     let log = std::fs::read_to_string(&logs[0]).unwrap();
@@ -339,21 +316,9 @@ async fn a_session_started_on_a_full_disk_is_saved_once_there_is_room() {
 /// tty again and again on the event loop's thread: 100 % CPU, forever.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_terminal_that_goes_away_ends_the_app_with_its_session_saved() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
-    t.say("before the window closes");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"before the window closes\"") && idle(s)
-    })
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    t.ask("before the window closes").await;
     let pid = t.pid();
     t.tmux(&["kill-server"]);
     let gone = || {
@@ -372,7 +337,7 @@ async fn a_terminal_that_goes_away_ends_the_app_with_its_session_saved() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
+    let log = std::fs::read_to_string(&session_logs(rig.home())[0]).unwrap();
     assert!(log.contains("before the window closes"), "{log}");
     assert!(log.contains("You said"), "{log}");
 }

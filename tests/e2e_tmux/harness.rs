@@ -1,4 +1,5 @@
-//! The pane the app runs in: start it, send keys, read the screen, wait for it.
+//! The pane the app runs in: start it, send keys, read the screen, wait for it; and the
+//! [`Rig`] it runs against (the fake server and a data directory).
 //!
 //! The wait discipline: a key (or typed text, or a paste) changes the state the next key
 //! meets — Esc closes a dialog, and Esc followed at once by a letter is read as Alt+letter.
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use super::support::fake_ollama::{FakeConfig, FakeOllama};
 
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_ollm-tui");
 /// Generous: waits are for a screen condition, and a starved CI machine (the suite once ran
@@ -221,9 +224,89 @@ impl Tmux {
         height: u16,
     ) -> Tmux {
         let t = Tmux::start(&args(extra), &env(home, server), width, height);
-        t.wait_for("connected", |s| s.contains("Context:") && idle(s))
-            .await;
+        t.wait_connected().await;
         t
+    }
+
+    /// Wait until the app has connected (the status line is up) and is idle; the screen.
+    pub(crate) async fn wait_connected(&self) -> String {
+        self.wait_for("connected", |s| s.contains("Context:") && idle(s))
+            .await
+    }
+
+    /// Send `text` as a message and wait for the fake server's answer to it (which quotes
+    /// it: `You said: "text"`, whole up to eight words) with the app idle again; the screen.
+    pub(crate) async fn ask(&self, text: &str) -> String {
+        self.say(text);
+        let quoted = format!("You said: \"{text}\"");
+        self.wait_for(&format!("the reply to {:?}", short(text)), |s| {
+            s.contains(&quoted) && idle(s)
+        })
+        .await
+    }
+
+    /// Ctrl+Q, and the app exits with status 0.
+    pub(crate) async fn quit(&self) {
+        self.keys(&["C-q"]);
+        let code = self.wait_exit().await;
+        assert_eq!(code, 0, "the exit status after Ctrl+Q:\n{}", self.screen());
+    }
+}
+
+/// What the app talks to and writes in: a fake Ollama server and a data directory of the
+/// test's own. Anything that must be there before the app starts (scripted replies,
+/// sessions on disk, a config file) is set up on these first; then [`Rig::connect`].
+pub(crate) struct Rig {
+    home: tempfile::TempDir,
+    pub(crate) server: FakeOllama,
+}
+
+impl Rig {
+    /// The fake server with its defaults and an empty data directory.
+    pub(crate) async fn new() -> Rig {
+        Rig::serving(FakeOllama::start().await)
+    }
+
+    /// A server whose replies are `words` words long, `token_delay` apart (time to act
+    /// while one streams), and an empty data directory.
+    pub(crate) async fn slow(token_delay: Duration, words: usize) -> Rig {
+        Rig::serving(
+            FakeOllama::start_with(FakeConfig {
+                token_delay,
+                reply_words: words,
+                ..FakeConfig::default()
+            })
+            .await,
+        )
+    }
+
+    /// `server` and an empty data directory.
+    fn serving(server: FakeOllama) -> Rig {
+        Rig {
+            home: tempfile::tempdir().unwrap(),
+            server,
+        }
+    }
+
+    /// The data directory (`OLLM_HOME`).
+    pub(crate) fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    /// The app with `extra` arguments in a `width`×`height` pane, once it has connected
+    /// and is idle.
+    pub(crate) async fn connect(&self, extra: &[&str], width: u16, height: u16) -> Tmux {
+        Tmux::connected(extra, self.home(), &self.server.url(), width, height).await
+    }
+
+    /// The app started, without waiting for anything on the screen.
+    pub(crate) fn start(&self, extra: &[&str], width: u16, height: u16) -> Tmux {
+        Tmux::start(
+            &args(extra),
+            &env(self.home(), &self.server.url()),
+            width,
+            height,
+        )
     }
 }
 

@@ -8,10 +8,11 @@
 //! one (`Tmux::wait_for`). tmux is required (`.ci/run` installs it); each test uses its own
 //! tmux server socket.
 //!
-//! Files: `harness` (the pane, keys, waits), `chat`, `faults` (kill -9, signals, a tiny
-//! terminal), `tools` (calls, approvals, attacks through scripted calls), `sessions`, `pull`
-//! (`/pull` with its progress, Esc), `copy` (`/copy` by OSC 52, the mouse released),
-//! `new_session` (`/new`, `/bye`, `/system` and `/set`, what `/fork` keeps).
+//! Files: `harness` (the pane, keys, waits; the `Rig`: the fake server and a data directory),
+//! `chat`, `faults` (kill -9, signals, a tiny terminal), `tools` (calls, approvals, attacks
+//! through scripted calls), `sessions`, `pull` (`/pull` with its progress, Esc), `copy`
+//! (`/copy` by OSC 52, the mouse released), `new_session` (`/new`, `/bye`, `/system` and
+//! `/set`, what `/fork` keeps).
 #![allow(clippy::unwrap_used)]
 
 #[path = "../store_fixtures.rs"]

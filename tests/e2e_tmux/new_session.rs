@@ -3,7 +3,7 @@
 //! parameters (shown in the goal panel, sent to the server, kept across quit and
 //! `--resume`), and `/fork` keeping the model and context and saying what it did.
 
-use super::harness::{BIN, Tmux, assert_terminal_clean, idle, session_logs};
+use super::harness::{BIN, Rig, assert_terminal_clean, idle, session_logs};
 use super::support::fake_ollama::FakeOllama;
 use std::path::Path;
 
@@ -47,24 +47,12 @@ fn sessions_listing(home: &Path) -> String {
 /// screen says where the old one went. `/clear` does the same.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_starts_an_empty_session_with_the_same_settings_and_keeps_the_old_one() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["-m", SMALL, "--ctx", "1024"],
-        home.path(),
-        &server.url(),
-        120,
-        36,
-    )
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["-m", SMALL, "--ctx", "1024"], 120, 36).await;
     t.say("/system Answer like a pirate.");
     t.wait_for("the system prompt set", |s| s.contains("System prompt set"))
         .await;
-    t.say("first question");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"first question\"") && idle(s)
-    })
-    .await;
+    t.ask("first question").await;
     t.say("/new");
     let s = t
         .wait_for("the new session", |s| {
@@ -74,18 +62,13 @@ async fn new_starts_an_empty_session_with_the_same_settings_and_keeps_the_old_on
     assert!(s.contains("--resume"), "how to get back:\n{s}");
     t.wait_for("the same model and context", |s| small_at_1k(s) && idle(s))
         .await;
-    t.say("second question");
-    let s = t
-        .wait_for("the reply in the new session", |s| {
-            s.contains("You said: \"second question\"") && idle(s)
-        })
-        .await;
+    let s = t.ask("second question").await;
     assert!(
         !s.contains("first question"),
         "the new session is empty:\n{s}"
     );
     // The system prompt went along: the server saw it in the new session's request.
-    let last = request_with(&server, "second question");
+    let last = request_with(&rig.server, "second question");
     assert!(
         last["messages"][0]["content"]
             .as_str()
@@ -102,13 +85,12 @@ async fn new_starts_an_empty_session_with_the_same_settings_and_keeps_the_old_on
         s.contains("New session. The previous one") && !s.contains("second question")
     })
     .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
     // Both conversations are on disk and listed; the third had nothing to keep.
-    let logs = session_logs(home.path());
+    let logs = session_logs(rig.home());
     assert_eq!(logs.len(), 2, "{logs:?}");
-    let listing = sessions_listing(home.path());
+    let listing = sessions_listing(rig.home());
     let listed: Vec<&str> = listing
         .lines()
         .skip(1)
@@ -131,7 +113,7 @@ async fn new_starts_an_empty_session_with_the_same_settings_and_keeps_the_old_on
         .unwrap();
     let old_id = old.file_stem().unwrap().to_str().unwrap().to_string();
     // The old one is reachable with --resume.
-    let t = Tmux::connected(&["--resume", &old_id], home.path(), &server.url(), 120, 36).await;
+    let t = rig.connect(&["--resume", &old_id], 120, 36).await;
     t.wait_for("the old conversation", |s| {
         s.contains("first question") && !s.contains("second question") && small_at_1k(s)
     })
@@ -141,14 +123,9 @@ async fn new_starts_an_empty_session_with_the_same_settings_and_keeps_the_old_on
 /// `/bye`, as `ollama run` users leave: it quits like `/quit`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_users_bye_quits() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(&["-m", SMALL], home.path(), &server.url(), 100, 30).await;
-    t.say("hello");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"hello\"") && idle(s)
-    })
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["-m", SMALL], 100, 30).await;
+    t.ask("hello").await;
     t.say("/bye");
     assert_eq!(t.wait_exit().await, 0);
     assert_terminal_clean(&t);
@@ -159,9 +136,8 @@ async fn new_users_bye_quits() {
 /// the goal panel, sent to the server, and still there after quitting and `--resume`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_settings_show_in_the_panel_reach_the_server_and_survive_resume() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(&["-m", SMALL], home.path(), &server.url(), 120, 36).await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["-m", SMALL], 120, 36).await;
     t.say("/system Answer like a pirate.");
     t.wait_for("the system prompt set", |s| s.contains("System prompt set"))
         .await;
@@ -190,11 +166,7 @@ async fn new_settings_show_in_the_panel_reach_the_server_and_survive_resume() {
             && s.contains("seed 42")
     };
     t.wait_for("the settings in the goal panel", panel).await;
-    t.say("ahoy there");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"ahoy there\"") && idle(s)
-    })
-    .await;
+    t.ask("ahoy there").await;
     let sent = |server: &FakeOllama, text: &str| {
         let last = request_with(server, text);
         assert_eq!(
@@ -210,11 +182,10 @@ async fn new_settings_show_in_the_panel_reach_the_server_and_survive_resume() {
             "{system}"
         );
     };
-    sent(&server, "ahoy there");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    sent(&rig.server, "ahoy there");
+    t.quit().await;
     // Back with --resume: the panel shows them and the next request carries them.
-    let t = Tmux::connected(&["--resume"], home.path(), &server.url(), 120, 36).await;
+    let t = rig.connect(&["--resume"], 120, 36).await;
     t.say("/goals");
     t.wait_for("the settings restored", panel).await;
     t.say("/set");
@@ -222,12 +193,8 @@ async fn new_settings_show_in_the_panel_reach_the_server_and_survive_resume() {
         s.contains("system: Answer like a pirate.") && s.contains("top_p: default")
     })
     .await;
-    t.say("still there?");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"still there?\"") && idle(s)
-    })
-    .await;
-    sent(&server, "still there?");
+    t.ask("still there?").await;
+    sent(&rig.server, "still there?");
 }
 
 /// `/fork` keeps the model and context the session runs with (a small model at a
@@ -236,27 +203,15 @@ async fn new_settings_show_in_the_panel_reach_the_server_and_survive_resume() {
 /// went back to the model and context the session began with) are kept too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_fork_keeps_the_model_and_context_and_says_so() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["-m", SMALL, "--ctx", "1024"],
-        home.path(),
-        &server.url(),
-        120,
-        36,
-    )
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["-m", SMALL, "--ctx", "1024"], 120, 36).await;
     t.wait_for("the small model at 1K", small_at_1k).await;
     t.say("/set temperature 0.3");
     t.wait_for("the temperature set", |s| {
         s.contains("temperature set to 0.3")
     })
     .await;
-    t.say("first question");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"first question\"") && idle(s)
-    })
-    .await;
+    t.ask("first question").await;
     t.say("/fork");
     let s = t
         .wait_for("the fork's confirmation", |s| {
@@ -266,12 +221,8 @@ async fn new_fork_keeps_the_model_and_context_and_says_so() {
         .await;
     assert!(small_at_1k(&s), "the model and context are kept:\n{s}");
     assert!(s.contains("kept"), "{s}");
-    t.say("in the fork");
-    t.wait_for("the fork's reply", |s| {
-        s.contains("You said: \"in the fork\"") && idle(s)
-    })
-    .await;
-    let last = request_with(&server, "in the fork");
+    t.ask("in the fork").await;
+    let last = request_with(&rig.server, "in the fork");
     assert_eq!(last["model"], SMALL);
     assert_eq!(last["options"]["num_ctx"], 1024);
     assert_eq!(
@@ -303,6 +254,5 @@ async fn new_fork_keeps_the_model_and_context_and_says_so() {
             .any(|l| l.contains("Context:") && l.contains("/2,048") && l.contains("llama3.2:3b")),
         "{s}"
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }

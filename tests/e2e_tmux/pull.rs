@@ -2,8 +2,7 @@
 //! bar that advances and finishes, the session then chatting with it; a pull cancelled
 //! with Esc, which the server sees as a disconnect.
 
-use super::harness::{Tmux, args, env, idle};
-use super::support::fake_ollama::FakeOllama;
+use super::harness::{Rig, idle};
 use std::time::Duration;
 
 /// The percent the pull dialog shows ("… · 42 % · …").
@@ -15,16 +14,10 @@ fn percent(screen: &str) -> Option<u32> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pulling_the_missing_model_shows_a_bar_then_chats_with_it() {
-    let server = FakeOllama::start().await;
+    let rig = Rig::new().await;
     // 40 steps 40 ms apart: long enough to see the bar move, short enough for a test.
-    server.set_pull_pace(40, Duration::from_millis(40));
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "smollm2:135m"]),
-        &env(home.path(), &server.url()),
-        100,
-        30,
-    );
+    rig.server.set_pull_pace(40, Duration::from_millis(40));
+    let t = rig.start(&["--model", "smollm2:135m"], 100, 30);
     t.wait_for("the missing model's banner pointing at /pull", |s| {
         s.contains("\"smollm2:135m\" is not installed") && s.contains("/pull smollm2:135m")
     })
@@ -55,21 +48,17 @@ async fn pulling_the_missing_model_shows_a_bar_then_chats_with_it() {
         !s.contains("not installed") && s.contains("Context:") && idle(s)
     })
     .await;
-    t.say("hello pulled model");
-    t.wait_for("a reply from the pulled model", |s| {
-        s.contains("You said: \"hello pulled model\"") && idle(s)
-    })
-    .await;
-    let chats = server.chat_requests();
+    t.ask("hello pulled model").await;
+    let chats = rig.server.chat_requests();
     assert_eq!(
         chats.last().unwrap()["model"],
         "smollm2:135m",
         "the chat went to the pulled model"
     );
-    assert_eq!(server.pull_requests(), ["smollm2:135m"]);
+    assert_eq!(rig.server.pull_requests(), ["smollm2:135m"]);
 
     // A second pull, cancelled once its bar shows.
-    server.set_pull_pace(400, Duration::from_millis(50));
+    rig.server.set_pull_pace(400, Duration::from_millis(50));
     t.say("/pull tinyllama:1.1b");
     t.wait_for("the second pull's bar", |s| {
         s.contains("Pulling tinyllama:1.1b") && percent(s).is_some() && s.contains("MB/s")
@@ -100,22 +89,18 @@ async fn pulling_the_missing_model_shows_a_bar_then_chats_with_it() {
         s.contains("cancelled after") && s.contains("resumes"),
         "{s}"
     );
-    let gone = server.wait_for_disconnect(Duration::from_secs(10)).await;
+    let gone = rig
+        .server
+        .wait_for_disconnect(Duration::from_secs(10))
+        .await;
     assert!(gone.is_some(), "the server saw the pull's connection close");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_model_says_why_and_the_picker_offers_the_missing_one() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::start(
-        &args(&["--model", "tinyllama:1.1b"]),
-        &env(home.path(), &server.url()),
-        100,
-        30,
-    );
+    let rig = Rig::new().await;
+    let t = rig.start(&["--model", "tinyllama:1.1b"], 100, 30);
     t.wait_for("the missing model's banner", |s| {
         s.contains("\"tinyllama:1.1b\" is not installed")
     })
@@ -140,6 +125,5 @@ async fn an_unknown_model_says_why_and_the_picker_offers_the_missing_one() {
         !s.contains("not installed") && s.contains("tinyllama:1.1b") && idle(s)
     })
     .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }

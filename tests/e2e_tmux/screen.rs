@@ -2,7 +2,7 @@
 //! a title that stops visibly at its limit, a restore said once, and a first screen
 //! without alarm or jargon whose help explains the status line.
 
-use super::harness::{Tmux, idle};
+use super::harness::{Rig, Tmux, idle};
 use super::support::fake_ollama::FakeOllama;
 
 /// The lines that tell the folds: dividers and the notices about them, in screen order.
@@ -28,19 +28,13 @@ fn position(lines: &[String], what: &str) -> usize {
 /// notices below both dividers.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let args = ["--model", "qwen2.5-coder:0.5b", "--ctx", "1024"];
-    let t = Tmux::connected(&args, home.path(), &server.url(), 100, 300).await;
+    let t = rig.connect(&args, 100, 300).await;
     let mut folded = false;
     for i in 1..=15 {
         let text = format!("note {i} about the deadline 2026-03-{i:02}");
-        t.say(&text);
-        let s = t
-            .wait_for("the reply", |s| {
-                s.contains(&format!("You said: \"{text}\"")) && idle(s)
-            })
-            .await;
+        let s = t.ask(&text).await;
         if s.contains("┄┄ checkpoint 1:") {
             folded = true;
             break;
@@ -54,10 +48,9 @@ async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
         })
         .await;
     let live = fold_lines(&live);
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     drop(t);
-    let t = Tmux::connected(&["--resume"], home.path(), &server.url(), 100, 300).await;
+    let t = rig.connect(&["--resume"], 100, 300).await;
     let resumed = t
         .wait_for("the resumed transcript", |s| {
             s.contains("┄┄ checkpoint 2:") && s.contains("into checkpoint 2 too")
@@ -86,21 +79,9 @@ async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
 /// say so, and the title saved is what the screen showed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rename_with_a_hundred_characters_stops_visibly_and_saves_what_was_shown() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        120,
-        30,
-    )
-    .await;
-    t.say("plan the cache layer");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"plan the cache layer\"") && idle(s)
-    })
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 120, 30).await;
+    t.ask("plan the cache layer").await;
     t.keys(&["C-t"]);
     t.wait_for("the browser", |s| {
         s.contains("F2 rename") && s.contains("1 session")
@@ -128,7 +109,7 @@ async fn rename_with_a_hundred_characters_stops_visibly_and_saves_what_was_shown
     );
     t.keys(&["Enter"]);
     t.wait_for("renamed", |s| s.contains("Renamed to")).await;
-    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let dir = ollm_tui::store::DataDir::new(rig.home()).unwrap();
     let title = ollm_tui::store::sessions::list(&dir).unwrap()[0]
         .title
         .clone()
@@ -145,31 +126,15 @@ async fn rename_with_a_hundred_characters_stops_visibly_and_saves_what_was_shown
 /// transcript's notices and again as a line of its own).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restore_is_said_once() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        40,
-    )
-    .await;
-    t.say("first thing");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"first thing\"") && idle(s)
-    })
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 40).await;
+    t.ask("first thing").await;
     t.keys(&["C-s"]);
     t.wait_for("the snapshot", |s| {
         s.contains("Snapshot ") && s.contains(" saved")
     })
     .await;
-    t.say("second thing");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"second thing\"") && idle(s)
-    })
-    .await;
+    t.ask("second thing").await;
     t.keys(&["C-r"]);
     t.wait_for("the picker", |s| {
         s.contains("Restore a snapshot") && s.contains("by you")

@@ -2,8 +2,7 @@
 //! cannot be opened.
 
 use super::fixtures;
-use super::harness::{Tmux, assert_terminal_clean, idle, session_logs};
-use super::support::fake_ollama::FakeOllama;
+use super::harness::{Rig, assert_terminal_clean, idle, session_logs};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -43,22 +42,21 @@ fn disk_session(home: &Path, id: &str, texts: &[&str], fold: usize) {
 /// a third session and open that session there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     disk_session(
-        home.path(),
+        rig.home(),
         "aaaa1111-infra",
         &["Infra notes for the shop", "Noted, the infra notes."],
         0,
     );
     disk_session(
-        home.path(),
+        rig.home(),
         "bbbb2222-throw",
         &["Throwaway test session", "Fine."],
         0,
     );
     disk_session(
-        home.path(),
+        rig.home(),
         "cccc3333-garden",
         &[
             "Planning the garden: the marmalade key is 4471",
@@ -68,14 +66,7 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
         ],
         2,
     );
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        120,
-        32,
-    )
-    .await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 120, 32).await;
     t.keys(&["C-t"]);
     t.wait_for("the browser", |s| {
         s.contains("Sessions") && s.contains("3 sessions")
@@ -123,15 +114,13 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
     t.keys(&["Escape"]);
     t.wait_for("the browser closed", |s| !s.contains("Filter:"))
         .await;
-    assert!(!home.path().join("sessions/bbbb2222-throw.jsonl").exists());
+    assert!(!rig.home().join("sessions/bbbb2222-throw.jsonl").exists());
     assert_eq!(
-        std::fs::read_dir(home.path().join("trash"))
-            .unwrap()
-            .count(),
+        std::fs::read_dir(rig.home().join("trash")).unwrap().count(),
         1
     );
     assert_eq!(
-        std::fs::read_to_string(home.path().join("sessions/aaaa1111-infra.title")).unwrap(),
+        std::fs::read_to_string(rig.home().join("sessions/aaaa1111-infra.title")).unwrap(),
         "Infra notes for the shop v2"
     );
     // Search finds the folded message of the third session; Enter opens it there.
@@ -150,12 +139,11 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
         s.contains("in checkpoint"),
         "the message is shown as folded:\n{s}"
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
     // Each session was left cleanly: its lock released.
     for id in ["aaaa1111-infra", "cccc3333-garden"] {
-        let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+        let dir = ollm_tui::store::DataDir::new(rig.home()).unwrap();
         assert_eq!(ollm_tui::store::SessionLock::holder(&dir, id), None, "{id}");
     }
 }
@@ -165,24 +153,12 @@ async fn the_browser_opens_renames_and_deletes_and_search_opens_a_folded_message
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
     use ollm_tui::core::record::RecordBody;
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     for ask in ["first question", "second question"] {
-        t.say(ask);
-        t.wait_for("the reply", |s| {
-            s.contains(&format!("You said: \"{ask}\"")) && idle(s)
-        })
-        .await;
+        t.ask(ask).await;
     }
-    let logs = session_logs(home.path());
+    let logs = session_logs(rig.home());
     assert_eq!(logs.len(), 1);
     let parent_bytes = std::fs::read(&logs[0]).unwrap();
     t.say("/fork 2");
@@ -191,22 +167,17 @@ async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
         s.contains("You said: \"first question\"") && !s.contains("second question") && idle(s)
     })
     .await;
-    t.say("in the fork");
-    t.wait_for("the fork's reply", |s| {
-        s.contains("You said: \"in the fork\"") && idle(s)
-    })
-    .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.ask("in the fork").await;
+    t.quit().await;
     assert_terminal_clean(&t);
     assert_eq!(
         std::fs::read(&logs[0]).unwrap(),
         parent_bytes,
         "the parent is untouched"
     );
-    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let dir = ollm_tui::store::DataDir::new(rig.home()).unwrap();
     let parent_id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
-    let fork_log = session_logs(home.path())
+    let fork_log = session_logs(rig.home())
         .into_iter()
         .find(|p| *p != logs[0])
         .expect("a second session log");
@@ -237,31 +208,24 @@ async fn fork_at_n_starts_a_new_session_and_leaves_the_parent_untouched() {
 /// was in; one open in another instance is not opened, and the browser names the pid.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    disk_session(home.path(), "aaaa1111-here", &["Where we are", "Here."], 0);
+    let rig = Rig::new().await;
+    disk_session(rig.home(), "aaaa1111-here", &["Where we are", "Here."], 0);
     disk_session(
-        home.path(),
+        rig.home(),
         "bbbb2222-gone",
         &["About to vanish", "Gone."],
         0,
     );
-    disk_session(
-        home.path(),
-        "cccc3333-held",
-        &["Held elsewhere", "Held."],
-        0,
-    );
-    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    disk_session(rig.home(), "cccc3333-held", &["Held elsewhere", "Held."], 0);
+    let dir = ollm_tui::store::DataDir::new(rig.home()).unwrap();
     let held = ollm_tui::store::SessionLock::acquire(&dir, "cccc3333-held").unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b", "--resume", "aaaa1111-here"],
-        home.path(),
-        &server.url(),
-        120,
-        32,
-    )
-    .await;
+    let t = rig
+        .connect(
+            &["--model", "llama3.2:3b", "--resume", "aaaa1111-here"],
+            120,
+            32,
+        )
+        .await;
     t.wait_for("resumed", |s| s.contains("Where we are")).await;
     t.keys(&["C-t"]);
     t.wait_for("the browser", |s| s.contains("3 sessions"))
@@ -284,7 +248,7 @@ async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
     t.type_text("vanish");
     t.wait_for("filtered", |s| s.contains("About to vanish"))
         .await;
-    std::fs::remove_file(home.path().join("sessions/bbbb2222-gone.jsonl")).unwrap();
+    std::fs::remove_file(rig.home().join("sessions/bbbb2222-gone.jsonl")).unwrap();
     t.keys(&["Enter"]);
     let s = t
         .wait_for("the error, back in the session", |s| {
@@ -299,15 +263,10 @@ async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
         !s.contains("Could not open session") && s.contains("Where we are")
     })
     .await;
-    t.say("still here");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"still here\"") && idle(s)
-    })
-    .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.ask("still here").await;
+    t.quit().await;
     drop(held);
-    let log = std::fs::read_to_string(home.path().join("sessions/aaaa1111-here.jsonl")).unwrap();
+    let log = std::fs::read_to_string(rig.home().join("sessions/aaaa1111-here.jsonl")).unwrap();
     assert!(log.contains("still here"));
 }
 
@@ -316,22 +275,14 @@ async fn a_session_gone_or_open_elsewhere_is_not_opened_and_nothing_is_lost() {
 /// for a few tokens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
     t.say("How do I cache fetch_orders with Redis?");
     t.wait_for("the reply", |s| s.contains("You said:") && idle(s))
         .await;
-    let logs = session_logs(home.path());
+    let logs = session_logs(rig.home());
     let id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
-    let auto = home.path().join(format!("sessions/{id}.autotitle"));
+    let auto = rig.home().join(format!("sessions/{id}.autotitle"));
     let deadline = Instant::now() + Duration::from_secs(20);
     while !auto.exists() {
         assert!(Instant::now() < deadline, "no title was written");
@@ -339,7 +290,7 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
     }
     let title = std::fs::read_to_string(&auto).unwrap();
     assert!(!title.is_empty() && !title.contains('\n'), "{title:?}");
-    let asked = server.summary_requests();
+    let asked = rig.server.summary_requests();
     let request = asked
         .iter()
         .find(|r| {
@@ -357,14 +308,10 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
             .contains("fetch_orders")
     );
     // A second answer asks for no other title.
-    t.say("and the TTL?");
-    t.wait_for("the second reply", |s| {
-        s.contains("You said: \"and the TTL?\"") && idle(s)
-    })
-    .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
-    let titles = server
+    t.ask("and the TTL?").await;
+    t.quit().await;
+    let titles = rig
+        .server
         .summary_requests()
         .iter()
         .filter(|r| {
@@ -375,7 +322,7 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
         })
         .count();
     assert_eq!(titles, 1);
-    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let dir = ollm_tui::store::DataDir::new(rig.home()).unwrap();
     let row = |dir: &ollm_tui::store::DataDir| {
         ollm_tui::store::sessions::list(dir)
             .unwrap()
@@ -391,24 +338,11 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plain_resume_opens_the_session_last_used_not_a_newer_fork_and_says_which() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b"],
-        home.path(),
-        &server.url(),
-        100,
-        30,
-    )
-    .await;
-    t.say("plan the cache layer");
-    t.wait_for("the reply", |s| {
-        s.contains("You said: \"plan the cache layer\"") && idle(s)
-    })
-    .await;
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
-    let logs = session_logs(home.path());
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    t.ask("plan the cache layer").await;
+    t.quit().await;
+    let logs = session_logs(rig.home());
     let id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
     // The exit line names the session by its id and title (the one the model wrote).
     let after = t.screen();
@@ -418,7 +352,7 @@ async fn plain_resume_opens_the_session_last_used_not_a_newer_fork_and_says_whic
     );
     drop(t);
     // A fork written after it (the newest file), never used by the person.
-    let dir = ollm_tui::store::DataDir::new(home.path()).unwrap();
+    let dir = ollm_tui::store::DataDir::new(rig.home()).unwrap();
     let fork = ollm_tui::store::manage::fork(&dir, &id, 1).unwrap();
     // Made in the same minute, they share their first 8 characters: the banner shows
     // each id as its shortest unique prefix.
@@ -426,7 +360,7 @@ async fn plain_resume_opens_the_session_last_used_not_a_newer_fork_and_says_whic
         ollm_tui::store::sessions::short_id(&dir, &id),
         ollm_tui::store::sessions::short_id(&dir, &fork),
     );
-    let t = Tmux::connected(&["--resume"], home.path(), &server.url(), 100, 30).await;
+    let t = rig.connect(&["--resume"], 100, 30).await;
     let s = t
         .wait_for("the banner naming the session", |s| {
             s.contains("Resumed the session you last used")

@@ -1,31 +1,33 @@
 //! Tool calls through the binary: approval dialogs, large results, recall and /done.
 
-use super::harness::{Tmux, assert_terminal_clean, idle, session_logs};
-use super::support::fake_ollama::FakeOllama;
-use std::path::PathBuf;
+use super::harness::{Rig, Tmux, assert_terminal_clean, idle, session_logs};
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The app on `rig` with llama3.2:3b, its tools working in `work`, `extra` arguments
+/// after, once it has connected and is idle.
+async fn connect_in(rig: &Rig, work: &Path, extra: &[&str], width: u16, height: u16) -> Tmux {
+    let workdir = work.display().to_string();
+    let mut args = vec!["--model", "llama3.2:3b", "--workdir", &workdir];
+    args.extend_from_slice(extra);
+    rig.connect(&args, width, height).await
+}
+
+/// One scripted `run_command` call of `command`.
+fn run_command(command: &str) -> Vec<(&'static str, serde_json::Value)> {
+    vec![("run_command", serde_json::json!({ "command": command }))]
+}
 
 /// The model (scripted) asks to run a command: the dialog shows the command line, `y`
 /// runs it and the transcript shows the call as one line; a second command is denied
 /// with `n`, does not run, and the model is told so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo approved-run > ran.txt && echo done-e2e"}),
-    )]);
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b", "--workdir", &workdir],
-        home.path(),
-        &server.url(),
-        110,
-        36,
-    )
-    .await;
+    rig.server
+        .push_tool_calls(run_command("echo approved-run > ran.txt && echo done-e2e"));
+    let t = connect_in(&rig, work.path(), &[], 110, 36).await;
     t.say("please run it");
     let s = t
         .wait_for("the approval dialog", |s| {
@@ -65,10 +67,7 @@ async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial
         .await;
 
     // The second one is denied.
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "touch denied.txt"}),
-    )]);
+    rig.server.push_tool_calls(run_command("touch denied.txt"));
     t.say("and the other one");
     t.wait_for("the second dialog", |s| {
         s.contains("Allow run_command?") && s.contains("touch denied.txt")
@@ -91,15 +90,14 @@ async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial
         "a denied command ran"
     );
     // What went back to the model says it was denied.
-    let sent = server.chat_requests();
+    let sent = rig.server.chat_requests();
     let messages = sent.last().unwrap()["messages"].as_array().unwrap().clone();
     let tool_msg = messages.iter().rev().find(|m| m["role"] == "tool").unwrap();
     assert!(
         tool_msg["content"].as_str().unwrap().contains("denied"),
         "{tool_msg}"
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
 }
 
@@ -110,8 +108,7 @@ async fn a_command_the_model_asks_for_runs_after_approval_and_not_after_a_denial
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     use std::os::unix::fs::PermissionsExt;
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
     for i in 0..8 {
@@ -127,38 +124,19 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         files.push((name, text));
     }
     for batch in files.chunks(4) {
-        server.push_tool_calls(
+        rig.server.push_tool_calls(
             batch
                 .iter()
                 .map(|(name, _)| ("read_file", serde_json::json!({"path": name})))
                 .collect(),
         );
     }
-    let workdir = work.path().display().to_string();
-    let t = Tmux::connected(
-        &[
-            "--model",
-            "llama3.2:3b",
-            "--ctx",
-            "4096",
-            "--workdir",
-            &workdir,
-        ],
-        home.path(),
-        &server.url(),
-        120,
-        40,
-    )
-    .await;
+    let t = connect_in(&rig, work.path(), &["--ctx", "4096"], 120, 40).await;
     for (i, ask) in ["read the first four", "now the other four"]
         .iter()
         .enumerate()
     {
-        t.say(ask);
-        t.wait_for("the reads and the answer", |s| {
-            s.contains(&format!("You said: \"{ask}\"")) && idle(s)
-        })
-        .await;
+        t.ask(ask).await;
         let s = t.screen();
         assert!(
             s.lines()
@@ -169,7 +147,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         );
     }
     let tok = ollm_tui::core::tokens::Tiktoken::new().unwrap();
-    let requests = server.chat_requests();
+    let requests = rig.server.chat_requests();
     let tool_messages = |r: &serde_json::Value| -> Vec<String> {
         r["messages"]
             .as_array()
@@ -193,7 +171,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     }
     let seen: Vec<String> = requests.iter().flat_map(tool_messages).collect();
     assert!(!seen.is_empty());
-    let sessions: Vec<PathBuf> = std::fs::read_dir(home.path().join("results"))
+    let sessions: Vec<PathBuf> = std::fs::read_dir(rig.home().join("results"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -204,7 +182,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         .filter(|c| c.starts_with("[Summarized file:"))
         .count();
     assert!(summarized >= 1 && summarized < seen.len(), "{summarized}");
-    assert!(!server.summary_requests().is_empty());
+    assert!(!rig.server.summary_requests().is_empty());
     for content in &seen {
         assert!(
             content.starts_with("[Shortened file:") || content.starts_with("[Summarized file:"),
@@ -234,7 +212,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         .and_then(|r| r.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap();
-    server.push_tool_calls(vec![(
+    rig.server.push_tool_calls(vec![(
         "recall",
         serde_json::json!({"id": id, "start_line": 1000, "end_line": 1001}),
     )]);
@@ -243,7 +221,7 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
         s.contains("You said: \"what is on line 1000") && idle(s)
     })
     .await;
-    let recalled = tool_messages(server.chat_requests().last().unwrap())
+    let recalled = tool_messages(rig.server.chat_requests().last().unwrap())
         .pop()
         .unwrap();
     assert_eq!(
@@ -257,12 +235,8 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     t.say("/done");
     t.wait_for("the task-done line", |s| s.contains("Task done: "))
         .await;
-    t.say("next task please");
-    t.wait_for("the next answer", |s| {
-        s.contains("You said: \"next task please\"") && idle(s)
-    })
-    .await;
-    let after = server.chat_requests().last().unwrap().clone();
+    t.ask("next task please").await;
+    let after = rig.server.chat_requests().last().unwrap().clone();
     assert!(tool_messages(&after).is_empty(), "{after}");
     let said: Vec<&str> = after["messages"]
         .as_array()
@@ -274,9 +248,8 @@ async fn large_results_are_shortened_recalled_and_cleared_by_done() {
     // What the person said during the task stays (a compression may have folded the
     // oldest of it by now; the last of it is still recent).
     assert!(said.contains(&"now the other four"), "{said:?}");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
-    let log = std::fs::read_to_string(&session_logs(home.path())[0]).unwrap();
+    t.quit().await;
+    let log = std::fs::read_to_string(&session_logs(rig.home())[0]).unwrap();
     assert!(log.contains("\"type\":\"watermark\""), "{log}");
 }
 
@@ -295,40 +268,20 @@ fn tool_line(screen: &str, tool: &str, n: usize) -> Option<String> {
 /// `echo x; touch pwned` still asks, and the dialog names both programs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_multi_line_command_is_shown_whole_and_an_allowance_covers_only_its_programs() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
     let hidden = format!("echo harmless{}touch pwned-hidden", "\n".repeat(301));
     let many: String = (1..=60)
         .map(|i| format!("echo line-{i}\n"))
         .collect::<String>()
         + "touch pwned-last";
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": hidden}),
-    )]);
-    server.push_tool_calls(vec![("run_command", serde_json::json!({"command": many}))]);
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo first"}),
-    )]);
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo x; touch pwned-compound"}),
-    )]);
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": "echo again"}),
-    )]);
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b", "--workdir", &workdir],
-        home.path(),
-        &server.url(),
-        110,
-        36,
-    )
-    .await;
+    rig.server.push_tool_calls(run_command(&hidden));
+    rig.server.push_tool_calls(run_command(&many));
+    rig.server.push_tool_calls(run_command("echo first"));
+    rig.server
+        .push_tool_calls(run_command("echo x; touch pwned-compound"));
+    rig.server.push_tool_calls(run_command("echo again"));
+    let t = connect_in(&rig, work.path(), &[], 110, 36).await;
     // The scripted calls come one after another in the same turn: each answer sends the
     // result back, and the next request brings the next call.
     t.say("run them");
@@ -381,8 +334,7 @@ async fn a_multi_line_command_is_shown_whole_and_an_allowance_covers_only_its_pr
     for f in ["pwned-hidden", "pwned-last", "pwned-compound"] {
         assert!(!work.path().join(f).exists(), "{f} ran");
     }
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
 }
 
@@ -391,36 +343,16 @@ async fn a_multi_line_command_is_shown_whole_and_an_allowance_covers_only_its_pr
 /// stops the call without quitting the app.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn esc_and_ctrl_c_stop_a_running_command_and_everything_it_started() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
     let spawn_and_sleep = |name: &str| {
         format!("setsid sh -c 'echo $$ > {name}.pid; exec sleep 300' > /dev/null 2>&1 & sleep 300")
     };
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": spawn_and_sleep("esc")}),
-    )]);
-    server.push_tool_calls(vec![(
-        "run_command",
-        serde_json::json!({"command": spawn_and_sleep("ctrl-c")}),
-    )]);
-    let t = Tmux::connected(
-        &[
-            "--model",
-            "llama3.2:3b",
-            "--workdir",
-            &workdir,
-            "--tools",
-            "auto",
-        ],
-        home.path(),
-        &server.url(),
-        110,
-        30,
-    )
-    .await;
+    rig.server
+        .push_tool_calls(run_command(&spawn_and_sleep("esc")));
+    rig.server
+        .push_tool_calls(run_command(&spawn_and_sleep("ctrl-c")));
+    let t = connect_in(&rig, work.path(), &["--tools", "auto"], 110, 30).await;
     for (i, (name, key)) in [("esc", "Escape"), ("ctrl-c", "C-c")]
         .into_iter()
         .enumerate()
@@ -448,8 +380,7 @@ async fn esc_and_ctrl_c_stop_a_running_command_and_everything_it_started() {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
     }
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
 }
 
@@ -488,11 +419,9 @@ fn alive(pid: i32) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_the_tools_create_get_the_persons_umask() {
     use std::os::unix::fs::PermissionsExt;
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
-    let workdir = work.path().display().to_string();
-    server.push_tool_calls(vec![
+    rig.server.push_tool_calls(vec![
         (
             "write_file",
             serde_json::json!({"path": "new/dir/a.txt", "content": "hello\n"}),
@@ -502,26 +431,8 @@ async fn files_the_tools_create_get_the_persons_umask() {
             serde_json::json!({"command": "touch b.txt && mkdir c"}),
         ),
     ]);
-    let t = Tmux::connected(
-        &[
-            "--model",
-            "llama3.2:3b",
-            "--workdir",
-            &workdir,
-            "--tools",
-            "auto",
-        ],
-        home.path(),
-        &server.url(),
-        110,
-        30,
-    )
-    .await;
-    t.say("make them");
-    t.wait_for("both calls and the answer", |s| {
-        s.contains("You said: \"make them\"") && idle(s)
-    })
-    .await;
+    let t = connect_in(&rig, work.path(), &["--tools", "auto"], 110, 30).await;
+    t.ask("make them").await;
     let mode = |p: &str| {
         std::fs::metadata(work.path().join(p))
             .unwrap()
@@ -535,13 +446,12 @@ async fn files_the_tools_create_get_the_persons_umask() {
     assert_eq!(mode("b.txt"), 0o644);
     assert_eq!(mode("c"), 0o755);
     // The app's own files stay private.
-    let log = &session_logs(home.path())[0];
+    let log = &session_logs(rig.home())[0];
     assert_eq!(
         std::fs::metadata(log).unwrap().permissions().mode() & 0o777,
         0o600
     );
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
 }
 
 /// A FIFO in the working directory: `write_file` on it is refused before any dialog (it
@@ -549,14 +459,12 @@ async fn files_the_tools_create_get_the_persons_umask() {
 /// answers and quits as usual.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fifo_in_the_workdir_is_refused_before_any_dialog_and_nothing_hangs() {
-    let server = FakeOllama::start().await;
-    let home = tempfile::tempdir().unwrap();
+    let rig = Rig::new().await;
     let work = tempfile::tempdir().unwrap();
     let fifo = work.path().join("pipe");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
-    let workdir = work.path().display().to_string();
-    server.push_tool_calls(vec![
+    rig.server.push_tool_calls(vec![
         (
             "write_file",
             serde_json::json!({"path": "pipe", "content": "x"}),
@@ -567,27 +475,14 @@ async fn a_fifo_in_the_workdir_is_refused_before_any_dialog_and_nothing_hangs() 
             serde_json::json!({"path": "pipe", "old_text": "a", "new_text": "b"}),
         ),
     ]);
-    let t = Tmux::connected(
-        &["--model", "llama3.2:3b", "--workdir", &workdir],
-        home.path(),
-        &server.url(),
-        110,
-        30,
-    )
-    .await;
-    t.say("poke the pipe");
-    let s = t
-        .wait_for("the answer", |s| {
-            s.contains("You said: \"poke the pipe\"") && idle(s)
-        })
-        .await;
+    let t = connect_in(&rig, work.path(), &[], 110, 30).await;
+    let s = t.ask("poke the pipe").await;
     assert!(!s.contains("Allow "), "a dialog was shown:\n{s}");
     for (i, tool) in ["write_file", "read_file", "edit_file"].iter().enumerate() {
         let line = tool_line(&s, tool, 0).unwrap_or_else(|| panic!("no {tool} line {i}:\n{s}"));
         assert!(line.contains('✗'), "{line}");
     }
     assert!(s.contains("FIFO"), "the reason is said:\n{s}");
-    t.keys(&["C-q"]);
-    assert_eq!(t.wait_exit().await, 0);
+    t.quit().await;
     assert_terminal_clean(&t);
 }
