@@ -5,15 +5,17 @@
 //! here. Hints name the keys the person's keymap binds ([`KeyNames`]), or the command
 //! where a key is unbound, so a hint never names a key that was moved.
 
+use crate::core::checkpoint::Checkpoint;
 use crate::core::engine::EngineError;
 use crate::core::events::{Blocked, EngineEvent, FailedPart, Intensity, SkipReason};
 use crate::core::goals::{Author, GoalChange, GoalStatus};
 use crate::core::message::MessageId;
+use crate::core::mode::Mode;
 use crate::core::params::{Param, ParamChange, ParamValue, SessionParams};
 use crate::core::record::SnapshotPurpose;
 use crate::llm::LlmError;
 use crate::store::LoadReport;
-use crate::store::export::MarkdownWords;
+use crate::store::export::{BoardWords, HeadWords, MarkdownWords, RecordWords};
 use crate::view::{Found, Notice, RestoreLookup};
 
 /// How hints name the keys: the one the keymap binds, else the command that does the same.
@@ -856,12 +858,173 @@ fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
     }
 }
 
-/// The words of a Markdown export: `store::export` lays out the records and takes its
-/// sentences from here.
+/// The words of a Markdown export: `store::export` lays out the records and takes every
+/// label, heading and sentence from here.
 pub const MARKDOWN: MarkdownWords = MarkdownWords {
-    losses: load_report,
-    goal_change,
+    head: &HeadWords {
+        untitled: |id| format!("Session {id}"),
+        session: "Session",
+        model: "Model",
+        settings: md_settings_head,
+        started: "Started",
+        last_activity: "Last activity",
+        messages: "Messages",
+        compressions: "Compressions",
+        losses_label: "Loaded with losses",
+        losses: load_report,
+    },
+    board: &BoardWords {
+        heading: "Goal board",
+        active: "Active goal",
+        goal: |description, priority, status| {
+            format!("{description} ({priority:?} priority, {status:?})")
+        },
+        artifacts: "Artifacts",
+        next_steps: "Next steps",
+        decisions: "Decisions",
+        earlier: "Earlier goals",
+        past_goal: |description, status| format!("{description} ({status:?})"),
+    },
+    records: &RecordWords {
+        heading: "Conversation",
+        user: "User",
+        pinned: "pinned",
+        assistant: "Assistant",
+        thinking: |words| format!("Thinking ({words} words)"),
+        calls: |name, from_text| {
+            let how = if from_text {
+                " (written as text, read as a call)"
+            } else {
+                ""
+            };
+            format!("Calls `{name}`{how}")
+        },
+        interrupted: "Interrupted",
+        interrupted_note: "the reply stopped here; the partial text above was kept.",
+        tool: "Tool",
+        took: |ms| format!("{:.1}s", ms as f64 / 1000.0),
+        error: "error",
+        arguments: "Arguments",
+        result: "Result",
+        shortened: |chars, file| {
+            format!(
+                "The model saw this shortened form; the whole result ({chars} characters) \
+                 is saved as `results/<session>/{file}` in the data directory."
+            )
+        },
+        checkpoint: md_checkpoint,
+        checkpoint_aged: |c| {
+            format!(
+                "Checkpoint {} aged to {} ({} tokens)",
+                c.number,
+                c.level.name(),
+                c.tokens
+            )
+        },
+        checkpoints_merged: |names, c| {
+            format!(
+                "Checkpoints {} merged into checkpoint {} ({}, {} tokens)",
+                names.join(", "),
+                c.number,
+                c.level.name(),
+                c.tokens
+            )
+        },
+        goal: |change, author| {
+            let by = match author {
+                Author::User => "user",
+                Author::Model => "model",
+            };
+            format!("{} (by {by})", goal_change(change))
+        },
+        pin: |id, pinned| {
+            let verb = if pinned { "pinned" } else { "unpinned" };
+            format!("Message {id} {verb}")
+        },
+        clip: |clip| {
+            format!(
+                "Message {} was shown to the model cut down ({} tokens omitted; kept whole here)",
+                clip.id, clip.omitted_tokens
+            )
+        },
+        snapshot: |id, purpose| format!("Snapshot `{id}` saved ({})", purpose.as_str()),
+        reduced: |id, tokens| {
+            format!(
+                "Tool result #{} is shown to the model cut down from its original ({} tokens)",
+                id.0,
+                tokens.map_or_else(|| "?".to_string(), |t| t.to_string())
+            )
+        },
+        task_done: |at| {
+            format!(
+                "Task done at #{}: the tool calls and results before it left the model's context",
+                at.0
+            )
+        },
+        restored: |id| format!("Restored snapshot `{id}`"),
+        settings: md_settings_record,
+    },
 };
+
+/// The settings at the head of a Markdown export: "llama3.2 · mode developer · ctx 8192".
+fn md_settings_head(model: &str, mode: Mode, ctx: Option<u32>) -> String {
+    match ctx {
+        Some(ctx) => format!("{model} · mode {mode} · ctx {ctx}"),
+        None => format!("{model} · mode {mode}"),
+    }
+}
+
+/// A compression's checkpoint in a Markdown export: what it folded and how far.
+fn md_checkpoint(c: &Checkpoint) -> String {
+    let range = c
+        .range()
+        .map(|(a, b)| format!("messages {a}–{b}"))
+        .unwrap_or_else(|| "no messages".to_string());
+    format!(
+        "Checkpoint {}: {range} folded ({} → {} tokens, {})",
+        c.number,
+        c.original_tokens,
+        c.tokens,
+        c.level.name()
+    )
+}
+
+/// A settings record in a Markdown export: each thing it changed, in the log's order.
+fn md_settings_record(
+    model: Option<&str>,
+    ctx: Option<u32>,
+    mode: Option<Mode>,
+    params: Option<&SessionParams>,
+) -> String {
+    use crate::store::export::one_line;
+    let mut parts = Vec::new();
+    if let Some(m) = model {
+        parts.push(format!("model → {}", one_line(m)));
+    }
+    match ctx {
+        Some(0) => parts.push("ctx → the model's own".to_string()),
+        Some(c) => parts.push(format!("ctx → {c}")),
+        None => {}
+    }
+    if let Some(m) = mode {
+        parts.push(format!("mode → {m}"));
+    }
+    if let Some(p) = params {
+        match &p.system {
+            Some(text) => parts.push(format!("system prompt → {}", one_line(text))),
+            None => parts.push("no system prompt".to_string()),
+        }
+        for param in Param::ALL {
+            if let Some(v) = p.get(param) {
+                parts.push(format!("{} → {v}", param.name()));
+            }
+        }
+        if let Some(word) = &p.think {
+            parts.push(format!("think → {}", one_line(word)));
+        }
+    }
+    format!("Settings: {}", parts.join(", "))
+}
 
 /// What loading a session's log skipped or set aside (`store::LoadReport`): said at start,
 /// by `export`, and at the head of a Markdown export.

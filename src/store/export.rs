@@ -5,15 +5,18 @@
 //! as they stood at the end of the session. JSON follows a common session-file shape
 //! (`sessionId`, `messages[].parts`, `toolCalls[].result.llmContent`, `metadata`) and keeps
 //! texts byte for byte; it adds `status` on interrupted replies, and `checkpoints` and
-//! `goals`. Markdown is for reading: every piece of text from the log goes through
+//! `goals`. Markdown is for reading, in the app's words ([`MarkdownWords`]: this module
+//! only lays it out); every piece of text from the log goes through
 //! [`sanitize`], because exports get pasted into terminals, and code fences are made
 //! longer than any backtick run inside them so content cannot break out.
 
 use crate::core::checkpoint::{Checkpoint, CheckpointId};
-use crate::core::goals::{Author, GoalBoard, GoalChange, StepStatus};
-use crate::core::message::ReplyStatus;
+use crate::core::goals::{Author, GoalBoard, GoalChange, GoalStatus, Priority, StepStatus};
+use crate::core::message::{MessageId, ReplyStatus};
+use crate::core::mode::Mode;
 use crate::core::overview::SessionOverview;
-use crate::core::record::{Record, RecordBody};
+use crate::core::params::SessionParams;
+use crate::core::record::{Clip, Record, RecordBody, SnapshotPurpose};
 use crate::core::sanitize::sanitize;
 use crate::store::StoreError;
 use crate::store::log::{LoadReport, LoadedLog};
@@ -171,16 +174,96 @@ fn checkpoint_json(event: &str, c: &Checkpoint, ts: &str, merged: &[u64]) -> Val
     v
 }
 
-/// The sentences a Markdown export says about the log's data, given by the app's words
-/// (`app::words::MARKDOWN`), where sentences are made (the losses in the words the app
-/// says at start and `export` on stderr). The layout's headings and labels are still here.
+/// Every word a Markdown export says, given by the app (`app::words::MARKDOWN`), where
+/// sentences are made: this module lays out the records (Markdown syntax, marks, order,
+/// the log's data) and never words them, so wording changes in one place and `store`
+/// imports nothing from `app`. Labels and headings are plain text (the layout adds the
+/// `**…:**` and `#`); sentences are functions of the record's data, which the layout has
+/// already folded with [`one_line`] where it is a name from the log. The parts are held by
+/// reference so that a [`Format`], which travels in the actor's commands, stays small.
 #[derive(Debug, Clone, Copy)]
 pub struct MarkdownWords {
-    /// What loading skipped or set aside (the log is not clean).
-    pub losses: fn(&LoadReport) -> String,
-    /// A change to the goal board.
-    pub goal_change: fn(&GoalChange) -> String,
+    pub head: &'static HeadWords,
+    pub board: &'static BoardWords,
+    pub records: &'static RecordWords,
 }
+
+/// The session's facts at the top of the export.
+#[derive(Debug, Clone, Copy)]
+pub struct HeadWords {
+    /// The title of a session with no user message yet (its id given).
+    pub untitled: fn(&str) -> String,
+    pub session: &'static str,
+    pub model: &'static str,
+    /// The settings the session ends with: model (folded), mode and context size.
+    pub settings: fn(&str, Mode, Option<u32>) -> String,
+    pub started: &'static str,
+    pub last_activity: &'static str,
+    pub messages: &'static str,
+    pub compressions: &'static str,
+    /// The label of the warning that the log is not clean.
+    pub losses_label: &'static str,
+    /// What loading skipped or set aside.
+    pub losses: fn(&LoadReport) -> String,
+}
+
+/// The goal board as it stands at the end.
+#[derive(Debug, Clone, Copy)]
+pub struct BoardWords {
+    pub heading: &'static str,
+    pub active: &'static str,
+    /// The active goal: description (folded), priority, status.
+    pub goal: fn(&str, Priority, GoalStatus) -> String,
+    pub artifacts: &'static str,
+    pub next_steps: &'static str,
+    pub decisions: &'static str,
+    pub earlier: &'static str,
+    /// An earlier goal: description (folded) and how it ended.
+    pub past_goal: fn(&str, GoalStatus) -> String,
+}
+
+/// The conversation: message headings, and a sentence for each other kind of record.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordWords {
+    pub heading: &'static str,
+    pub user: &'static str,
+    pub pinned: &'static str,
+    pub assistant: &'static str,
+    /// The fold of a reply's reasoning, given its word count.
+    pub thinking: fn(usize) -> String,
+    /// A tool the reply asked for (name folded); `true` when read from the reply's text.
+    pub calls: fn(&str, bool) -> String,
+    pub interrupted: &'static str,
+    pub interrupted_note: &'static str,
+    pub tool: &'static str,
+    /// How long a tool ran, from milliseconds.
+    pub took: fn(u64) -> String,
+    pub error: &'static str,
+    pub arguments: &'static str,
+    pub result: &'static str,
+    /// The result the model saw is shortened: the whole one's length and file (folded).
+    pub shortened: fn(u64, &str) -> String,
+    pub checkpoint: fn(&Checkpoint) -> String,
+    pub checkpoint_aged: fn(&Checkpoint) -> String,
+    /// Checkpoints merged (named by number where known) into the one given.
+    pub checkpoints_merged: fn(&[String], &Checkpoint) -> String,
+    /// A change to the goal board and who made it.
+    pub goal: fn(&GoalChange, Author) -> String,
+    pub pin: fn(MessageId, bool) -> String,
+    pub clip: fn(&Clip) -> String,
+    /// A snapshot written: its id (folded) and why.
+    pub snapshot: fn(&str, SnapshotPurpose) -> String,
+    pub reduced: fn(MessageId, Option<u32>) -> String,
+    pub task_done: fn(MessageId) -> String,
+    /// A snapshot restored: its id (folded).
+    pub restored: fn(&str) -> String,
+    /// A settings record: what changed (the log's texts in it are not yet folded).
+    pub settings: SettingsSentence,
+}
+
+/// A settings record's sentence, from its model, ctx, mode and parameters.
+pub type SettingsSentence =
+    fn(Option<&str>, Option<u32>, Option<Mode>, Option<&SessionParams>) -> String;
 
 /// What an export is written as.
 #[derive(Debug, Clone, Copy)]
@@ -195,48 +278,42 @@ pub enum Format {
 pub fn to_markdown(log: &LoadedLog, words: &MarkdownWords) -> String {
     let o = overview(log);
     let h = &log.header;
+    let w = words.head;
     let mut md = String::new();
     let title = o
         .title
         .clone()
-        .unwrap_or_else(|| format!("Session {}", h.session_id));
+        .unwrap_or_else(|| (w.untitled)(&h.session_id));
     let _ = writeln!(md, "# {}\n", one_line(&title));
-    let _ = writeln!(md, "- **Session:** `{}`", h.session_id);
-    let _ = write!(
-        md,
-        "- **Model:** {} · mode {}",
-        one_line(&o.settings.model),
-        o.settings.mode
+    let _ = writeln!(md, "- **{}:** `{}`", w.session, h.session_id);
+    let settings = (w.settings)(
+        &one_line(&o.settings.model),
+        o.settings.mode,
+        o.settings.ctx,
     );
-    if let Some(ctx) = o.settings.ctx {
-        let _ = write!(md, " · ctx {ctx}");
-    }
-    md.push('\n');
-    let _ = writeln!(md, "- **Started:** {}", h.created.format(TIME_FORMAT));
+    let _ = writeln!(md, "- **{}:** {settings}", w.model);
+    let _ = writeln!(md, "- **{}:** {}", w.started, h.created.format(TIME_FORMAT));
     let _ = writeln!(
         md,
-        "- **Last activity:** {}",
+        "- **{}:** {}",
+        w.last_activity,
         o.last_activity.format(TIME_FORMAT)
     );
     let _ = writeln!(
         md,
-        "- **Messages:** {} · **Compressions:** {}",
-        o.messages, o.compressions
+        "- **{}:** {} · **{}:** {}",
+        w.messages, o.messages, w.compressions, o.compressions
     );
     if !log.report.is_clean() {
-        let _ = writeln!(
-            md,
-            "\n> ⚠ Loaded with losses: {}",
-            (words.losses)(&log.report)
-        );
+        let _ = writeln!(md, "\n> ⚠ {}: {}", w.losses_label, (w.losses)(&log.report));
     }
     md.push('\n');
 
     if !o.board.is_empty() || !o.board.past.is_empty() {
-        render_board(&mut md, &o.board);
+        render_board(&mut md, &o.board, words.board);
     }
 
-    md.push_str("## Conversation\n\n");
+    let _ = writeln!(md, "## {}\n", words.records.heading);
     // Checkpoints are named by their number, as on screen; merge records name the
     // merged ones by id, so remember each id's number.
     let mut numbers = std::collections::HashMap::new();
@@ -246,7 +323,7 @@ pub fn to_markdown(log: &LoadedLog, words: &MarkdownWords) -> String {
         {
             numbers.insert(c.id, c.number);
         }
-        render_record(&mut md, r, &numbers, words);
+        render_record(&mut md, r, &numbers, words.records);
     }
     md
 }
@@ -255,15 +332,19 @@ fn render_record(
     md: &mut String,
     r: &Record,
     numbers: &std::collections::HashMap<CheckpointId, u32>,
-    words: &MarkdownWords,
+    w: &RecordWords,
 ) {
     let time = r.ts.format(TIME_FORMAT);
     // Messages carry the number `/pin N` and the screen use (the record's seq).
     let n = r.seq;
     match &r.body {
         RecordBody::User { text, pinned, .. } => {
-            let pin = if *pinned { " · 📌 pinned" } else { "" };
-            let _ = writeln!(md, "### User #{n} · {time}{pin}\n");
+            let pin = if *pinned {
+                format!(" · 📌 {}", w.pinned)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(md, "### {} #{n} · {time}{pin}\n", w.user);
             let _ = writeln!(md, "{}\n", sanitize(text).trim_end());
         }
         RecordBody::Assistant {
@@ -274,28 +355,25 @@ fn render_record(
             thinking,
             ..
         } => {
-            let _ = writeln!(md, "### Assistant #{n} · {time} · {}\n", one_line(model));
+            let _ = writeln!(
+                md,
+                "### {} #{n} · {time} · {}\n",
+                w.assistant,
+                one_line(model)
+            );
             if !thinking.trim().is_empty() {
-                let words = thinking.split_whitespace().count();
-                folded(md, &format!("Thinking ({words} words)"), thinking);
+                let count = thinking.split_whitespace().count();
+                folded(md, &(w.thinking)(count), thinking);
             }
             let body = sanitize(text);
             if !body.trim().is_empty() {
                 let _ = writeln!(md, "{}\n", body.trim_end());
             }
             for c in tool_calls {
-                let how = if c.from_text {
-                    " (written as text, read as a call)"
-                } else {
-                    ""
-                };
-                let _ = writeln!(md, "Calls `{}`{how}\n", one_line(&c.name));
+                let _ = writeln!(md, "{}\n", (w.calls)(&one_line(&c.name), c.from_text));
             }
             if *status == ReplyStatus::Interrupted {
-                md.push_str(
-                    "> ⚠ **Interrupted** — the reply stopped here; \
-                     the partial text above was kept.\n\n",
-                );
+                let _ = writeln!(md, "> ⚠ **{}** — {}\n", w.interrupted, w.interrupted_note);
             }
         }
         RecordBody::Tool {
@@ -307,48 +385,32 @@ fn render_record(
             original,
             ..
         } => {
-            let err = if *is_error { " · ❌ error" } else { "" };
-            let took = ms.map_or(String::new(), |ms| format!(" · {:.1}s", ms as f64 / 1000.0));
+            let err = if *is_error {
+                format!(" · ❌ {}", w.error)
+            } else {
+                String::new()
+            };
+            let took = ms.map_or(String::new(), |ms| format!(" · {}", (w.took)(ms)));
             let _ = writeln!(
                 md,
-                "### Tool `{}` #{n} · {time}{took}{err}\n",
+                "### {} `{}` #{n} · {time}{took}{err}\n",
+                w.tool,
                 one_line(name)
             );
-            md.push_str("**Arguments**\n\n");
+            let _ = writeln!(md, "**{}**\n", w.arguments);
             fenced(md, "json", &sanitize(args));
-            md.push_str("**Result**\n\n");
+            let _ = writeln!(md, "**{}**\n", w.result);
             if let Some(o) = original {
-                let _ = writeln!(
-                    md,
-                    "> The model saw this shortened form; the whole result ({} characters) \
-                     is saved as `results/<session>/{}` in the data directory.\n",
-                    o.chars,
-                    one_line(&o.file)
-                );
+                let _ = writeln!(md, "> {}\n", (w.shortened)(o.chars, &one_line(&o.file)));
             }
             fenced(md, "", &sanitize(result));
         }
         RecordBody::Checkpoint { checkpoint: c } => {
-            let range = c
-                .range()
-                .map(|(a, b)| format!("messages {a}–{b}"))
-                .unwrap_or_else(|| "no messages".to_string());
-            let summary = format!(
-                "📝 Checkpoint {}: {range} folded ({} → {} tokens, {}) · {time}",
-                c.number,
-                c.original_tokens,
-                c.tokens,
-                c.level.name()
-            );
+            let summary = format!("📝 {} · {time}", (w.checkpoint)(c));
             folded(md, &summary, &c.summary);
         }
         RecordBody::CheckpointAged { checkpoint: c } => {
-            let summary = format!(
-                "📝 Checkpoint {} aged to {} ({} tokens) · {time}",
-                c.number,
-                c.level.name(),
-                c.tokens
-            );
+            let summary = format!("📝 {} · {time}", (w.checkpoint_aged)(c));
             folded(md, &summary, &c.summary);
         }
         RecordBody::CheckpointsMerged {
@@ -359,55 +421,27 @@ fn render_record(
                 .iter()
                 .map(|m| numbers.get(m).map_or_else(|| m.to_string(), u32::to_string))
                 .collect();
-            let summary = format!(
-                "📝 Checkpoints {} merged into checkpoint {} ({}, {} tokens) · {time}",
-                names.join(", "),
-                c.number,
-                c.level.name(),
-                c.tokens
-            );
+            let summary = format!("📝 {} · {time}", (w.checkpoints_merged)(&names, c));
             folded(md, &summary, &c.summary);
         }
         RecordBody::Goal { change, author } => {
-            let by = match author {
-                Author::User => "user",
-                Author::Model => "model",
-            };
-            let _ = writeln!(
-                md,
-                "> 🎯 {} (by {by}) · {time}\n",
-                (words.goal_change)(change)
-            );
+            let _ = writeln!(md, "> 🎯 {} · {time}\n", (w.goal)(change, *author));
         }
         RecordBody::Pin { id, pinned } => {
-            let verb = if *pinned { "pinned" } else { "unpinned" };
-            let _ = writeln!(md, "> 📌 Message {id} {verb} · {time}\n");
+            let _ = writeln!(md, "> 📌 {} · {time}\n", (w.pin)(*id, *pinned));
         }
         RecordBody::Clip { clip } => {
-            let _ = writeln!(
-                md,
-                "> ✂ Message {} was shown to the model cut down ({} tokens omitted; kept whole here) · {time}\n",
-                clip.id, clip.omitted_tokens
-            );
+            let _ = writeln!(md, "> ✂ {} · {time}\n", (w.clip)(clip));
         }
         RecordBody::Snapshot {
             snapshot_id,
             purpose,
         } => {
-            let _ = writeln!(
-                md,
-                "> 💾 Snapshot `{}` saved ({}) · {time}\n",
-                one_line(snapshot_id),
-                purpose.as_str()
-            );
+            let said = (w.snapshot)(&one_line(snapshot_id), *purpose);
+            let _ = writeln!(md, "> 💾 {said} · {time}\n");
         }
         RecordBody::ResultReduced { id, tokens, .. } => {
-            let _ = writeln!(
-                md,
-                "> ✂ Tool result #{} is shown to the model cut down from its original ({} tokens) · {time}\n",
-                id.0,
-                tokens.map_or_else(|| "?".to_string(), |t| t.to_string())
-            );
+            let _ = writeln!(md, "> ✂ {} · {time}\n", (w.reduced)(*id, *tokens));
         }
         // Warnings the transcript showed; the rest (compressions, merges, restores) have
         // records of their own above.
@@ -424,17 +458,13 @@ fn render_record(
             }
         }
         RecordBody::Watermark { at } => {
-            let _ = writeln!(
-                md,
-                "> ✔ Task done at #{at}: the tool calls and results before it left the model's context · {time}\n",
-                at = at.0
-            );
+            let _ = writeln!(md, "> ✔ {} · {time}\n", (w.task_done)(*at));
         }
         RecordBody::Restore { snapshot_id, .. } => {
             let _ = writeln!(
                 md,
-                "> ⏪ Restored snapshot `{}` · {time}\n",
-                one_line(snapshot_id)
+                "> ⏪ {} · {time}\n",
+                (w.restored)(&one_line(snapshot_id))
             );
         }
         RecordBody::Settings {
@@ -443,47 +473,17 @@ fn render_record(
             mode,
             params,
         } => {
-            let mut parts = Vec::new();
-            if let Some(m) = model {
-                parts.push(format!("model → {}", one_line(m)));
-            }
-            match ctx {
-                Some(0) => parts.push("ctx → the model's own".to_string()),
-                Some(c) => parts.push(format!("ctx → {c}")),
-                None => {}
-            }
-            if let Some(m) = mode {
-                parts.push(format!("mode → {m}"));
-            }
-            if let Some(p) = params {
-                match &p.system {
-                    Some(text) => parts.push(format!("system prompt → {}", one_line(text))),
-                    None => parts.push("no system prompt".to_string()),
-                }
-                for param in crate::core::params::Param::ALL {
-                    if let Some(v) = p.get(param) {
-                        parts.push(format!("{} → {v}", param.name()));
-                    }
-                }
-                if let Some(word) = &p.think {
-                    parts.push(format!("think → {}", one_line(word)));
-                }
-            }
-            let _ = writeln!(md, "> ⚙ Settings: {} · {time}\n", parts.join(", "));
+            let said = (w.settings)(model.as_deref(), *ctx, *mode, params.as_ref());
+            let _ = writeln!(md, "> ⚙ {said} · {time}\n");
         }
     }
 }
 
-fn render_board(md: &mut String, board: &GoalBoard) {
-    md.push_str("## Goal board\n\n");
+fn render_board(md: &mut String, board: &GoalBoard, w: &BoardWords) {
+    let _ = writeln!(md, "## {}\n", w.heading);
     if let Some(g) = &board.active {
-        let _ = writeln!(
-            md,
-            "**Active goal:** {} ({:?} priority, {:?})\n",
-            one_line(&g.description),
-            g.priority,
-            g.status
-        );
+        let goal = (w.goal)(&one_line(&g.description), g.priority, g.status);
+        let _ = writeln!(md, "**{}:** {goal}\n", w.active);
         for c in &g.checkpoints {
             let mark = match c.status {
                 StepStatus::Completed => "[x]",
@@ -496,14 +496,14 @@ fn render_board(md: &mut String, board: &GoalBoard) {
             md.push('\n');
         }
         if !g.artifacts.is_empty() {
-            md.push_str("**Artifacts:**\n\n");
+            let _ = writeln!(md, "**{}:**\n", w.artifacts);
             for a in &g.artifacts {
                 let _ = writeln!(md, "- {} `{}`", a.action.as_str(), one_line(&a.path));
             }
             md.push('\n');
         }
         if !g.next_steps.is_empty() {
-            md.push_str("**Next steps:**\n\n");
+            let _ = writeln!(md, "**{}:**\n", w.next_steps);
             for n in &g.next_steps {
                 let _ = writeln!(md, "- {}", one_line(n));
             }
@@ -511,7 +511,7 @@ fn render_board(md: &mut String, board: &GoalBoard) {
         }
     }
     if !board.decisions.is_empty() {
-        md.push_str("**Decisions:**\n\n");
+        let _ = writeln!(md, "**{}:**\n", w.decisions);
         for d in &board.decisions {
             let lock = if d.locked { "🔒 " } else { "" };
             let _ = writeln!(md, "- {lock}{} (#{})", one_line(&d.text), d.id);
@@ -519,9 +519,13 @@ fn render_board(md: &mut String, board: &GoalBoard) {
         md.push('\n');
     }
     if !board.past.is_empty() {
-        md.push_str("**Earlier goals:**\n\n");
+        let _ = writeln!(md, "**{}:**\n", w.earlier);
         for g in &board.past {
-            let _ = writeln!(md, "- {} ({:?})", one_line(&g.description), g.status);
+            let _ = writeln!(
+                md,
+                "- {}",
+                (w.past_goal)(&one_line(&g.description), g.status)
+            );
         }
         md.push('\n');
     }
@@ -555,12 +559,12 @@ fn camel_keys(v: Value) -> Value {
     }
 }
 
-/// A collapsible note (`<details>`), as GitHub and most Markdown viewers render it.
 /// Arguments are JSON text from the model; the text itself where it is not JSON.
 fn json_or_text(args: &str) -> Value {
     serde_json::from_str::<Value>(args).unwrap_or_else(|_| Value::from(args))
 }
 
+/// A collapsible note (`<details>`), as GitHub and most Markdown viewers render it.
 fn folded(md: &mut String, summary: &str, body: &str) {
     let body = sanitize(body);
     let _ = writeln!(
@@ -578,7 +582,8 @@ fn escape_html(text: &str) -> String {
 }
 
 /// Sanitised and folded onto one line (for headings and list items). Public so that the
-/// words a Markdown export is given (`app::words::goal_change`) fold the log's text alike.
+/// words a Markdown export is given fold the log's texts they receive whole (a goal change,
+/// a settings record) alike.
 pub fn one_line(text: &str) -> String {
     sanitize(text)
         .split_whitespace()
