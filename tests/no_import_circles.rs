@@ -80,7 +80,7 @@ fn paths_resolve_to_the_files_that_hold_them() {
             p("actor/driver.rs"),
             p("core/record.rs"),
             p("view/mod.rs"),
-            p("app/words.rs"),
+            p("app/words/mod.rs"),
             p("actor/background.rs"),
         ]
     );

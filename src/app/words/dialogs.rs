@@ -1,0 +1,51 @@
+//! What the dialogs say of themselves: the snapshot list (none yet, unreadable, damaged
+//! files), the checkpoint inspector (merged, gone, no such one), and the session browser's
+//! title limit. Apart because each is said inside its dialog, not as a notice.
+
+use super::{KeyNames, Words};
+
+/// Enter on a checkpoint the panel no longer has.
+pub const CHECKPOINT_GONE: &str = "That checkpoint no longer exists.";
+
+/// A title typed to its limit: the next character is not taken, and the browser says why.
+pub fn title_limit(max: usize) -> String {
+    format!("Titles are at most {max} characters: the rest is not taken.")
+}
+
+/// Snapshot files that exist but could not be read (listed apart, never hidden).
+pub fn snapshots_damaged(n: usize, reason: &str, path: &str) -> Words {
+    Words::with_hint(
+        format!(
+            "{n} snapshot file{} could not be read: {reason}",
+            if n == 1 { "" } else { "s" }
+        ),
+        format!("It stays on disk untouched ({path}); the others can be restored."),
+    )
+}
+
+pub fn no_snapshots(keys: &KeyNames) -> String {
+    match &keys.snapshot {
+        Some(k) => format!("No snapshots yet: {k} or /snapshot takes one."),
+        None => "No snapshots yet: /snapshot takes one.".to_string(),
+    }
+}
+
+pub fn snapshots_unreadable(error: &str) -> Words {
+    Words::with_hint(
+        format!("Cannot list snapshots: {error}"),
+        "Check the data directory's permissions (OLLM_HOME/snapshots).",
+    )
+}
+
+/// `/inspect N` found checkpoint N inside the one it was merged into.
+pub fn inspect_merged(asked: u32, into: u32) -> String {
+    format!("Checkpoint {asked} was merged into checkpoint {into}; showing that.")
+}
+
+/// `/inspect` found no such checkpoint.
+pub fn no_such_checkpoint(keys: &KeyNames) -> String {
+    format!(
+        "No such checkpoint now: older ones merge as they age; the panel ({}) lists the current ones.",
+        keys.goals
+    )
+}

@@ -1,0 +1,210 @@
+//! The typed notices from the actor in words (`notice`), banners with their fix among
+//! them; an engine event inside one is worded by `events.rs`. Also the notice the app
+//! raises itself when the actor does not take a command. Apart because it is the one long
+//! match every new `Notice` variant extends.
+
+use super::events::event;
+use super::{KeyNames, SNAPSHOT_FIX, Words, records};
+use crate::llm::LlmError;
+use crate::view::{Found, Notice, RestoreLookup};
+
+/// The actor did not take a command (its queue is full).
+pub fn not_responding(keys: &KeyNames) -> Words {
+    Words::with_hint(
+        "The session is not responding",
+        format!(
+            "Your input is kept; try again in a moment, or quit with {} (everything sent so far is saved).",
+            keys.quit
+        ),
+    )
+}
+
+/// The words for `notice`.
+pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
+    match notice {
+        Notice::Engine(ev) => event(ev, keys),
+        Notice::Mcp(crate::view::McpEvent::Started { server, tools }) => Words::line(format!(
+            "MCP server {server}: {tools} tool{} offered as {server}.…",
+            if *tools == 1 { "" } else { "s" }
+        )),
+        Notice::Mcp(crate::view::McpEvent::Failed { server, error }) => Words::line(format!(
+            "MCP server {server} is not available: {error}. Its tools are not offered."
+        )),
+        Notice::ResultNotSaved(error) => Words::line(format!(
+            "A tool result could not be kept whole ({error}); the model saw it shortened \
+             and cannot recall the rest. {SNAPSHOT_FIX}"
+        )),
+        Notice::ThinkSet {
+            think,
+            model,
+            capable,
+        } => {
+            let what = match think {
+                None => "the model's default".to_string(),
+                Some(t) => format!("`think: {}`", t.wire()),
+            };
+            if *capable {
+                Words::line(format!("Thinking: {what} from the next message on."))
+            } else {
+                Words::line(format!(
+                    "Thinking: {what} is kept, but {model} has no thinking capability: nothing is sent to it."
+                ))
+            }
+        }
+        Notice::Unanswered => {
+            Words::line("Your last message has no complete reply: /retry asks for it again.")
+        }
+        Notice::Connected { version, host } => {
+            Words::line(format!("Connected to Ollama {version} at {host}."))
+        }
+        Notice::Unreachable { url, error } => Words::with_hint(
+            format!("Cannot reach Ollama at {url}: {error}"),
+            "Start it with `ollama serve` (or set OLLAMA_HOST / --host). Retrying every few seconds; your messages are kept.",
+        ),
+        Notice::ModelMissing { model, found } => Words::with_hint(
+            format!("Model \"{model}\" is not installed on the Ollama server."),
+            match found {
+                Found::Connecting => format!(
+                    "Download it with /pull {model}, or pick an installed one with {}.",
+                    keys.models
+                ),
+                Found::Request => format!(
+                    "Download it with /pull {model} (or pick another with {}), then /retry. Your message is saved.",
+                    keys.models
+                ),
+            },
+        ),
+        Notice::NoModels => Words::with_hint(
+            "The Ollama server has no models installed.",
+            format!(
+                "Download one, e.g. /pull llama3.2 (it switches to it), or `ollama pull` and {}.",
+                keys.models
+            ),
+        ),
+        Notice::RequestFailed {
+            error: LlmError::Unreachable { url, cause },
+        } => Words::with_hint(
+            format!("Cannot reach Ollama at {url}: {cause}"),
+            "Start it with `ollama serve`. Your message is saved; /retry sends it once Ollama is up.",
+        ),
+        Notice::RequestFailed { error } => Words::with_hint(
+            format!("The request failed: {error}"),
+            match error.hint() {
+                Some(h) => format!("{h} Your message is saved; /retry sends it again."),
+                None => "Your message is saved; /retry sends it again.".into(),
+            },
+        ),
+        Notice::ReplyBrokeOff { error } => Words::with_hint(
+            format!("The reply broke off: {error}. The partial reply is kept and marked."),
+            match error.hint() {
+                Some(h) if h.contains("/retry") => h,
+                Some(h) => format!("{h} /retry asks for a complete reply."),
+                None => "/retry asks for a complete reply.".to_string(),
+            },
+        ),
+        Notice::StoppedBeforeReply => {
+            Words::line("Stopped before the reply began; your message is saved (/retry).")
+        }
+        Notice::ReplyCutAtLimit => {
+            Words::line("The reply reached the context limit and was cut off by Ollama.")
+        }
+        Notice::ReadingTooSlow { tool, secs, limit } => Words::with_hint(
+            format!(
+                "The {tool} result is large: reading it through would take about {secs} s at this server's speed, so the model gets it shortened (the whole is kept; the model can recall any part)."
+            ),
+            format!("Raise [tools] digest_max_secs (now {limit}) to wait for readings this long."),
+        ),
+        Notice::ReplyLooped {
+            lines,
+            times,
+            thinking,
+        } => Words::with_hint(
+            format!(
+                "Stopped the reply: the model repeated the same {} {times} times in a row{}. What arrived is kept, marked interrupted.",
+                if *lines == 1 {
+                    "line".to_string()
+                } else {
+                    format!("{lines} lines")
+                },
+                if *thinking { " while thinking" } else { "" }
+            ),
+            "repeat_limit in config.toml sets how many repeats stop a reply (0: never); /retry asks again.",
+        ),
+        Notice::StoreCreateFailed { error, waiting } => Words::with_hint(
+            format!("Cannot create the session file: {error}"),
+            format!(
+                "{} kept in memory, in order; creating the file is tried again every few seconds. Free disk space or fix permissions of the data directory (OLLM_HOME); quitting now offers to save {} elsewhere.",
+                records(*waiting),
+                if *waiting == 1 { "it" } else { "them" }
+            ),
+        ),
+        Notice::WriteFailed { error, waiting } => Words::with_hint(
+            format!("Cannot write the session log: {error}"),
+            format!(
+                "{} kept in memory, in order, and written first with every message or /retry. Free disk space or fix permissions; quitting now offers to save {} elsewhere.",
+                records(*waiting),
+                if *waiting == 1 { "it" } else { "them" }
+            ),
+        ),
+        Notice::NotSentUnwritten { waiting } => Words::with_hint(
+            "Not sent: your message is not on disk yet.".to_string(),
+            format!(
+                "{} wait to be written (disk full?). Free space, then /retry: the log is written first, then the message goes out.",
+                records(*waiting)
+            ),
+        ),
+        Notice::WriteRecovered => Words::line("Writing the session log works again."),
+        Notice::ModelSwitched { name, ctx } => {
+            Words::line(format!("Model: {name} (context {ctx} tokens)."))
+        }
+        Notice::ModelSwitchFailed { name, error } => Words {
+            title: format!("Cannot switch to {name}: {error}"),
+            hint: match error {
+                LlmError::ModelNotFound { .. } => {
+                    Some(format!("/pull {name} downloads it and switches to it."))
+                }
+                _ => error.hint(),
+            },
+        },
+        Notice::CtxAboveTrained {
+            model,
+            trained,
+            ctx,
+        } => Words::line(format!(
+            "{model} was trained on {trained} tokens: Ollama may load it with less than {ctx}. The budget follows what the server reports after the next reply."
+        )),
+        Notice::RestoreNotFound { lookup } => Words::with_hint(
+            format!(
+                "Cannot restore: {}.",
+                match lookup {
+                    RestoreLookup::NoSnapshots => "this session has no snapshots yet".to_string(),
+                    RestoreLookup::NoSuch { wanted } =>
+                        format!("no snapshot \"{wanted}\" in this session"),
+                    RestoreLookup::Ambiguous { wanted, matches } =>
+                        format!("\"{wanted}\" matches {matches} snapshots; give more of the id"),
+                    RestoreLookup::Unreadable { error } => error.clone(),
+                }
+            ),
+            format!(
+                "{} lists this session's snapshots (time, purpose, size); /restore takes an id or the start of one.",
+                keys.restore
+            ),
+        ),
+        Notice::RestoreLoadFailed { id, error } => Words::with_hint(
+            format!("Snapshot failed: cannot restore {id}: {error}"),
+            SNAPSHOT_FIX,
+        ),
+        Notice::SnapshotDeleted { id } => Words::line(format!("Deleted snapshot {id}.")),
+        Notice::SnapshotDeleteFailed { id, error } => {
+            Words::line(format!("Cannot delete snapshot {id}: {error}"))
+        }
+        Notice::Exported { path } => Words::line(format!("Exported to {}", path.display())),
+        Notice::ExportFailed { error } => Words::with_hint(
+            format!("Export failed: {error}"),
+            "Check the permissions and free space of the data directory.",
+        ),
+        Notice::NothingToExport => {
+            Words::line("Nothing to export yet: the session has no messages.")
+        }
+    }
+}
