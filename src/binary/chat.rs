@@ -2,7 +2,7 @@
 //! when the app leaves a session for another (`AppExit::Open`, `New`, `Forked`), its actor
 //! is closed (it syncs and stops) and the other's started in the same terminal.
 
-use super::engine::{SharedTokenizer, make_engine};
+use super::engine::{SharedTokenizer, actor_config, make_engine};
 use super::errors::error_text;
 use super::session::{mark_used, new_session, open_existing, open_session, settings_now};
 use super::setup::{
@@ -10,7 +10,7 @@ use super::setup::{
 };
 use super::words::{Ended, damage_banner, resumed_banner, say_ended, session_name};
 use anyhow::{Context, Result};
-use ollm_tui::actor::{self, ActorConfig, Parts};
+use ollm_tui::actor::{self, Parts};
 use ollm_tui::app::{App, AppExit, AppOptions, keymap::Keymap, words};
 use ollm_tui::config::{Cli, Settings};
 use ollm_tui::store;
@@ -88,16 +88,7 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 summary_backend: summary_backend.clone(),
                 engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
                 store: opened.store,
-                config: ActorConfig {
-                    host: settings.host.clone(),
-                    temperature: settings.temperature,
-                    think: settings.think,
-                    summary_model: settings.summary_model.clone(),
-                    keep_auto_snapshots: settings.keep_auto_snapshots,
-                    repeat_limit: settings.repeat_limit,
-                    tools: tools.clone(),
-                    ..ActorConfig::default()
-                },
+                config: actor_config(&settings, tools.clone()),
                 model: model.take(),
             });
             if opened_new {

@@ -1,6 +1,7 @@
 //! The engine a session's actor builds: the tokenizer loaded once and shared, the log
 //! replayed or a new engine made.
 
+use ollm_tui::actor::ActorConfig;
 use ollm_tui::config::Settings;
 use ollm_tui::core::engine::{Engine, SessionSpec};
 use ollm_tui::core::prompts::Prompts;
@@ -67,4 +68,21 @@ pub fn make_engine(
             None => Engine::new(spec, engine_cfg, tok, prompts, chrono::Utc::now()),
         }
     })
+}
+
+/// The actor's settings from the run's: one place, for the chat and the one-shot run.
+pub fn actor_config(
+    settings: &Settings,
+    tools: Option<ollm_tui::actor::ToolsConfig>,
+) -> ActorConfig {
+    ActorConfig {
+        host: settings.host.clone(),
+        temperature: settings.temperature,
+        think: settings.think,
+        summary_model: settings.summary_model.clone(),
+        keep_auto_snapshots: settings.keep_auto_snapshots,
+        repeat_limit: settings.repeat_limit,
+        tools,
+        ..ActorConfig::default()
+    }
 }

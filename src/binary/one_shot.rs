@@ -2,7 +2,7 @@
 //! its actor started, what happened said on stderr. The library's `oneshot` composes and
 //! sends the message.
 
-use super::engine::{SharedTokenizer, make_engine};
+use super::engine::{SharedTokenizer, actor_config, make_engine};
 use super::session::{mark_used, open_session};
 use super::setup::{backends, check_model_word, data_dir, init_logging, load_prompts};
 use anyhow::{Context, Result};
@@ -53,16 +53,9 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
             engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
             store: opened.store,
             config: ActorConfig {
-                host: settings.host.clone(),
-                temperature: settings.temperature,
-                think: settings.think,
-                summary_model: settings.summary_model.clone(),
-                keep_auto_snapshots: settings.keep_auto_snapshots,
-                repeat_limit: settings.repeat_limit,
-                tools: None,
                 // Not retried: an unreachable server is an error here, said at once.
                 reconnect_after: std::time::Duration::from_secs(3600),
-                ..ActorConfig::default()
+                ..actor_config(&settings, None)
             },
             model: None,
         });
