@@ -123,6 +123,21 @@ fn with_inputs(mut e: Engine, inputs: Vec<Input>) -> Engine {
     e
 }
 
+/// The engine `--resume` would rebuild from what the session wrote: its log replayed with
+/// the live engine's configuration. A replay that finds issues fails the test.
+fn replayed(exit: &ActorExit<MemoryStore>) -> Engine {
+    let store = exit.store.as_ref().unwrap();
+    let (engine, report) = Engine::replay_owned(
+        &store.header(),
+        store.records(),
+        exit.engine.config().clone(),
+        exit.engine.tokenizer().clone(),
+        exit.engine.prompts().clone(),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    engine
+}
+
 fn records(exit: &ActorExit<MemoryStore>) -> Vec<RecordBody> {
     exit.store
         .as_ref()
@@ -1852,15 +1867,7 @@ async fn think_is_kept_with_the_session_and_sent_again_after_resume() {
     s.wait_for_messages(2).await;
     let (exit, _) = s.finish().await;
     assert_eq!(exit.engine.params().think.as_deref(), Some("high"));
-    let store = exit.store.unwrap();
-    let (engine, report) = Engine::replay_owned(
-        &store.header(),
-        store.records(),
-        exit.engine.config().clone(),
-        exit.engine.tokenizer().clone(),
-        exit.engine.prompts().clone(),
-    );
-    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    let engine = replayed(&exit);
     assert_eq!(engine.params().think.as_deref(), Some("high"), "replayed");
     // The config says otherwise; the session's own word wins.
     let resumed = spawn_session(
@@ -2343,15 +2350,7 @@ async fn a_resumed_transcript_shows_every_divider_and_notice_it_showed_live() {
     }
     let merged = updates.iter().any(|u| matches!(u, Update::Merged { .. }));
     assert!(merged, "the session is long enough to merge");
-    let store = exit.store.unwrap();
-    let (engine, report) = Engine::replay_owned(
-        &store.header(),
-        store.records(),
-        exit.engine.config().clone(),
-        exit.engine.tokenizer().clone(),
-        exit.engine.prompts().clone(),
-    );
-    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    let engine = replayed(&exit);
     let (_, updates) = start_with(&server, engine, OllamaOptions::default())
         .finish()
         .await;
