@@ -149,11 +149,13 @@ impl App {
     ) -> App {
         let mut input = TextArea::default();
         ui::style_textarea(&mut input, &opts.theme);
+        // How notices, hints, the help and the empty transcript name the keys.
+        let keys = opts.keymap.key_names();
         let mut help_lines: Vec<(String, String)> = words::STATUS_LINE_HELP
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        help_lines.push(words::help_close_row(&opts.keymap.key_names()));
+        help_lines.push(words::help_close_row(&keys));
         help_lines.extend(opts.keymap.help());
         help_lines.push(("? (empty input)".into(), "this help".into()));
         help_lines.extend(
@@ -170,14 +172,14 @@ impl App {
             session,
             transcript: {
                 let mut t = Transcript::new();
-                t.set_empty_hint(words::empty_hint(&opts.keymap.key_names()));
+                t.set_empty_hint(words::empty_hint(&keys));
                 t
             },
             input,
             input_note: None,
             pastes: paste::Folded::default(),
             banner: opts.startup_banner.clone(),
-            keys: opts.keymap.key_names(),
+            keys,
             mouse: opts.mouse,
             opts,
             help_lines,
