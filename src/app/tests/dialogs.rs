@@ -1,0 +1,287 @@
+//! Dialogs and the panel: what keys do over them, the help, the restore picker, the
+//! session browser, and the banners that lead to one.
+
+use super::*;
+
+#[tokio::test]
+async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
+    let mut h = harness();
+    let app = &mut h.app;
+    focus_panel(app);
+    type_text(app, "Question 9");
+    assert!(!app.panel_focus, "typing hands focus back to the input");
+    assert_eq!(input(app), "Question 9");
+    key(app, KeyCode::Enter);
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "", "Enter sent the message");
+    // Backspace, too, edits the input rather than being swallowed by the panel.
+    type_text(app, "ab");
+    key(app, KeyCode::Tab);
+    assert!(app.panel_focus);
+    key(app, KeyCode::Backspace);
+    assert!(!app.panel_focus);
+    assert_eq!(input(app), "a");
+}
+
+#[tokio::test]
+async fn a_key_typed_over_the_inspector_closes_it_and_reaches_the_input() {
+    let mut h = harness();
+    let app = &mut h.app;
+    focus_panel(app);
+    open_inspector(app);
+    // Its own keys still work.
+    key(app, KeyCode::Down);
+    assert!(matches!(
+        app.overlay,
+        Some(OverlayState::Inspector { scroll: 1, .. })
+    ));
+    type_text(app, "Question 9");
+    assert!(
+        app.overlay.is_none(),
+        "the first letter closed the inspector"
+    );
+    assert!(!app.panel_focus);
+    assert_eq!(input(app), "Question 9", "no letter was lost");
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "", "Enter sent the message");
+    // `q` stays the inspector's close key.
+    open_inspector(app);
+    key(app, KeyCode::Char('q'));
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "");
+}
+
+#[tokio::test]
+async fn hints_name_the_keys_actually_bound() {
+    let mut keys = BTreeMap::new();
+    keys.insert("snapshot".to_string(), "f5".to_string());
+    keys.insert("restore".to_string(), "f6".to_string());
+    let mut h = harness_with(&keys);
+    let app = &mut h.app;
+    app.on_reply(Reply::Snapshots(Ok(Default::default())));
+    let last = app.transcript.entries().last().unwrap().text.clone();
+    assert!(last.contains("F5") && !last.contains("Ctrl+S"), "{last}");
+    let help = |cmd: &str| {
+        app.help_lines
+            .iter()
+            .find(|(k, _)| k.starts_with(cmd))
+            .unwrap()
+            .1
+            .clone()
+    };
+    assert!(help("/snapshot").contains("(F5)"), "{}", help("/snapshot"));
+    let mut rebound = BTreeMap::new();
+    rebound.insert("help".to_string(), "f10".to_string());
+    let h2 = harness_with(&rebound);
+    assert!(
+        h2.app
+            .help_lines
+            .iter()
+            .any(|(k, v)| k == "Esc, q or F10 (help)" && v.starts_with("close this help")),
+        "the help names the key that opens it: {:?}",
+        &h2.app.help_lines[..10]
+    );
+    assert_eq!(
+        h2.app.transcript.empty_hint(),
+        Some("Type below and press Enter to send; ? or F10 opens the help."),
+        "so does the empty transcript"
+    );
+    assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
+    assert!(help("/compress").contains("(Ctrl+K)"));
+}
+
+fn meta(id: &str) -> SnapshotMeta {
+    SnapshotMeta {
+        id: id.into(),
+        session_id: "app-test".into(),
+        created: Utc::now(),
+        purpose: crate::core::record::SnapshotPurpose::Rollback,
+        label: None,
+        model: "m".into(),
+        tier: crate::core::mode::Tier::T2,
+        mode: Mode::Assistant,
+        tokens: 1,
+        message_count: 1,
+        checkpoint_count: 0,
+    }
+}
+
+fn picker_ids(app: &App) -> Vec<String> {
+    match &app.overlay {
+        Some(OverlayState::Snapshots { items, .. }) => items.iter().map(|m| m.id.clone()).collect(),
+        _ => panic!("the picker is closed"),
+    }
+}
+
+#[tokio::test]
+async fn del_in_the_restore_picker_asks_before_deleting() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::Snapshots(Ok(
+        crate::store::snapshot::SnapshotListing {
+            snapshots: vec![meta("a"), meta("b"), meta("c")],
+            unreadable: Vec::new(),
+        },
+    )));
+    key(app, KeyCode::Delete);
+    assert_eq!(picker_ids(app), ["a", "b", "c"], "the first Del only asks");
+    // Moving on, or Esc, withdraws the question; Esc keeps the picker open.
+    key(app, KeyCode::Down);
+    key(app, KeyCode::Delete);
+    key(app, KeyCode::Esc);
+    assert_eq!(picker_ids(app), ["a", "b", "c"]);
+    key(app, KeyCode::Delete);
+    key(app, KeyCode::Delete);
+    assert_eq!(picker_ids(app), ["a", "c"], "Del again confirms");
+    key(app, KeyCode::Delete);
+    key(app, KeyCode::Char('y'));
+    assert_eq!(picker_ids(app), ["a"], "so does y");
+    assert_eq!(input(app), "", "that y was not typed");
+}
+
+#[tokio::test]
+async fn the_help_lists_tab_del_escapes_and_the_wheel() {
+    let h = harness();
+    let keys: Vec<&str> = h.app.help_lines.iter().map(|(k, _)| k.as_str()).collect();
+    for want in [
+        "Tab",
+        "Enter (panel)",
+        "Del (restore picker)",
+        "//text",
+        "mouse wheel",
+    ] {
+        assert!(keys.iter().any(|k| k.starts_with(want)), "{want}: {keys:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
+    let mut h = harness();
+    let app = &mut h.app;
+    focus_panel(app);
+    open_inspector(app);
+    app.on_event(Event::Paste("one\rtwo".into()));
+    assert!(app.overlay.is_none());
+    assert!(!app.panel_focus);
+    assert_eq!(input(app), "one\ntwo");
+}
+
+#[tokio::test]
+async fn a_damaged_snapshot_is_said_not_hidden_behind_no_snapshots_yet() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::Snapshots(Ok(
+        crate::store::snapshot::SnapshotListing {
+            snapshots: Vec::new(),
+            unreadable: vec![crate::store::snapshot::UnreadableSnapshot {
+                path: "/home/u/.ollm/snapshots/s/20261122-153012-3f9a.json".into(),
+                reason: "the checksum does not match".into(),
+            }],
+        },
+    )));
+    let banner = app.banner.as_ref().expect("a banner");
+    assert!(
+        banner.title.contains("1 snapshot file could not be read")
+            && banner.title.contains("checksum"),
+        "{banner:?}"
+    );
+    assert!(app.overlay.is_none());
+}
+
+#[tokio::test]
+async fn the_browser_takes_every_character_for_its_filter() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.overlay = Some(OverlayState::Sessions(Box::new(
+        crate::app::sessions::Browser {
+            all: Some(Vec::new()),
+            filter: String::new(),
+            selected: 0,
+            mode: crate::app::sessions::BrowserMode::Browse,
+            note: None,
+        },
+    )));
+    type_text(app, "q3 plan");
+    match &app.overlay {
+        Some(OverlayState::Sessions(b)) => assert_eq!(b.filter, "q3 plan"),
+        _ => panic!("the browser closed"),
+    }
+    key(app, KeyCode::Backspace);
+    key(app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "", "nothing typed reached the message box");
+}
+
+/// F2's title stops at the length a title is kept with, and says so (#31): what is
+/// saved is what the screen showed, never a silent cut.
+#[tokio::test]
+async fn a_title_typed_past_its_limit_stops_there_and_says_why() {
+    use crate::store::manage::MAX_TITLE_CHARS;
+    let mut h = harness();
+    let app = &mut h.app;
+    app.overlay = Some(OverlayState::Sessions(Box::new(
+        crate::app::sessions::Browser {
+            all: Some(Vec::new()),
+            filter: String::new(),
+            selected: 0,
+            mode: crate::app::sessions::BrowserMode::Rename(String::new()),
+            note: None,
+        },
+    )));
+    type_text(app, &"t".repeat(MAX_TITLE_CHARS + 20));
+    match &app.overlay {
+        Some(OverlayState::Sessions(b)) => {
+            match &b.mode {
+                crate::app::sessions::BrowserMode::Rename(t) => {
+                    assert_eq!(t.chars().count(), MAX_TITLE_CHARS);
+                }
+                _ => panic!("not renaming"),
+            }
+            let note = b.note.as_deref().unwrap_or_default();
+            assert!(
+                note.contains(&format!("at most {MAX_TITLE_CHARS}")),
+                "{note}"
+            );
+        }
+        _ => panic!("the browser closed"),
+    }
+    key(app, KeyCode::Backspace);
+    match &app.overlay {
+        Some(OverlayState::Sessions(b)) => assert_eq!(b.note, None, "the note goes with the limit"),
+        _ => panic!("the browser closed"),
+    }
+}
+
+#[tokio::test]
+async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
+    use crate::llm::LlmError;
+    use crate::view::Notice;
+    let mut h = harness();
+    let app = &mut h.app;
+    app.pull(Some("smollm2:135m".into()), false);
+    assert!(
+        !app.pull.as_ref().unwrap().switch,
+        "a model nobody asked for is only pulled"
+    );
+    app.cancel_pull();
+    app.on_update(Update::Banner(Notice::ModelSwitchFailed {
+        name: "tinyllama:1.1b".into(),
+        error: LlmError::ModelNotFound {
+            model: "tinyllama:1.1b".into(),
+        },
+    }));
+    let banner = app.banner.clone().unwrap();
+    assert!(
+        banner
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("/pull tinyllama:1.1b"),
+        "{banner:?}"
+    );
+    app.pull(Some("tinyllama:1.1b".into()), false);
+    assert!(
+        app.pull.as_ref().unwrap().switch,
+        "the banner said the pull switches to it"
+    );
+}

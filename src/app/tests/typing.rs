@@ -1,0 +1,151 @@
+//! Typing and sending: messages typed ahead, taken back, and pastes folded to markers.
+
+use super::*;
+
+#[tokio::test]
+async fn enter_during_a_reply_or_compression_hands_the_message_on_to_queue() {
+    for activity in [
+        Activity::Compressing {
+            since: std::time::Instant::now(),
+            what: "summarizing 2 messages".into(),
+        },
+        Activity::Generating {
+            since: std::time::Instant::now(),
+            chunks: 3,
+        },
+    ] {
+        let mut h = harness();
+        let app = &mut h.app;
+        let mut v = (*app.session).clone();
+        v.activity = activity;
+        app.session = Arc::new(v);
+        type_text(app, "next question");
+        key(app, KeyCode::Enter);
+        // No refusal: the box is free for the next thought; the actor queues it.
+        assert_eq!(input(app), "");
+        assert_eq!(app.input_note, None);
+    }
+}
+
+#[tokio::test]
+async fn messages_taken_back_from_the_queue_return_to_the_input() {
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "half typed");
+    app.on_reply(Reply::TakenBack(vec![
+        "first".into(),
+        "second\nline".into(),
+    ]));
+    assert_eq!(input(app), "first\n\nsecond\nline\n\nhalf typed");
+    // A long one comes back folded, as a paste would.
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::TakenBack(vec!["x".repeat(20_000)]));
+    assert!(input(app).starts_with("[paste 1"), "{}", input(app));
+    assert_eq!(app.draft(), "x".repeat(20_000));
+}
+
+#[tokio::test]
+async fn enter_while_compressing_in_the_background_sends_at_once() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let mut v = (*app.session).clone();
+    v.activity = Activity::Idle;
+    v.background = Some(crate::view::BackgroundWork {
+        since: std::time::Instant::now(),
+        what: "fold 8 messages (1/2)".into(),
+    });
+    app.session = Arc::new(v);
+    assert!(app.busy(), "the spinner turns");
+    assert!(!app.generating());
+    type_text(app, "next question");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.input_note, None);
+    assert_eq!(input(app), "", "sent");
+}
+
+#[tokio::test]
+async fn a_burst_of_typed_text_goes_in_at_once_and_folds_like_a_paste() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let text: String = (0..4000).map(|i| format!("word{i} ")).collect();
+    let keys: Vec<Event> = text
+        .chars()
+        .map(|c| {
+            Event::Key(KeyEvent {
+                code: KeyCode::Char(c),
+                modifiers: KeyModifiers::NONE,
+                kind: KeyEventKind::Press,
+                state: KeyEventState::NONE,
+            })
+        })
+        .collect();
+    app.on_events(keys);
+    assert!(input(app).starts_with("[paste 1: "), "{}", input(app));
+    assert_eq!(app.draft(), text, "sent whole");
+    // A few keys typed together are just typed.
+    let mut h = harness();
+    let app = &mut h.app;
+    let keys: Vec<Event> = "hi there"
+        .chars()
+        .map(|c| {
+            Event::Key(KeyEvent {
+                code: KeyCode::Char(c),
+                modifiers: KeyModifiers::NONE,
+                kind: KeyEventKind::Press,
+                state: KeyEventState::NONE,
+            })
+        })
+        .collect();
+    app.on_events(keys);
+    assert_eq!(input(app), "hi there");
+}
+
+#[tokio::test]
+async fn a_large_paste_shows_as_a_marker_and_is_sent_in_full() {
+    let mut h = harness();
+    let app = &mut h.app;
+    let pasted = "2025-11-24 12:00:01 INFO request served in 3 ms\n".repeat(2_000);
+    type_text(app, "why so slow? ");
+    app.on_event(Event::Paste(pasted.clone()));
+    assert!(
+        app.input_note.as_deref().unwrap().contains("sent in full"),
+        "{:?}",
+        app.input_note
+    );
+    type_text(app, " thanks");
+    let shown = input(app);
+    assert_eq!(
+        shown, "why so slow? [paste 1: 2,000 lines, 93 KiB] thanks",
+        "the box holds a marker, not 93 KiB"
+    );
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "", "sent");
+    let sent = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match h._spawned.updates.recv().await {
+                Some(Update::Appended(e)) if e.kind == EntryKind::User => break e.text,
+                Some(_) => {}
+                None => panic!("the actor stopped"),
+            }
+        }
+    })
+    .await
+    .expect("the message reached the session");
+    assert_eq!(sent, format!("why so slow? {pasted} thanks"));
+}
+
+#[tokio::test]
+async fn a_deleted_paste_marker_sends_nothing_of_the_paste() {
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_event(Event::Paste("x".repeat(64 * 1024)));
+    assert!(input(app).starts_with("[paste 1:"));
+    // Delete it, then type something else.
+    for _ in 0..input(app).chars().count() {
+        key(app, KeyCode::Backspace);
+    }
+    assert_eq!(input(app), "");
+    type_text(app, "never mind");
+    assert_eq!(app.draft(), "never mind");
+}
