@@ -29,6 +29,18 @@ async fn post_chat(server: &FakeOllama, body: Value) -> reqwest::Response {
         .unwrap()
 }
 
+/// `/api/tags`, as JSON.
+async fn tags(server: &FakeOllama) -> Value {
+    client()
+        .get(format!("{}/api/tags", server.url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// Everything a streamed response delivered: raw body chunks, the parsed lines, and the
 /// transport error that ended it, if any.
 struct Streamed {
@@ -110,14 +122,7 @@ async fn root_version_and_tags_speak_ollama() {
         .unwrap();
     assert!(version["version"].as_str().unwrap().starts_with("0.12."));
 
-    let tags: Value = c
-        .get(format!("{}/api/tags", server.url()))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let tags = tags(&server).await;
     let models = tags["models"].as_array().unwrap();
     let names: Vec<&str> = models.iter().map(|m| m["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["llama3.2:3b", "qwen2.5-coder:0.5b", "llama3.1:70b"]);
@@ -198,14 +203,7 @@ async fn models_can_be_added_and_replaced() {
         1_300_000_000,
         8192,
     ));
-    let tags: Value = client()
-        .get(format!("{}/api/tags", server.url()))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let tags = tags(&server).await;
     let got: Vec<(String, String)> = tags["models"]
         .as_array()
         .unwrap()
@@ -989,14 +987,7 @@ async fn pull_streams_ollamas_lines_then_lists_the_model() {
             .all(|l| l["digest"].as_str().unwrap().starts_with("sha256:"))
     );
     assert!(statuses[1].starts_with("pulling ") && lines[1].get("total").is_some());
-    let tags: Value = client()
-        .get(format!("{}/api/tags", server.url()))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let tags = tags(&server).await;
     assert!(
         tags["models"]
             .as_array()
