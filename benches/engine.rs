@@ -285,14 +285,22 @@ fn benches(c: &mut Criterion) {
                     }),
                     now,
                 );
-                let Some(plan) = fx.into_iter().find_map(|e| match e {
+                // The fold is made in the reply's own step; its summary between turns
+                // follows when one is asked.
+                assert!(
+                    fx.iter().any(|e| matches!(
+                        e,
+                        Effect::Event(ollm_tui::core::events::EngineEvent::Compressed { .. })
+                    )),
+                    "expected a compression"
+                );
+                if let Some(plan) = fx.into_iter().find_map(|e| match e {
                     Effect::CompressInBackground(plan) => Some(plan),
                     _ => None,
-                }) else {
-                    panic!("expected a compression")
-                };
-                let outcome = futures_lite_block_on(plan.run(&Immediate));
-                black_box(e.handle(Input::Compressed(Box::new(outcome)), now));
+                }) {
+                    let outcome = futures_lite_block_on(plan.run(&Immediate));
+                    black_box(e.handle(Input::Compressed(Box::new(outcome)), now));
+                }
                 e
             },
             BatchSize::PerIteration,

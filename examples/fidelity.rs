@@ -67,9 +67,17 @@ struct Args {
     /// Typing speed with `--pace`, in words a minute.
     #[arg(long, default_value_t = Pace::TYPICAL.type_words_per_min)]
     type_wpm: f64,
-    /// Reply temperature.
+    /// Reply temperature (the app ships with none: the model's own).
     #[arg(long, default_value_t = 0.3)]
     temperature: f32,
+    /// A cap on every reply, for every strategy alike (`/set num_predict N` for ours); as
+    /// shipped there is none, and a small model may write until the window is full.
+    #[arg(long)]
+    num_predict: Option<u32>,
+    /// Tools offered to the model: `on` (as the app ships) or `off` (repeatable: each
+    /// scenario runs once per value).
+    #[arg(long, default_values_t = [String::from("on")])]
+    tools: Vec<String>,
     /// Skip the ceiling and floor quizzes.
     #[arg(long)]
     no_bounds: bool,
@@ -161,7 +169,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     let tok: Arc<Tiktoken> = Arc::new(Tiktoken::new()?);
     let mut results: Vec<serde_json::Value> = Vec::new();
-    for &ctx in &args.ctx {
+    let tool_settings: Vec<bool> = args
+        .tools
+        .iter()
+        .map(|t| match t.as_str() {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            other => Err(format!("--tools {other}: on or off")),
+        })
+        .collect::<Result<_, _>>()?;
+    for (&ctx, &tools) in args
+        .ctx
+        .iter()
+        .flat_map(|c| tool_settings.iter().map(move |t| (c, t)))
+    {
         let setup = Setup {
             model: args.model.clone(),
             ctx,
@@ -172,6 +193,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             }),
             tok: tok.clone(),
             temperature: Some(args.temperature),
+            tools,
+            num_predict: args.num_predict,
             turn_timeout: Duration::from_secs(1800),
             server_log: args.server_log.clone(),
         };
@@ -179,7 +202,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut rows: Vec<Measured> = Vec::new();
             let mut transcript = None;
             for &strategy in &strategies {
-                eprintln!("[{} ctx {ctx}] {} …", scenario.name, strategy.name());
+                eprintln!(
+                    "[{} ctx {ctx}, tools {}] {} …",
+                    scenario.name,
+                    if tools { "on" } else { "off" },
+                    strategy.name()
+                );
                 match fidelity::measure(strategy, &backend, scenario, &setup).await {
                     Ok((m, run)) => {
                         if transcript.is_none() || strategy == Strategy::Ours {
@@ -196,6 +224,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     partial.push(serde_json::json!({
                         "scenario": scenario.name,
                         "ctx": ctx,
+                        "tools": tools,
                         "runs": rows,
                         "partial": true,
                     }));
@@ -217,6 +246,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             results.push(serde_json::json!({
                 "scenario": scenario.name,
                 "ctx": ctx,
+                "tools": tools,
+                "num_predict": args.num_predict,
                 "think_secs": args.think,
                 "stretch": args.stretch,
                 "pace": args.pace.then_some([args.read_wpm, args.type_wpm]),

@@ -9,6 +9,8 @@
 //! - [`actor`]: one task that owns a session's state and executes the engine's effects.
 //! - [`view`]: the vocabulary the actor publishes and the ui renders.
 //! - [`config`]: the config file, environment and flags, read by `app` and `main`.
+//! - [`launch`]: what a session is made of, from the settings: one place for the chat,
+//!   the one-shot run and the benchmark.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
 //!
 //! ARCHITECTURE.md's layer table says what each may import; `tests/tidy/` holds the code
@@ -18,6 +20,7 @@ pub mod actor;
 pub mod app;
 pub mod config;
 pub mod core;
+pub mod launch;
 pub mod llm;
 pub mod model_word;
 pub mod oneshot;

@@ -250,3 +250,189 @@ fn recall_never_quotes_a_value_the_person_corrected() {
     assert!(slot.content.contains("March 20th"), "{}", slot.content);
     assert!(!slot.content.contains("March 14th"), "{}", slot.content);
 }
+
+// ----- #35: never lose to doing nothing -----
+
+/// The person's messages of a request, in order.
+fn user_messages(p: &ChatPrompt) -> Vec<&str> {
+    p.messages
+        .iter()
+        .filter(|m| m.role == PromptRole::User)
+        .map(|m| m.content.as_str())
+        .collect()
+}
+
+#[test]
+fn a_chat_that_fits_the_window_folds_nothing() {
+    // Fourteen short turns and short replies: the whole chat fits a 2K window, as it does
+    // for plain truncation. Folding any of it would lose to doing nothing.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let said: Vec<String> = (0..14)
+        .map(|i| format!("Dinner note {i}: table for six at Casa Lúcio, seat {i} is Zoë's."))
+        .collect();
+    for text in &said {
+        let r = h.turn(text, |_| "Noted, sounds lovely.".into());
+        assert!(r.blocked.is_none());
+    }
+    assert_eq!(h.engine.compressions(), 0);
+    let p = h.engine.prompt();
+    assert_eq!(
+        user_messages(&p),
+        said.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_summary_that_drops_its_spans_facts_is_left_out_and_summaries_stop_after_two() {
+    // The model's summaries say nothing specific (the seven wrong words the real 0.5B
+    // model wrote): each fold keeps its facts in the ledger instead, and after two such
+    // summaries none is asked again. The person says a lot, the model little, so their
+    // messages are folded too.
+    let s = Scripted::new(
+        (0..50).map(|_| Ok("- X and her sister are discussing their trip".to_string())),
+    );
+    let mut h = Harness::new(2048, tok(), s);
+    let mut k = 0;
+    while h.engine.summary_verdicts().rejected < 2 && k < 200 {
+        let text = format!(
+            "Booking {k}: the room at Hotel Miramar is number {} and costs €{} a night. {}",
+            100 + k,
+            80 + k,
+            "We will arrive late in the evening after the long drive down the coast. ".repeat(3)
+        );
+        h.turn(&text, |_| "Noted.".into());
+        k += 1;
+    }
+    let v = h.engine.summary_verdicts();
+    assert_eq!(v.rejected, 2, "after {k} turns: {v:?}");
+    assert!(!h.engine.summaries_on());
+    let asked = h.summarizer.requests().len();
+    // No summary stands in for a fold's facts: the ledger has them.
+    assert!(
+        h.engine
+            .checkpoints()
+            .iter()
+            .all(|c| !c.summary.contains("her sister"))
+    );
+    let lines = ledger_lines(&h.engine.prompt());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Miramar") && l.contains("€")),
+        "{lines:?}"
+    );
+    let off: Vec<&EngineEvent> = h
+        .events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::SummariesOff { .. }))
+        .collect();
+    assert_eq!(off.len(), 1, "said once");
+    // From now on folds ask nothing of the model.
+    let before = h.engine.compressions();
+    for i in 0..60 {
+        let text = format!(
+            "Booking {}: room number {}. {}",
+            k + i,
+            300 + i,
+            "We will arrive late in the evening after the long drive down the coast. ".repeat(3)
+        );
+        h.turn(&text, |_| "Noted.".into());
+    }
+    assert!(h.engine.compressions() >= before + 2);
+    assert_eq!(h.summarizer.requests().len(), asked);
+    // The log replays to the same verdicts.
+    let (re, _) = h.replayed();
+    assert_eq!(re.summary_verdicts(), h.engine.summary_verdicts());
+    assert!(!re.summaries_on());
+}
+
+/// Everything a request carries, as one text.
+fn all_text(p: &ChatPrompt) -> String {
+    p.messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_model_line_enters_the_ledger_only_when_the_person_confirms_it() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    h.turn(
+        "The team event is on 14 June at the Aurora room, 3rd floor.",
+        |_| {
+            "Great! The event is on 14 June in the Aurora room, and I've ordered a shuttle \
+             from the airport every 25 minutes."
+                .into()
+        },
+    );
+    // The invention is not confirmed: the person moves on.
+    h.turn("Also, lunch is at 12:30.", |_| {
+        "Lunch at 12:30 it is. Shall I book the caterer for 40 people?".into()
+    });
+    // This one the person confirms.
+    h.turn("yes, exactly", |_| "Done.".into());
+    // Long talk after it, so that the replies above are folded.
+    while h.engine.compressions() == 0 {
+        h.turn("Anything else to plan for the day?", |_| reply(150));
+    }
+    let p = h.engine.prompt();
+    let text = all_text(&p);
+    assert!(
+        text.contains("Aurora") && text.contains("14 June"),
+        "{text}"
+    );
+    assert!(text.contains("12:30"), "{text}");
+    assert!(
+        !text.contains("25 minutes"),
+        "an unconfirmed model line is still sent: {text}"
+    );
+    let lines = ledger_lines(&p);
+    assert!(
+        lines.iter().any(|l| l.contains("40 people")),
+        "the confirmed model line is missing: {lines:?}"
+    );
+}
+
+#[test]
+fn recall_has_room_at_a_full_context() {
+    // A statement with no hard value (the ledger does not keep it) is folded — the person
+    // says a lot, so their messages are folded too — and later, with the context as full
+    // as it gets before the next fold, a question about it is asked.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    let long = "We spent the afternoon going through the seating and the music again. ".repeat(4);
+    h.turn(
+        &format!("My brother-in-law is allergic to shellfish, so no paella for him. {long}"),
+        |_| "Noted.".into(),
+    );
+    let folded =
+        |h: &Harness<Extractive>| !all_text(&h.engine.prompt()).contains("allergic to shellfish");
+    let mut guard = 0;
+    while !folded(&h) && guard < 100 {
+        h.turn(&format!("Another thing. {long}"), |_| "Noted.".into());
+        guard += 1;
+    }
+    assert!(folded(&h), "the statement was never folded");
+    // Up to the edge: one more turn would fold again.
+    loop {
+        let b = h.engine.budget();
+        if b.recent + 200 > b.trigger {
+            break;
+        }
+        let before = h.engine.compressions();
+        h.turn("And then?", |_| reply(60));
+        if h.engine.compressions() > before {
+            break;
+        }
+    }
+    let p = h
+        .engine
+        .prompt_for("Which food is my brother-in-law allergic to?");
+    assert!(!p.recalled.is_empty(), "no recall at a full context");
+    assert!(
+        p.recalled.iter().any(|l| l.text.contains("shellfish")),
+        "{:?}",
+        p.recalled
+    );
+    assert!(p.estimate <= h.engine.budget().hard_limit());
+}

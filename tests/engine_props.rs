@@ -725,10 +725,6 @@ impl Sim {
                     }
                     self.feed(Input::SnapshotSaved { meta }, answer);
                 }
-                Effect::Compress(plan) => {
-                    let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
-                    self.feed(Input::Compressed(Box::new(outcome)), answer);
-                }
                 Effect::ReduceResults(items) => {
                     let texts = self.h.reduce_results(items);
                     self.feed(Input::ResultsReduced(texts), answer);
@@ -742,13 +738,9 @@ impl Sim {
                         self.feed(Input::Compressed(Box::new(outcome)), answer);
                     }
                 }
-                Effect::AwaitCompression => {
-                    let plan = self
-                        .pending
-                        .take()
-                        .expect("a turn waits for a compression that does not run");
-                    let outcome = futures_lite_block_on(plan.run(&self.h.summarizer));
-                    self.feed(Input::Compressed(Box::new(outcome)), answer);
+                // The person's message goes first: a deferred summary is dropped unanswered.
+                Effect::CancelBackground => {
+                    self.pending = None;
                 }
                 Effect::Chat(p) => {
                     let a = answer.as_mut().expect("a chat request outside a turn");
@@ -883,17 +875,18 @@ impl Sim {
         );
     }
 
-    /// One operation; a background compression that was under way when it began ends
-    /// after it (as one that outlives the next turn, a pin or a goal change would).
+    /// One operation; a summary that was under way between turns when it began ends after
+    /// it (as one that outlives a pin or a goal change would), unless the operation
+    /// cancelled it (a message, a manual compression).
     fn apply(&mut self, op: &Op) {
         let running = self.pending.is_some();
         match op {
-            // The actor stops it before a restore, and lets it finish before a manual one.
+            // The actor stops it before a restore; a message or a manual compression
+            // cancels it in the engine (`CancelBackground`).
             Op::Restore(_) if running => {
                 self.pending = None;
                 self.feed(Input::CompressionStopped, &mut None);
             }
-            Op::Compress { .. } if running => self.finish_background(),
             _ => {}
         }
         self.apply_op(op);

@@ -29,6 +29,8 @@ fn setup(pace: Option<Pace>) -> Setup {
         pace,
         tok: Arc::new(Tiktoken::new().unwrap()),
         temperature: None,
+        tools: true,
+        num_predict: None,
         turn_timeout: Duration::from_secs(60),
         server_log: None,
     }
@@ -120,12 +122,16 @@ async fn every_strategy_plays_every_scenario_within_budget() {
                 m.waited_on_compression_secs <= m.session_secs + 1e-6,
                 "{label}"
             );
-            assert!(
-                m.summary_calls >= m.compressions as usize,
-                "{label}: {} calls for {} compressions",
-                m.summary_calls,
-                m.compressions
-            );
+            // Rolling summarizes on every compaction; ours folds without the model (its
+            // summaries are asked between turns, and may be none).
+            if strategy == Strategy::Rolling {
+                assert!(
+                    m.summary_calls >= m.compressions as usize,
+                    "{label}: {} calls for {} compressions",
+                    m.summary_calls,
+                    m.compressions
+                );
+            }
             assert_figures_add_up(&m, &label);
             // The quiz of the chats of #28 is mostly about their first third.
             if WHOLE.contains(&scenario.name) {
@@ -149,6 +155,21 @@ async fn every_strategy_plays_every_scenario_within_budget() {
             }
             rows.push(m);
         }
+        // Never lose to doing nothing (#35): ours carries at least the facts plain
+        // truncation keeps, on every chat.
+        let kept = |s: Strategy| {
+            rows.iter()
+                .find(|m| m.strategy == s)
+                .map(|m| m.facts_kept)
+                .unwrap()
+        };
+        assert!(
+            kept(Strategy::Ours) >= kept(Strategy::Truncate),
+            "{}: ours keeps {} facts, truncation {}",
+            scenario.name,
+            kept(Strategy::Ours),
+            kept(Strategy::Truncate)
+        );
         let (ceiling, floor) = fidelity::bounds(&backend, &scenario, &setup, &transcript.unwrap())
             .await
             .unwrap();
@@ -183,7 +204,9 @@ async fn long_scenarios_compress_and_the_figures_follow() {
             .await
             .unwrap();
         assert!(m.compressions >= 1, "{}: no compression", strategy.name());
-        assert!(m.tokens_in_summaries > 0 && m.secs_compressing > 0.0);
+        if strategy == Strategy::Rolling {
+            assert!(m.tokens_in_summaries > 0 && m.secs_compressing > 0.0);
+        }
         // Every checkpoint (ours) or compaction (rolling) was made by a pass the strategy
         // reported, and compression took some of the server's time.
         let passes = m.passes.unwrap();
@@ -193,7 +216,7 @@ async fn long_scenarios_compress_and_the_figures_follow() {
             strategy.name(),
             m.compressions
         );
-        assert!(m.busy_share_compressing > 0.0 && m.busy_share_compressing < 1.0);
+        assert!(m.busy_share_compressing >= 0.0 && m.busy_share_compressing < 1.0);
         assert_figures_add_up(&m, strategy.name());
         // The person typed every message after the first at the pace set.
         assert!(

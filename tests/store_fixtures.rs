@@ -89,6 +89,7 @@ pub fn checkpoint(id: u64, covers: &[u64]) -> Checkpoint {
         files: vec!["src/lib.rs".to_string()],
         next_steps: vec![],
         facts: vec![],
+        summary_asked: false,
     }
 }
 

@@ -173,6 +173,7 @@ fn checkpoint(summary: &str) -> Checkpoint {
         files: vec![],
         next_steps: vec![],
         facts: vec![],
+        summary_asked: false,
     }
 }
 
@@ -248,6 +249,7 @@ fn every_size_renders_with_every_screen() {
         focused: true,
         now: t0(),
         params: None,
+        status: None,
     };
     let overlays = [
         None,
@@ -404,6 +406,7 @@ fn untrusted_text_never_reaches_the_buffer() {
         focused: false,
         now: t0(),
         params: None,
+        status: None,
     };
     let buf = parts.draw(&mut t, 140, 60, Some(panel), None);
     assert_clean(&buf);
@@ -625,21 +628,21 @@ fn before_the_first_token_the_status_says_waiting() {
 }
 
 #[test]
-fn a_compression_between_turns_shows_in_the_status_line() {
+fn a_summary_between_turns_shows_in_the_status_line() {
     let mut parts = Parts::new();
     parts.status.activity = Activity::Idle;
-    parts.status.background = Some("fold 8 messages (1/2)".into());
+    parts.status.background = Some("summarizing 8 messages, 3–17 (1/1)".into());
     let mut t = Transcript::new();
     let text = buffer_text(&parts.draw(&mut t, 140, 3, None, None));
     let status = text.lines().last().unwrap();
     assert!(
-        status.contains("compressing in the background: fold 8 messages (1/2)"),
+        status.contains("in the background: summarizing 8 messages, 3–17 (1/1)"),
         "{status:?}"
     );
     // Narrow: the short form.
     let text = buffer_text(&parts.draw(&mut t, 60, 3, None, None));
     let status = text.lines().last().unwrap();
-    assert!(status.contains("compressing"), "{status:?}");
+    assert!(status.contains("summarizing"), "{status:?}");
 }
 
 #[test]
@@ -1069,6 +1072,7 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
         focused: true,
         now: t0(),
         params: None,
+        status: None,
     };
     let overlays = [
         None,
@@ -1131,6 +1135,7 @@ fn a_focused_panel_says_which_keys_it_takes_and_how_to_leave() {
         focused,
         now: t0(),
         params: None,
+        status: None,
     };
     let mut t = filled(2);
     let focused = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel(true)), None));

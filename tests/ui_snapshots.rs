@@ -249,6 +249,7 @@ fn checkpoints() -> Vec<Checkpoint> {
             files: vec!["src/config.rs".to_string()],
             next_steps: vec!["Write tests".to_string()],
             facts: vec![],
+            summary_asked: false,
         }
     };
     vec![
@@ -306,6 +307,7 @@ fn panel<'a>(b: &'a GoalBoard, cps: &'a [Checkpoint], selected: Option<usize>) -
         focused: selected.is_some(),
         now: t0(),
         params: None,
+        status: None,
     }
 }
 

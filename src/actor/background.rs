@@ -33,11 +33,6 @@ impl Running {
         self.since
     }
 
-    /// The task, to wait for.
-    pub fn task(&mut self) -> &mut JoinHandle<CompressionOutcome> {
-        &mut self.task
-    }
-
     /// Nothing it did is applied.
     pub fn abort(&self) {
         self.task.abort();

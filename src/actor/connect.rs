@@ -87,6 +87,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     parameter_size: info.parameter_size,
                     server_ctx,
                 });
+                // MCP servers start now, so that the first request offers their tools
+                // (the app is open meanwhile); then the engine learns the whole offer.
+                if !self.refresh_mcp().await {
+                    self.offer_tools();
+                }
                 Ok(version)
             }
             Err(LlmError::ModelNotFound { model }) => Err(Connection::ModelMissing { model }),
@@ -110,6 +115,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     parameter_size: info.parameter_size,
                     server_ctx,
                 });
+                if !self.refresh_mcp().await {
+                    self.offer_tools();
+                }
                 if matches!(
                     self.link.connection(),
                     Connection::ModelMissing { .. } | Connection::NoModels

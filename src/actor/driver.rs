@@ -32,7 +32,6 @@ use super::summarizer::BackendSummarizer;
 use super::title::Titler;
 use super::toolbox::Toolbox;
 use super::transcript;
-use crate::core::compress::CompressionPlan;
 use crate::core::engine::{ChatPrompt, Effect, Engine, Input, Request};
 use crate::core::events::EngineEvent;
 use crate::llm::ChatBackend;
@@ -45,9 +44,6 @@ use std::future::Future;
 /// A long-running request of the engine, run after the effects before it.
 pub(super) enum Job {
     Chat(ChatPrompt),
-    Compress(Box<CompressionPlan>),
-    /// Wait for the background compression.
-    AwaitBackground,
     /// Run the reply's tool calls.
     Tools(Vec<crate::core::message::ToolCall>),
 }
@@ -153,13 +149,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 self.feed(Request::Retry.into()).await;
             }
-            Command::Request(r @ Request::Compress { .. }) => {
-                // One compression at a time: the one under way first.
-                if self.bg.is_running() {
-                    self.feed_job(Job::AwaitBackground).await;
-                }
-                self.feed(r.into()).await;
-            }
             Command::Request(r) => self.feed(r.into()).await,
             // Between turns, Stop can only mean the compression in the background.
             Command::Stop => self.stop_background().await,
@@ -223,8 +212,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         while let Some(next) = job.take() {
             job = match next {
                 Job::Chat(prompt) => self.chat(prompt).await,
-                Job::Compress(plan) => self.compress(*plan).await,
-                Job::AwaitBackground => self.await_background().await,
                 Job::Tools(calls) => self.run_tools(calls).await,
             };
         }
@@ -260,12 +247,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     }
                 }
                 Effect::Chat(prompt) => job = Some(Job::Chat(prompt)),
-                Effect::Compress(plan) => job = Some(Job::Compress(plan)),
                 Effect::CompressInBackground(plan) => {
                     let summarizer = self.summarizer();
                     self.bg.start(*plan, summarizer, self.out.line());
                 }
-                Effect::AwaitCompression => job = Some(Job::AwaitBackground),
+                Effect::CancelBackground => self.cancel_background(),
                 Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
                 Effect::SaveResult { file, text } => self.disk.save_result(&file, &text, &self.out),
                 Effect::ReduceResults(items) => {
@@ -359,9 +345,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     fn on_event(&mut self, ev: EngineEvent) {
         tracing::info!(event = ev.name(), detail = ?ev, "engine");
         match &ev {
-            EngineEvent::CheckpointsMerged { merged, into, .. } => {
-                transcript::merged(&self.engine, &self.out, merged, *into)
-            }
+            EngineEvent::CheckpointsMerged {
+                merged,
+                numbers,
+                into,
+                ..
+            } => transcript::merged(&self.engine, &self.out, merged, numbers, *into),
             EngineEvent::CheckpointCreated { .. } => {
                 transcript::checkpoint_created(&self.engine, &self.out, &ev)
             }

@@ -286,5 +286,7 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         active_messages: 0,
         history_messages: 0,
         params: Default::default(),
+        tools: Default::default(),
+        summaries_off: false,
     }
 }

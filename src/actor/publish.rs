@@ -167,15 +167,6 @@ impl Publisher {
         ActivityLine(self.view.clone())
     }
 
-    /// What the background work published last says it is doing.
-    pub fn background_what(&self) -> Option<String> {
-        self.view
-            .borrow()
-            .background
-            .as_ref()
-            .map(|b| b.what.clone())
-    }
-
     /// The checkpoints as last published (a merge names ones the engine no longer has).
     pub fn last_checkpoints(&self) -> &[Checkpoint] {
         &self.checkpoints

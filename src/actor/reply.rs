@@ -36,6 +36,31 @@ enum Ended {
     Looped(super::repetition::Loop, bool),
 }
 
+/// An effect of a fold (its recovery snapshot, its records, its events): shown after the
+/// reply that led to it.
+fn folds(e: &crate::core::engine::Effect) -> bool {
+    use crate::core::engine::Effect;
+    use crate::core::events::EngineEvent;
+    match e {
+        Effect::SaveSnapshot(_) | Effect::ReduceResults(_) => true,
+        Effect::Persist(r) => matches!(
+            r.body,
+            RecordBody::Checkpoint { .. }
+                | RecordBody::CheckpointAged { .. }
+                | RecordBody::CheckpointsMerged { .. }
+                | RecordBody::ResultReduced { .. }
+        ),
+        Effect::Event(ev) => matches!(
+            ev,
+            EngineEvent::Compressed { .. }
+                | EngineEvent::CheckpointCreated { .. }
+                | EngineEvent::CheckpointsMerged { .. }
+                | EngineEvent::CheckpointAged { .. }
+        ),
+        _ => false,
+    }
+}
+
 fn chat_role(r: PromptRole) -> ChatRole {
     match r {
         PromptRole::System => ChatRole::System,
@@ -73,8 +98,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             let fx = self.engine.handle(Input::NoReply, Utc::now());
             return self.execute(fx);
         }
-        // MCP servers start when their tools are first needed (the app opens at once).
-        self.refresh_mcp().await;
+        // A server that stopped is withdrawn (one not started yet starts) before the
+        // request goes: when that changed the offer, the request is built again if it
+        // fits, so it offers what can be called.
+        let mut prompt = prompt;
+        if self.refresh_mcp().await {
+            let fresh = self.engine.prompt();
+            if fresh.estimate <= self.engine.budget().hard_limit() {
+                prompt = fresh;
+            }
+        }
         let (answer, ended) = self.stream_reply(&prompt).await;
         if let Ended::Done(stats, since) = &ended {
             // Before the reply itself: what the engine plans after it weighs this call too.
@@ -98,11 +131,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .filter_map(|e| e.record())
             .find(|r| matches!(r.body, RecordBody::Assistant { .. }))
             .map(|r| MessageId(r.seq));
-        // A recorded reply ends its streaming entry once its effects are shown; one that
-        // left nothing is taken off the screen before whatever comes next.
+        // A recorded reply ends its streaming entry once its effects are shown, before a
+        // fold made after it (its divider goes after the reply, where a resumed
+        // transcript puts it); one that left nothing is taken off the screen before
+        // whatever comes next.
         let job = if id.is_some() {
-            let job = self.execute(fx);
+            let mut fx = fx;
+            let fold = fx.iter().position(folds).unwrap_or(fx.len());
+            let after = fx.split_off(fold);
+            let mut job = self.execute(fx);
             self.out.send(Update::ReplyEnd { status, id });
+            if let Some(j) = self.execute(after) {
+                job = Some(j);
+            }
             job
         } else {
             self.out.send(Update::ReplyEnd { status, id });
@@ -272,7 +313,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
             },
             keep_alive: None,
-            tools: self.tools.offered_tools(self.link.tools_capable()),
+            tools: self.tools.schemas(&prompt.tools),
             think: self.link.think_for_chat(),
             server_truncates: false,
         }

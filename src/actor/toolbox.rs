@@ -9,6 +9,7 @@
 //! the engine and asks the person, so it is `tools.rs`.
 
 use super::ToolsConfig;
+use crate::core::engine::ToolOffer;
 use crate::core::message::ToolCall;
 use crate::tools::mcp::{Event as McpEvent, Hub, McpTool};
 use crate::tools::{self, ToolError, ToolSpec};
@@ -62,12 +63,29 @@ impl Toolbox {
         &self.mcp_tools
     }
 
-    /// The tools' JSON schemas for the next request (empty: none offered).
-    pub fn offered_tools(&self, capable: bool) -> Vec<serde_json::Value> {
+    /// What the engine may offer of the tools (empty: none, or a model without the
+    /// `tools` capability); it decides each request's offer and counts the schemas.
+    pub fn offers(&self, capable: bool) -> Vec<ToolOffer> {
         if !capable {
             return Vec::new();
         }
-        self.offered.iter().map(|s| s.schema.clone()).collect()
+        self.offered
+            .iter()
+            .map(|s| ToolOffer {
+                name: s.name.clone(),
+                schema: s.schema.to_string(),
+                need: s.need,
+            })
+            .collect()
+    }
+
+    /// The JSON schemas of the tools a request offers, by name, in its order.
+    pub fn schemas(&self, names: &[String]) -> Vec<serde_json::Value> {
+        names
+            .iter()
+            .filter_map(|n| self.offered.iter().find(|s| s.name == *n))
+            .map(|s| s.schema.clone())
+            .collect()
     }
 
     /// What the status line says of the tools.

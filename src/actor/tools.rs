@@ -20,11 +20,20 @@ use std::sync::Arc;
 use std::time::Instant;
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// The engine learns what it may offer the model: after the model's capabilities are
+    /// known, and whenever MCP servers start or stop (it decides each request's offer and
+    /// counts the schemas, `engine/offer.rs`).
+    pub(super) fn offer_tools(&mut self) {
+        let offers = self.tools.offers(self.link.tools_capable());
+        self.apply(Input::ToolsAvailable(offers));
+    }
+
     /// Start the MCP servers the first time tools are offered, and withdraw the tools of
-    /// any that stopped; the offer follows. Each start or loss is said once.
-    pub(super) async fn refresh_mcp(&mut self) {
+    /// any that stopped; the offer follows. Each start or loss is said once. True when the
+    /// offer changed.
+    pub(super) async fn refresh_mcp(&mut self) -> bool {
         if self.tools.config().is_none() || !self.link.tools_capable() {
-            return;
+            return false;
         }
         let mut events = Vec::new();
         if self.tools.mcp_unstarted() {
@@ -37,15 +46,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
         events.extend(self.tools.reap_mcp().await);
         if events.is_empty() {
-            return;
+            return false;
         }
         self.tools.mcp_changed();
+        self.offer_tools();
         for e in events {
             self.out.notice(Notice::Mcp(match e {
                 mcp::Event::Started { server, tools } => McpEvent::Started { server, tools },
                 mcp::Event::Failed { server, error } => McpEvent::Failed { server, error },
             }));
         }
+        true
     }
 
     /// Run the calls in order; the engine answers the last with the next request.

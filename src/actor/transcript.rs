@@ -234,16 +234,20 @@ pub(super) fn merged(
     engine: &Engine,
     out: &Publisher,
     merged: &[CheckpointId],
+    numbers: &[u32],
     into: CheckpointId,
 ) {
-    // The merged ones are gone from the engine; the list last published still names
-    // them.
-    let checkpoints: Vec<u32> = out
-        .last_checkpoints()
-        .iter()
-        .filter(|c| merged.contains(&c.id))
-        .map(|c| c.number)
-        .collect();
+    // The merged ones are gone from the engine: the event names them (a log from before
+    // it did is read with the list last published).
+    let checkpoints: Vec<u32> = if numbers.is_empty() {
+        out.last_checkpoints()
+            .iter()
+            .filter(|c| merged.contains(&c.id))
+            .map(|c| c.number)
+            .collect()
+    } else {
+        numbers.to_vec()
+    };
     if let Some(cp) = engine.checkpoints().iter().find(|c| c.id == into) {
         out.send(Update::Merged {
             checkpoints,

@@ -225,6 +225,7 @@ impl App {
             focused: self.panel_focus,
             now,
             params: Some(&session.status.params),
+            status: Some(&session.status),
         });
         let mut view = UiView {
             transcript: &mut self.transcript,

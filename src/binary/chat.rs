@@ -2,7 +2,7 @@
 //! when the app leaves a session for another (`AppExit::Open`, `New`, `Forked`), its actor
 //! is closed (it syncs and stops) and the other's started in the same terminal.
 
-use super::engine::{SharedTokenizer, actor_config, make_engine};
+use super::engine::{SharedTokenizer, make_engine};
 use super::errors::error_text;
 use super::session::{mark_used, new_session, open_existing, open_session, settings_now};
 use super::setup::{
@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use ollm_tui::actor::{self, Parts};
 use ollm_tui::app::{App, AppExit, AppOptions, keymap::Keymap, words};
 use ollm_tui::config::{Cli, Settings};
+use ollm_tui::launch::actor_config;
 use ollm_tui::store;
 use ollm_tui::ui::{Banner, Theme};
 use ollm_tui::view::Severity;
@@ -47,7 +48,7 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         umask: usual_umask,
         supervisor: std::env::current_exe().ok(),
     };
-    let tools = settings.tools.for_session(tool_env).with_context(|| {
+    let tools = ollm_tui::launch::tools(&settings, tool_env).with_context(|| {
         format!(
             "the tools' working directory {} cannot be used",
             settings.tools.workdir.display()

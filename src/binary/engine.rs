@@ -1,7 +1,6 @@
 //! The engine a session's actor builds: the tokenizer loaded once and shared, the log
 //! replayed or a new engine made.
 
-use ollm_tui::actor::ActorConfig;
 use ollm_tui::config::Settings;
 use ollm_tui::core::engine::{Engine, SessionSpec};
 use ollm_tui::core::prompts::Prompts;
@@ -40,7 +39,8 @@ impl SharedTokenizer {
 }
 
 /// How the actor builds the session's engine (it runs on the actor's task, so the
-/// tokenizer is waited for there, not before the terminal starts).
+/// tokenizer is waited for there, not before the terminal starts): `launch::engine`, as
+/// the benchmark builds it.
 pub fn make_engine(
     spec: SessionSpec,
     loaded: Option<LoadedLog>,
@@ -48,41 +48,11 @@ pub fn make_engine(
     tokenizer: &Arc<SharedTokenizer>,
     prompts: &Arc<Prompts>,
 ) -> Box<dyn FnOnce() -> Engine + Send> {
-    let engine_cfg = settings.engine.clone();
+    let settings = settings.clone();
     let tokenizer = tokenizer.clone();
     let prompts = prompts.clone();
     Box::new(move || {
-        let tok = tokenizer.get();
-        match loaded {
-            Some(log) => {
-                let LoadedLog {
-                    header, records, ..
-                } = log;
-                let (engine, report) =
-                    Engine::replay_owned(&header, records, engine_cfg, tok, prompts);
-                for issue in &report.issues {
-                    tracing::warn!(%issue, "replay");
-                }
-                engine
-            }
-            None => Engine::new(spec, engine_cfg, tok, prompts, chrono::Utc::now()),
-        }
+        let log = loaded.map(|l| (l.header, l.records));
+        ollm_tui::launch::engine(spec, log, &settings, tokenizer.get(), prompts)
     })
-}
-
-/// The actor's settings from the run's: one place, for the chat and the one-shot run.
-pub fn actor_config(
-    settings: &Settings,
-    tools: Option<ollm_tui::actor::ToolsConfig>,
-) -> ActorConfig {
-    ActorConfig {
-        host: settings.host.clone(),
-        temperature: settings.temperature,
-        think: settings.think,
-        summary_model: settings.summary_model.clone(),
-        keep_auto_snapshots: settings.keep_auto_snapshots,
-        repeat_limit: settings.repeat_limit,
-        tools,
-        ..ActorConfig::default()
-    }
 }

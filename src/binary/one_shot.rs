@@ -2,12 +2,13 @@
 //! its actor started, what happened said on stderr. The library's `oneshot` composes and
 //! sends the message.
 
-use super::engine::{SharedTokenizer, actor_config, make_engine};
+use super::engine::{SharedTokenizer, make_engine};
 use super::session::{mark_used, open_session};
 use super::setup::{backends, check_model_word, data_dir, init_logging, load_prompts};
 use anyhow::{Context, Result};
 use ollm_tui::actor::{self, ActorConfig, Parts};
 use ollm_tui::config::{Cli, Settings};
+use ollm_tui::launch::actor_config;
 use ollm_tui::store;
 use std::sync::Arc;
 

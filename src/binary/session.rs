@@ -17,16 +17,9 @@ pub struct Opened {
 
 /// A new session, created on disk with the first thing worth keeping.
 pub fn new_session(settings: &Settings, dir: &DataDir) -> Opened {
-    let session_id = store::new_session_id();
     let dir = dir.clone();
     Opened {
-        spec: SessionSpec {
-            session_id,
-            model: settings.model.clone().unwrap_or_default(),
-            mode: settings.mode.unwrap_or_default(),
-            ctx: settings.ctx,
-            params: Default::default(),
-        },
+        spec: ollm_tui::launch::new_spec(settings, store::new_session_id()),
         store: StoreSlot::Lazy(Box::new(move |header: &Header| {
             FileStore::create(&dir, header.clone())
         })),

@@ -481,7 +481,7 @@ mod tests {
             .map(|l| l.split("  #").next().unwrap_or("").trim_end().to_string() + "\n")
             .collect();
         let f = parse_file_config(&uncommented, Path::new("uncommented")).unwrap();
-        assert_eq!(f.compress_at, Some(0.80));
+        assert_eq!(f.compress_at, Some(0.95));
         assert_eq!(f.keys.get("snapshot").map(String::as_str), Some("ctrl+s"));
         assert_eq!(f.tools.mode, Some(ToolMode::Ask));
         assert_eq!(f.tools.policy.get("run_command"), Some(&Policy::Ask));

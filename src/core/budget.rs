@@ -4,7 +4,10 @@
 //! ctx        = num_ctx sent on every request
 //! reserve    = kept free for the reply: what recent replies used (see `reserve_for`),
 //!              at most half of ctx
-//! available  = ctx − reserve − system − goals − checkpoints
+//! fixed      = system + tools + goals: what every request carries before the
+//!              conversation (the tool schemas counted as what they are, never absorbed
+//!              into the calibration ratio), kept within a quarter of ctx by default
+//! available  = ctx − reserve − fixed − checkpoints
 //! trigger    = compress_at × available            (compress when recent ≥ trigger)
 //! hard limit = ctx − reserve                      (no request may exceed it)
 //! ```
@@ -22,7 +25,8 @@ pub const DEFAULT_CTX_CAP: u32 = 8192;
 pub const FALLBACK_CTX: u32 = 4096;
 /// Smallest context we accept: below it not even one exchange fits.
 pub const MIN_CTX: u32 = 512;
-/// The reserve never goes below this: room for a short answer whatever replies were.
+/// The reserve's floor in a window of 4K and more (see [`reserve_floor`]): room for a
+/// short answer whatever replies were.
 pub const MIN_RESERVE_TOKENS: u32 = 256;
 /// Replies whose lengths steer the reserve.
 pub const RESERVE_SAMPLES: usize = 20;
@@ -31,7 +35,8 @@ pub const RESERVE_SAMPLES: usize = 20;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BudgetConfig {
-    /// Fraction of `available` at which compression starts.
+    /// Fraction of `available` at which compression starts at the latest (it starts
+    /// earlier only when the next message would not fit otherwise).
     pub compress_at: f64,
     /// Tokens kept free for the reply; `None` = follow the lengths of recent replies.
     pub reserve_tokens: Option<u32>,
@@ -48,7 +53,7 @@ pub struct BudgetConfig {
 impl Default for BudgetConfig {
     fn default() -> Self {
         BudgetConfig {
-            compress_at: 0.80,
+            compress_at: 0.95,
             reserve_tokens: None,
             preserve_recent_tokens: 2048,
             min_free_fraction: 0.10,
@@ -116,22 +121,31 @@ fn reserve_ceiling(ctx: u32) -> u32 {
     1024.max(ctx / 10)
 }
 
+/// The least the reserve takes when it follows replies: a sixteenth of the window,
+/// between 128 and [`MIN_RESERVE_TOKENS`] — room for a few sentences. A fixed 256 was an
+/// eighth of a 2K window held for replies of 30 tokens, while plain truncation (what the
+/// server does without a client that manages context) keeps none.
+pub fn reserve_floor(ctx: u32) -> u32 {
+    (ctx / 16).clamp(128, MIN_RESERVE_TOKENS)
+}
+
 /// Tokens kept free for the reply. The configured value wins. Otherwise it follows what
-/// replies really used — the 90th percentile of `recent` reply lengths, plus a quarter —
-/// between [`MIN_RESERVE_TOKENS`] and max(1024, 10 % of ctx); before any reply, a quarter
-/// of the context within the same bounds. A fixed 1,024 took half of a 2K context while
-/// replies used ~50 tokens, so nearly every turn compressed. Never above half of ctx.
+/// this session's replies really used — the 90th percentile of `recent` reply lengths,
+/// plus a quarter — between [`reserve_floor`] and max(1024, 10 % of ctx); before any
+/// reply, an eighth of the context within the same bounds. A fixed 1,024 took half of a
+/// 2K context while replies used ~50 tokens, so nearly every turn compressed. Never above
+/// half of ctx.
 pub fn reserve_for(ctx: u32, configured: Option<u32>, recent: &[u32]) -> u32 {
     let reserve = configured.unwrap_or_else(|| {
         let observed = if recent.is_empty() {
-            ctx / 4
+            ctx / 8
         } else {
             let mut sorted = recent.to_vec();
             sorted.sort_unstable();
             let p90 = sorted[(sorted.len() * 9 / 10).min(sorted.len() - 1)];
             p90.saturating_add(p90 / 4)
         };
-        observed.clamp(MIN_RESERVE_TOKENS, reserve_ceiling(ctx))
+        observed.clamp(reserve_floor(ctx), reserve_ceiling(ctx))
     });
     reserve.min(ctx / 2)
 }
@@ -142,19 +156,27 @@ pub struct Budget {
     pub ctx: u32,
     pub reserve: u32,
     pub system: u32,
+    /// The offered tools' schemas, as the request carries them.
+    pub tools: u32,
     pub goals: u32,
     pub checkpoints: u32,
     /// Messages of the active context (not folded).
     pub recent: u32,
     pub available: u32,
     pub trigger: u32,
+    /// Room kept for lines recalled from the folded part of the conversation, once
+    /// something is folded: a question about an early fact finds room for its answer at a
+    /// full context instead of waiting for the next fold.
+    pub recall: u32,
 }
 
 impl Budget {
+    #[allow(clippy::too_many_arguments)]
     pub fn compute(
         ctx: u32,
         reserve: u32,
         system: u32,
+        tools: u32,
         goals: u32,
         checkpoints: u32,
         recent: u32,
@@ -163,6 +185,7 @@ impl Budget {
         let available = ctx
             .saturating_sub(reserve)
             .saturating_sub(system)
+            .saturating_sub(tools)
             .saturating_sub(goals)
             .saturating_sub(checkpoints);
         let trigger = (f64::from(available) * compress_at).floor() as u32;
@@ -170,20 +193,41 @@ impl Budget {
             ctx,
             reserve,
             system,
+            tools,
             goals,
             checkpoints,
             recent,
             available,
             trigger,
+            recall: 0,
         }
+    }
+
+    /// The same reading with `recall` tokens kept for recalled lines, and the trigger no
+    /// later than where the next message of `next` tokens would no longer fit: folding
+    /// starts when the conversation would not fit, not before (a chat that fits the
+    /// window folds nothing), and happens after a reply, while the person reads.
+    pub fn with_room_for(mut self, recall: u32, next: u32, compress_at: f64) -> Budget {
+        self.recall = recall.min(self.available);
+        self.available -= self.recall;
+        let by_share = (f64::from(self.available) * compress_at).floor() as u32;
+        self.trigger = by_share.min(self.available.saturating_sub(next));
+        self
     }
 
     /// Everything that would be sent now.
     pub fn total(&self) -> u32 {
-        self.system
-            .saturating_add(self.goals)
+        self.fixed()
             .saturating_add(self.checkpoints)
             .saturating_add(self.recent)
+    }
+
+    /// What every request carries before the conversation: the system prompt, the tool
+    /// schemas and the goal board.
+    pub fn fixed(&self) -> u32 {
+        self.system
+            .saturating_add(self.tools)
+            .saturating_add(self.goals)
     }
 
     /// The most a request may hold.
@@ -195,8 +239,15 @@ impl Budget {
         self.recent >= self.trigger
     }
 
+    /// The request fits the window (what is sent never exceeds this).
     pub fn fits(&self) -> bool {
         self.total() <= self.hard_limit()
+    }
+
+    /// The request fits with the room kept for recall: a normal fold is made first when it
+    /// does not (the recall room is kept, not required: no request is refused for it).
+    pub fn fits_with_recall(&self) -> bool {
+        self.total().saturating_add(self.recall) <= self.hard_limit()
     }
 
     /// Share of ctx in use, 0.0..=1.0+ (the gauge).
@@ -212,8 +263,7 @@ impl Budget {
     pub fn room(&self) -> u32 {
         self.ctx
             .saturating_sub(self.reserve)
-            .saturating_sub(self.system)
-            .saturating_sub(self.goals)
+            .saturating_sub(self.fixed())
     }
 
     /// Token cap for a summary at `level`: a share of what the summaries may take
@@ -314,13 +364,16 @@ mod tests {
 
     #[test]
     fn the_reserve_follows_reply_lengths_within_bounds() {
-        // Before any reply: a quarter of the context, within 256 ..= max(1024, 10 %).
-        assert_eq!(reserve_for(2048, None, &[]), 512);
+        // Before any reply: an eighth of the context, within floor ..= max(1024, 10 %).
+        assert_eq!(reserve_for(2048, None, &[]), 256);
         assert_eq!(reserve_for(8192, None, &[]), 1024);
         assert_eq!(reserve_for(32768, None, &[]), 3276);
-        assert_eq!(reserve_for(512, None, &[]), 256);
-        // Short replies: the floor; long ones: up to the ceiling.
-        assert_eq!(reserve_for(2048, None, &[50; 20]), 256);
+        assert_eq!(reserve_for(512, None, &[]), 128);
+        // Short replies: the floor, a sixteenth of the window from 128 to 256; long
+        // ones: up to the ceiling.
+        assert_eq!(reserve_for(2048, None, &[30; 20]), 128);
+        assert_eq!(reserve_for(4096, None, &[30; 20]), 256);
+        assert_eq!(reserve_for(2048, None, &[120; 20]), 150);
         assert_eq!(reserve_for(8192, None, &[400; 20]), 500);
         assert_eq!(reserve_for(8192, None, &[5000; 20]), 1024);
         // The 90th percentile: one outlier does not move it, several do.
@@ -339,42 +392,42 @@ mod tests {
     #[test]
     fn seed_example_16k_tier() {
         // Seed 002: 13,600 ctx, 1,000 system, no reserve in the seed's formula.
-        let b = Budget::compute(13_600, 0, 1_000, 0, 0, 0, 0.80);
+        let b = Budget::compute(13_600, 0, 1_000, 0, 0, 0, 0, 0.80);
         assert_eq!(b.available, 12_600);
         assert_eq!(b.trigger, 10_080);
         // The seed prints 10,400 here; 13,600 − 1,000 − 1,200 is 11,400 (its later
         // figures, 10,800 and 10,500, are consistent with the formula).
-        let b = Budget::compute(13_600, 0, 1_000, 0, 1_200, 0, 0.80);
+        let b = Budget::compute(13_600, 0, 1_000, 0, 0, 1_200, 0, 0.80);
         assert_eq!(b.available, 11_400);
         assert_eq!(b.trigger, 9_120);
-        let b = Budget::compute(13_600, 0, 1_000, 0, 600 + 1_200, 0, 0.80);
+        let b = Budget::compute(13_600, 0, 1_000, 0, 0, 600 + 1_200, 0, 0.80);
         assert_eq!(b.available, 10_800);
         assert_eq!(b.trigger, 8_640);
-        let b = Budget::compute(13_600, 0, 1_000, 0, 300 + 600 + 1_200, 0, 0.80);
+        let b = Budget::compute(13_600, 0, 1_000, 0, 0, 300 + 600 + 1_200, 0, 0.80);
         assert_eq!(b.available, 10_500);
         assert_eq!(b.trigger, 8_400);
     }
 
     #[test]
     fn totals_limits_and_trigger() {
-        let b = Budget::compute(8192, 1024, 300, 100, 500, 5000, 0.8);
+        let b = Budget::compute(8192, 1024, 300, 0, 100, 500, 5000, 0.8);
         assert_eq!(b.available, 8192 - 1024 - 300 - 100 - 500);
         assert_eq!(b.total(), 5900);
         assert_eq!(b.hard_limit(), 7168);
         assert!(b.fits());
         assert!(b.over_trigger() == (5000 >= b.trigger));
-        let over = Budget::compute(8192, 1024, 300, 100, 500, 7000, 0.8);
+        let over = Budget::compute(8192, 1024, 300, 0, 100, 500, 7000, 0.8);
         assert!(!over.fits());
     }
 
     #[test]
     fn level_caps_reach_the_seed_in_large_contexts_and_shrink_with_the_room() {
-        let large = Budget::compute(32768, 3276, 1000, 0, 0, 0, 0.8);
+        let large = Budget::compute(32768, 3276, 1000, 0, 0, 0, 0, 0.8);
         assert_eq!(large.level_cap(Level::Detailed), 1200);
         assert_eq!(large.level_cap(Level::Moderate), 600);
         assert_eq!(large.level_cap(Level::Compact), 300);
         assert_eq!(large.level_cap(Level::Ancient), 150);
-        let small = Budget::compute(2048, 256, 60, 0, 0, 0, 0.8);
+        let small = Budget::compute(2048, 256, 60, 0, 0, 0, 0, 0.8);
         assert!(small.level_cap(Level::Detailed) < 200);
         assert!(small.level_cap(Level::Detailed) > small.level_cap(Level::Moderate));
         assert!(small.level_cap(Level::Moderate) > small.level_cap(Level::Compact));
@@ -382,7 +435,11 @@ mod tests {
         // Summaries and the ledger together take at most two fifths of the room at every
         // size, so a pass that folds to the fold target leaves recent messages beside
         // them; the ledger has the larger share.
-        for b in [small, Budget::compute(8192, 1024, 250, 0, 0, 0, 0.8), large] {
+        for b in [
+            small,
+            Budget::compute(8192, 1024, 250, 0, 0, 0, 0, 0.8),
+            large,
+        ] {
             let checkpoints = b.summaries_budget() + b.ledger_budget();
             assert!(
                 checkpoints <= b.room() * 40 / 100,
@@ -398,9 +455,9 @@ mod tests {
 
     #[test]
     fn recent_window_is_capped_by_the_room() {
-        let small = Budget::compute(2048, 1024, 150, 0, 0, 0, 0.8);
+        let small = Budget::compute(2048, 1024, 150, 0, 0, 0, 0, 0.8);
         assert!(small.recent_window(2048) < 400);
-        let big = Budget::compute(32768, 3276, 1000, 0, 0, 0, 0.8);
+        let big = Budget::compute(32768, 3276, 1000, 0, 0, 0, 0, 0.8);
         assert_eq!(big.recent_window(2048), 2048);
     }
 }

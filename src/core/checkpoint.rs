@@ -135,6 +135,10 @@ pub struct Checkpoint {
     /// that the summary may drop but the context keeps. Aging leaves them as they are.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<LedgerLine>,
+    /// A summary of a fold made without one was asked of the model (kept or not): it is
+    /// not asked again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub summary_asked: bool,
 }
 
 impl Checkpoint {

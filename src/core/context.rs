@@ -57,6 +57,15 @@ impl History {
     pub fn last(&self) -> Option<&Message> {
         self.messages.last()
     }
+
+    /// The first message after `id` (in id order) said by `role`.
+    pub fn next_by(&self, id: MessageId, role: crate::core::message::Role) -> Option<&Message> {
+        let from = match self.messages.binary_search_by_key(&id, |m| m.id) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        };
+        self.messages[from..].iter().find(|m| m.role == role)
+    }
 }
 
 /// A message of the active context, with what the engine needs to budget and protect it.

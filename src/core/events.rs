@@ -193,6 +193,10 @@ pub enum EngineEvent {
     },
     CheckpointsMerged {
         merged: Vec<CheckpointId>,
+        /// The merged checkpoints' numbers, in the order of `merged` (the UI names them;
+        /// one made in the same step as the merge was never published).
+        #[serde(default)]
+        numbers: Vec<u32>,
         into: CheckpointId,
         tokens: u32,
     },
@@ -243,6 +247,19 @@ pub enum EngineEvent {
         dropped_user: usize,
         dropped_model: usize,
         kept: usize,
+    },
+    /// The model's summary of fold `number` carried `carried` of the span's `facts`
+    /// facts: it was left out, and the fold keeps its facts only.
+    SummaryRejected {
+        number: u32,
+        carried: u32,
+        facts: u32,
+    },
+    /// The model's summaries failed the fact check `rejected` times: none is asked again
+    /// in this session, and folding keeps the facts only.
+    SummariesOff {
+        model: String,
+        rejected: u32,
     },
     /// The server refused the request as too long again after a compression.
     OverflowPersists {
@@ -326,6 +343,8 @@ impl EngineEvent {
             EngineEvent::Blocked(_) => "blocked",
             EngineEvent::Recalled { .. } => "recalled",
             EngineEvent::LedgerFull { .. } => "ledger-full",
+            EngineEvent::SummaryRejected { .. } => "summary-rejected",
+            EngineEvent::SummariesOff { .. } => "summaries-off",
             EngineEvent::OverflowPersists { .. } => "overflow-persists",
             EngineEvent::ReliabilityWarning { .. } => "reliability-warning",
             EngineEvent::GoalUpdated { .. } => "goal-updated",

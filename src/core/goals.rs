@@ -193,6 +193,19 @@ impl GoalBoard {
         self.active.is_none() && self.decisions.is_empty()
     }
 
+    /// What every request carries of the board in the person's words: the active goal,
+    /// its steps and the decisions. A summary that repeats them spends its tokens on what
+    /// is there anyway.
+    pub fn protected_texts(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.decisions.iter().map(|d| d.text.clone()).collect();
+        if let Some(goal) = &self.active {
+            out.push(goal.description.clone());
+            out.extend(goal.checkpoints.iter().map(|c| c.description.clone()));
+            out.extend(goal.next_steps.iter().cloned());
+        }
+        out
+    }
+
     pub fn locked_decisions(&self) -> impl Iterator<Item = &Decision> {
         self.decisions.iter().filter(|d| d.locked)
     }

@@ -33,6 +33,7 @@ pub mod sanitize;
 pub mod snapshot;
 pub mod speed;
 pub mod summarizer;
+pub mod summary_check;
 #[doc(hidden)]
 pub mod testing;
 pub mod tokens;

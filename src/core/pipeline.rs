@@ -41,6 +41,10 @@ pub enum TaskTarget {
     Age { id: CheckpointId, from: Level },
     /// Merge these checkpoints (oldest first) into one ancient checkpoint.
     Merge { ids: Vec<CheckpointId> },
+    /// Write the summary a fold was made without, from its originals: asked of the model
+    /// between turns when the server can afford it, and kept only if it carries the
+    /// span's facts (`core::summary_check`).
+    Summarize { id: CheckpointId },
 }
 
 /// One piece of input: a formatted original message, or part of one.
@@ -462,6 +466,28 @@ pub fn mechanical_text(task: &Task, reason: &str, tok: &dyn Tokenizer) -> String
     }
 }
 
+/// The result of a task that needs no model (upkeep by cutting, a fold that keeps the
+/// facts only, an emergency truncation); `None` for a task the model must do.
+pub fn run_offline(task: &Task, tok: &dyn Tokenizer) -> Option<TaskResult> {
+    let text = if let Some(summaries) = &task.cut_from {
+        let refs: Vec<&str> = summaries.iter().map(String::as_str).collect();
+        opening_lines(&refs, task.cap, tok)
+    } else if task.mechanical {
+        mechanical_text(task, "emergency rollover", tok)
+    } else {
+        return None;
+    };
+    let tokens = tok.count(&text);
+    Some(TaskResult {
+        text,
+        tokens,
+        calls: 0,
+        retried: false,
+        cut: false,
+        mechanical: true,
+    })
+}
+
 /// Run one task to an accepted text (shorter than its input, its facts kept), or an error.
 pub async fn run_task<S: Summarizer>(
     task: &Task,
@@ -470,30 +496,8 @@ pub async fn run_task<S: Summarizer>(
     summarizer: &S,
 ) -> Result<TaskResult, String> {
     let limit = limit_for(task.cap);
-    if let Some(summaries) = &task.cut_from {
-        let refs: Vec<&str> = summaries.iter().map(String::as_str).collect();
-        let text = opening_lines(&refs, task.cap, tok);
-        let tokens = tok.count(&text);
-        return Ok(TaskResult {
-            text,
-            tokens,
-            calls: 0,
-            retried: false,
-            cut: false,
-            mechanical: true,
-        });
-    }
-    if task.mechanical {
-        let text = mechanical_text(task, "emergency rollover", tok);
-        let tokens = tok.count(&text);
-        return Ok(TaskResult {
-            text,
-            tokens,
-            calls: 0,
-            retried: false,
-            cut: false,
-            mechanical: true,
-        });
+    if let Some(done) = run_offline(task, tok) {
+        return Ok(done);
     }
     let mut caller = Caller {
         summarizer,

@@ -219,6 +219,16 @@ pub enum RecordBody {
         merged: Vec<CheckpointId>,
         checkpoint: Checkpoint,
     },
+    /// The model summarized a fold made without a summary (`Summarize`), and the summary
+    /// was checked against the span's facts: it carried `carried` of `facts`. `summary` is
+    /// empty when it did not earn its place (the fold keeps its facts only).
+    CheckpointSummarized {
+        id: CheckpointId,
+        summary: String,
+        tokens: u32,
+        carried: u32,
+        facts: u32,
+    },
     Goal {
         change: GoalChange,
         author: Author,
@@ -284,6 +294,7 @@ impl RecordBody {
             RecordBody::Checkpoint { .. } => "checkpoint",
             RecordBody::CheckpointAged { .. } => "checkpoint_aged",
             RecordBody::CheckpointsMerged { .. } => "checkpoints_merged",
+            RecordBody::CheckpointSummarized { .. } => "checkpoint_summarized",
             RecordBody::Goal { .. } => "goal",
             RecordBody::Pin { .. } => "pin",
             RecordBody::Clip { .. } => "clip",

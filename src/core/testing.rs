@@ -36,7 +36,10 @@ impl Clock {
 #[derive(Debug, Default, Clone)]
 pub struct TurnReport {
     pub sent: Vec<ChatPrompt>,
+    /// Compression passes (folds, at once in the turn or between turns).
     pub compressions: usize,
+    /// Summaries of folds asked of the summarizer between turns.
+    pub summaries: usize,
     /// Huge tool results the summarizer read through (layer 1).
     pub digests: usize,
     pub blocked: Option<Blocked>,
@@ -113,9 +116,11 @@ impl<S: Summarizer> Harness<S> {
         if let Some(last) = self.records.last() {
             assert!(
                 r.seq > last.seq,
-                "record {} after {}: the log would refuse it",
+                "record {} ({}) after {} ({}): the log would refuse it",
                 r.seq,
-                last.seq
+                r.body.kind(),
+                last.seq,
+                last.body.kind()
             );
         }
         self.records.push(r);
@@ -148,9 +153,8 @@ impl<S: Summarizer> Harness<S> {
                 e,
                 Effect::SaveSnapshot(_)
                     | Effect::Chat(_)
-                    | Effect::Compress(_)
                     | Effect::CompressInBackground(_)
-                    | Effect::AwaitCompression
+                    | Effect::CancelBackground
             )
         });
         self.absorb(rest);
@@ -234,6 +238,9 @@ impl<S: Summarizer> Harness<S> {
                     if let EngineEvent::Blocked(b) = &ev {
                         report.blocked = Some(*b);
                     }
+                    if matches!(ev, EngineEvent::Compressed { .. }) {
+                        report.compressions += 1;
+                    }
                     report.events.push(ev.clone());
                     self.events.push(ev);
                 }
@@ -262,23 +269,20 @@ impl<S: Summarizer> Harness<S> {
                     report.sent.push(prompt);
                     self.run(Input::Reply(reply), report, server);
                 }
-                // Run at once: the person "reads" the reply while it runs.
-                Effect::Compress(plan) | Effect::CompressInBackground(plan) => {
-                    report.compressions += 1;
+                // A fold's summary, run at once: the person "reads" the reply while it runs.
+                Effect::CompressInBackground(plan) => {
+                    report.summaries += 1;
                     let outcome = futures_lite_block_on(plan.run(&self.summarizer));
                     self.run(Input::Compressed(Box::new(outcome)), report, server);
                 }
+                // Nothing runs in the background here long enough to be cancelled.
+                Effect::CancelBackground => {}
                 Effect::SaveResult { file, text } => {
                     self.saved.insert(file, text);
                 }
                 Effect::ReduceResults(items) => {
                     let texts = self.reduce_results(items);
                     self.run(Input::ResultsReduced(texts), report, server);
-                }
-                Effect::AwaitCompression => {
-                    panic!(
-                        "nothing runs in the background here: background compressions end at once"
-                    )
                 }
                 Effect::RunTools(calls) => {
                     for call in calls {

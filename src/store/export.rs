@@ -247,6 +247,9 @@ pub struct RecordWords {
     pub checkpoint_aged: fn(&Checkpoint) -> String,
     /// Checkpoints merged (named by number where known) into the one given.
     pub checkpoints_merged: fn(&[String], &Checkpoint) -> String,
+    /// A fold's summary checked against its facts: the checkpoint's number, whether it
+    /// was kept, the facts it carried and the span's.
+    pub checkpoint_summarized: fn(u32, bool, u32, u32) -> String,
     /// A change to the goal board and who made it.
     pub goal: fn(&GoalChange, Author) -> String,
     pub pin: fn(MessageId, bool) -> String,
@@ -412,6 +415,21 @@ fn render_record(
         RecordBody::CheckpointAged { checkpoint: c } => {
             let summary = format!("📝 {} · {time}", (w.checkpoint_aged)(c));
             folded(md, &summary, &c.summary);
+        }
+        RecordBody::CheckpointSummarized {
+            id,
+            summary,
+            carried,
+            facts,
+            ..
+        } => {
+            let number = numbers.get(id).copied().unwrap_or_default();
+            let line = (w.checkpoint_summarized)(number, !summary.is_empty(), *carried, *facts);
+            if summary.is_empty() {
+                let _ = writeln!(md, "> 📝 {line} · {time}\n");
+            } else {
+                folded(md, &format!("📝 {line} · {time}"), summary);
+            }
         }
         RecordBody::CheckpointsMerged {
             merged,

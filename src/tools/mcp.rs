@@ -271,6 +271,7 @@ async fn start_one(cfg: ServerConfig) -> Result<Running, String> {
                             "parameters": schema,
                         }
                     }),
+                    need: crate::core::engine::Need::Always,
                 },
                 required,
                 peer: peer.clone(),

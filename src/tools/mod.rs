@@ -55,6 +55,8 @@ pub struct ToolSpec {
     pub access: Access,
     /// Ollama's `{"type":"function","function":{…}}` object.
     pub schema: Value,
+    /// When the tool is worth offering (the engine decides the offer, `engine/offer.rs`).
+    pub need: crate::core::engine::Need,
 }
 
 /// Why a call did not run, in words the model can act on.
@@ -185,9 +187,14 @@ impl Outcome {
     }
 }
 
-/// The built-in tools, in the order they are offered.
+/// The built-in tools, in the order they are offered while the window has room for their
+/// schemas. The schemas are short on purpose: each rides on every request that offers it
+/// (`engine/offer.rs`), so a word in a description costs a token in every request. The
+/// first five come to about 300 tokens, all nine to about 470 (cl100k; measured by
+/// `builtin_schemas_stay_small`).
 pub fn builtin_specs() -> Vec<ToolSpec> {
-    fn spec(name: &str, access: Access, description: &str, params: Value) -> ToolSpec {
+    use crate::core::engine::Need;
+    fn spec(name: &str, access: Access, need: Need, description: &str, params: Value) -> ToolSpec {
         ToolSpec {
             name: name.to_string(),
             access,
@@ -195,90 +202,100 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
                 "type": "function",
                 "function": { "name": name, "description": description, "parameters": params }
             }),
+            need,
         }
     }
     vec![
         spec(
             "read_file",
             Access::Read,
-            "Read a text file in the working directory. Returns its lines with numbers and the total line count.",
+            Need::Always,
+            "Read a text file in the working directory; lines come numbered.",
             json!({"type": "object", "required": ["path"], "properties": {
-                "path": {"type": "string", "description": "file path, relative to the working directory"},
-                "start_line": {"type": "integer", "description": "first line to read (1-based; for a file read, the file's own line number)"},
-                "end_line": {"type": "integer", "description": "last line to read"}
+                "path": {"type": "string"},
+                "start_line": {"type": "integer"},
+                "end_line": {"type": "integer"}
+            }}),
+        ),
+        spec(
+            "run_command",
+            Access::Execute,
+            Need::Always,
+            "Run a shell command (sh -c) in the working directory; returns output and exit status.",
+            json!({"type": "object", "required": ["command"], "properties": {
+                "command": {"type": "string"}
             }}),
         ),
         spec(
             "list_files",
             Access::Read,
-            "List files under a directory of the working directory (respects .gitignore).",
+            Need::Always,
+            "List files under a directory (respects .gitignore).",
             json!({"type": "object", "properties": {
-                "path": {"type": "string", "description": "directory, default: the working directory"},
-                "glob": {"type": "string", "description": "only names matching this glob, e.g. *.rs"},
-                "depth": {"type": "integer", "description": "how deep to go, default 3"}
+                "path": {"type": "string"},
+                "glob": {"type": "string", "description": "e.g. *.rs"},
+                "depth": {"type": "integer"}
             }}),
         ),
         spec(
             "search_files",
             Access::Read,
-            "Search file contents for a regular expression (respects .gitignore). Returns path:line: text.",
+            Need::Always,
+            "Search file contents for a regex; returns path:line: text.",
             json!({"type": "object", "required": ["pattern"], "properties": {
-                "pattern": {"type": "string", "description": "regular expression"},
-                "path": {"type": "string", "description": "directory or file to search, default: the working directory"},
-                "glob": {"type": "string", "description": "only files matching this glob"}
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "glob": {"type": "string"}
+            }}),
+        ),
+        spec(
+            "edit_file",
+            Access::Write,
+            Need::Always,
+            "Replace text that occurs exactly once in a file.",
+            json!({"type": "object", "required": ["path", "old_text", "new_text"], "properties": {
+                "path": {"type": "string"},
+                "old_text": {"type": "string"},
+                "new_text": {"type": "string"}
             }}),
         ),
         spec(
             "write_file",
             Access::Write,
-            "Create or overwrite a file in the working directory with the given content.",
+            Need::Always,
+            "Create or overwrite a file with the given content.",
             json!({"type": "object", "required": ["path", "content"], "properties": {
                 "path": {"type": "string"},
                 "content": {"type": "string"}
             }}),
         ),
         spec(
-            "edit_file",
-            Access::Write,
-            "Replace an exact piece of text in a file with new text. old_text must occur exactly once.",
-            json!({"type": "object", "required": ["path", "old_text", "new_text"], "properties": {
-                "path": {"type": "string"},
-                "old_text": {"type": "string", "description": "the exact text to replace"},
-                "new_text": {"type": "string"}
-            }}),
-        ),
-        spec(
             "recall",
             Access::Read,
-            "Read back a tool result that was shortened in the conversation (it says \"call recall with id N\"). Returns the lines asked for, numbered.",
+            Need::ShortenedResult,
+            "Read back lines of a shortened tool result by the id it names.",
             json!({"type": "object", "required": ["id"], "properties": {
-                "id": {"type": "integer", "description": "the id the shortened result names"},
-                "start_line": {"type": "integer", "description": "first line to read (1-based)"},
-                "end_line": {"type": "integer", "description": "last line to read"}
+                "id": {"type": "integer"},
+                "start_line": {"type": "integer"},
+                "end_line": {"type": "integer"}
             }}),
         ),
         spec(
             SEARCH_HISTORY,
             Access::Read,
-            "Search everything said earlier in this conversation, including parts no longer shown in full. Returns the best matching lines, each with its message number and who said it.",
+            Need::Folded,
+            "Search everything said earlier in this conversation, parts no longer shown included; returns matching lines with message numbers.",
             json!({"type": "object", "required": ["query"], "properties": {
-                "query": {"type": "string", "description": "words to look for, e.g. a name, a file or a topic"},
-                "limit": {"type": "integer", "description": "most lines to return (default 5)"}
+                "query": {"type": "string"},
+                "limit": {"type": "integer"}
             }}),
         ),
         spec(
             crate::core::engine::TASK_DONE_TOOL,
             Access::Read,
-            "Call this once the user's task is completely finished, then answer the user. The tool calls and results of the task leave the conversation (what was said stays), making room for the next task.",
+            Need::ToolsInUse,
+            "Call once the user's task is finished, then answer: its tool calls and results leave the conversation.",
             json!({"type": "object", "properties": {}}),
-        ),
-        spec(
-            "run_command",
-            Access::Execute,
-            "Run a shell command in the working directory. Returns its output and exit status.",
-            json!({"type": "object", "required": ["command"], "properties": {
-                "command": {"type": "string", "description": "the command line, run with sh -c"}
-            }}),
         ),
     ]
 }

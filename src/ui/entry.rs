@@ -423,11 +423,16 @@ fn render_with(
                 Some(m) => format!(" (since merged into checkpoint {m})"),
                 None => String::new(),
             };
+            // A fold without a summary keeps the facts only: "0 tokens" read as a loss.
+            let kept = if *tokens == 0 {
+                "your facts kept".to_string()
+            } else {
+                format!("{} tokens", thousands(u64::from(*tokens)))
+            };
             let text = format!(
-                "{f}{f} checkpoint {checkpoint}{merged}: {messages} earlier messages folded ({tok} tokens) {f}{f}",
+                "{f}{f} checkpoint {checkpoint}{merged}: {messages} earlier messages folded ({kept}) {f}{f}",
                 f = ctx.g.fold,
                 messages = thousands(*messages as u64),
-                tok = thousands(u64::from(*tokens)),
             );
             out.extend(wrap(
                 &[Span::styled(text, s.dim)],

@@ -82,6 +82,60 @@ fn params_lines(
     out
 }
 
+/// What every request carries besides the conversation, when it is worth saying: the
+/// tools offered and their cost, those left out for room, and folds without summaries.
+fn context_lines(
+    status: &crate::core::engine::EngineStatus,
+    width: usize,
+    theme: &Theme,
+    g: &Glyphs,
+) -> Vec<Line<'static>> {
+    let s = &theme.styles;
+    let tools = &status.tools;
+    let mut out = Vec::new();
+    if !tools.offered.is_empty() {
+        let cost = status.calibration.apply(tools.raw);
+        out.extend(item(
+            "tools:",
+            s.dim,
+            &format!(
+                "{} ({} tokens a request)",
+                tools.offered.join(", "),
+                thousands(u64::from(cost))
+            ),
+            s.text,
+            width,
+        ));
+    }
+    if !tools.left_out.is_empty() {
+        out.extend(item(
+            "no room:",
+            s.dim,
+            &format!(
+                "{} (a larger window offers them{}/ctx)",
+                tools.left_out.join(", "),
+                g.sep
+            ),
+            s.text,
+            width,
+        ));
+    }
+    if status.summaries_off {
+        out.extend(item(
+            "folds:",
+            s.dim,
+            "your facts only (the model's summaries dropped them)",
+            s.text,
+            width,
+        ));
+    }
+    if !out.is_empty() {
+        out.insert(0, section("Every request", theme));
+        out.push(Line::default());
+    }
+    out
+}
+
 pub(crate) fn goal_lines(
     view: &PanelView<'_>,
     width: usize,
@@ -93,6 +147,9 @@ pub(crate) fn goal_lines(
         Some(p) => params_lines(p, width, theme, g),
         None => Vec::new(),
     };
+    if let Some(status) = view.status {
+        out.extend(context_lines(status, width, theme, g));
+    }
     match &view.goals.active {
         None => {
             out.extend(wrap(

@@ -165,8 +165,8 @@ fn activity(
         Activity::Idle if connecting => format!("connecting{}", glyphs.ellipsis),
         // Between turns: typing and sending go on meanwhile.
         Activity::Idle => match background {
-            Some(_) if short => "compressing".to_string(),
-            Some(what) => format!("compressing in the background: {}", clean_line(what)),
+            Some(_) if short => "summarizing".to_string(),
+            Some(what) => format!("in the background: {}", clean_line(what)),
             None => match pull {
                 Some(_) if short => "pulling".to_string(),
                 Some(what) => clean_line(what),

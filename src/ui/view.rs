@@ -138,6 +138,10 @@ pub struct PanelView<'a> {
     pub now: DateTime<Utc>,
     /// The session's own system prompt and parameters (`/system`, `/set`), shown when set.
     pub params: Option<&'a crate::core::params::SessionParams>,
+    /// What every request carries besides the conversation: the tools offered and what
+    /// their schemas cost, those the window has no room for, whether folds still get the
+    /// model's summaries.
+    pub status: Option<&'a crate::core::engine::EngineStatus>,
 }
 
 /// A popup drawn over everything else.

@@ -204,6 +204,7 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
         | EngineEvent::Pinned { .. }
         | EngineEvent::Recalled { .. }
         | EngineEvent::LedgerFull { .. }
+        | EngineEvent::SummariesOff { .. }
         | EngineEvent::TaskDone { .. }
         | EngineEvent::ResultsReduced { .. }
         | EngineEvent::NothingToRetry
@@ -239,6 +240,9 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
         | EngineEvent::CheckpointsMerged { .. }
         | EngineEvent::AutoSnapshotCreated { .. }
         | EngineEvent::GoalUpdated { .. } => (Nowhere, Info),
+        // Only in the log: one summary left out changes nothing the person sees (the
+        // fold keeps its facts); when summaries stop for good, that is said.
+        EngineEvent::SummaryRejected { .. } => (Nowhere, Info),
     }
 }
 

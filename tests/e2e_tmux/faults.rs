@@ -96,11 +96,7 @@ async fn sigint_sigterm_sighup_and_sigquit_hand_the_terminal_back_in_every_state
     for signal in ["-INT", "-TERM", "-HUP", "-QUIT"] {
         for state in ["idle", "stalled reply", "compressing"] {
             let home = tempfile::tempdir().unwrap();
-            let ctx = if state == "compressing" {
-                "2048"
-            } else {
-                "4096"
-            };
+            let ctx = "4096";
             let t = Tmux::connected(
                 &["--model", "llama3.2:3b", "--ctx", ctx],
                 home.path(),
@@ -120,8 +116,8 @@ async fn sigint_sigterm_sighup_and_sigquit_hand_the_terminal_back_in_every_state
                         .await;
                 }
                 "compressing" => {
-                    // Long replies fill the 2K context; the summary request is held by
-                    // the server, so the compression that starts stays under way.
+                    // Long replies; the summary request is held by the server, so the
+                    // summary asked after the fold stays under way.
                     server.set_reply_words(120);
                     server.hold_summaries(true);
                     until_compressing(&t).await;
@@ -156,35 +152,33 @@ async fn sigint_sigterm_sighup_and_sigquit_hand_the_terminal_back_in_every_state
                 assert!(interrupted, "{signal}: the partial reply is kept\n{text}");
             }
             if state == "compressing" {
-                // Every message is on disk; the unfinished compression left nothing.
+                // Every message is on disk, and the fold (made at once); the summary under
+                // way when the signal came left nothing.
                 let text = std::fs::read_to_string(&logs[0]).unwrap();
                 let users = text.matches("\"type\":\"user\"").count();
                 assert!(users >= 2, "{signal}: the messages are kept\n{text}");
-                assert!(!text.contains("\"type\":\"checkpoint\""), "{text}");
+                assert!(text.contains("\"type\":\"checkpoint\""), "{text}");
+                assert!(
+                    !text.contains("\"type\":\"checkpoint_summarized\""),
+                    "{text}"
+                );
             }
         }
     }
 }
 
-/// Send questions until the status line says a compression is under way.
+/// A few questions, then `/compress`: the fold is made at once and its summary asked of
+/// the server (which holds it), so a summary is under way between turns.
 async fn until_compressing(t: &Tmux) {
-    for i in 0..12 {
-        t.say(&format!("question {i} about the module layout"));
-        // A compression may start between a reply and the next Enter (it runs in the
-        // background), and then the message waits for it: either ends this turn.
-        let s = t
-            .wait_for("the reply or a compression", |s| {
-                s.contains("compressing")
-                    || (s.contains(&format!("You said: \"question {i}"))
-                        && !s.contains("generating")
-                        && !s.contains("waiting for the model"))
-            })
+    // Enough replies that the server can afford the summary's time (compression may take
+    // 15 % of its busy time).
+    for i in 0..10 {
+        t.ask(&format!("question {i} about the module layout"))
             .await;
-        if s.contains("compressing") {
-            return;
-        }
     }
-    panic!("no compression started:\n{}", t.screen());
+    t.say("/compress");
+    t.wait_for("a summary under way", |s| s.contains("summarizing"))
+        .await;
 }
 
 /// A small tmpfs (root may mount one; elsewhere the test says so and does nothing) whose

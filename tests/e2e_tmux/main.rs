@@ -12,9 +12,13 @@
 //! `chat`, `faults` (kill -9, signals, a tiny terminal), `tools` (calls, approvals, attacks
 //! through scripted calls), `sessions`, `pull` (`/pull` with its progress, Esc), `copy`
 //! (`/copy` by OSC 52, the mouse released), `new_session` (`/new`, `/bye`, `/system` and
-//! `/set`, what `/fork` keeps).
+//! `/set`, what `/fork` keeps), `shipped` (the benchmark's first request is the binary's).
 #![allow(clippy::unwrap_used)]
 
+/// The fidelity benchmark, for `shipped` (it lives outside the library).
+#[allow(dead_code, unused_imports)]
+#[path = "../../benches/fidelity/mod.rs"]
+mod fidelity;
 #[path = "../store_fixtures.rs"]
 mod fixtures;
 #[path = "../support/mod.rs"]
@@ -28,4 +32,5 @@ mod new_session;
 mod pull;
 mod screen;
 mod sessions;
+mod shipped;
 mod tools;

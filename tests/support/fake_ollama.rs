@@ -41,6 +41,10 @@ pub const DEFAULT_NUM_CTX: u32 = 4096;
 pub const TEMPLATE_OVERHEAD_TOKENS: u32 = 4;
 /// Beginning-of-sequence token added once per prompt.
 pub const BOS_TOKENS: u32 = 1;
+/// What a chat template adds around offered tools before their definitions (Qwen2.5's
+/// lists them in the system prompt under a paragraph on how to call them): counted, like
+/// the definitions, in `prompt_eval_count` and truncation, as Ollama renders them.
+pub const TOOLS_PREAMBLE_TOKENS: u32 = 80;
 /// What `GET /api/version` reports.
 pub const FAKE_VERSION: &str = "0.12.6";
 /// Ollama's error text when a prompt exceeds the context and truncation is off.
@@ -911,7 +915,7 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
         _ => {}
     }
 
-    let fit = fit_prompt(&messages, num_ctx);
+    let fit = fit_prompt(&messages, tools_tokens(&body["tools"]), num_ctx);
     let refused = fit.dropped > 0 && !truncate;
     log_request(shared, body, &fit, num_ctx, refused);
     if refused {
@@ -1124,14 +1128,30 @@ struct Fit {
     prompt_eval_count: u32,
 }
 
+/// The prompt tokens offered tools take, as a template renders them: a preamble, then
+/// each definition as JSON.
+pub fn tools_tokens(tools: &Value) -> u32 {
+    match tools.as_array() {
+        Some(list) if !list.is_empty() => {
+            TOOLS_PREAMBLE_TOKENS
+                + list
+                    .iter()
+                    .map(|t| count_tokens(&t.to_string()) + 1)
+                    .sum::<u32>()
+        }
+        _ => 0,
+    }
+}
+
 /// Ollama's history truncation: drop the oldest non-system messages (never the last one)
-/// until the prompt fits; if it still does not, the runner cuts the input to `num_ctx`.
-fn fit_prompt(messages: &[Msg], num_ctx: u32) -> Fit {
+/// until the prompt, with the offered tools (`fixed` tokens), fits; if it still does not,
+/// the runner cuts the input to `num_ctx`.
+fn fit_prompt(messages: &[Msg], fixed: u32, num_ctx: u32) -> Fit {
     let costs: Vec<u32> = messages
         .iter()
         .map(|m| count_tokens(&m.content) + count_tokens(&m.calls) + TEMPLATE_OVERHEAD_TOKENS)
         .collect();
-    let sent: u32 = costs.iter().sum::<u32>() + BOS_TOKENS;
+    let sent: u32 = costs.iter().sum::<u32>() + BOS_TOKENS + fixed;
     let mut keep = vec![true; messages.len()];
     let mut total = sent;
     let last = messages.len().saturating_sub(1);

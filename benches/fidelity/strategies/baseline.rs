@@ -97,7 +97,14 @@ pub(super) async fn baseline<B: ChatBackend>(
                 options: ChatOptions {
                     num_ctx: setup.ctx,
                     num_predict: Some(
-                        i32::try_from(setup.ctx.saturating_sub(used).max(64)).unwrap_or(i32::MAX),
+                        i32::try_from(
+                            setup
+                                .ctx
+                                .saturating_sub(used)
+                                .max(64)
+                                .min(setup.num_predict.unwrap_or(u32::MAX)),
+                        )
+                        .unwrap_or(i32::MAX),
                     ),
                     top_p: None,
                     temperature: setup.temperature,

@@ -60,8 +60,13 @@ pub struct Setup {
     /// When set, the pause also grows with what there is to read and to type.
     pub pace: Option<Pace>,
     pub tok: Arc<dyn Tokenizer>,
-    /// Reply sampling temperature (`None`: the model's default).
+    /// Reply sampling temperature (`None`: the model's default, as the app ships).
     pub temperature: Option<f32>,
+    /// Tools offered to a tools-capable model, as the app ships (`false`: `--tools off`).
+    pub tools: bool,
+    /// A cap on every reply, for every strategy alike (`/set num_predict N` for ours):
+    /// `None` as shipped, where a small model may write until the window is full.
+    pub num_predict: Option<u32>,
     /// Longest a turn may take before the run is abandoned.
     pub turn_timeout: Duration,
     /// The model server's request log (`ollama-real --log FILE`), when it writes one: the

@@ -1,14 +1,15 @@
-//! `ours`: the session actor over real HTTP, as the product runs it, driven turn by turn.
+//! `ours`: the session actor over real HTTP, built as the binary builds it (`launch`, from
+//! the settings of a run with no config file), driven turn by turn.
 
 use super::{KeptBy, Passes, Run, RunError, Setup, Strategy, TurnTiming, pause};
 use crate::fidelity::recorder::Recording;
 use crate::fidelity::scenarios::Scenario;
 use ollm_tui::actor::{self, ActorConfig, Command, Parts, StoreSlot};
-use ollm_tui::core::engine::{Engine, EngineConfig, Request, SessionSpec};
+use ollm_tui::core::engine::Request;
 use ollm_tui::core::events::{CompressReason, EngineEvent, Intensity};
 use ollm_tui::core::goals::GoalChange;
-use ollm_tui::core::mode::Mode;
 use ollm_tui::core::prompts::Prompts;
+use ollm_tui::launch;
 use ollm_tui::llm::{ChatBackend, ChatRole};
 use ollm_tui::store::MemoryStore;
 use ollm_tui::view::{Connection, Notice, Update};
@@ -22,18 +23,27 @@ pub(super) async fn ours<B: ChatBackend>(
 ) -> Result<Run, RunError> {
     let backend = Recording::new(backend);
     let calls = backend.calls.clone();
-    let engine = Engine::new(
-        SessionSpec {
-            session_id: format!("fidelity-{}", scenario.name),
-            model: setup.model.clone(),
-            mode: Mode::Assistant,
-            ctx: Some(setup.ctx),
-            params: Default::default(),
+    let stopped = |e: &dyn std::fmt::Display| RunError::Stopped(e.to_string());
+    // The session as the binary makes it for `ollm-tui --model M --ctx N` with no config
+    // file: the same settings, engine, actor settings and tools (in an empty folder of
+    // their own, so a call a model makes reads nothing of ours).
+    let workdir = tempfile::tempdir().map_err(|e| stopped(&e))?;
+    let settings = shipped_settings(setup, workdir.path()).map_err(|e| stopped(&e))?;
+    let tools = launch::tools(
+        &settings,
+        ollm_tui::tools::ToolEnv {
+            umask: 0o022,
+            supervisor: None,
         },
-        EngineConfig::default(),
+    )
+    .map_err(|e| stopped(&e))?;
+    let spec = launch::new_spec(&settings, format!("fidelity-{}", scenario.name));
+    let engine = launch::engine(
+        spec,
+        None,
+        &settings,
         setup.tok.clone(),
         Arc::new(Prompts::builtin()),
-        chrono::Utc::now(),
     );
     let header = engine.header("fidelity");
     let spawned = actor::spawn(Parts {
@@ -42,9 +52,8 @@ pub(super) async fn ours<B: ChatBackend>(
         engine: Box::new(move || engine),
         store: StoreSlot::Open(MemoryStore::new(header)),
         config: ActorConfig {
-            temperature: setup.temperature,
             reconnect_after: Duration::from_secs(3600),
-            ..ActorConfig::default()
+            ..launch::actor_config(&settings, tools)
         },
         model: None,
     });
@@ -54,7 +63,6 @@ pub(super) async fn ours<B: ChatBackend>(
         mut view,
         task,
     } = spawned;
-    let stopped = |e: &dyn std::fmt::Display| RunError::Stopped(e.to_string());
     tokio::time::timeout(
         setup.turn_timeout,
         view.wait_for(|v| matches!(v.connection, Connection::Connected { .. })),
@@ -62,15 +70,27 @@ pub(super) async fn ours<B: ChatBackend>(
     .await
     .map_err(|_| RunError::Stopped("could not connect".into()))?
     .map_err(|e| stopped(&e))?;
-    handle
-        .send(Command::Request(Request::Goal {
-            change: GoalChange::Decision {
-                text: scenario.locked.to_string(),
-                locked: true,
-            },
-        }))
-        .await
-        .map_err(|e| stopped(&e))?;
+    if let Some(n) = setup.num_predict {
+        use ollm_tui::core::params::{Param, ParamChange, ParamValue};
+        let value = ParamValue::Int(i32::try_from(n).unwrap_or(i32::MAX));
+        handle
+            .send(Command::Request(Request::SetParam {
+                change: ParamChange::Set(Param::NumPredict, Some(value)),
+            }))
+            .await
+            .map_err(|e| stopped(&e))?;
+    }
+    if !scenario.locked.is_empty() {
+        handle
+            .send(Command::Request(Request::Goal {
+                change: GoalChange::Decision {
+                    text: scenario.locked.to_string(),
+                    locked: true,
+                },
+            }))
+            .await
+            .map_err(|e| stopped(&e))?;
+    }
     let started = Instant::now();
     let mut turns = Vec::new();
     let mut passes = Passes::default();
@@ -83,13 +103,15 @@ pub(super) async fn ours<B: ChatBackend>(
             .send(Command::Request(Request::Send { text: text.clone() }))
             .await
             .map_err(|e| stopped(&e))?;
-        let failed =
-            tokio::time::timeout(setup.turn_timeout, reply_ended(&mut updates, &mut passes))
-                .await
-                .map_err(|_| RunError::Timeout {
-                    turn: i,
-                    after: setup.turn_timeout,
-                })?;
+        let failed = tokio::time::timeout(
+            setup.turn_timeout,
+            reply_ended(&mut updates, &mut view, &handle, &mut passes),
+        )
+        .await
+        .map_err(|_| RunError::Timeout {
+            turn: i,
+            after: setup.turn_timeout,
+        })?;
         turns.push(TurnTiming {
             sent,
             done: Instant::now(),
@@ -150,13 +172,75 @@ fn messages(prompt: ollm_tui::core::engine::ChatPrompt) -> Vec<(ChatRole, String
         .collect()
 }
 
+/// The settings the binary resolves for `ollm-tui --model M --ctx N` with no config file
+/// (tools as shipped, or `--tools off` when the setup says so; the temperature, when the
+/// setup fixes one, as a config file would); tools work in `workdir`.
+pub fn shipped_settings(
+    setup: &Setup,
+    workdir: &std::path::Path,
+) -> Result<ollm_tui::config::Settings, Box<dyn std::error::Error + Send + Sync>> {
+    use ollm_tui::config::{Cli, Env, FileConfig, resolve_with};
+    let ctx = setup.ctx.to_string();
+    let mut args = vec![
+        "ollm-tui",
+        "--model",
+        setup.model.as_str(),
+        "--ctx",
+        ctx.as_str(),
+        "--workdir",
+    ];
+    let dir = workdir.to_string_lossy().into_owned();
+    args.push(&dir);
+    if !setup.tools {
+        args.extend(["--tools", "off"]);
+    }
+    let cli = <Cli as clap::Parser>::try_parse_from(args)?;
+    let file = FileConfig {
+        temperature: setup.temperature,
+        ..FileConfig::default()
+    };
+    let path = std::path::Path::new("(no config file)");
+    Ok(resolve_with(
+        &cli,
+        &Env::default(),
+        file,
+        workdir.to_path_buf(),
+        path,
+    )?)
+}
+
 /// Wait for the turn's reply to end, counting the compression passes reported on the
-/// way; true when the turn ended without a reply.
+/// way; true when the turn ended without a reply. A tool call that asks is refused, as a
+/// person who asked for no tool would.
 async fn reply_ended(
     updates: &mut tokio::sync::mpsc::UnboundedReceiver<Update>,
+    view: &mut tokio::sync::watch::Receiver<Arc<ollm_tui::view::SessionView>>,
+    handle: &ollm_tui::actor::SessionHandle,
     passes: &mut Passes,
 ) -> bool {
-    while let Some(u) = updates.recv().await {
+    loop {
+        let u = tokio::select! {
+            u = updates.recv() => u,
+            changed = view.changed() => {
+                if changed.is_err() {
+                    return true;
+                }
+                let ask = match &view.borrow_and_update().activity {
+                    ollm_tui::view::Activity::Approval(ask) => Some(ask.id),
+                    _ => None,
+                };
+                if let Some(id) = ask {
+                    let deny = ollm_tui::actor::Approval::Deny {
+                        reason: Some("no tools now, please just answer".into()),
+                    };
+                    let _ = handle.send(Command::Approve { id, answer: deny }).await;
+                }
+                continue;
+            }
+        };
+        let Some(u) = u else {
+            return true;
+        };
         count(&u, passes);
         match u {
             Update::ReplyEnd { id: Some(_), .. } => return false,
@@ -167,7 +251,6 @@ async fn reply_ended(
             _ => {}
         }
     }
-    true
 }
 
 /// Count a compression pass, or a merge, that the actor reported.
@@ -224,6 +307,7 @@ mod tests {
             })),
             Update::Engine(EngineEvent::CheckpointsMerged {
                 merged: Vec::new(),
+                numbers: Vec::new(),
                 into: ollm_tui::core::checkpoint::CheckpointId(1),
                 tokens: 10,
             }),

@@ -135,6 +135,7 @@ fn checkpoint() -> Checkpoint {
         files: vec![],
         next_steps: vec![],
         facts: vec![],
+        summary_asked: false,
     }
 }
 

@@ -142,9 +142,9 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
         EngineEvent::CompressionStopped { unsent: true } => Words::line(
             "Compression stopped. Your message is saved but was not sent: /retry sends it.",
         ),
-        EngineEvent::CompressionStopped { unsent: false } => {
-            Words::line("Compression stopped; nothing was changed.")
-        }
+        EngineEvent::CompressionStopped { unsent: false } => Words::line(
+            "The summary under way was stopped; nothing else changed (the fold it was for keeps your facts).",
+        ),
         EngineEvent::RolloverComplete {
             intensity,
             tokens_after,
@@ -210,6 +210,16 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
         } => Words::line(format!(
             "The fact ledger is full: it shows {kept} facts, and {} left it ({dropped_user} of yours, {dropped_model} of the model's). They stay in the log, and are recalled when you ask about them.",
             dropped_user + dropped_model
+        )),
+        EngineEvent::SummaryRejected {
+            number,
+            carried,
+            facts,
+        } => Words::line(format!(
+            "The model's summary of checkpoint {number} kept {carried} of its {facts} facts, so it was left out: the checkpoint keeps the facts themselves."
+        )),
+        EngineEvent::SummariesOff { model, rejected } => Words::line(format!(
+            "{model}'s summaries dropped facts {rejected} times, so it is not asked for them again in this session: folding keeps your facts word for word, and everything stays on disk for recall."
         )),
         EngineEvent::Compressed {
             messages: 0,

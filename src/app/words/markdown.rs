@@ -73,6 +73,16 @@ pub const MARKDOWN: MarkdownWords = MarkdownWords {
                 c.tokens
             )
         },
+        checkpoint_summarized: |number, kept, carried, facts| {
+            if kept {
+                format!("Checkpoint {number} summarized (it carries {carried} of {facts} facts)")
+            } else {
+                format!(
+                    "Checkpoint {number}: the model's summary carried {carried} of {facts} facts, \
+                     so the fold keeps its facts only"
+                )
+            }
+        },
         checkpoints_merged: |names, c| {
             format!(
                 "Checkpoints {} merged into checkpoint {} ({}, {} tokens)",

@@ -108,7 +108,14 @@ impl Engine {
                         && *model == self.settings.model
                         && *seen >= MIN_SERVER_WINDOW
                     {
-                        self.server_limit = Some(self.server_limit.map_or(*seen, |l| l.min(*seen)));
+                        // Bounded: a server that under-reports its count (or a count we
+                        // misread) must not talk the session into a window far below the
+                        // num_ctx it is sent (or the model's trained length, which Ollama
+                        // cuts num_ctx to); Ollama truncates at that window itself.
+                        let window = self.ctx().min(self.model_ctx.unwrap_or(u32::MAX));
+                        let floor = window.saturating_mul(3) / 4;
+                        let seen = (*seen).max(floor);
+                        self.server_limit = Some(self.server_limit.map_or(seen, |l| l.min(seen)));
                     }
                 }
                 if let (ReplyStatus::Complete, Some(n)) = (status, eval_count) {
@@ -173,6 +180,28 @@ impl Engine {
                 }
                 cps[i] = aged;
                 self.checkpoints_changed();
+            }
+            RecordBody::CheckpointSummarized {
+                id,
+                summary,
+                tokens,
+                ..
+            } => {
+                if summary.is_empty() {
+                    self.summaries.rejected += 1;
+                } else {
+                    self.summaries.kept += 1;
+                }
+                // The checkpoint may have been merged away since the summary was asked.
+                if let Some(i) = self.active.checkpoint_index(*id) {
+                    let cp = &mut self.active.checkpoints_mut()[i];
+                    cp.summary_asked = true;
+                    if !summary.is_empty() {
+                        cp.summary = summary.clone();
+                        cp.tokens = *tokens;
+                    }
+                    self.checkpoints_changed();
+                }
             }
             RecordBody::CheckpointsMerged { merged, checkpoint } => {
                 let first = merged
@@ -269,6 +298,9 @@ impl Engine {
                 self.rebuild_system();
             }
         }
+        // What the next request offers depends on what is in view (a shortened result,
+        // tool calls, a fold).
+        self.refresh_offer();
         Ok(())
     }
 

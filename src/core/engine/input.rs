@@ -4,11 +4,12 @@
 //! inputs. Order matters, and the driver keeps it:
 //! - `SaveSnapshot` is answered (`SnapshotSaved` / `SnapshotFailed`) and the effects of
 //!   that answer carried out before the effects after it;
-//! - `Chat`, `Compress` and `AwaitCompression` are long-running and always the last effect
-//!   of a batch: the driver runs them and answers when they end;
-//! - `CompressInBackground` is started where it stands and answered whenever it ends, while
-//!   the person reads and types (at most one runs; the engine says `AwaitCompression`
-//!   when a turn cannot go on without it).
+//! - `Chat` is long-running and always the last effect of a batch: the driver runs it and
+//!   answers when it ends;
+//! - a fold is applied inside the engine at once (it asks no model); `CompressInBackground`
+//!   — a fold's summary — is started where it stands and answered whenever it ends, while
+//!   the person reads and types (at most one runs; `CancelBackground` stops it unanswered
+//!   when the person's next message goes first).
 
 use super::{CompressionOutcome, CompressionPlan, Engine, ReplyInput};
 use crate::core::engine::prompt::ChatPrompt;
@@ -89,6 +90,9 @@ pub enum Input {
     LoadedCtx {
         ctx: Option<u32>,
     },
+    /// The tools the actor can offer the model now (empty: none); not persisted. The
+    /// engine decides what each request offers of them and counts their schemas.
+    ToolsAvailable(Vec<super::ToolOffer>),
     /// Answer to `RunTools`, one per call, in order: a call's result or why it did not run.
     ToolResult(ToolAnswer),
     /// Answer to `RunTools`: the person stopped the calls; those not answered did not run.
@@ -138,14 +142,12 @@ pub enum Effect {
     SaveSnapshot(Box<Snapshot>),
     /// Stream a reply to this request; answer `Reply`, `Overflow` or `NoReply`.
     Chat(ChatPrompt),
-    /// Run this compression; answer `Compressed` or `CompressionStopped`.
-    Compress(Box<CompressionPlan>),
-    /// Start this compression and go on without waiting for it; answer `Compressed` or
-    /// `CompressionStopped` when it ends.
+    /// Start this compression (a fold's summary, asked of the model between turns) and go
+    /// on without waiting for it; answer `Compressed` or `CompressionStopped` when it ends.
     CompressInBackground(Box<CompressionPlan>),
-    /// The turn cannot go on until the background compression under way ends: wait for
-    /// it (its answer is the answer to this).
-    AwaitCompression,
+    /// Stop the compression running between turns without an answer: the person's
+    /// message goes first (the fold it was for is made; nothing is lost).
+    CancelBackground,
     /// Run these tool calls of the last reply, in order (asking the person where the
     /// policy says so); answer `ToolResult` for each, or `ToolsStopped`.
     RunTools(Vec<ToolCall>),
@@ -206,6 +208,19 @@ impl ToolAnswer {
 }
 
 impl Effect {
+    /// This effect asks for an answer, or starts work whose answer makes records: the
+    /// records of one input go before it, so the log's seqs stay in order.
+    fn asks(&self) -> bool {
+        !matches!(
+            self,
+            Effect::Persist(_)
+                | Effect::Sync
+                | Effect::Event(_)
+                | Effect::SaveResult { .. }
+                | Effect::CancelBackground
+        )
+    }
+
     /// The record this effect persists, if it does.
     pub fn record(&self) -> Option<&Record> {
         match self {
@@ -235,6 +250,7 @@ impl Engine {
                 server_ctx,
             } => self.model_info(context_length, parameter_size.as_deref(), server_ctx),
             Input::LoadedCtx { ctx } => self.loaded_ctx(ctx, &mut fx),
+            Input::ToolsAvailable(offers) => self.set_tools(offers),
             Input::ToolResult(answer) => self.tool_result(answer, now, &mut fx),
             Input::ToolsStopped => self.tools_stopped(now, &mut fx),
             Input::Reply(reply) => self.reply(reply, now, &mut fx),
@@ -248,6 +264,8 @@ impl Engine {
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
         }
         self.sync_ledger();
+        self.refresh_offer();
+        defer_recovery_snapshots(&mut fx);
         self.keep_events(now, &mut fx);
         fx
     }
@@ -270,24 +288,30 @@ impl Engine {
         }
         // Before the first effect that asks for something: its answer (now, or after the
         // effects) makes records of its own, with later seqs.
-        let at = fx
-            .iter()
-            .position(|e| {
-                !matches!(
-                    e,
-                    Effect::Persist(_)
-                        | Effect::Sync
-                        | Effect::Event(_)
-                        | Effect::SaveResult { .. }
-                )
-            })
-            .unwrap_or(fx.len());
+        let at = fx.iter().position(Effect::asks).unwrap_or(fx.len());
         let mut records = Vec::new();
         for event in kept {
             self.commit(RecordBody::Event { event }, now, &mut records);
         }
         fx.splice(at..at, records);
     }
+}
+
+/// A fold is applied at once, after the recovery snapshot of the state it leaves is asked
+/// for; the snapshot's answer makes records of its own. So that the log's seqs stay in
+/// order, the recovery snapshots are saved after the records of this input (the snapshot
+/// holds the state from before the fold, whenever it is written), just before anything
+/// else that asks for an answer.
+fn defer_recovery_snapshots(fx: &mut Vec<Effect>) {
+    let recovery = |e: &Effect| matches!(e, Effect::SaveSnapshot(s) if s.meta.purpose == SnapshotPurpose::Recovery);
+    if !fx.iter().any(recovery) {
+        return;
+    }
+    let (snaps, rest): (Vec<Effect>, Vec<Effect>) =
+        std::mem::take(fx).into_iter().partition(recovery);
+    let at = rest.iter().position(Effect::asks).unwrap_or(rest.len());
+    *fx = rest;
+    fx.splice(at..at, snaps);
 }
 
 impl Engine {
@@ -328,7 +352,8 @@ pub fn kept_in_log(ev: &EngineEvent) -> bool {
         | EngineEvent::OverflowPersists { .. }
         | EngineEvent::ReliabilityWarning { .. }
         | EngineEvent::Recalled { .. }
-        | EngineEvent::LedgerFull { .. } => true,
+        | EngineEvent::LedgerFull { .. }
+        | EngineEvent::SummariesOff { .. } => true,
         EngineEvent::CompressionSkipped { .. }
         | EngineEvent::NotCompressed { .. }
         | EngineEvent::CompressionStopped { .. }
@@ -348,6 +373,7 @@ pub fn kept_in_log(ev: &EngineEvent) -> bool {
         | EngineEvent::CtxChanged { .. }
         | EngineEvent::ParamsChanged { .. }
         | EngineEvent::LoadedCtxSmaller { .. }
-        | EngineEvent::Refused { .. } => false,
+        | EngineEvent::Refused { .. }
+        | EngineEvent::SummaryRejected { .. } => false,
     }
 }

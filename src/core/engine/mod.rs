@@ -38,6 +38,7 @@ mod commands;
 pub mod compress;
 mod digest;
 mod input;
+mod offer;
 mod prompt;
 mod reduce;
 mod replay;
@@ -49,6 +50,7 @@ pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
 pub use digest::Digestion;
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer, kept_in_log};
+pub use offer::{FIXED_SHARE, Need, ToolOffer, ToolsOffered};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole, max_reply};
 pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
 pub use replay::ReplayReport;
@@ -160,6 +162,10 @@ pub struct EngineStatus {
     pub history_messages: usize,
     /// The person's system prompt and parameters (the goal panel shows them).
     pub params: crate::core::params::SessionParams,
+    /// The tools the next request offers, what their schemas cost, and those left out.
+    pub tools: ToolsOffered,
+    /// Folds keep the facts only from now on: the model's summaries failed the check.
+    pub summaries_off: bool,
 }
 
 /// Automatic compression is paused after a pass that freed too little.
@@ -262,6 +268,16 @@ pub struct Engine {
     recall_for: Vec<MessageId>,
     /// How fast the server is and how much of its time compression took (runtime only).
     speed: crate::core::speed::ServerSpeed,
+    /// The tools the actor can offer, counted (runtime only: the model's capability and
+    /// the MCP servers running decide it).
+    tools: Vec<offer::Counted>,
+    /// What the next request offers of them (`offer.rs`), kept current as the state moves.
+    offer: ToolsOffered,
+    /// How the model's summaries of folds fared (from the log: `compress/summary.rs`).
+    summaries: compress::SummaryVerdicts,
+    /// The person's last pauses between a reply and their next message, in seconds
+    /// (runtime only): a summary between turns must fit in one.
+    pauses: Vec<f64>,
 }
 
 impl Engine {
@@ -334,6 +350,10 @@ impl Engine {
             recall_index: Default::default(),
             recall_for: Vec::new(),
             speed: Default::default(),
+            tools: Vec::new(),
+            offer: ToolsOffered::default(),
+            summaries: Default::default(),
+            pauses: Vec::new(),
         };
         e.rebuild_system();
         e.rebuild_goals();
@@ -404,6 +424,12 @@ impl Engine {
         self.ctx_and_source().0
     }
 
+    /// The window prompts are measured against: num_ctx, or the smaller window the server
+    /// says it loaded the model with.
+    pub fn window(&self) -> u32 {
+        self.ctx().min(self.loaded_ctx.unwrap_or(u32::MAX))
+    }
+
     /// Where [`Engine::ctx`] came from.
     pub fn ctx_source(&self) -> CtxSource {
         self.ctx_and_source().1
@@ -461,6 +487,8 @@ impl Engine {
             active_messages: self.active.messages().len(),
             history_messages: self.history.len(),
             params: self.settings.params.clone(),
+            tools: self.offer.clone(),
+            summaries_off: !self.summaries_on(),
         }
     }
 

@@ -4,7 +4,7 @@
 //! never re-counts history.
 
 use super::{Engine, Part};
-use crate::core::budget::{Budget, MIN_RESERVE_TOKENS, reserve_for};
+use crate::core::budget::{Budget, MIN_RESERVE_TOKENS, RESERVE_SAMPLES, reserve_for};
 use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::context::clipped_text;
 use crate::core::ledger::{self, LedgerLine};
@@ -69,11 +69,15 @@ pub struct ChatPrompt {
     /// Lines of folded messages quoted into the request (recall from the log), for the
     /// transcript and the inspector.
     pub recalled: Vec<RecalledLine>,
+    /// The tools offered, by name, in order (their schemas are in `raw_estimate`).
+    pub tools: Vec<String>,
 }
 
-/// Share of the room the recalled lines may take (never more than is left under the
-/// hard limit).
+/// Share of the room kept for recalled lines once something is folded (the budget keeps
+/// it free: `Budget::recall`).
 const RECALL_SHARE: f64 = 0.1;
+/// The least the budget expects the person's next message to take, in tokens.
+const MIN_NEXT_MESSAGE: u32 = 32;
 /// Recalled lines a request carries at most.
 const RECALL_LINES: usize = 4;
 
@@ -100,21 +104,53 @@ impl Engine {
     pub fn budget(&self) -> Budget {
         // The window the server loaded (when it said it is smaller than asked) sets the
         // reserve too; a window learned from truncation is what prompts may fill.
-        let window = self.ctx().min(self.loaded_ctx.unwrap_or(u32::MAX));
+        let window = self.window();
         let reserve = reserve_for(window, self.cfg.budget.reserve_tokens, &self.reply_lengths);
         let budget_ctx = self
             .server_limit
             .map_or(window, |limit| window.min(limit.saturating_add(reserve)));
         let cal = self.calibration();
-        Budget::compute(
+        let b = Budget::compute(
             budget_ctx,
             reserve,
             cal.apply(self.system.raw),
+            cal.apply(self.offer.raw),
             cal.apply(self.goal_part.raw),
             cal.apply(self.checkpoint_part.raw),
             cal.apply(self.active.messages_raw()),
             self.cfg.budget.compress_at,
+        );
+        // Recall has room whenever something is folded (it is the only way a question
+        // about a folded fact the ledger lost finds its answer).
+        let recall = if self.recall_index.is_empty() {
+            0
+        } else {
+            (f64::from(b.room()) * RECALL_SHARE) as u32
+        };
+        b.with_room_for(
+            recall,
+            cal.apply(self.next_message_estimate()),
+            self.cfg.budget.compress_at,
         )
+    }
+
+    /// What the person's next message will likely take: the longest of their last few,
+    /// short ones excepted (at least [`MIN_NEXT_MESSAGE`] tokens with its overhead).
+    fn next_message_estimate(&self) -> u32 {
+        let mut lengths: Vec<u32> = self
+            .history
+            .iter()
+            .rev()
+            .filter(|m| m.role == Role::User)
+            .take(RESERVE_SAMPLES)
+            .map(|m| m.tokens + MESSAGE_OVERHEAD_TOKENS)
+            .collect();
+        lengths.sort_unstable();
+        let p90 = lengths
+            .get((lengths.len() * 9 / 10).min(lengths.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0);
+        p90.max(MIN_NEXT_MESSAGE)
     }
 
     /// The request for the current state (what the next `Chat` would carry).
@@ -194,6 +230,7 @@ impl Engine {
         let mut raw_estimate = self
             .system
             .raw
+            .saturating_add(self.offer.raw)
             .saturating_add(self.goal_part.raw)
             .saturating_add(self.checkpoint_part.raw)
             .saturating_add(self.active.messages_raw())
@@ -222,6 +259,7 @@ impl Engine {
             estimate,
             max_reply: max_reply(self.budget().ctx, estimate),
             recalled,
+            tools: self.offer.offered.clone(),
         }
     }
 
@@ -385,6 +423,7 @@ impl Engine {
         };
         let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS + REQUEST_OVERHEAD_TOKENS;
         self.system = Part { text, raw };
+        self.refresh_offer();
     }
 
     pub(super) fn rebuild_goals(&mut self) {
@@ -402,6 +441,7 @@ impl Engine {
             let raw = self.tok.count(&text) + 2;
             Part { text, raw }
         };
+        self.refresh_offer();
     }
 
     pub(super) fn rebuild_checkpoints(&mut self) {
@@ -421,7 +461,11 @@ impl Engine {
             (Part::default(), (0, 0))
         } else {
             let (text, dropped) = self.render_with_ledger(&cps, &self.merged_ledger.1);
-            let raw = self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS;
+            let raw = if text.is_empty() {
+                0
+            } else {
+                self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS
+            };
             (Part { text, raw }, dropped)
         };
         self.checkpoint_part = part;
@@ -501,14 +545,20 @@ impl Engine {
             standing.as_slice()
         };
         let all = corrections;
-        let mut text = self.prompts.chat.checkpoints_header.clone();
-        for cp in cps {
+        // Folds without a summary (the facts are in the ledger) take no room of their own.
+        let mut text = String::new();
+        for cp in cps.iter().filter(|c| !c.summary.trim().is_empty()) {
+            if text.is_empty() {
+                text = self.prompts.chat.checkpoints_header.clone();
+            }
             let summary = ledger::drop_replaced(&cp.summary, &all);
             text.push_str(&self.entry_with(cp, &summary));
         }
         let fitted = ledger::fit_prepared(prepared, self.ledger_budget());
         if !fitted.lines.is_empty() {
-            text.push_str("\n\n");
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
             text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &fitted));
         }
         (text, (fitted.dropped_user, fitted.dropped_model))

@@ -87,6 +87,7 @@ impl Engine {
         e.rebuild_system();
         e.rebuild_goals();
         e.rebuild_checkpoints();
+        e.refresh_offer();
         (e, report)
     }
 

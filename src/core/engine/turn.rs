@@ -25,7 +25,7 @@ use crate::core::engine::prompt::ChatPrompt;
 use crate::core::events::{Blocked, CompressReason, EngineEvent, Intensity};
 use crate::core::goals::{Author, GoalError};
 use crate::core::markers;
-use crate::core::message::{Original, ReplyStatus, ToolCall};
+use crate::core::message::{Original, ReplyStatus, Role, ToolCall};
 use crate::core::record::RecordBody;
 use crate::core::results;
 use crate::core::snapshot::Snapshot;
@@ -58,7 +58,6 @@ pub(super) enum Awaiting {
     #[default]
     Nothing,
     Reply,
-    Compression,
     /// The emergency snapshot with this id.
     Snapshot(String),
     /// The results of the reply's tool calls.
@@ -69,9 +68,6 @@ pub(super) enum Awaiting {
 #[derive(Debug)]
 pub(super) enum Step {
     Send(ChatPrompt),
-    Compress(Box<CompressionPlan>),
-    /// Wait for the background compression under way.
-    AwaitBackground,
     /// Save this emergency snapshot before harder measures, then ask again.
     Snapshot(Box<Snapshot>),
     Blocked(Blocked),
@@ -83,6 +79,9 @@ impl Engine {
             return;
         }
         let tokens = self.tok.count(&text);
+        if let Some(last) = self.history.last().filter(|m| m.role == Role::Assistant) {
+            self.note_pause((now - last.ts).num_milliseconds() as f64 / 1000.0);
+        }
         self.commit(
             RecordBody::User {
                 text,
@@ -106,6 +105,12 @@ impl Engine {
     }
 
     fn start_turn(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        // A summary running between turns gives way: the server serves one request at a
+        // time, and the person does not wait on a summary (the fold it is for is made).
+        if self.background {
+            self.background = false;
+            fx.push(Effect::CancelBackground);
+        }
         self.turn = Some(Turn::default());
         self.advance(now, fx);
     }
@@ -127,14 +132,6 @@ impl Engine {
                 fx.push(Effect::Chat(prompt));
                 Awaiting::Reply
             }
-            Step::Compress(plan) => {
-                self.request_compression(plan, fx);
-                Awaiting::Compression
-            }
-            Step::AwaitBackground => {
-                fx.push(Effect::AwaitCompression);
-                Awaiting::Compression
-            }
             Step::Snapshot(snap) => {
                 let id = snap.meta.id.clone();
                 fx.push(Effect::SaveSnapshot(snap));
@@ -151,16 +148,30 @@ impl Engine {
         }
     }
 
-    /// Ask for a compression: its recovery snapshot first, then the run.
-    pub(super) fn request_compression(
+    /// Fold now: the plan's recovery snapshot first, then the plan applied at once (a
+    /// fold keeps the facts and asks no model; upkeep cuts). False when nothing was
+    /// applied.
+    pub(super) fn fold_now(
         &mut self,
         mut plan: Box<CompressionPlan>,
+        now: DateTime<Utc>,
         fx: &mut Vec<Effect>,
-    ) {
+    ) -> bool {
         if let Some(snap) = plan.snapshot.take() {
             fx.push(Effect::SaveSnapshot(Box::new(snap)));
         }
-        fx.push(Effect::Compress(plan));
+        match plan.run_offline() {
+            Ok(outcome) => {
+                self.apply_compression(outcome, now, fx);
+                true
+            }
+            Err(plan) => {
+                // Every fold the engine plans is made without the model; a plan that needs
+                // it here is a bug, and is not run in the turn.
+                tracing::error!(what = %plan.describe(), "a fold needed the model");
+                false
+            }
+        }
     }
 
     /// The turn waits for `what`: take the next step.
@@ -435,12 +446,10 @@ impl Engine {
             }
         };
         match self.plan(reason, Intensity::Normal, now) {
-            Ok(mut plan) => {
-                if let Some(snap) = plan.snapshot.take() {
-                    fx.push(Effect::SaveSnapshot(Box::new(snap)));
+            Ok(plan) => {
+                if self.fold_now(plan, now, fx) {
+                    self.summarize_in_background(false, "", fx);
                 }
-                self.background = true;
-                fx.push(Effect::CompressInBackground(plan));
             }
             Err(why) => {
                 if !self.skip_noted {
@@ -484,9 +493,6 @@ impl Engine {
         } else {
             self.apply_compression(outcome, now, fx);
         }
-        // Not chained when it left the context past the trigger: the next reply starts
-        // another (a failing summarizer must not loop).
-        self.resume_turn_after(&Awaiting::Compression, now, fx);
     }
 
     pub(super) fn compression_stopped(&mut self, fx: &mut Vec<Effect>) {
@@ -533,22 +539,30 @@ impl Engine {
 
     /// The next thing to do in a turn. See the module docs.
     fn next_step(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) -> Step {
+        self.refresh_offer();
         self.sync_ledger();
-        if self.background && (self.force.is_some() || !self.budget().fits()) {
-            // What runs may be enough; a second pass over the same messages would not be.
-            return Step::AwaitBackground;
-        }
         if let Some(reason) = self.force.take()
             && self.escalation.is_none()
         {
             match self.plan(reason, Intensity::Normal, now) {
-                Ok(plan) => return Step::Compress(plan),
+                Ok(plan) => {
+                    self.fold_now(plan, now, fx);
+                }
                 Err(reason) => fx.push(Effect::Event(EngineEvent::CompressionSkipped { reason })),
             }
         }
         loop {
             self.sync_ledger();
             let b = self.budget();
+            // Room for recall is made by a normal fold when one can be made; it never
+            // blocks a request that fits without it.
+            if b.fits() && !b.fits_with_recall() && self.escalation.is_none() {
+                if let Ok(plan) = self.plan(CompressReason::Auto, Intensity::Normal, now) {
+                    self.fold_now(plan, now, fx);
+                }
+                self.escalation = Some(Intensity::Normal);
+                continue;
+            }
             if b.fits() {
                 // Past the trigger the request still goes now: the compression follows
                 // the reply, in the background.
@@ -587,9 +601,13 @@ impl Engine {
             }
             // Then the normal pass, as at the trigger.
             if self.escalation.is_none() {
-                match self.plan(CompressReason::Auto, Intensity::Normal, now) {
-                    Ok(plan) => return Step::Compress(plan),
-                    Err(_) => self.escalation = Some(Intensity::Normal),
+                let applied = match self.plan(CompressReason::Auto, Intensity::Normal, now) {
+                    Ok(plan) => self.fold_now(plan, now, fx),
+                    Err(_) => false,
+                };
+                self.escalation = self.escalation.max(Some(Intensity::Normal));
+                if applied {
+                    continue;
                 }
             }
             // From here on it is an emergency: snapshot the state first, once.
@@ -603,14 +621,21 @@ impl Engine {
             }
             // Go harder until it fits.
             let mut next = Intensity::after(self.escalation);
+            let mut folded = false;
             while let Some(intensity) = next {
-                match self.plan(CompressReason::Emergency, intensity, now) {
-                    Ok(plan) => return Step::Compress(plan),
-                    Err(_) => {
-                        self.escalation = Some(intensity);
-                        next = Intensity::after(Some(intensity));
-                    }
+                let applied = match self.plan(CompressReason::Emergency, intensity, now) {
+                    Ok(plan) => self.fold_now(plan, now, fx),
+                    Err(_) => false,
+                };
+                self.escalation = self.escalation.max(Some(intensity));
+                if applied {
+                    folded = true;
+                    break;
                 }
+                next = Intensity::after(Some(intensity));
+            }
+            if folded {
+                continue;
             }
             if !self.clip_largest(now, fx) {
                 self.reset_escalation();

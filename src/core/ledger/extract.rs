@@ -275,14 +275,73 @@ fn refers_back(sentence: &str) -> bool {
         .is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()))
 }
 
+/// Words a short answer opens with when the person confirms what the model just said:
+/// "yes", "exactly", "sounds good", "let's go with that".
+const CONFIRMATIONS: &[&str] = &[
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "correct",
+    "exactly",
+    "right",
+    "that's right",
+    "thats right",
+    "that is right",
+    "perfect",
+    "agreed",
+    "sounds good",
+    "sounds right",
+    "confirmed",
+    "let's do that",
+    "lets do that",
+    "let's go with that",
+    "lets go with that",
+    "go with that",
+    "do that",
+    "that works",
+    "works for me",
+    "spot on",
+    "👍",
+];
+/// A confirmation is a short answer: past this many words it is a message of its own.
+const CONFIRMATION_WORDS: usize = 12;
+
+/// Whether the person's `text` confirms the model's message before it (a short answer
+/// that opens with a yes): the model's facts there become the person's. Without it a
+/// model line never enters the ledger — an echo adds nothing, an invention is not a fact.
+pub fn confirms(text: &str) -> bool {
+    let t = text.trim().to_lowercase();
+    if t.is_empty() || t.split_whitespace().count() > CONFIRMATION_WORDS || t.contains('?') {
+        return false;
+    }
+    let t = t.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '👍' && c != '\'');
+    CONFIRMATIONS.iter().any(|c| {
+        t.strip_prefix(c).is_some_and(|rest| {
+            rest.is_empty() || !rest.starts_with(|ch: char| ch.is_alphanumeric())
+        })
+    }) && !t.starts_with("yes but")
+        && !t.starts_with("right but")
+}
+
 /// The ledger lines of one message. A sentence that refers back to a short one before
 /// it is kept with it, so its values keep the subject the other named ("billing-api?
 /// that one's on 8081" is one line, not "that one's on 8081").
 pub fn extract(text: &str, user: bool) -> Vec<LedgerLine> {
+    extract_lines(text, user, false)
+}
+
+/// The lines of a model's message the person confirmed ("Shall I book the caterer for 40
+/// people?" — "yes, exactly"): a question confirmed is settled, so questions count too.
+pub fn extract_confirmed(text: &str) -> Vec<LedgerLine> {
+    extract_lines(text, true, true)
+}
+
+fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     let mut out: Vec<LedgerLine> = Vec::new();
     let all = sentences(text);
     for (i, s) in all.iter().enumerate() {
-        if s.ends_with('?') {
+        if s.ends_with('?') && !questions {
             continue;
         }
         let joined;
@@ -319,6 +378,34 @@ pub fn extract(text: &str, user: bool) -> Vec<LedgerLine> {
 mod tests {
     use super::*;
     use crate::core::ledger::lines::texts;
+
+    #[test]
+    fn a_short_yes_confirms_and_anything_else_does_not() {
+        for yes in [
+            "yes",
+            "Yes, exactly.",
+            "yep!",
+            "Correct",
+            "sounds good, book it",
+            "👍",
+            "That's right.",
+            "perfect, let's go with that",
+        ] {
+            assert!(confirms(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "no, the dinner is on Friday",
+            "yesterday we said Friday",
+            "rightly or wrongly, I picked the blue one",
+            "yes but the bus leaves at 9",
+            "is that right?",
+            "ok",
+            "yes I think so, although honestly I am not sure we ever agreed on the venue or the date or the time",
+        ] {
+            assert!(!confirms(no), "{no}");
+        }
+    }
 
     #[test]
     fn facts_are_kept_whole_with_their_subject() {

@@ -36,7 +36,7 @@ mod fit;
 mod supersede;
 
 pub use compact::{Form, compact};
-pub use extract::{extract, values};
+pub use extract::{confirms, extract, extract_confirmed, values};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
 pub use supersede::{corrections_said, drop_replaced, merge, replaced, settle};
 

@@ -46,23 +46,38 @@ impl Engine {
             created_at: now,
             aged_at: None,
             times_compressed: 0,
-            truncated: result.mechanical,
+            // A fold that keeps the facts only is no truncation: nothing was cut.
+            truncated: result.mechanical && task.cut_from.is_none(),
             key_decisions,
             files,
             next_steps,
             facts,
+            summary_asked: false,
         })
     }
 
-    /// The ledger lines of the messages `ids`, in order, merged. Tool results are not
-    /// what was said: a file read would fill the ledger with its identifiers and crowd
-    /// out the person's facts (the checkpoint summarizes them; `recall` has them whole).
-    fn ledger_of(&self, ids: &[MessageId]) -> Vec<LedgerLine> {
+    /// The ledger lines of the messages `ids`, in order, merged: the person's facts. A
+    /// model's message adds its lines only when the person's next message confirms it
+    /// ("yes, exactly"): its echoes add nothing and its inventions are not facts. Tool
+    /// results are not what was said: a file read would fill the ledger with its
+    /// identifiers and crowd out the person's facts (`recall` has them whole).
+    pub(in crate::core::engine) fn ledger_of(&self, ids: &[MessageId]) -> Vec<LedgerLine> {
         let lines: Vec<LedgerLine> = ids
             .iter()
             .filter_map(|id| self.history.get(*id))
-            .filter(|m| m.role != Role::Tool)
-            .flat_map(|m| ledger::extract(&m.text, m.role == Role::User))
+            .filter(|m| match m.role {
+                Role::User => true,
+                Role::Assistant => self
+                    .history
+                    .next_by(m.id, Role::User)
+                    .is_some_and(|next| ledger::confirms(&next.text)),
+                Role::Tool => false,
+            })
+            .flat_map(|m| match m.role {
+                // A confirmed line is the person's now.
+                Role::Assistant => ledger::extract_confirmed(&m.text),
+                _ => ledger::extract(&m.text, true),
+            })
             .collect();
         ledger::stored(
             ledger::merge(&lines),
@@ -92,6 +107,16 @@ impl Engine {
             fx.push(Effect::Event(EngineEvent::CompressionSkipped {
                 reason: SkipReason::ConversationChanged,
             }));
+            return;
+        }
+        if outcome.summary_only() {
+            // A fold's summary between turns: no pass, nothing folded, no back-off.
+            for (task, result) in &outcome.aging {
+                if let TaskTarget::Summarize { id } = task.target {
+                    self.apply_summary(id, result, now, fx);
+                }
+            }
+            fx.push(Effect::Sync);
             return;
         }
         let before = self.budget();
@@ -180,6 +205,7 @@ impl Engine {
             if parts.len() == ids.len()
                 && let Some(first) = parts.first()
             {
+                let numbers: Vec<u32> = parts.iter().map(|c| c.number).collect();
                 let summaries: Vec<&str> = parts.iter().map(|c| c.summary.as_str()).collect();
                 let (text, tokens, mechanical) = self.result_or_shortened(
                     result,
@@ -214,6 +240,7 @@ impl Engine {
                         self.ledger_budget(),
                         self.tok.as_ref(),
                     ),
+                    summary_asked: parts.iter().all(|c| c.summary_asked),
                 };
                 let into = merged.id;
                 // An emergency merge is there to make room: one that would not (small
@@ -240,6 +267,7 @@ impl Engine {
                     );
                     fx.push(Effect::Event(EngineEvent::CheckpointsMerged {
                         merged: ids.clone(),
+                        numbers,
                         into,
                         tokens,
                     }));
@@ -362,8 +390,9 @@ impl Engine {
             self.tok.count(&self.render_checkpoints(&cps))
         };
         cps.push(cp);
-        let mut after = self.tok.count(&self.render_checkpoints(&cps));
-        if before == 0 {
+        let rendered = self.render_checkpoints(&cps);
+        let mut after = self.tok.count(&rendered);
+        if before == 0 && !rendered.is_empty() {
             after += MESSAGE_OVERHEAD_TOKENS;
         }
         after.saturating_sub(before) < freed

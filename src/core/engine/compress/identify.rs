@@ -49,9 +49,10 @@ impl Engine {
                 .iter()
                 .rposition(|e| e.role == Role::User)
                 .unwrap_or(a),
+            // No reply yet: every message of the person waits for its answer.
             None => msgs
                 .iter()
-                .rposition(|e| e.role == Role::User)
+                .position(|e| e.role == Role::User)
                 .unwrap_or(msgs.len()),
         };
         // Hysteresis: after the pass, checkpoints and messages together come to the fold

@@ -29,8 +29,10 @@ mod apply;
 mod emergency;
 mod identify;
 mod plan;
+mod summary;
 
 pub use identify::Selection;
+pub use summary::SummaryVerdicts;
 
 use crate::core::checkpoint::Checkpoint;
 use crate::core::events::{CompressReason, Intensity};
@@ -88,6 +90,19 @@ pub struct CompressionOutcome {
     pub(super) merge: Option<(Task, Result<TaskResult, String>)>,
 }
 
+impl CompressionOutcome {
+    /// Only the summary of an earlier fold (`Summarize`): nothing folded, aged or merged.
+    pub fn summary_only(&self) -> bool {
+        self.new.is_none()
+            && self.merge.is_none()
+            && !self.aging.is_empty()
+            && self
+                .aging
+                .iter()
+                .all(|(t, _)| matches!(t.target, TaskTarget::Summarize { .. }))
+    }
+}
+
 impl CompressionPlan {
     /// Messages the new checkpoint will fold.
     pub fn messages(&self) -> usize {
@@ -115,13 +130,59 @@ impl CompressionPlan {
                 t.input_raw
             ));
         }
-        if !self.aging.is_empty() {
-            parts.push(format!("age {} checkpoint(s)", self.aging.len()));
+        for t in &self.aging {
+            if matches!(t.target, TaskTarget::Summarize { .. }) {
+                parts.push(format!("summarizing {}", t.range_label));
+            }
+        }
+        let aged = self
+            .aging
+            .iter()
+            .filter(|t| matches!(t.target, TaskTarget::Age { .. }))
+            .count();
+        if aged > 0 {
+            parts.push(format!("age {aged} checkpoint(s)"));
         }
         if let Some(TaskTarget::Merge { ids }) = self.merge.as_ref().map(|t| &t.target) {
             parts.push(format!("merge {} checkpoints into one", ids.len()));
         }
         parts.join(", ")
+    }
+
+    /// Every task can be done without the model (folds keep the facts only; upkeep
+    /// cuts): the plan can be applied at once, in the turn.
+    pub fn offline(&self) -> bool {
+        let offline = |t: &Task| t.cut_from.is_some() || t.mechanical;
+        self.new
+            .iter()
+            .chain(&self.aging)
+            .chain(&self.merge)
+            .all(offline)
+    }
+
+    /// The outcome of an [`offline`](Self::offline) plan, at once (no summarizer, no
+    /// waiting); the plan back when some task needs the model.
+    pub fn run_offline(self) -> Result<CompressionOutcome, Box<CompressionPlan>> {
+        if !self.offline() {
+            return Err(Box::new(self));
+        }
+        let tok = self.tok.clone();
+        let run = |t: Task| {
+            let r = pipeline::run_offline(&t, tok.as_ref())
+                .ok_or_else(|| "needs the model".to_string());
+            (t, r)
+        };
+        Ok(CompressionOutcome {
+            elapsed_ms: Some(0),
+            reason: self.reason,
+            intensity: self.intensity,
+            number: self.number,
+            tokens_before: self.tokens_before,
+            version: self.version,
+            new: self.new.map(run),
+            aging: self.aging.into_iter().map(run).collect(),
+            merge: self.merge.map(run),
+        })
     }
 
     pub async fn run<S: Summarizer>(self, summarizer: &S) -> CompressionOutcome {
@@ -177,11 +238,11 @@ impl CompressionPlan {
         }
         for task in aging {
             step += 1;
-            progress(Progress {
-                step,
-                of,
-                what: format!("aging checkpoint to {}", task.level.name()),
-            });
+            let what = match task.target {
+                TaskTarget::Summarize { .. } => format!("summarizing {}", task.range_label),
+                _ => format!("aging checkpoint to {}", task.level.name()),
+            };
+            progress(Progress { step, of, what });
             let r = pipeline::run_task(&task, &prompts, tok.as_ref(), summarizer).await;
             out.aging.push((task, r));
         }

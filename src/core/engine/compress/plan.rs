@@ -10,18 +10,13 @@ use crate::core::budget::Budget;
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{CompressReason, EngineEvent, Intensity, SkipReason};
-use crate::core::message::MessageId;
-use crate::core::pipeline::{self, Piece, Task, TaskTarget};
+use crate::core::pipeline::{Piece, Task, TaskTarget};
 use crate::core::prompts::{cap_words, fill};
 use crate::core::record::SnapshotPurpose;
 use chrono::{DateTime, Utc};
 
 /// A fold smaller than this (raw tokens) is not worth a model call.
 const MIN_FOLD_RAW: u32 = 48;
-/// A new checkpoint's summary may take this share of what it replaces.
-const NEW_SHARE: f64 = 0.3;
-/// The smallest cap a summary gets.
-const MIN_CAP: u32 = 48;
 /// Safety margin in a summarizer request, tokens.
 const SUMMARY_MARGIN: u32 = 64;
 
@@ -35,13 +30,28 @@ impl Engine {
         fx: &mut Vec<Effect>,
     ) {
         self.backoff = None;
-        match self.plan(CompressReason::Manual { focus }, Intensity::Normal, now) {
-            Ok(plan) => self.request_compression(plan, fx),
+        if self.background {
+            // The summary under way is for an older fold; this one goes first.
+            self.background = false;
+            fx.push(Effect::CancelBackground);
+        }
+        match self.plan(
+            CompressReason::Manual {
+                focus: focus.clone(),
+            },
+            Intensity::Normal,
+            now,
+        ) {
+            Ok(plan) => {
+                if self.fold_now(plan, now, fx) {
+                    self.summarize_in_background(true, focus.as_deref().unwrap_or(""), fx);
+                }
+            }
             Err(reason) => fx.push(Effect::Event(EngineEvent::NotCompressed { reason })),
         }
     }
 
-    fn summary_system(&self, level: Level, cap: u32) -> String {
+    pub(super) fn summary_system(&self, level: Level, cap: u32) -> String {
         let p = &self.prompts.summary;
         fill(
             &p.system,
@@ -53,7 +63,7 @@ impl Engine {
         )
     }
 
-    fn goal_block(&self) -> String {
+    pub(super) fn goal_block(&self) -> String {
         if self.goals.is_empty() {
             return String::new();
         }
@@ -64,7 +74,7 @@ impl Engine {
     }
 
     /// Raw tokens of input one summarizer call can take at this cap.
-    fn summary_window(&self, system: &str, goal: &str, cap: u32) -> u32 {
+    pub(super) fn summary_window(&self, system: &str, goal: &str, cap: u32) -> u32 {
         let template = fill(
             &self.prompts.summary.user,
             &[
@@ -84,15 +94,8 @@ impl Engine {
         ((f64::from(room) / cal.factor) as u32).max(64)
     }
 
-    fn pieces_of(&self, ids: &[MessageId], window: u32) -> Vec<Piece> {
-        ids.iter()
-            .filter_map(|id| self.history.get(*id))
-            .flat_map(|m| pipeline::split_piece(&format_message(m), window, self.tok.as_ref()))
-            .collect()
-    }
-
     #[allow(clippy::too_many_arguments)]
-    fn task(
+    pub(super) fn task(
         &self,
         target: TaskTarget,
         level: Level,
@@ -155,40 +158,42 @@ impl Engine {
             !sel.covers.is_empty()
         };
         let new = if fold_worth_it {
-            // The cap follows what the summary must hold: a share of what it replaces
-            // (the ledger keeps the specifics), within the level's cap.
-            let cap = if mechanical {
-                b.level_cap(level)
-            } else {
-                ((f64::from(sel.raw) * NEW_SHARE) as u32)
-                    .clamp(MIN_CAP, b.level_cap(level).max(MIN_CAP))
-            };
-            let probe_window =
-                self.summary_window(&self.summary_system(level, cap), &self.goal_block(), cap);
-            // Only what is folded goes to the summarizer. User messages that stay verbatim
-            // in the context are left out: a small model copies them into the notes,
-            // spending the cap on text that is kept anyway (measured with a 0.5B model).
-            let pieces: Vec<Piece> = sel
-                .covers
-                .iter()
-                .filter_map(|id| self.history.get(*id))
-                .flat_map(|m| {
-                    pipeline::split_piece(&format_message(m), probe_window, self.tok.as_ref())
-                })
-                .collect();
-            Some(self.task(
+            // A fold keeps the folded messages' facts in the ledger and makes no model
+            // call: it is applied at once, so nobody waits for it and nothing is sent past
+            // the window meanwhile. A summary of the span may follow between turns, when
+            // the server can afford it, and stays only if it carries those facts
+            // (`plan_summary`). An emergency truncation marks what it cut.
+            let mut t = self.task(
                 TaskTarget::New {
                     covers: sel.covers.clone(),
                     folded_users: sel.folded_users,
                 },
                 level,
-                cap,
-                pieces,
+                b.level_cap(level),
+                Vec::new(),
                 None,
                 range_label(&sel.covers),
                 mechanical,
                 &focus,
-            ))
+            );
+            if mechanical {
+                t.pieces = sel
+                    .covers
+                    .iter()
+                    .filter_map(|id| self.history.get(*id))
+                    .map(|m| {
+                        let text = format_message(m);
+                        Piece {
+                            raw: self.tok.count(&text),
+                            text,
+                        }
+                    })
+                    .collect();
+            } else {
+                t.cut_from = Some(Vec::new());
+            }
+            t.input_raw = sel.raw;
+            Some(t)
         } else {
             None
         };
@@ -206,7 +211,7 @@ impl Engine {
             });
         }
 
-        let (aging, merge) = self.plan_checkpoints(intensity, &b, &focus, new.as_ref());
+        let (aging, merge) = self.plan_checkpoints(intensity, &b, new.as_ref());
         if new.is_none() && aging.is_empty() && merge.is_none() {
             return Err(SkipReason::NothingLeft);
         }
@@ -229,54 +234,35 @@ impl Engine {
         }))
     }
 
-    /// Aging and merging for the existing checkpoints, as much as the budget needs. Normal
-    /// passes: when there would be more than [`Budget::max_checkpoints`], the two oldest are merged
-    /// into one ancient checkpoint (from the older summary and the younger one's originals:
-    /// the oldest part of the conversation becomes one rolling summary); then, while the
-    /// summaries would outgrow their share of the room, the oldest that can age age one
-    /// level each. At most one of these is asked of the model a pass, and only while
-    /// compression stays within its share of the server's time (`core::speed`): the rest
-    /// are done without it — the opening lines of the summaries kept, within the cap — so a
-    /// pass costs one or two model calls and the summaries always fit their share. Nothing
-    /// is lost either way: the ledger keeps the facts, the log the originals.
-    /// Emergencies merge everything into one, from the summaries.
+    /// Aging and merging for the existing checkpoints, as much as the budget needs, all
+    /// without the model: the facts are in the ledger whatever a summary holds, so an older
+    /// summary is not worth a model call. Normal passes: when there would be more than
+    /// [`Budget::max_checkpoints`], the two oldest are merged into one ancient checkpoint;
+    /// then, while the summaries would outgrow their share of the room, the oldest that can
+    /// age age one level — each keeping the opening lines of its summary within the cap (a
+    /// summary's first lines are its main points). Emergencies merge everything into one.
+    /// Nothing is lost either way: the ledger keeps the facts, the log the originals.
     fn plan_checkpoints(
         &self,
         intensity: Intensity,
         b: &Budget,
-        focus: &str,
         new: Option<&Task>,
     ) -> (Vec<Task>, Option<Task>) {
         let cps = self.active.checkpoints();
         let ancient_cap = b.level_cap(Level::Ancient);
-        let new_cap = new.map_or(0, |t| t.cap);
         match intensity {
             Intensity::Normal => {
                 let budget = b.summaries_budget();
-                let mut projected: u32 = cps.iter().map(|c| c.tokens).sum::<u32>() + new_cap;
+                let mut projected: u32 = cps.iter().map(|c| c.tokens).sum();
                 let count = cps.len() + usize::from(new.is_some());
                 let merge_cap = b.level_cap(Level::Compact);
-                // The new summary's call comes first; upkeep by the model only if the
-                // server can afford both.
-                let new_secs = new.map_or(0.0, |t| self.call_secs(t.input_raw, t.cap));
-                let mut model_slot = true;
-                let mut by_model = |input: u32, cap: u32| {
-                    let afford =
-                        model_slot && self.speed.affords(new_secs + self.call_secs(input, cap));
-                    model_slot &= !afford;
-                    afford
-                };
                 let mut merge = None;
                 let mut merged: Vec<CheckpointId> = Vec::new();
                 if cps.len() >= 2 && count > b.max_checkpoints() {
                     let (a, n) = (&cps[0], &cps[1]);
-                    projected = projected.saturating_sub(a.tokens + n.tokens) + merge_cap;
-                    let input = a.tokens + n.original_tokens;
-                    merge = Some(if by_model(input, merge_cap) {
-                        self.merge_task(a, n, merge_cap, focus)
-                    } else {
-                        self.merge_cut(a, n, merge_cap)
-                    });
+                    projected = projected.saturating_sub(a.tokens + n.tokens)
+                        + merge_cap.min(a.tokens + n.tokens);
+                    merge = Some(self.merge_cut(&[a, n], merge_cap));
                     merged = vec![a.id, n.id];
                 }
                 let mut aging = Vec::new();
@@ -285,11 +271,7 @@ impl Engine {
                         break;
                     }
                     let Some(to) = cp.level.aged() else { continue };
-                    let task = if by_model(cp.original_tokens, b.level_cap(to)) {
-                        self.age_task(cp, to, b, focus)
-                    } else {
-                        self.age_cut(cp, to, b)
-                    };
+                    let task = self.age_cut(cp, to, b);
                     projected = projected.saturating_sub(cp.tokens) + task.cap.min(cp.tokens);
                     aging.push(task);
                 }
@@ -297,48 +279,20 @@ impl Engine {
                 if projected > budget && merge.is_none() && cps.len() >= 2 {
                     let (a, n) = (&cps[0], &cps[1]);
                     if aging.iter().all(|t| !matches!(t.target, TaskTarget::Age { id, .. } if id == a.id || id == n.id)) {
-                        merge = Some(self.merge_cut(a, n, merge_cap));
+                        merge = Some(self.merge_cut(&[a, n], merge_cap));
                     }
                 }
                 (aging, merge)
             }
             Intensity::Hard | Intensity::Truncate => {
-                let mechanical = intensity == Intensity::Truncate;
                 let total: u32 = cps.iter().map(|c| c.tokens).sum();
                 if cps.is_empty() || (cps.len() == 1 && total <= ancient_cap) {
                     return (Vec::new(), None);
                 }
-                // In an emergency, speed matters: work from the summaries.
-                let pieces: Vec<Piece> = cps[1..]
-                    .iter()
-                    .map(|c| Piece {
-                        text: c.summary.clone(),
-                        raw: c.tokens,
-                    })
-                    .collect();
                 let refs: Vec<&Checkpoint> = cps.iter().collect();
-                let covers = merged_covers(&refs);
-                let merge = self.task(
-                    TaskTarget::Merge {
-                        ids: cps.iter().map(|c| c.id).collect(),
-                    },
-                    Level::Ancient,
-                    ancient_cap,
-                    pieces,
-                    Some(cps[0].summary.clone()),
-                    range_label(&covers),
-                    mechanical,
-                    focus,
-                );
-                (Vec::new(), Some(merge))
+                (Vec::new(), Some(self.merge_cut(&refs, ancient_cap)))
             }
         }
-    }
-
-    /// Seconds the server would take over a summary call (0 while its speed is unknown).
-    fn call_secs(&self, input: u32, cap: u32) -> f64 {
-        let cal = self.calibration();
-        self.speed.seconds_for(cal.apply(input), cap).unwrap_or(0.0)
     }
 
     /// `cp` aged one level without the model: the opening lines of its summary.
@@ -363,12 +317,12 @@ impl Engine {
         t
     }
 
-    /// `older` and `younger` merged without the model: the opening lines of both.
-    fn merge_cut(&self, older: &Checkpoint, younger: &Checkpoint, cap: u32) -> Task {
-        let covers = merged_covers(&[older, younger]);
+    /// `parts` (oldest first) merged without the model: the opening lines of each summary.
+    fn merge_cut(&self, parts: &[&Checkpoint], cap: u32) -> Task {
+        let covers = merged_covers(parts);
         let mut t = self.task(
             TaskTarget::Merge {
-                ids: vec![older.id, younger.id],
+                ids: parts.iter().map(|c| c.id).collect(),
             },
             Level::Ancient,
             cap,
@@ -378,59 +332,7 @@ impl Engine {
             false,
             "",
         );
-        t.cut_from = Some(vec![older.summary.clone(), younger.summary.clone()]);
+        t.cut_from = Some(parts.iter().map(|c| c.summary.clone()).collect());
         t
-    }
-
-    fn age_task(&self, cp: &Checkpoint, to: Level, b: &Budget, focus: &str) -> Task {
-        let cap = b
-            .level_cap(to)
-            .min(((f64::from(cp.tokens) * to.aging_ratio()) as u32).max(16));
-        let window = self.summary_window(&self.summary_system(to, cap), &self.goal_block(), cap);
-        let mut pieces = self.pieces_of(&cp.covers, window);
-        if pieces.is_empty() {
-            // Originals unavailable (damaged log): age from the summary instead.
-            pieces = vec![Piece {
-                text: cp.summary.clone(),
-                raw: cp.tokens,
-            }];
-        }
-        self.task(
-            TaskTarget::Age {
-                id: cp.id,
-                from: cp.level,
-            },
-            to,
-            cap,
-            pieces,
-            None,
-            range_label(&cp.covers),
-            false,
-            focus,
-        )
-    }
-
-    /// Merge `older` and `younger` into one ancient checkpoint: the older summary, and the
-    /// younger one's originals (never a summary of a summary of a summary).
-    fn merge_task(&self, older: &Checkpoint, younger: &Checkpoint, cap: u32, focus: &str) -> Task {
-        let window = self.summary_window(
-            &self.summary_system(Level::Ancient, cap),
-            &self.goal_block(),
-            cap,
-        );
-        let pieces = self.pieces_of(&younger.covers, window);
-        let covers = merged_covers(&[older, younger]);
-        self.task(
-            TaskTarget::Merge {
-                ids: vec![older.id, younger.id],
-            },
-            Level::Ancient,
-            cap,
-            pieces,
-            Some(older.summary.clone()),
-            range_label(&covers),
-            false,
-            focus,
-        )
     }
 }
