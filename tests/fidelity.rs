@@ -297,15 +297,16 @@ fn ledger_losses(names: &[&str]) -> Vec<String> {
             if !score::kept_with_subject(&text, f) {
                 lost.push(format!("{}: {} lost from\n{text}", s.name, f.value));
             }
-            if let Some(stale) = f.stale
-                && !merged
+            for stale in &f.stale {
+                if !merged
                     .iter()
                     .all(|l| !l.text.contains(stale) || l.text.contains(f.value))
-            {
-                lost.push(format!(
-                    "{}: {stale} still stands beside {}\n{text}",
-                    s.name, f.value
-                ));
+                {
+                    lost.push(format!(
+                        "{}: {stale} still stands beside {}\n{text}",
+                        s.name, f.value
+                    ));
+                }
             }
         }
     }

@@ -18,10 +18,29 @@ pub struct Fact {
     /// Words that name what the value belongs to (any one counts, case-insensitive).
     pub subject: &'static [&'static str],
     pub value: &'static str,
-    /// An earlier value the conversation replaced (it must not win).
-    pub stale: Option<&'static str>,
+    /// Earlier values the conversation replaced, oldest first, so the last is the one
+    /// the latest correction replaced ("A, no B, wait no C": `["A", "B"]`). None of them
+    /// may win.
+    pub stale: Vec<&'static str>,
+    /// A detail the model made up and the person rejected in the fact's turn ("I never
+    /// said there'd be a shuttle — there's no shuttle"): a passage or an answer that
+    /// names it without denying it does not give the fact. A "no shuttle" is not a fact
+    /// of its own: a negation has no value to find, and "no shuttle", "there isn't one"
+    /// and "people walk" all say it; what the person said instead (the train they take)
+    /// is the fact, and the invention is what must not stand beside it.
+    pub rejected: Option<&'static str>,
     /// The turn (0-based) whose message states it last.
     pub turn: usize,
+}
+
+impl Fact {
+    /// The same fact, said in a turn that rejects `detail`, which the model invented.
+    fn rejecting(self, detail: &'static str) -> Fact {
+        Fact {
+            rejected: Some(detail),
+            ..self
+        }
+    }
 }
 
 /// A question for the end, about one fact.
@@ -145,7 +164,8 @@ fn fact(subject: &'static [&'static str], value: &'static str, turn: usize) -> F
     Fact {
         subject,
         value,
-        stale: None,
+        stale: Vec::new(),
+        rejected: None,
         turn,
     }
 }
@@ -156,11 +176,19 @@ fn changed(
     stale: &'static str,
     turn: usize,
 ) -> Fact {
+    changed_from(subject, value, &[stale], turn)
+}
+
+/// A fact corrected more than once: `stale` holds the replaced values, oldest first.
+fn changed_from(
+    subject: &'static [&'static str],
+    value: &'static str,
+    stale: &[&'static str],
+    turn: usize,
+) -> Fact {
     Fact {
-        subject,
-        value,
-        stale: Some(stale),
-        turn,
+        stale: stale.to_vec(),
+        ..fact(subject, value, turn)
     }
 }
 
@@ -208,11 +236,29 @@ mod tests {
                     f.turn
                 );
                 // Said with its own subject: checked in `score.rs`, which reads facts.
-                if let Some(stale) = f.stale {
+                // Every replaced value was said before, in the order `stale` lists them:
+                // the last is the one the latest correction replaced.
+                let said = |v: &str| s.turns[..f.turn].iter().position(|t| t.contains(v));
+                let mut before = 0;
+                for stale in &f.stale {
+                    let at =
+                        said(stale).unwrap_or_else(|| panic!("{}: {stale} never said", s.name));
                     assert!(
-                        s.turns[..f.turn].iter().any(|t| t.contains(stale)),
-                        "{}: {stale} never said",
+                        at >= before,
+                        "{}: {stale} said before the value it replaced",
                         s.name
+                    );
+                    before = at;
+                }
+                // A rejected invention is rejected where the fact is said.
+                if let Some(detail) = f.rejected {
+                    assert!(
+                        s.turns[f.turn]
+                            .to_lowercase()
+                            .contains(&format!("no {detail}")),
+                        "{}: turn {} does not reject {detail}",
+                        s.name,
+                        f.turn
                     );
                 }
             }
