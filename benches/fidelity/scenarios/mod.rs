@@ -9,7 +9,11 @@
 
 mod classic;
 mod coding24;
+mod fits;
+mod marathon;
+mod offsite;
 mod services;
+mod trip;
 mod varied;
 
 /// A fact planted in the conversation.
@@ -216,6 +220,10 @@ pub fn all() -> Vec<Scenario> {
         services::services(),
         coding24::coding24(),
         varied::varied(),
+        trip::trip(),
+        offsite::offsite(),
+        fits::fits(),
+        marathon::marathon(),
     ]
 }
 
@@ -318,6 +326,182 @@ mod tests {
                 .count();
             assert_eq!(early_long, early, "{name} stretched");
         }
+    }
+
+    /// The chats of #35.
+    fn chats_of_35() -> [Scenario; 4] {
+        [
+            trip::trip(),
+            offsite::offsite(),
+            fits::fits(),
+            marathon::marathon(),
+        ]
+    }
+
+    /// How many of `s`'s questions are about the first third.
+    fn early_questions(s: &Scenario) -> usize {
+        s.quiz.iter().filter(|q| s.early(&s.facts[q.fact])).count()
+    }
+
+    /// Questions worded unlike the statement: none of the fact's subject words that its
+    /// turn says is in the question ("expense claim" for what was said as "receipt").
+    fn worded_otherwise(s: &Scenario) -> Vec<&'static str> {
+        s.quiz
+            .iter()
+            .filter(|q| {
+                let f = &s.facts[q.fact];
+                let said = s.turns[f.turn].to_lowercase();
+                let ask = q.ask.to_lowercase();
+                !f.subject
+                    .iter()
+                    .any(|w| said.contains(&w.to_lowercase()) && ask.contains(&w.to_lowercase()))
+            })
+            .map(|q| q.ask)
+            .collect()
+    }
+
+    #[test]
+    fn the_chats_of_35_ask_mostly_about_their_first_third() {
+        for s in chats_of_35() {
+            let name = s.name;
+            assert!(!s.locked.is_empty());
+            // The locked decision is on the goal board in every request of ours: it must
+            // not hand ours a fact the baselines have to keep.
+            for f in &s.facts {
+                assert!(!s.locked.contains(f.value), "{name}: {} is locked", f.value);
+            }
+            let early = early_questions(&s);
+            assert!(
+                early * 2 > s.quiz.len(),
+                "{name}: {early} of {} questions on the first third",
+                s.quiz.len()
+            );
+            let long = s.stretched(2);
+            assert_eq!(early_questions(&long), early, "{name} stretched");
+        }
+    }
+
+    #[test]
+    fn trip_has_accented_names_abbreviations_and_questions_in_other_words() {
+        let s = trip::trip();
+        assert!(
+            (22..=26).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        assert_eq!(s.facts.len(), 12);
+        // Names and places outside ASCII, in the turns and among the facts.
+        let text = s.turns.join("\n");
+        for name in [
+            "Zoë",
+            "José",
+            "Łukasz",
+            "Sørensen",
+            "Müller",
+            "Málaga",
+            "Zürich",
+            "Kraków",
+        ] {
+            assert!(text.contains(name), "{name}");
+        }
+        let accented = s
+            .facts
+            .iter()
+            .filter(|f| f.subject.iter().any(|w| !w.is_ascii()) || !f.value.is_ascii())
+            .count();
+        assert!(accented >= 4, "{accented} facts with an accent");
+        // Abbreviations with a period inside a sentence (a word follows in lower case or
+        // a name), not at its end.
+        let abbreviations = ["Dr. O", "Mr. M", "No. 12", "approx. ", "e.g. ", "St. P"]
+            .iter()
+            .filter(|a| text.contains(*a))
+            .count();
+        assert!(abbreviations >= 5, "{abbreviations}");
+        assert!(text.contains("Flight LH 1234"));
+        // One correction, said as people say it.
+        let corrected: Vec<_> = s.facts.iter().filter(|f| !f.stale.is_empty()).collect();
+        assert_eq!(corrected.len(), 1);
+        assert!(s.turns[corrected[0].turn].starts_with("wait no"));
+        let otherwise = worded_otherwise(&s);
+        assert!(otherwise.len() >= 2, "{otherwise:?}");
+    }
+
+    #[test]
+    fn offsite_corrects_twice_and_rejects_an_invention() {
+        let s = offsite::offsite();
+        assert!(
+            (24..=28).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        let corrected = s.facts.iter().filter(|f| !f.stale.is_empty()).count();
+        assert!(corrected >= 2, "{corrected} corrections");
+        let venue = s.facts.iter().find(|f| f.value == "Villa Sonnenberg");
+        assert_eq!(
+            venue.map(|f| f.stale.clone()),
+            Some(vec!["Seehof Brunnen", "Haus Ahorn"]),
+            "the venue changes twice, the latest replaced value last"
+        );
+        let rejected: Vec<_> = s.facts.iter().filter(|f| f.rejected.is_some()).collect();
+        assert_eq!(rejected.len(), 1);
+        // The invention is never the person's: no turn before the rejection names it.
+        let detail = rejected[0].rejected.unwrap_or_default();
+        assert!(
+            s.turns[..rejected[0].turn]
+                .iter()
+                .all(|t| !t.to_lowercase().contains(detail))
+        );
+        // A question about it.
+        assert!(s.quiz.iter().any(|q| s.facts[q.fact].rejected.is_some()));
+        let otherwise = worded_otherwise(&s);
+        assert!(otherwise.len() >= 2, "{otherwise:?}");
+    }
+
+    #[test]
+    fn fits_is_short_enough_to_fit_2048_whole() {
+        use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+        let s = fits::fits();
+        assert!(
+            (12..=16).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        // The person's text; with replies of a few sentences (~50 tokens each) the chat
+        // stays well under 1,200 tokens, so with the system prompt it fits 2048.
+        let tok = Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let person: u32 = s.turns.iter().map(|t| tok.count(t)).sum();
+        assert!(person < 250, "{person} tokens");
+        assert!(s.facts.iter().all(|f| f.stale.is_empty()));
+    }
+
+    #[test]
+    fn marathon_is_long_and_truncation_keeps_nothing_of_its_first_third() {
+        use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+        let s = marathon::marathon();
+        let n = s.turns.len();
+        assert!(n >= 60, "{n} turns");
+        let early_facts = s.facts.iter().filter(|f| s.early(f)).count();
+        assert!(
+            early_facts * 2 >= s.facts.len(),
+            "{early_facts} early facts"
+        );
+        let early = early_questions(&s);
+        assert!(
+            early >= 6 && early * 2 >= s.quiz.len(),
+            "{early} early questions"
+        );
+        // After the first third, the person's own text alone is more than a 4096-token
+        // window: whatever the replies, truncation keeps none of the first third.
+        let tok = Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let first_later = (0..n).find(|&t| t * 3 >= n).unwrap_or(n);
+        let later: u32 = s.turns[first_later..].iter().map(|t| tok.count(t)).sum();
+        assert!(later > 4096, "{later} tokens after the first third");
+        // Its filler is its own.
+        assert!(
+            s.turns
+                .iter()
+                .all(|t| !SIDE_QUESTIONS.contains(&t.as_str()))
+        );
     }
 
     #[test]
