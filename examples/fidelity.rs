@@ -10,7 +10,7 @@
 //! truncation baseline lets the server truncate and reads what it kept from the log, and
 //! every run counts the requests the server cut; without it truncation is estimated with
 //! our tokenizer, and the table says so.
-//! `--scenario facts|coding|planning|distractors|ops|services|coding24|varied`
+//! `--scenario facts|coding|planning|distractors|ops|services|coding24|varied|trip|offsite|fits|marathon`
 //! (repeatable) and `--strategy ours|rolling|truncate` (repeatable) narrow a run;
 //! `--turns N` plays the first N turns;
 //! `--stretch K` asks K side questions after every scripted turn, for a longer session

@@ -36,9 +36,16 @@ fn setup(pace: Option<Pace>) -> Setup {
     }
 }
 
-/// The chats of #28, played whole in CI; the others' first eight turns are enough to
-/// guard the plumbing.
-const WHOLE: [&str; 3] = ["services", "coding24", "varied"];
+/// The chats of #28 and #35, played whole in CI (`marathon` to `LONG_TURNS`); the others'
+/// first eight turns are enough to guard the plumbing.
+const WHOLE: [&str; 7] = [
+    "services", "coding24", "varied", "trip", "offsite", "fits", "marathon",
+];
+
+/// The 62-turn chat of #35 is played to this turn here: its first third and as much
+/// again, which leaves truncation nothing of the first third at 2048 as the whole chat
+/// does. Played whole, it more than doubled this test's time for the same plumbing.
+const LONG_TURNS: usize = 36;
 
 /// The figures of #28 agree with the counts they come from.
 fn assert_figures_add_up(m: &fidelity::Measured, label: &str) {
@@ -100,7 +107,9 @@ async fn every_strategy_plays_every_scenario_within_budget() {
     let (_server, backend) = fake_server(90).await;
     let setup = setup(None);
     for scenario in scenarios::all() {
-        let scenario = if WHOLE.contains(&scenario.name) {
+        let scenario = if scenario.name == "marathon" {
+            scenario.truncated(LONG_TURNS)
+        } else if WHOLE.contains(&scenario.name) {
             scenario
         } else {
             scenario.truncated(8)
@@ -133,10 +142,14 @@ async fn every_strategy_plays_every_scenario_within_budget() {
                 );
             }
             assert_figures_add_up(&m, &label);
-            // The quiz of the chats of #28 is mostly about their first third.
+            // The quiz of the chats of #28 and #35 is mostly about their first third.
             if WHOLE.contains(&scenario.name) {
                 assert!(m.quiz_early_asked * 2 > m.quiz.asked, "{label}");
                 assert!(m.facts_early > 0, "{label}");
+            }
+            // The long chat of #35 leaves plain truncation nothing of its first third.
+            if scenario.name == "marathon" && strategy == Strategy::Truncate {
+                assert_eq!(m.facts_early_kept, 0, "{label}: {m:?}");
             }
             // Without the server's log, truncation is the client's estimate.
             let kept_by = if strategy == Strategy::Truncate {
@@ -183,6 +196,26 @@ async fn every_strategy_plays_every_scenario_within_budget() {
         assert!(table.contains("truncate (estimated)"), "{table}");
         assert!(table.contains("passes per turn"), "{table}");
         assert!(table.contains("quiz: first third"), "{table}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_that_fits_the_window_keeps_every_fact_in_ours_as_in_truncation() {
+    // #35: where the whole chat fits, doing nothing keeps everything, and ours must not
+    // keep less. Replies of a few sentences, as the chat asks for.
+    let (_server, backend) = fake_server(20).await;
+    let setup = setup(None);
+    let scenario = scenarios::all()
+        .into_iter()
+        .find(|s| s.name == "fits")
+        .unwrap();
+    for strategy in [Strategy::Truncate, Strategy::Ours] {
+        let (m, _) = fidelity::measure(strategy, &backend, &scenario, &setup)
+            .await
+            .unwrap();
+        let label = strategy.name();
+        assert_eq!(m.facts_kept, m.facts, "{label}: lost {:?}", m.lost);
+        assert_eq!(m.compressions, 0, "{label}: folded a chat that fits");
     }
 }
 
@@ -320,15 +353,16 @@ fn ledger_losses(names: &[&str]) -> Vec<String> {
             if !score::kept_with_subject(&text, f) {
                 lost.push(format!("{}: {} lost from\n{text}", s.name, f.value));
             }
-            if let Some(stale) = f.stale
-                && !merged
+            for stale in &f.stale {
+                if !merged
                     .iter()
                     .all(|l| !l.text.contains(stale) || l.text.contains(f.value))
-            {
-                lost.push(format!(
-                    "{}: {stale} still stands beside {}\n{text}",
-                    s.name, f.value
-                ));
+                {
+                    lost.push(format!(
+                        "{}: {stale} still stands beside {}\n{text}",
+                        s.name, f.value
+                    ));
+                }
             }
         }
     }
@@ -347,6 +381,22 @@ fn the_ledger_alone_keeps_every_scripted_fact_with_its_subject_and_the_latest_va
 #[test]
 fn the_ledger_alone_keeps_the_facts_of_the_chats_of_28() {
     let lost = ledger_losses(&["services", "coding24", "varied"]);
+    assert!(
+        lost.is_empty(),
+        "{} lost:\n{}",
+        lost.len(),
+        lost.join("\n\n")
+    );
+}
+
+/// The target of #35 (item 5) for the chats written for it: at this commit the ledger
+/// alone loses 17 of their 46 facts (an allergy, a booking code, a name beside a role, a
+/// room, an extension…) and keeps three replaced values beside their corrections
+/// ("the 12th", "9:30", "Haus Ahorn"). Run with `--ignored` to see them.
+#[test]
+#[ignore = "#35 item 5: the ledger does not yet keep the chats of #35"]
+fn the_ledger_alone_keeps_the_facts_of_the_chats_of_35() {
+    let lost = ledger_losses(&["trip", "offsite", "fits", "marathon"]);
     assert!(
         lost.is_empty(),
         "{} lost:\n{}",

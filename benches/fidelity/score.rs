@@ -3,9 +3,16 @@
 //!
 //! A fact counts as kept only when its value and one of its subject words stand in the
 //! same line or sentence of the context: "6379" alone says nothing about what listens on
-//! it. A changed fact counts only when its latest value is there with the subject and the
-//! stale one is not presented as current (it may remain elsewhere, e.g. "moved from
-//! Tuesday to Thursday" keeps both in one sentence and still counts).
+//! it. A changed fact counts only when its latest value is there with the subject and no
+//! stale one is presented as current (it may remain elsewhere, e.g. "moved from
+//! Tuesday to Thursday" keeps both in one sentence and still counts, and so does "the
+//! 14th, not the 12th"). A fact whose turn rejected a detail the model invented counts
+//! only where that detail is not named, or named only to deny it ("there's no shuttle").
+//!
+//! Text is compared as people read it, not byte for byte: case, accents ("Zoë", "ZOË" and
+//! "Zoe" are one name), and the usual ways of writing a date, a clock time, an amount of
+//! money, a phone number, a rate or a unit are made one before looking. Sentences are not
+//! cut after an abbreviation ("Dr. Okafor", "No. 12").
 
 use super::scenarios::Fact;
 use regex::Regex;
@@ -83,19 +90,168 @@ fn dates(s: &str) -> String {
             written(month, &c[3], Some(&c[1]))
         }
     });
+    // Not a day: minutes ("7:30 may be late") or a number past 31.
+    let not_a_day = |s: &str, c: &regex::Captures, d: &str| {
+        let start = c.get(0).map_or(0, |m| m.start());
+        s[..start].ends_with(':') || !d.parse::<u32>().is_ok_and(|n| (1..=31).contains(&n))
+    };
     let s = DAY_MONTH.replace_all(&s, |c: &regex::Captures| {
+        if not_a_day(&s, c, &c[1]) {
+            return c[0].to_string();
+        }
         written(month_name(&c[2]), &c[1], c.get(3).map(|y| y.as_str()))
     });
     MONTH_DAY
         .replace_all(&s, |c: &regex::Captures| {
+            if !c[2].parse::<u32>().is_ok_and(|n| (1..=31).contains(&n)) {
+                return c[0].to_string();
+            }
             written(month_name(&c[1]), &c[2], c.get(3).map(|y| y.as_str()))
         })
         .into_owned()
 }
 
-/// Lower case, without markup, and with a number's unit written one way: "12-second",
-/// "12 seconds" and "12 second" are one value, as are "25MB" and "25 MB", "100 requests
-/// a minute" and "100 req/min", and a date in any of its usual forms.
+/// A clock time written one way, "07:45" (24-hour): "7:45", "07:45", "7:45 am" and
+/// "7.45am" are one time, "7:30pm" and "19:30" another. A bare time is read as written,
+/// on a 24-hour clock, so the scripts write an evening as "19:30" or "7:30pm". "quarter
+/// to eight" is not read (it could be either half of the day).
+fn clock(s: &str) -> String {
+    static COLON: LazyLock<Regex> =
+        LazyLock::new(|| regex(r"\b(\d{1,2}):(\d{2})(?:\s?([ap])\.?m\b\.?|\b)"));
+    static MERIDIEM: LazyLock<Regex> =
+        LazyLock::new(|| regex(r"\b(\d{1,2})(?:\.(\d{2}))?\s?([ap])\.?m\b\.?"));
+    let written = |c: &regex::Captures, h: &str, m: Option<&str>, half: Option<&str>| {
+        let (Ok(mut h), Ok(m)) = (h.parse::<u32>(), m.unwrap_or("0").parse::<u32>()) else {
+            return c[0].to_string();
+        };
+        match half {
+            Some(_) if h == 0 || h > 12 => return c[0].to_string(),
+            Some("a") if h == 12 => h = 0,
+            Some("p") if h < 12 => h += 12,
+            _ => {}
+        }
+        if h > 23 || m > 59 {
+            return c[0].to_string();
+        }
+        format!("{h:02}:{m:02}")
+    };
+    let s = COLON.replace_all(s, |c: &regex::Captures| {
+        written(c, &c[1], Some(&c[2]), c.get(3).map(|m| m.as_str()))
+    });
+    MERIDIEM
+        .replace_all(&s, |c: &regex::Captures| {
+            written(
+                c,
+                &c[1],
+                c.get(2).map(|m| m.as_str()),
+                c.get(3).map(|m| m.as_str()),
+            )
+        })
+        .into_owned()
+}
+
+/// An amount of money written one way, "1450 eur": "€1,450", "€ 1,450.00", "1,450 EUR"
+/// and "1450 euros" are one amount, as "CHF 180" and "180 Swiss francs" are. Thousands
+/// are read only with commas ("1.450 €" is not), and an amount without its currency
+/// ("1,450") is just the number, "1450", which the amount with a currency contains.
+fn money(s: &str) -> String {
+    static THOUSANDS: LazyLock<Regex> = LazyLock::new(|| regex(r"\b\d{1,3}(?:,\d{3})+\b"));
+    static BEFORE: LazyLock<Regex> =
+        LazyLock::new(|| regex(r"(€|£|\$|\b(?:eur|gbp|usd|chf|pln)\b)\s?(\d+(?:[.,]\d{1,2})?)\b"));
+    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        regex(
+            r"\b(\d+(?:[.,]\d{1,2})?)\s?(€|£|\$|(?:euros?|eur|pounds?|gbp|dollars?|usd|swiss francs?|francs?|chf|pln|zlotys?|zl)\b)",
+        )
+    });
+    let code = |c: &str| match c {
+        "€" | "euro" | "euros" | "eur" => "eur",
+        "£" | "pound" | "pounds" | "gbp" => "gbp",
+        "$" | "dollar" | "dollars" | "usd" => "usd",
+        "pln" | "zloty" | "zlotys" | "zl" => "pln",
+        _ => "chf",
+    };
+    let amount = |a: &str| {
+        let a = a.replace(',', ".");
+        match a.strip_suffix(".00").or_else(|| a.strip_suffix(".0")) {
+            Some(whole) => whole.to_string(),
+            None => a,
+        }
+    };
+    let s = THOUSANDS.replace_all(s, |c: &regex::Captures| c[0].replace(',', ""));
+    let s = BEFORE.replace_all(&s, |c: &regex::Captures| {
+        format!("{} {}", amount(&c[2]), code(&c[1]))
+    });
+    AFTER
+        .replace_all(&s, |c: &regex::Captures| {
+            format!("{} {}", amount(&c[1]), code(&c[2]))
+        })
+        .into_owned()
+}
+
+/// A phone number without its spaces and dashes: "+34 612 48 93 07" and "+34 612 489 307"
+/// are one number. Only what looks like one: "+" or "0", then at least 8 digits in three
+/// or more groups.
+fn phones(s: &str) -> String {
+    static PHONE: LazyLock<Regex> =
+        LazyLock::new(|| regex(r"(?:\+|\b0)\d{1,4}(?:[ -]\d{2,4}){2,}\b"));
+    PHONE
+        .replace_all(s, |c: &regex::Captures| {
+            let digits: String = c[0].chars().filter(|ch| ch.is_ascii_digit()).collect();
+            if digits.len() < 8 {
+                return c[0].to_string();
+            }
+            if c[0].starts_with('+') {
+                format!("+{digits}")
+            } else {
+                digits
+            }
+        })
+        .into_owned()
+}
+
+/// Lower-case letters without their accents: "zoë" is "zoe", "łukasz" "lukasz", "sørensen"
+/// "sorensen", "straße" "strasse"; combining accents (text in decomposed form) are
+/// dropped. A model that writes a name without its accents still names the person.
+fn fold_accents(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let plain = match c {
+            '\u{300}'..='\u{36f}' => "",
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => "a",
+            'æ' => "ae",
+            'ç' | 'ć' | 'ĉ' | 'ċ' | 'č' => "c",
+            'ď' | 'đ' | 'ð' => "d",
+            'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ĕ' | 'ė' | 'ę' | 'ě' => "e",
+            'ĝ' | 'ğ' | 'ġ' | 'ģ' => "g",
+            'ì' | 'í' | 'î' | 'ï' | 'ĩ' | 'ī' | 'ĭ' | 'į' | 'ı' => "i",
+            'ķ' => "k",
+            'ĺ' | 'ļ' | 'ľ' | 'ŀ' | 'ł' => "l",
+            'ñ' | 'ń' | 'ņ' | 'ň' => "n",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ŏ' | 'ő' => "o",
+            'œ' => "oe",
+            'ŕ' | 'ŗ' | 'ř' => "r",
+            'ś' | 'ŝ' | 'ş' | 'š' | 'ș' => "s",
+            'ß' => "ss",
+            'ţ' | 'ť' | 'ț' => "t",
+            'þ' => "th",
+            'ù' | 'ú' | 'û' | 'ü' | 'ũ' | 'ū' | 'ŭ' | 'ů' | 'ű' | 'ų' => "u",
+            'ý' | 'ÿ' => "y",
+            'ź' | 'ż' | 'ž' => "z",
+            '’' | '‘' => "'",
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        out.push_str(plain);
+    }
+    out
+}
+
+/// Lower case, without accents or markup, and with a number's unit written one way:
+/// "12-second", "12 seconds" and "12 second" are one value, as are "25MB" and "25 MB",
+/// "100 requests a minute" and "100 req/min", and a date, a clock time, an amount of
+/// money or a phone number in any of its usual forms.
 fn normalize(s: &str) -> String {
     static UNIT: LazyLock<Regex> = LazyLock::new(|| {
         regex(r"(\d)[ -]?(second|minute|hour|day|week|month|year|mb|gb|tb|kb)s?\b")
@@ -105,8 +261,11 @@ fn normalize(s: &str) -> String {
             r"(\d) ?(?:requests?|reqs?|calls?) ?(?:a|an|per|each|every|/) ?(second|sec|minute|min|hour|hr)s?\b",
         )
     });
-    let plain = s.to_lowercase().replace(['`', '*'], "");
+    let plain = fold_accents(&s.to_lowercase()).replace(['`', '*'], "");
     let plain = dates(&plain);
+    let plain = clock(&plain);
+    let plain = phones(&plain);
+    let plain = money(&plain);
     let plain = RATE.replace_all(&plain, |c: &regex::Captures| {
         let unit = match &c[2] {
             "sec" => "second",
@@ -119,15 +278,38 @@ fn normalize(s: &str) -> String {
     UNIT.replace_all(&plain, "$1 $2").into_owned()
 }
 
+/// Words (lower case) after which a period does not end a sentence: "Dr. Okafor",
+/// "St. Pancras", "No. 12", "approx. 2 hours", "e.g. the Alcazaba".
+const ABBREVIATIONS: &[&str] = &[
+    "dr", "mr", "mrs", "ms", "st", "no", "nr", "approx", "e.g", "i.e", "vs", "prof", "ca", "incl",
+    "ext", "tel", "str", "jr", "sr", "mt", "dept",
+];
+
+/// The sentences of a line: split at ". " (so a path or a version number is not cut),
+/// but not after an abbreviation.
+fn sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in line.match_indices(". ") {
+        let word = line[start..i]
+            .rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or("");
+        if !ABBREVIATIONS.contains(&word) {
+            out.push(&line[start..i]);
+            start = i + 2;
+        }
+    }
+    out.push(&line[start..]);
+    out
+}
+
 /// The lines and sentences of `text`.
 fn passages(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
         out.push(line.to_string());
-        // Sentences: split at ". " so a path or a version number is not cut.
-        for s in line.split(". ") {
-            out.push(s.to_string());
-        }
+        out.extend(sentences(line).into_iter().map(str::to_string));
     }
     out
 }
@@ -136,43 +318,91 @@ fn has_subject(passage: &str, fact: &Fact) -> bool {
     fact.subject.iter().any(|w| passage.contains(&normalize(w)))
 }
 
+/// `v` (normalized) said to be not so: "not 9:30", "not the 12th", "no shuttle", "there
+/// won't be a shuttle", "instead of Lisbon", "no longer 14 days". Only a denial word and
+/// a few small words before the value count: "not sure, but the shuttle …" denies nothing.
+fn denial(v: &str) -> Regex {
+    let end = if v.ends_with(|c: char| c.is_alphanumeric()) {
+        r"\b"
+    } else {
+        ""
+    };
+    regex(&format!(
+        r"\b(?:not|no|never|without|instead of|rather than|no longer|isn't|aren't|wasn't|weren't|won't|don't|doesn't|didn't)(?:\s+(?:a|an|the|any|be|there|on|at|in))*\s+{}{end}",
+        regex::escape(v)
+    ))
+}
+
+/// Whether `text` names `detail` other than to deny it.
+fn named_undenied(text: &str, detail: &str) -> bool {
+    denial(detail).replace_all(text, "").contains(detail)
+}
+
+/// Where `value` stands in `text` as a whole, not inside a longer number or word: "1450
+/// eur" is not in "11450 eur", "7:45" is not in "17:45", "walk" is not in "walking"; a
+/// letter may touch a number ("v0.9.3" holds "0.9.3").
+fn positions(text: &str, value: &str) -> Vec<usize> {
+    let joined = |a: char, b: char| {
+        (a.is_ascii_digit() && b.is_ascii_digit()) || (a.is_alphabetic() && b.is_alphabetic())
+    };
+    let (first, last) = (value.chars().next(), value.chars().next_back());
+    text.match_indices(value)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + value.len()..].chars().next();
+            !matches!((before, first), (Some(b), Some(f)) if joined(b, f))
+                && !matches!((last, after), (Some(l), Some(a)) if joined(l, a))
+        })
+        .collect()
+}
+
+fn holds(text: &str, value: &str) -> bool {
+    !positions(text, value).is_empty()
+}
+
 /// Whether `context` holds `fact`'s current value beside its subject.
 pub fn kept_with_subject(context: &str, fact: &Fact) -> bool {
     let value = normalize(fact.value);
-    let stale = fact.stale.map(normalize);
+    let stale: Vec<String> = fact.stale.iter().map(|s| normalize(s)).collect();
+    let rejected = fact.rejected.map(normalize);
     passages(&normalize(context)).iter().any(|p| {
-        p.contains(&value)
+        holds(p, &value)
             && has_subject(p, fact)
             && stale
-                .as_ref()
-                .is_none_or(|s| !p.contains(s.as_str()) || current_beside_stale(p, &value, s))
+                .iter()
+                .all(|s| !holds(p, s) || current_beside_stale(p, &value, s))
+            && rejected.as_ref().is_none_or(|r| !named_undenied(p, r))
     })
 }
 
 /// A passage naming both values presents the new one as current: "moved from X to Y"
 /// (the new value last) or "now Y, not X" (the old one denied).
 fn current_beside_stale(passage: &str, value: &str, stale: &str) -> bool {
-    let denied = |v: &str| {
-        ["not ", "instead of ", "no longer ", "rather than "]
-            .iter()
-            .any(|p| passage.contains(&format!("{p}{v}")))
-    };
-    !denied(value) && (denied(stale) || passage.rfind(value) > passage.rfind(stale))
+    let denied = |v: &str| denial(v).is_match(passage);
+    let last = |v: &str| positions(passage, v).last().copied();
+    !denied(value) && (denied(stale) || last(value) > last(stale))
 }
 
-/// Whether a quiz answer gives the fact's value (and, for a changed fact, not the stale
-/// one instead).
+/// Whether a quiz answer gives the fact's value (and, for a changed fact, none of the
+/// stale ones instead; for a fact that rejected an invented detail, not that detail).
 pub fn answer_is_right(answer: &str, fact: &Fact) -> bool {
     let a = normalize(answer);
     let value = normalize(fact.value);
     let value = value.trim_end_matches("()");
-    if !a.contains(value) {
+    if !holds(&a, value) {
         return false;
     }
-    match fact.stale.map(normalize) {
-        Some(s) if a.contains(&s) => a.rfind(value) > a.rfind(&s),
-        _ => true,
-    }
+    let stale_wins = fact
+        .stale
+        .iter()
+        .map(|s| normalize(s))
+        .any(|s| holds(&a, &s) && !current_beside_stale(&a, value, &s));
+    let invented = fact
+        .rejected
+        .map(normalize)
+        .is_some_and(|r| named_undenied(&a, &r));
+    !stale_wins && !invented
 }
 
 #[cfg(test)]
@@ -187,7 +417,8 @@ mod tests {
         Fact {
             subject,
             value,
-            stale,
+            stale: stale.into_iter().collect(),
+            rejected: None,
             turn: 0,
         }
     }
@@ -330,6 +561,279 @@ mod tests {
         assert!(answer_is_right(
             "It was 14 days; now it is a 30-day retention.",
             &retention
+        ));
+    }
+    #[test]
+    fn a_value_inside_a_longer_number_or_word_is_not_it() {
+        let port = f(&["redis"], "6379", None);
+        assert!(!kept_with_subject("redis: 63790", &port));
+        assert!(!kept_with_subject("redis: 16379", &port));
+        assert!(kept_with_subject("redis:6379, ok", &port));
+        let version = f(&["release"], "0.9.3", None);
+        assert!(answer_is_right("The release is v0.9.3.", &version));
+        assert!(!answer_is_right("The release is 0.9.31.", &version));
+        let walk = f(&["station"], "walk", None);
+        assert!(answer_is_right("They walk from the station.", &walk));
+        assert!(!answer_is_right("They are walking.", &walk));
+    }
+
+    #[test]
+    fn names_match_without_case_or_accents() {
+        let allergy = f(&["zoë"], "sesame", None);
+        for said in [
+            "Zoë is allergic to sesame.",
+            "ZOË: sesame allergy",
+            "Zoe is allergic to sesame",
+            // Decomposed: e and a combining diaeresis.
+            "Zoe\u{308} is allergic to sesame",
+        ] {
+            assert!(kept_with_subject(said, &allergy), "{said}");
+        }
+        assert!(!kept_with_subject("Mateo is allergic to sesame.", &allergy));
+        let flat = f(&["málaga"], "Calle Granada 27", None);
+        assert!(kept_with_subject("MALAGA flat: calle granada 27", &flat));
+        let key = f(&["spare key"], "Müller", None);
+        for said in ["Müller", "Mr. Muller", "MÜLLER has it"] {
+            assert!(answer_is_right(said, &key), "{said}");
+        }
+        assert!(!answer_is_right("Miller", &key));
+        let mum = f(&["ingrid", "sørensen"], "SK 2583", None);
+        assert!(kept_with_subject("Ingrid Sorensen flies SK 2583.", &mum));
+        assert!(kept_with_subject("Łukasz's mum (Sørensen): SK 2583", &mum));
+        assert_eq!(
+            normalize("Łukasz, Straße, Kraków"),
+            "lukasz, strasse, krakow"
+        );
+    }
+
+    #[test]
+    fn codes_and_phone_numbers_are_not_mangled() {
+        for code in [
+            "HM4QX7TR2Z",
+            "LH 1234",
+            "SK 2583",
+            "FL-20931",
+            "X7D2GB",
+            "4812",
+        ] {
+            let c = f(&["booking ref"], code, None);
+            assert!(answer_is_right(&format!("It's {code}."), &c), "{code}");
+            assert!(
+                kept_with_subject(&format!("- booking ref: {code}"), &c),
+                "{code}"
+            );
+        }
+        let code = f(&["key box"], "4812", None);
+        assert!(!answer_is_right("4821", &code));
+        let jose = f(&["josé"], "+34 612 48 93 07", None);
+        for said in [
+            "+34 612 48 93 07",
+            "+34 612 489 307",
+            "+34612489307",
+            "+34-612-48-93-07",
+        ] {
+            assert!(answer_is_right(said, &jose), "{said}");
+        }
+        assert!(!answer_is_right("+34 612 48 93 70", &jose));
+        assert!(!answer_is_right("612 48 93 07", &jose));
+        let caterer = f(&["caterer"], "079 412 88 10", None);
+        assert!(answer_is_right("0794128810", &caterer));
+        assert!(answer_is_right("079 412 88 10", &caterer));
+        // Numbers in groups that are not a phone number stay as they are.
+        assert_eq!(normalize("ports 8081 9443"), "ports 8081 9443");
+        assert_eq!(normalize("0.9.3"), "0.9.3");
+    }
+
+    #[test]
+    fn money_matches_however_the_amount_and_currency_are_written() {
+        let flat = f(&["flat"], "€1,450", None);
+        for said in [
+            "The flat was €1,450.",
+            "the flat: 1450 euros",
+            "Flat: 1,450 EUR",
+            "flat EUR 1450",
+            "the flat came to € 1,450.00",
+            "The flat costs 1450€",
+        ] {
+            assert!(kept_with_subject(said, &flat), "{said}");
+            assert!(answer_is_right(said, &flat), "{said}");
+        }
+        for wrong in ["€1,540", "€14,500", "€11,450", "€145", "$1,450", "1450"] {
+            assert!(!answer_is_right(wrong, &flat), "{wrong}");
+        }
+        let hotel = f(&["receipt"], "€386.40", None);
+        assert!(answer_is_right("386,40 €", &hotel));
+        assert!(answer_is_right("386.40 euros", &hotel));
+        assert!(!answer_is_right("€386", &hotel));
+        let budget = f(&["budget"], "CHF 180", None);
+        for said in [
+            "CHF 180",
+            "180 Swiss francs",
+            "180 CHF per head",
+            "180 francs",
+        ] {
+            assert!(answer_is_right(said, &budget), "{said}");
+        }
+        assert!(!answer_is_right("€180", &budget));
+        // A value written without a currency is the number, which any currency keeps.
+        let pilot = f(&["budget"], "15,000", Some("12,000"));
+        assert!(kept_with_subject(
+            "The budget was raised to 15,000 EUR.",
+            &pilot
+        ));
+        assert!(answer_is_right("15000 euros", &pilot));
+        assert!(!answer_is_right("The budget is 12,000 EUR.", &pilot));
+    }
+
+    #[test]
+    fn a_clock_time_matches_in_12_or_24_hours() {
+        let flight = f(&["lh 1234"], "7:45", None);
+        for said in [
+            "7:45",
+            "07:45",
+            "7:45 am",
+            "7.45am",
+            "7:45 a.m. on the 14th",
+        ] {
+            assert!(answer_is_right(said, &flight), "{said}");
+        }
+        for wrong in ["17:45", "7:45 pm", "7:54", "27:45"] {
+            assert!(!answer_is_right(wrong, &flight), "{wrong}");
+        }
+        let dinner = f(&["dinner"], "19:30", None);
+        assert!(answer_is_right("7:30pm", &dinner));
+        assert!(answer_is_right("7.30 p.m.", &dinner));
+        assert!(!answer_is_right("7:30", &dinner));
+        assert_eq!(normalize("12 am, 12pm, 9 am"), "00:00, 12:00, 09:00");
+        // A time is not a date: "7:30 may be late" is not the 30th of May.
+        assert_eq!(normalize("7:30 may be late"), "07:30 may be late");
+        assert_eq!(normalize("the 45 may"), "the 45 may");
+        // Not a time: a version, a port, a line number.
+        for s in [
+            "1.80",
+            "127.0.0.1:8088",
+            "src/server/shutdown.rs:57",
+            "99.95",
+        ] {
+            assert_eq!(normalize(s), s);
+        }
+    }
+
+    #[test]
+    fn a_value_corrected_twice_counts_only_as_its_last() {
+        let venue = Fact {
+            stale: vec!["Seehof Brunnen", "Haus Ahorn"],
+            ..f(&["venue"], "Villa Sonnenberg", None)
+        };
+        assert!(kept_with_subject("Venue: Villa Sonnenberg.", &venue));
+        assert!(kept_with_subject(
+            "The venue moved from Seehof Brunnen to Haus Ahorn and then to Villa Sonnenberg.",
+            &venue
+        ));
+        assert!(kept_with_subject(
+            "The venue is Villa Sonnenberg, not Haus Ahorn.",
+            &venue
+        ));
+        assert!(!kept_with_subject("The venue is Haus Ahorn.", &venue));
+        // The first value back after the last: one stale value alone would miss it.
+        assert!(!kept_with_subject(
+            "The venue is Villa Sonnenberg, back to Seehof Brunnen.",
+            &venue
+        ));
+        assert!(answer_is_right(
+            "Villa Sonnenberg (not Haus Ahorn).",
+            &venue
+        ));
+        assert!(answer_is_right(
+            "Not Seehof Brunnen, not Haus Ahorn: Villa Sonnenberg.",
+            &venue
+        ));
+        assert!(!answer_is_right(
+            "Villa Sonnenberg, or rather Seehof Brunnen.",
+            &venue
+        ));
+        assert!(!answer_is_right("Haus Ahorn.", &venue));
+    }
+
+    #[test]
+    fn a_correction_denies_the_old_value_in_the_ways_people_say_it() {
+        let date = f(&["fly out"], "14th", Some("12th"));
+        for said in [
+            "wait no — we fly out on the 14th not the 12th",
+            "We fly out on the 14th, not on the 12th.",
+            "we fly out on the 14th instead of the 12th",
+        ] {
+            assert!(kept_with_subject(said, &date), "{said}");
+            assert!(answer_is_right(said, &date), "{said}");
+        }
+        assert!(!kept_with_subject(
+            "We fly out on the 12th, not the 14th.",
+            &date
+        ));
+        assert!(!answer_is_right("The 14th, or was it the 12th?", &date));
+        let kickoff = f(&["kick-off"], "10:15", Some("9:30"));
+        assert!(kept_with_subject("kick-off 10:15, not 9:30", &kickoff));
+        assert!(kept_with_subject(
+            "kick-off moves from 9:30 to 10:15",
+            &kickoff
+        ));
+        assert!(!kept_with_subject("kick-off 10:15? no, 9:30", &kickoff));
+    }
+
+    #[test]
+    fn a_detail_the_model_invented_must_not_stand_beside_the_fact() {
+        let train = Fact {
+            rejected: Some("shuttle"),
+            ..f(&["train"], "8:04", None)
+        };
+        for said in [
+            "People take the 8:04 train from Zürich HB; there's no shuttle.",
+            "There won't be a shuttle: everyone takes the 08:04 train.",
+            "the 8:04 train, without a shuttle",
+        ] {
+            assert!(kept_with_subject(said, &train), "{said}");
+            assert!(answer_is_right(said, &train), "{said}");
+        }
+        // The person's own words: the sentence with the train names no shuttle. ("I never
+        // said there'd be a shuttle" is not read as a denial: "never said the shuttle was
+        // late" says there is one.)
+        let said = "no, I never said there'd be a shuttle — there's no shuttle. people take the 8:04 train";
+        assert!(kept_with_subject(said, &train));
+        assert!(!answer_is_right(said, &train));
+        for said in [
+            "A shuttle meets the 8:04 train at the station.",
+            "Take the 8:04 train; the shuttle runs every 25 minutes.",
+            "not sure, but the shuttle meets the 8:04 train",
+            "There's no shuttle at night, but a shuttle meets the 8:04 train.",
+        ] {
+            assert!(!kept_with_subject(said, &train), "{said}");
+            assert!(!answer_is_right(said, &train), "{said}");
+        }
+        // Elsewhere in the context the invention does not matter.
+        assert!(kept_with_subject(
+            "- The shuttle runs every 25 minutes.\n- Everyone takes the 8:04 train.",
+            &train
+        ));
+    }
+
+    #[test]
+    fn a_sentence_does_not_end_at_an_abbreviation() {
+        assert_eq!(
+            sentences("dr. okafor signs it on friday. then st. pancras, approx. 2 hours"),
+            [
+                "dr. okafor signs it on friday",
+                "then st. pancras, approx. 2 hours"
+            ]
+        );
+        // The value and the correction stand in one sentence with "Dr." and "No." in it.
+        let clinic = f(&["okafor"], "No. 12 Harbour Lane", Some("No. 4 Mill Road"));
+        assert!(kept_with_subject(
+            "Dr. Okafor's clinic is at No. 12 Harbour Lane. It used to be No. 4 Mill Road.",
+            &clinic
+        ));
+        assert!(!kept_with_subject(
+            "Dr. Okafor's clinic is at No. 4 Mill Road.",
+            &clinic
         ));
     }
 }

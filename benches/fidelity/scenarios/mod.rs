@@ -9,7 +9,11 @@
 
 mod classic;
 mod coding24;
+mod fits;
+mod marathon;
+mod offsite;
 mod services;
+mod trip;
 mod varied;
 
 /// A fact planted in the conversation.
@@ -18,10 +22,29 @@ pub struct Fact {
     /// Words that name what the value belongs to (any one counts, case-insensitive).
     pub subject: &'static [&'static str],
     pub value: &'static str,
-    /// An earlier value the conversation replaced (it must not win).
-    pub stale: Option<&'static str>,
+    /// Earlier values the conversation replaced, oldest first, so the last is the one
+    /// the latest correction replaced ("A, no B, wait no C": `["A", "B"]`). None of them
+    /// may win.
+    pub stale: Vec<&'static str>,
+    /// A detail the model made up and the person rejected in the fact's turn ("I never
+    /// said there'd be a shuttle — there's no shuttle"): a passage or an answer that
+    /// names it without denying it does not give the fact. A "no shuttle" is not a fact
+    /// of its own: a negation has no value to find, and "no shuttle", "there isn't one"
+    /// and "people walk" all say it; what the person said instead (the train they take)
+    /// is the fact, and the invention is what must not stand beside it.
+    pub rejected: Option<&'static str>,
     /// The turn (0-based) whose message states it last.
     pub turn: usize,
+}
+
+impl Fact {
+    /// The same fact, said in a turn that rejects `detail`, which the model invented.
+    fn rejecting(self, detail: &'static str) -> Fact {
+        Fact {
+            rejected: Some(detail),
+            ..self
+        }
+    }
 }
 
 /// A question for the end, about one fact.
@@ -145,7 +168,8 @@ fn fact(subject: &'static [&'static str], value: &'static str, turn: usize) -> F
     Fact {
         subject,
         value,
-        stale: None,
+        stale: Vec::new(),
+        rejected: None,
         turn,
     }
 }
@@ -156,11 +180,19 @@ fn changed(
     stale: &'static str,
     turn: usize,
 ) -> Fact {
+    changed_from(subject, value, &[stale], turn)
+}
+
+/// A fact corrected more than once: `stale` holds the replaced values, oldest first.
+fn changed_from(
+    subject: &'static [&'static str],
+    value: &'static str,
+    stale: &[&'static str],
+    turn: usize,
+) -> Fact {
     Fact {
-        subject,
-        value,
-        stale: Some(stale),
-        turn,
+        stale: stale.to_vec(),
+        ..fact(subject, value, turn)
     }
 }
 
@@ -188,6 +220,10 @@ pub fn all() -> Vec<Scenario> {
         services::services(),
         coding24::coding24(),
         varied::varied(),
+        trip::trip(),
+        offsite::offsite(),
+        fits::fits(),
+        marathon::marathon(),
     ]
 }
 
@@ -208,11 +244,29 @@ mod tests {
                     f.turn
                 );
                 // Said with its own subject: checked in `score.rs`, which reads facts.
-                if let Some(stale) = f.stale {
+                // Every replaced value was said before, in the order `stale` lists them:
+                // the last is the one the latest correction replaced.
+                let said = |v: &str| s.turns[..f.turn].iter().position(|t| t.contains(v));
+                let mut before = 0;
+                for stale in &f.stale {
+                    let at =
+                        said(stale).unwrap_or_else(|| panic!("{}: {stale} never said", s.name));
                     assert!(
-                        s.turns[..f.turn].iter().any(|t| t.contains(stale)),
-                        "{}: {stale} never said",
+                        at >= before,
+                        "{}: {stale} said before the value it replaced",
                         s.name
+                    );
+                    before = at;
+                }
+                // A rejected invention is rejected where the fact is said.
+                if let Some(detail) = f.rejected {
+                    assert!(
+                        s.turns[f.turn]
+                            .to_lowercase()
+                            .contains(&format!("no {detail}")),
+                        "{}: turn {} does not reject {detail}",
+                        s.name,
+                        f.turn
                     );
                 }
             }
@@ -272,6 +326,182 @@ mod tests {
                 .count();
             assert_eq!(early_long, early, "{name} stretched");
         }
+    }
+
+    /// The chats of #35.
+    fn chats_of_35() -> [Scenario; 4] {
+        [
+            trip::trip(),
+            offsite::offsite(),
+            fits::fits(),
+            marathon::marathon(),
+        ]
+    }
+
+    /// How many of `s`'s questions are about the first third.
+    fn early_questions(s: &Scenario) -> usize {
+        s.quiz.iter().filter(|q| s.early(&s.facts[q.fact])).count()
+    }
+
+    /// Questions worded unlike the statement: none of the fact's subject words that its
+    /// turn says is in the question ("expense claim" for what was said as "receipt").
+    fn worded_otherwise(s: &Scenario) -> Vec<&'static str> {
+        s.quiz
+            .iter()
+            .filter(|q| {
+                let f = &s.facts[q.fact];
+                let said = s.turns[f.turn].to_lowercase();
+                let ask = q.ask.to_lowercase();
+                !f.subject
+                    .iter()
+                    .any(|w| said.contains(&w.to_lowercase()) && ask.contains(&w.to_lowercase()))
+            })
+            .map(|q| q.ask)
+            .collect()
+    }
+
+    #[test]
+    fn the_chats_of_35_ask_mostly_about_their_first_third() {
+        for s in chats_of_35() {
+            let name = s.name;
+            assert!(!s.locked.is_empty());
+            // The locked decision is on the goal board in every request of ours: it must
+            // not hand ours a fact the baselines have to keep.
+            for f in &s.facts {
+                assert!(!s.locked.contains(f.value), "{name}: {} is locked", f.value);
+            }
+            let early = early_questions(&s);
+            assert!(
+                early * 2 > s.quiz.len(),
+                "{name}: {early} of {} questions on the first third",
+                s.quiz.len()
+            );
+            let long = s.stretched(2);
+            assert_eq!(early_questions(&long), early, "{name} stretched");
+        }
+    }
+
+    #[test]
+    fn trip_has_accented_names_abbreviations_and_questions_in_other_words() {
+        let s = trip::trip();
+        assert!(
+            (22..=26).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        assert_eq!(s.facts.len(), 12);
+        // Names and places outside ASCII, in the turns and among the facts.
+        let text = s.turns.join("\n");
+        for name in [
+            "Zoë",
+            "José",
+            "Łukasz",
+            "Sørensen",
+            "Müller",
+            "Málaga",
+            "Zürich",
+            "Kraków",
+        ] {
+            assert!(text.contains(name), "{name}");
+        }
+        let accented = s
+            .facts
+            .iter()
+            .filter(|f| f.subject.iter().any(|w| !w.is_ascii()) || !f.value.is_ascii())
+            .count();
+        assert!(accented >= 4, "{accented} facts with an accent");
+        // Abbreviations with a period inside a sentence (a word follows in lower case or
+        // a name), not at its end.
+        let abbreviations = ["Dr. O", "Mr. M", "No. 12", "approx. ", "e.g. ", "St. P"]
+            .iter()
+            .filter(|a| text.contains(*a))
+            .count();
+        assert!(abbreviations >= 5, "{abbreviations}");
+        assert!(text.contains("Flight LH 1234"));
+        // One correction, said as people say it.
+        let corrected: Vec<_> = s.facts.iter().filter(|f| !f.stale.is_empty()).collect();
+        assert_eq!(corrected.len(), 1);
+        assert!(s.turns[corrected[0].turn].starts_with("wait no"));
+        let otherwise = worded_otherwise(&s);
+        assert!(otherwise.len() >= 2, "{otherwise:?}");
+    }
+
+    #[test]
+    fn offsite_corrects_twice_and_rejects_an_invention() {
+        let s = offsite::offsite();
+        assert!(
+            (24..=28).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        let corrected = s.facts.iter().filter(|f| !f.stale.is_empty()).count();
+        assert!(corrected >= 2, "{corrected} corrections");
+        let venue = s.facts.iter().find(|f| f.value == "Villa Sonnenberg");
+        assert_eq!(
+            venue.map(|f| f.stale.clone()),
+            Some(vec!["Seehof Brunnen", "Haus Ahorn"]),
+            "the venue changes twice, the latest replaced value last"
+        );
+        let rejected: Vec<_> = s.facts.iter().filter(|f| f.rejected.is_some()).collect();
+        assert_eq!(rejected.len(), 1);
+        // The invention is never the person's: no turn before the rejection names it.
+        let detail = rejected[0].rejected.unwrap_or_default();
+        assert!(
+            s.turns[..rejected[0].turn]
+                .iter()
+                .all(|t| !t.to_lowercase().contains(detail))
+        );
+        // A question about it.
+        assert!(s.quiz.iter().any(|q| s.facts[q.fact].rejected.is_some()));
+        let otherwise = worded_otherwise(&s);
+        assert!(otherwise.len() >= 2, "{otherwise:?}");
+    }
+
+    #[test]
+    fn fits_is_short_enough_to_fit_2048_whole() {
+        use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+        let s = fits::fits();
+        assert!(
+            (12..=16).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        // The person's text; with replies of a few sentences (~50 tokens each) the chat
+        // stays well under 1,200 tokens, so with the system prompt it fits 2048.
+        let tok = Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let person: u32 = s.turns.iter().map(|t| tok.count(t)).sum();
+        assert!(person < 250, "{person} tokens");
+        assert!(s.facts.iter().all(|f| f.stale.is_empty()));
+    }
+
+    #[test]
+    fn marathon_is_long_and_truncation_keeps_nothing_of_its_first_third() {
+        use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+        let s = marathon::marathon();
+        let n = s.turns.len();
+        assert!(n >= 60, "{n} turns");
+        let early_facts = s.facts.iter().filter(|f| s.early(f)).count();
+        assert!(
+            early_facts * 2 >= s.facts.len(),
+            "{early_facts} early facts"
+        );
+        let early = early_questions(&s);
+        assert!(
+            early >= 6 && early * 2 >= s.quiz.len(),
+            "{early} early questions"
+        );
+        // After the first third, the person's own text alone is more than a 4096-token
+        // window: whatever the replies, truncation keeps none of the first third.
+        let tok = Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let first_later = (0..n).find(|&t| t * 3 >= n).unwrap_or(n);
+        let later: u32 = s.turns[first_later..].iter().map(|t| tok.count(t)).sum();
+        assert!(later > 4096, "{later} tokens after the first third");
+        // Its filler is its own.
+        assert!(
+            s.turns
+                .iter()
+                .all(|t| !SIDE_QUESTIONS.contains(&t.as_str()))
+        );
     }
 
     #[test]
