@@ -437,24 +437,32 @@ async fn nothing_a_command_starts_outlives_it() {
 }
 
 /// "Allow for the session" given on `echo`: a compound line with another program asks
-/// (`;`, `&&`, a pipe), one that cannot be read through asks and offers no allowance
-/// (`$(…)`, `sh -c`, `env`, a redirection to a file), and `echo` alone runs unasked.
+/// (`;`, `&&`, a second line after a comment that a backslash or a quote seemed to carry
+/// on), one that cannot be read through asks and offers no allowance (`$(…)`, `sh -c`,
+/// `.`), and `echo` alone runs unasked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("script"), "touch pwned-8\n").unwrap();
+    // Ten rounds of calls at most in a turn: the first, eight attacks, the last.
     let server = FakeOllama::start().await;
-    let lines = [
-        "echo first",
-        "echo x; touch pwned-1",
-        "echo x && touch pwned-2",
-        "echo x | tee pwned-3",
-        "echo $(touch pwned-4)",
-        "sh -c 'touch pwned-5'",
-        "env touch pwned-6",
-        "echo x > pwned-7",
-        "echo alone",
+    // Each attack, and whether the dialog may offer an allowance for it (the programs it
+    // names), or none (the line cannot be read through).
+    let attacks = [
+        ("echo x; touch pwned-1", true),
+        ("echo x && touch pwned-2", true),
+        ("echo x #\\\ntouch pwned-3", true),
+        ("echo x #\"\ntouch pwned-4\n#\"", true),
+        ("echo x #'\ntouch pwned-5\n#'", true),
+        ("echo $(touch pwned-6)", false),
+        ("sh -c 'touch pwned-7'", false),
+        (". ./script", false),
     ];
-    for l in lines {
+    let lines: Vec<&str> = std::iter::once("echo first")
+        .chain(attacks.iter().map(|(l, _)| *l))
+        .chain(["echo alone"])
+        .collect();
+    for l in &lines {
         server.push_tool_calls(vec![("run_command", serde_json::json!({"command": l}))]);
     }
     let s = start(&server, dir.path(), ToolMode::Ask, |_| {});
@@ -471,15 +479,21 @@ async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     })
     .await;
     let mut last = first.id;
-    for (i, line) in lines[1..8].iter().enumerate() {
+    for (line, offered) in attacks {
         let ask = next_ask(&s, last).await;
         last = ask.id;
-        assert!(ask.preview.contains(line), "{i}: asked {:?}", ask.preview);
-        let scope_ok = match i {
-            0..=2 => matches!(&ask.session_scope, SessionScope::Programs(p) if p.len() == 2),
-            _ => matches!(ask.session_scope, SessionScope::NotOffered(_)),
+        let shown = line.lines().next().unwrap();
+        assert!(
+            ask.preview.contains(shown),
+            "{line:?}: asked {:?}",
+            ask.preview
+        );
+        let scope_ok = if offered {
+            matches!(&ask.session_scope, SessionScope::Programs(p) if p.len() == 2)
+        } else {
+            matches!(ask.session_scope, SessionScope::NotOffered(_))
         };
-        assert!(scope_ok, "{line}: {:?}", ask.session_scope);
+        assert!(scope_ok, "{line:?}: {:?}", ask.session_scope);
         s.cmd(Command::Approve {
             id: ask.id,
             answer: Approval::Deny { reason: None },
@@ -490,15 +504,16 @@ async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     s.wait_for_messages(2 + 2 * lines.len()).await;
     let (exit, _) = s.finish().await;
     let res = results(&exit);
-    assert!(res[8].0.contains("alone") && !res[8].1, "{:?}", res[8]);
-    for i in 1..=7 {
+    let alone = &res[lines.len() - 1];
+    assert!(alone.0.contains("alone") && !alone.1, "{alone:?}");
+    for i in 1..=attacks.len() {
         assert!(
             !dir.path().join(format!("pwned-{i}")).exists(),
             "pwned-{i} ran"
         );
     }
     let checked = check_records(&exit, &["run them all"]);
-    figures("compound_commands", lines.len() - 2, checked);
+    figures("compound_commands", attacks.len(), checked);
 }
 
 /// A model that loops — the same call line again and again after a tool result, as the

@@ -68,14 +68,12 @@ impl RunCommand {
             }
             None => {
                 // The person's umask, then the command as the model wrote it ($0 is sh).
-                let mut c = tokio::process::Command::new("sh");
-                c.arg("-c")
-                    .arg(format!(
-                        "umask {:04o}; exec sh -c \"$1\"",
-                        env.umask & 0o777
-                    ))
-                    .arg("sh")
-                    .arg(&self.command);
+                let mut c = supervise::shell_command(std::ffi::OsStr::new(&format!(
+                    "umask {:04o}; exec {} -c \"$1\"",
+                    env.umask & 0o777,
+                    supervise::SHELL
+                )));
+                c.arg(supervise::SHELL).arg(&self.command);
                 c
             }
         };

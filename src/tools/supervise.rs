@@ -19,6 +19,18 @@ use std::time::Duration;
 /// The first argument that selects this mode.
 pub const ARG: &str = "__supervise";
 
+/// The shell that runs a command line (`sh -c LINE`), found on `PATH`; the session
+/// allowance reads a line as this shell does (`tools::shell`).
+pub const SHELL: &str = "sh";
+
+/// `sh -c LINE` as every command runs: stdin empty, a process group of its own.
+pub fn shell_command(line: &std::ffi::OsStr) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(SHELL);
+    c.arg("-c").arg(line);
+    c.stdin(std::process::Stdio::null()).process_group(0);
+    c
+}
+
 /// How often it checks that the app is still there.
 const PARENT_CHECK: Duration = Duration::from_millis(200);
 
@@ -106,12 +118,7 @@ async fn run_shell(parent: i32, command: OsString) -> (Option<u8>, Option<rustix
         eprintln!("ollm-tui: cannot supervise the command: no signal handling");
         return (Some(126), None);
     };
-    let spawned = tokio::process::Command::new("sh")
-        .arg("-c")
-        .arg(&command)
-        .stdin(std::process::Stdio::null())
-        .process_group(0)
-        .spawn();
+    let spawned = shell_command(&command).spawn();
     let mut child = match spawned {
         Ok(c) => c,
         Err(e) => {
