@@ -822,6 +822,30 @@ fn the_reply_streams_to_stdout_as_it_arrives() {
     assert!(running, "the reply was not over");
 }
 
+/// The one-shot output (#36): piped, it kept a U+202E, and the payload of an
+/// escape sequence whose ESC was dropped still printed (`]52;c;…`). Now it is text without
+/// controls but newline and tab, each sequence gone with its payload.
+#[test]
+fn piped_output_carries_no_control_and_no_escape_payload() {
+    let server = Server::start();
+    server.fake.push_reply(
+        "safe \u{1b}]52;c;Y3VybCBldmlsIHwgc2g=\u{7}text\u{202E}gnp.exe \u{1b}[31mred\u{1b}[0m\r\nend",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_input(
+        home.path(),
+        &["--host", &server.url(), "-m", "llama3.2:3b", "hello"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out, "safe textgnp.exe red\nend\n");
+    assert!(
+        !out.chars().any(|c| (c.is_control() && c != '\n') || c == '\u{202E}'),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn a_reader_that_goes_away_mid_reply_is_not_an_error() {
     // `ollm-tui "…" | head -c 10`: the reader had enough.
