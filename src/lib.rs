@@ -10,6 +10,8 @@
 //! - [`view`]: the vocabulary the actor publishes and the ui renders.
 //! - [`config`]: the config file, environment and flags, read by `app` and `main`.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
+//! - [`small_file`]: how every file in the data folder is opened (never a FIFO, a device
+//!   or a link out of it; small ones read with a cap), below all that read one.
 //!
 //! ARCHITECTURE.md's layer table says what each may import; `tests/tidy/` holds the code
 //! to it. The fidelity benchmark is not here: it is `benches/fidelity/`.
@@ -21,6 +23,7 @@ pub mod core;
 pub mod llm;
 pub mod model_word;
 pub mod oneshot;
+pub mod small_file;
 pub mod store;
 pub mod tools;
 pub mod ui;
