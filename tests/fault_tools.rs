@@ -420,8 +420,9 @@ async fn nothing_a_command_starts_outlives_it() {
         "{}",
         res[1].0
     );
+    // Stopped while it ran: said as what happened (it printed nothing).
     assert!(
-        res[2].0.contains("Not run: the user stopped"),
+        res[2].0.starts_with("Error: stopped after ") && res[2].0.ends_with("it printed nothing"),
         "{}",
         res[2].0
     );
@@ -569,8 +570,8 @@ async fn a_reply_that_repeats_itself_is_stopped() {
 }
 
 /// The whole set of calls of one turn is answered even when the person stops halfway:
-/// Stop during a slow read of a FIFO-free but slow command leaves the rest recorded as
-/// not run.
+/// Stop during a slow command reports that command as stopped (it ran) and leaves the
+/// rest recorded as not run.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_during_a_command_answers_every_call_of_the_turn() {
     let dir = tempfile::tempdir().unwrap();
@@ -599,9 +600,57 @@ async fn stop_during_a_command_answers_every_call_of_the_turn() {
     let (exit, _) = s.finish().await;
     let res = results(&exit);
     assert!(
-        res.iter().take(2).all(|(t, e)| *e && t.contains("Not run")),
+        res[0].1 && res[0].0.starts_with("Error: stopped after "),
         "{res:?}"
     );
+    assert!(res[1].1 && res[1].0.contains("Not run"), "{res:?}");
     let checked = check_records(&exit, &["run and read", "after the stop"]);
     figures("stop_mid_turn", 1, checked);
+}
+
+/// The issue's report (#36): a command stopped by Esc after it ran a while was told to the
+/// model as "Not run: the user stopped the tool calls", so the model might run again a
+/// command that cannot be run twice. It is reported as what happened — "stopped after
+/// N s; output so far: …" — the Stop ends the turn (the model is not asked then), and the
+/// next message's request carries that report.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_stopped_while_it_runs_is_reported_as_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo migrated 3 tables; touch ready; sleep 300"}),
+    )]);
+    let s = start(&server, dir.path(), ToolMode::Auto, |_| {});
+    s.say("run the migration").await;
+    let ready = dir.path().join("ready");
+    let start = std::time::Instant::now();
+    while !ready.exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    s.cmd(Command::Stop).await;
+    s.wait_for_messages(3).await;
+    assert_eq!(server.chat_requests().len(), 1, "the Stop ended the turn");
+    s.say("what happened?").await;
+    s.wait_for_messages(5).await;
+    let (exit, _) = s.finish().await;
+    let res = results(&exit);
+    assert_eq!(res.len(), 1, "{res:?}");
+    let (text, is_error) = &res[0];
+    assert!(*is_error);
+    assert!(text.starts_with("Error: stopped after "), "{text}");
+    assert!(
+        text.contains(" s; output so far:\n--- stdout ---\nmigrated 3 tables\n"),
+        "{text}"
+    );
+    let asked = server.chat_requests();
+    assert_eq!(asked.len(), 2);
+    assert!(
+        asked[1].to_string().contains("stopped after"),
+        "the model is told: {}",
+        asked[1]
+    );
+    let checked = check_records(&exit, &["run the migration", "what happened?"]);
+    figures("stopped_command", 1, checked);
 }
