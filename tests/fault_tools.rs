@@ -437,6 +437,114 @@ async fn nothing_a_command_starts_outlives_it() {
     figures("detached_children", 3, checked);
 }
 
+/// The child half of the next test: this process plays the app, a subreaper as `main`
+/// makes it, whose command kills its own supervisor; then a command prints the server
+/// variables it was given.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "run by a_command_that_kills_its_supervisor_leaves_nothing as its child"]
+async fn child_whose_command_kills_its_supervisor() {
+    let Ok(dir) = std::env::var("OLLM_ORPHAN_DIR") else {
+        return;
+    };
+    let dir = Path::new(&dir);
+    assert!(ollm_tui::tools::orphans::adopt(), "a subreaper (Linux)");
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "setsid sleep 1009 >/dev/null 2>&1 & echo $! > orphan.pid; kill -9 $PPID"}),
+    )]);
+    let s = start(&server, dir, ToolMode::Auto, |_| {});
+    s.say("kill your supervisor").await;
+    s.wait_for_messages(4).await;
+    // The result is recorded: whatever the command left is gone by now.
+    let orphan = pid_in(&dir.join("orphan.pid"));
+    println!("orphan_pid {orphan}");
+    println!(
+        "orphan_gone {}",
+        !Path::new(&format!("/proc/{orphan}")).exists()
+    );
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo \"[$TMUX][$TMUX_PANE][$STY][$ZELLIJ]\""}),
+    )]);
+    s.say("which servers can you reach?").await;
+    s.wait_for_messages(8).await;
+    let (exit, _) = s.finish().await;
+    let res = results(&exit);
+    println!("said {:?}", res[0].0);
+    println!("variables {:?}", res[1].0);
+    println!(
+        "records {}",
+        check_records(
+            &exit,
+            &["kill your supervisor", "which servers can you reach?"]
+        )
+    );
+}
+
+/// The escape (#36): `setsid sleep 1009 … & kill -9 $PPID` killed the supervisor
+/// before it could clean up and left the sleep under PID 1; and a command could reach the
+/// person's tmux through `$TMUX`. The app adopts orphans (a subreaper itself): the sleep
+/// comes to it and is killed and reaped before the result is recorded, and the model is
+/// told. The server variables are not handed down. Run in a child process, which alone
+/// plays the app (a subreaper sweeps children it did not start: no other test beside it).
+#[test]
+fn a_command_that_kills_its_supervisor_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "child_whose_command_kills_its_supervisor",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--quiet",
+        ])
+        .env("OLLM_ORPHAN_DIR", dir.path())
+        .env("TMUX", "/tmp/tmux-1000/default,4242,0")
+        .env("TMUX_PANE", "%7")
+        .env("STY", "4242.pts-0.host")
+        .env("ZELLIJ", "0")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let field = |name: &str| -> Option<String> {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+    };
+    // Whatever happened, nothing is left running behind the test.
+    if let Some(pid) = field("orphan_pid ").and_then(|p| p.parse::<i32>().ok())
+        && alive(pid)
+    {
+        let _ = rustix::process::kill_process(
+            rustix::process::Pid::from_raw(pid).unwrap(),
+            rustix::process::Signal::KILL,
+        );
+    }
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        field("orphan_gone ").as_deref(),
+        Some("true"),
+        "the sleep outlived its supervisor:\n{stdout}"
+    );
+    // The sleep, and the shell too when it had not yet exited.
+    let said = field("said ").unwrap_or_default();
+    assert!(
+        said.contains("killed its supervisor; 1 process it left running was killed")
+            || said.contains("killed its supervisor; 2 processes it left running were killed"),
+        "{said}"
+    );
+    let variables = field("variables ").unwrap_or_default();
+    assert!(variables.contains("[][][][]"), "{variables}");
+    let checked: usize = field("records ").unwrap().parse().unwrap();
+    figures("supervisor_killed", 2, checked);
+}
+
 /// "Allow for the session" given on `echo`: a compound line with another program asks
 /// (`;`, `&&`, a second line after a comment that a backslash or a quote seemed to carry
 /// on), one that cannot be read through asks and offers no allowance (`$(…)`, `sh -c`,

@@ -5,8 +5,9 @@
 //! future dropped) or the app quitting, and runs it with the person's umask. Without a supervisor (a library used on its own) the command
 //! gets a process group of its own, killed the same way.
 
-use super::{Limits, Sandbox, StopSignal, ToolEnv, ToolError, cap, supervise};
+use super::{Limits, Sandbox, StopSignal, ToolEnv, ToolError, cap, orphans, supervise};
 use serde::Deserialize;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -95,11 +96,14 @@ impl RunCommand {
             .process_group(0)
             .spawn()
             .map_err(|e| ToolError::Failed(format!("cannot start the command: {e}")))?;
+        let supervised = env.supervisor.is_some();
+        let pid = child.id();
+        if let Some(pid) = pid.filter(|_| supervised) {
+            orphans::own(pid);
+        }
         let mut guard = StopGuard {
-            pid: child
-                .id()
-                .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
-            supervised: env.supervisor.is_some(),
+            pid: pid.and_then(|id| rustix::process::Pid::from_raw(id as i32)),
+            supervised,
         };
         let mut stdout = child.stdout.take();
         let mut stderr = child.stderr.take();
@@ -110,20 +114,41 @@ impl RunCommand {
             |pipe: Option<tokio::process::ChildStdout>| async move { keep_head(pipe, limit).await };
         let read_err =
             |pipe: Option<tokio::process::ChildStderr>| async move { keep_head(pipe, limit).await };
-        let mut work = Box::pin(async {
-            tokio::join!(read(stdout.take()), read_err(stderr.take()), child.wait())
-        });
+        // A supervisor killed (by the command: `kill -9 $PPID`) cleaned nothing up: what
+        // it had is this process's now (a subreaper), and goes before the pipes are read
+        // to their end (it may hold them).
+        let ended = async {
+            let status = child.wait().await;
+            let swept = match &status {
+                Ok(s) if supervised && s.signal().is_some() => sweep().await,
+                _ => 0,
+            };
+            if let Some(pid) = pid.filter(|_| status.is_ok()) {
+                orphans::disown(pid);
+            }
+            (status, swept)
+        };
+        let mut work =
+            Box::pin(async { tokio::join!(read(stdout.take()), read_err(stderr.take()), ended) });
         let cut_short = tokio::select! {
             done = tokio::time::timeout(limits.command_timeout, &mut work) => match done {
-                Ok((out, err, status)) => {
+                Ok((out, err, (status, swept))) => {
                     // Finished (and reaped): there is nothing left to stop.
                     guard.pid = None;
                     let status = status
                         .map_err(|e| ToolError::Failed(format!("waiting for it failed: {e}")))?;
-                    let code = match status.code() {
+                    let mut code = match status.code() {
                         Some(c) => format!("exit status {c}"),
                         None => "killed by a signal".to_string(),
                     };
+                    if swept > 0 {
+                        code.push_str(&format!(
+                            "\n[ollm-tui: the command killed its supervisor; {swept} process{} \
+                             it left running {} killed]",
+                            if swept == 1 { "" } else { "es" },
+                            if swept == 1 { "was" } else { "were" }
+                        ));
+                    }
                     let text = report(format!("$ {}\n{code}\n", self.command), out, err);
                     return Ok(cap(text, limit.saturating_mul(2), "the output was cut"));
                 }
@@ -139,6 +164,12 @@ impl RunCommand {
             Err(_) => {
                 drop(work);
                 let _ = child.start_kill();
+                if supervised && child.wait().await.is_ok() {
+                    if let Some(pid) = pid {
+                        orphans::disown(pid);
+                    }
+                    sweep().await;
+                }
                 ((Vec::new(), 0), (Vec::new(), 0))
             }
         };
@@ -159,6 +190,13 @@ impl RunCommand {
             },
         })
     }
+}
+
+/// [`orphans::sweep`] off the runtime's threads (it scans `/proc` and waits).
+async fn sweep() -> usize {
+    tokio::task::spawn_blocking(orphans::sweep)
+        .await
+        .unwrap_or(0)
 }
 
 /// Why a command did not run to its end.

@@ -25,6 +25,7 @@ mod edit;
 mod files;
 mod fsio;
 pub mod mcp;
+pub mod orphans;
 pub mod policy;
 pub mod recover;
 pub mod sandbox;
