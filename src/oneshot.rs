@@ -188,6 +188,10 @@ fn failure(n: &Notice) -> Option<String> {
         Notice::ReplyBrokeOff { error } => Some(format!(
             "the reply broke off: {error} (what arrived is kept in the session)"
         )),
+        Notice::ReplyTooLong { error } => Some(format!(
+            "{error}: the rest was not read (what arrived is printed above and kept in the \
+             session)"
+        )),
         Notice::Engine(crate::core::events::EngineEvent::Refused { error }) => {
             Some(format!("the message was refused: {error}"))
         }
