@@ -925,14 +925,7 @@ fn fifos_and_links_in_the_data_folder_neither_hang_nor_flood() {
         ] {
             let p = sessions.join(name);
             match plant {
-                "fifo" => rustix::fs::mknodat(
-                    rustix::fs::CWD,
-                    &p,
-                    rustix::fs::FileType::Fifo,
-                    rustix::fs::Mode::from_raw_mode(0o600),
-                    0,
-                )
-                .unwrap(),
+                "fifo" => support::files::mkfifo(&p),
                 _ => std::os::unix::fs::symlink("/dev/zero", &p).unwrap(),
             }
         }

@@ -21,6 +21,7 @@ use ollm_tui::llm::{ChatOptions, LlmError, OllamaBackend, OllamaOptions, ReplyCe
 use ollm_tui::store::MemoryStore;
 use ollm_tui::view::{Activity, Notice, Update};
 use std::time::{Duration, Instant};
+use support::child::ChildRun;
 use support::fake_ollama::{FakeOllama, Fault};
 use support::session::{Session, engine};
 
@@ -183,46 +184,16 @@ async fn child_reads_endless_replies() {
 /// that never stops reading).
 #[test]
 fn an_endless_reply_is_cut_at_its_ceiling_in_bounded_memory() {
-    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "child_reads_endless_replies",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--quiet",
-        ])
-        .env("OLLM_ENDLESS_CHILD", "1")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(240) {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let child = ChildRun::of(
+        "child_reads_endless_replies",
+        &[("OLLM_ENDLESS_CHILD", "1")],
+        Duration::from_secs(240),
     );
-    let field = |name: &str| -> String {
-        stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .unwrap_or_else(|| panic!("no {name} in {stdout}"))
-            .trim()
-            .to_string()
-    };
-    let peak_kb: u64 = field("peak_kb ").parse().unwrap();
-    let answer_ms: u64 = field("answer_ms ").parse().unwrap();
-    let stop_ms: u64 = field("stop_ms ").parse().unwrap();
-    assert_eq!(field("disconnects "), "2", "both streams were closed");
+    child.assert_success();
+    let peak_kb: u64 = child.expect("peak_kb").parse().unwrap();
+    let answer_ms: u64 = child.expect("answer_ms").parse().unwrap();
+    let stop_ms: u64 = child.expect("stop_ms").parse().unwrap();
+    assert_eq!(child.expect("disconnects"), "2", "both streams were closed");
     // The test binary and its runtime take some tens of MB; the replies a few.
     assert!(peak_kb < 300 * 1024, "an endless reply took {peak_kb} kB");
     // Generous beside CPU hogs; a starved actor never answers at all.
@@ -233,8 +204,8 @@ fn an_endless_reply_is_cut_at_its_ceiling_in_bounded_memory() {
     println!(
         "fault_reply actor: endless replies, {}; {}; peak memory {} MB; under the flood a \
          read-only command answered in {answer_ms} ms, Stop in {stop_ms} ms",
-        field("ceiling "),
-        field("written "),
+        child.expect("ceiling"),
+        child.expect("written"),
         peak_kb / 1024
     );
 }

@@ -22,7 +22,9 @@ use ollm_tui::view::{Activity, ApprovalAsk, SessionScope, Update};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+use support::child::ChildRun;
 use support::fake_ollama::FakeOllama;
+use support::files::mkfifo;
 use support::session::{Session, engine};
 
 /// A session whose tools work in `dir` under `mode`, commands supervised by the real
@@ -135,17 +137,6 @@ async fn next_ask(s: &Session, after: u64) -> Arc<ApprovalAsk> {
     }
 }
 
-fn mkfifo(path: &Path) {
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        path,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
-}
-
 /// A FIFO and (where this process may make one) a `/dev/zero` node in the working
 /// directory, called by `write_file`, `edit_file` and `read_file`, as tool calls and as
 /// a call written as plain JSON text: each is refused before any dialog (the test never
@@ -243,39 +234,24 @@ fn a_huge_file_is_read_in_bounded_memory() {
         }
         f.set_len(2 << 30).unwrap();
     }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "child_reads_a_huge_file",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--quiet",
-        ])
-        .env("OLLM_HUGE_DIR", dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let child = ChildRun::of(
+        "child_reads_a_huge_file",
+        &[("OLLM_HUGE_DIR", &dir.path().display().to_string())],
+        Duration::from_secs(600),
     );
-    let field = |name: &str| -> String {
-        stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .unwrap_or_else(|| panic!("no {name} in {stdout}"))
-            .trim()
-            .to_string()
-    };
-    let peak_kb: u64 = field("peak_kb").parse().unwrap();
+    child.assert_success();
+    let peak_kb: u64 = child.expect("peak_kb").parse().unwrap();
     // The output cap is 1 MiB; the test binary itself takes some tens of MB.
     assert!(
         peak_kb < 200 * 1024,
         "reading a 2 GiB file took {peak_kb} kB at its peak"
     );
-    assert_eq!(field("counted"), "true", "the total is said to be partial");
-    let checked: usize = field("records").parse().unwrap();
+    assert_eq!(
+        child.expect("counted"),
+        "true",
+        "the total is said to be partial"
+    );
+    let checked: usize = child.expect("records").parse().unwrap();
     figures("huge_file", 1, checked);
 }
 
@@ -491,30 +467,21 @@ async fn child_whose_command_kills_its_supervisor() {
 #[test]
 fn a_command_that_kills_its_supervisor_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "child_whose_command_kills_its_supervisor",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--quiet",
-        ])
-        .env("OLLM_ORPHAN_DIR", dir.path())
-        .env("TMUX", "/tmp/tmux-1000/default,4242,0")
-        .env("TMUX_PANE", "%7")
-        .env("STY", "4242.pts-0.host")
-        .env("ZELLIJ", "0")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let field = |name: &str| -> Option<String> {
-        stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map(|v| v.trim().to_string())
-    };
+    let child = ChildRun::of(
+        "child_whose_command_kills_its_supervisor",
+        &[
+            ("OLLM_ORPHAN_DIR", &dir.path().display().to_string()),
+            ("TMUX", "/tmp/tmux-1000/default,4242,0"),
+            ("TMUX_PANE", "%7"),
+            ("STY", "4242.pts-0.host"),
+            ("ZELLIJ", "0"),
+        ],
+        Duration::from_secs(120),
+    );
     // Whatever happened, nothing is left running behind the test.
-    if let Some(pid) = field("orphan_pid ").and_then(|p| p.parse::<i32>().ok())
+    if let Some(pid) = child
+        .field("orphan_pid")
+        .and_then(|p| p.parse::<i32>().ok())
         && alive(pid)
     {
         let _ = rustix::process::kill_process(
@@ -522,26 +489,23 @@ fn a_command_that_kills_its_supervisor_leaves_nothing() {
             rustix::process::Signal::KILL,
         );
     }
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    child.assert_success();
     assert_eq!(
-        field("orphan_gone ").as_deref(),
-        Some("true"),
-        "the sleep outlived its supervisor:\n{stdout}"
+        child.expect("orphan_gone"),
+        "true",
+        "the sleep outlived its supervisor:\n{}",
+        child.stdout
     );
     // The sleep, and the shell too when it had not yet exited.
-    let said = field("said ").unwrap_or_default();
+    let said = child.expect("said");
     assert!(
         said.contains("killed its supervisor; 1 process it left running was killed")
             || said.contains("killed its supervisor; 2 processes it left running were killed"),
         "{said}"
     );
-    let variables = field("variables ").unwrap_or_default();
+    let variables = child.expect("variables");
     assert!(variables.contains("[][][][]"), "{variables}");
-    let checked: usize = field("records ").unwrap().parse().unwrap();
+    let checked: usize = child.expect("records").parse().unwrap();
     figures("supervisor_killed", 2, checked);
 }
 
