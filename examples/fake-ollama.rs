@@ -17,7 +17,9 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 const FAULTS: &str = "drop:N (connection cut after N chunks), error:N (an error line after N \
 chunks), 500, garbage, split (lines split mid UTF-8), nodone (no done line), stall:N (silence \
-after N chunks), overflow (HTTP 400 context overflow), slow:MS (token delay for one reply)";
+after N chunks), overflow (HTTP 400 context overflow), slow:MS (token delay for one reply), \
+endless:MBPS (a reply that never ends nor repeats, MBPS megabytes a second; 0: as fast as the \
+socket takes it)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -78,6 +80,10 @@ fn parse_fault(s: &str) -> Result<Fault, String> {
         "stall" => Fault::StallAfter { tokens },
         "overflow" => Fault::ContextOverflow,
         "slow" => Fault::TokenDelay(Duration::from_millis(n)),
+        "endless" => Fault::Endless {
+            bytes_per_sec: (n > 0).then(|| n.saturating_mul(1_000_000)),
+            pad: 0,
+        },
         other => return Err(format!("unknown fault {other:?}; one of: {FAULTS}")),
     })
 }

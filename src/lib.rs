@@ -12,6 +12,8 @@
 //! - [`launch`]: what a session is made of, from the settings: one place for the chat,
 //!   the one-shot run and the benchmark.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
+//! - [`small_file`]: how every file in the data folder is opened (never a FIFO, a device
+//!   or a link out of it; small ones read with a cap), below all that read one.
 //!
 //! ARCHITECTURE.md's layer table says what each may import; `tests/tidy/` holds the code
 //! to it. The fidelity benchmark is not here: it is `benches/fidelity/`.
@@ -24,6 +26,7 @@ pub mod launch;
 pub mod llm;
 pub mod model_word;
 pub mod oneshot;
+pub mod small_file;
 pub mod store;
 pub mod tools;
 pub mod ui;

@@ -8,6 +8,7 @@
 use crate::actor::{Command, Spawned};
 use crate::core::engine::Request;
 use crate::core::message::ReplyStatus;
+use crate::core::sanitize::Scrubber;
 use crate::view::{Connection, Notice, Update};
 use std::io::Write;
 
@@ -47,15 +48,6 @@ pub fn compose(prompt: Option<&str>, input: Option<&str>) -> Result<String, Fail
             ))
         }
     }
-}
-
-/// What a reply carries that a terminal would act on (escape sequences, bells): dropped,
-/// so a reply printed to a terminal cannot move the cursor or retitle the window.
-fn printable(delta: &str) -> String {
-    delta
-        .chars()
-        .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
-        .collect()
 }
 
 /// Send `message` to the session `spawned` runs and write the reply to `out` as it
@@ -104,6 +96,7 @@ pub async fn send<S>(
     let mut printer = Printer {
         out,
         at_line_start: true,
+        scrub: Scrubber::default(),
     };
     while let Some(update) = spawned.updates.recv().await {
         match update {
@@ -144,15 +137,19 @@ pub async fn send<S>(
 }
 
 /// The reply as it streams: each piece written and flushed at once, and the last line
-/// ended, so the shell's prompt starts on a line of its own.
+/// ended, so the shell's prompt starts on a line of its own. What it carries that a
+/// terminal would act on is scrubbed as the TUI scrubs (`core::sanitize`), to a terminal
+/// or a pipe alike: escape sequences with their payload (`ESC ] 52 ; c ; …` leaves nothing,
+/// even split between two pieces), other controls but newline and tab, bidi controls.
 struct Printer<'a, W: Write> {
     out: &'a mut W,
     at_line_start: bool,
+    scrub: Scrubber,
 }
 
 impl<W: Write> Printer<'_, W> {
     fn print(&mut self, text: &str) -> Result<(), Stopped> {
-        let text = printable(text);
+        let text = self.scrub.push(text);
         if text.is_empty() {
             return Ok(());
         }
@@ -191,6 +188,10 @@ fn failure(n: &Notice) -> Option<String> {
         Notice::ReplyBrokeOff { error } => Some(format!(
             "the reply broke off: {error} (what arrived is kept in the session)"
         )),
+        Notice::ReplyTooLong { error } => Some(format!(
+            "{error}: the rest was not read (what arrived is printed above and kept in the \
+             session)"
+        )),
         Notice::Engine(crate::core::events::EngineEvent::Refused { error }) => {
             Some(format!("the message was refused: {error}"))
         }
@@ -223,8 +224,24 @@ mod tests {
         assert!(compose(None, None).is_err());
     }
 
+    /// The issue's output (#36): U+202E kept, and an OSC 52's payload printed once its
+    /// ESC was dropped; here split between pieces as a stream splits it.
     #[test]
-    fn escape_sequences_never_reach_the_output() {
-        assert_eq!(printable("a\u{1b}[31mb\u{7}\tc\n"), "a[31mb\tc\n");
+    fn escape_sequences_and_their_payload_never_reach_the_output() {
+        let mut out = Vec::new();
+        let mut p = Printer {
+            out: &mut out,
+            at_line_start: true,
+            scrub: Scrubber::default(),
+        };
+        for piece in [
+            "a\u{1b}[3",
+            "1mb\u{7}\tc \u{1b}]5",
+            "2;c;ZXZpbA==",
+            "\u{7}d\u{202E}e\n",
+        ] {
+            assert!(p.print(piece).is_ok());
+        }
+        assert_eq!(String::from_utf8_lossy(&out), "ab\tc de\n");
     }
 }

@@ -822,6 +822,31 @@ fn the_reply_streams_to_stdout_as_it_arrives() {
     assert!(running, "the reply was not over");
 }
 
+/// The one-shot output (#36): piped, it kept a U+202E, and the payload of an
+/// escape sequence whose ESC was dropped still printed (`]52;c;…`). Now it is text without
+/// controls but newline and tab, each sequence gone with its payload.
+#[test]
+fn piped_output_carries_no_control_and_no_escape_payload() {
+    let server = Server::start();
+    server.fake.push_reply(
+        "safe \u{1b}]52;c;Y3VybCBldmlsIHwgc2g=\u{7}text\u{202E}gnp.exe \u{1b}[31mred\u{1b}[0m\r\nend",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_input(
+        home.path(),
+        &["--host", &server.url(), "-m", "llama3.2:3b", "hello"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out, "safe textgnp.exe red\nend\n");
+    assert!(
+        !out.chars()
+            .any(|c| (c.is_control() && c != '\n') || c == '\u{202E}'),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn a_reader_that_goes_away_mid_reply_is_not_an_error() {
     // `ollm-tui "…" | head -c 10`: the reader had enough.
@@ -852,4 +877,72 @@ fn a_prompt_taken_by_resume_as_its_id_gets_a_hint() {
     assert!(!o.status.success());
     let err = text(&o).1;
     assert!(err.contains("ollm-tui \"and then?\" --resume"), "{err}");
+}
+
+/// The binary with a deadline: a hang is a failure, not a stuck suite.
+fn run_within(home: &Path, args: &[&str], limit: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("OLLM_HOME", home)
+        .env_remove("OLLAMA_HOST")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "{args:?} still ran after {limit:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The data folder (#36): `sessions/last-used` a FIFO hung `sessions` and
+/// `--resume`; a link to /dev/zero took them to 4.3 GB. So are a session's lock and title.
+/// Each is refused at once now (not read), and what can be listed is.
+#[test]
+fn fifos_and_links_in_the_data_folder_neither_hang_nor_flood() {
+    let id = "01a20000-0000-7000-8000-0000000000cc";
+    let limit = std::time::Duration::from_secs(20);
+    let server = Server::start();
+    for plant in ["fifo", "zero"] {
+        let home = tempfile::tempdir().unwrap();
+        session(home.path(), id);
+        let sessions = home.path().join("sessions");
+        for name in [
+            "last-used".to_string(),
+            format!("{id}.title"),
+            format!("{id}.lock"),
+        ] {
+            let p = sessions.join(name);
+            match plant {
+                "fifo" => support::files::mkfifo(&p),
+                _ => std::os::unix::fs::symlink("/dev/zero", &p).unwrap(),
+            }
+        }
+        let o = run_within(home.path(), &["sessions"], limit);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{plant}: {err}");
+        assert!(
+            out.contains("01a20000"),
+            "{plant}: the session is listed: {out}"
+        );
+        // One message after the session last used: it must not wait on `last-used`.
+        let o = run_within(
+            home.path(),
+            &["--host", &server.url(), "and then?", "--resume"],
+            limit,
+        );
+        let (_, err) = text(&o);
+        assert!(!err.contains("panicked"), "{plant}: {err}");
+    }
 }

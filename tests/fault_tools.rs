@@ -22,7 +22,9 @@ use ollm_tui::view::{Activity, ApprovalAsk, SessionScope, Update};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+use support::child::ChildRun;
 use support::fake_ollama::FakeOllama;
+use support::files::mkfifo;
 use support::session::{Session, engine};
 
 /// A session whose tools work in `dir` under `mode`, commands supervised by the real
@@ -135,17 +137,6 @@ async fn next_ask(s: &Session, after: u64) -> Arc<ApprovalAsk> {
     }
 }
 
-fn mkfifo(path: &Path) {
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        path,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
-}
-
 /// A FIFO and (where this process may make one) a `/dev/zero` node in the working
 /// directory, called by `write_file`, `edit_file` and `read_file`, as tool calls and as
 /// a call written as plain JSON text: each is refused before any dialog (the test never
@@ -243,39 +234,24 @@ fn a_huge_file_is_read_in_bounded_memory() {
         }
         f.set_len(2 << 30).unwrap();
     }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "child_reads_a_huge_file",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--quiet",
-        ])
-        .env("OLLM_HUGE_DIR", dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let child = ChildRun::of(
+        "child_reads_a_huge_file",
+        &[("OLLM_HUGE_DIR", &dir.path().display().to_string())],
+        Duration::from_secs(600),
     );
-    let field = |name: &str| -> String {
-        stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .unwrap_or_else(|| panic!("no {name} in {stdout}"))
-            .trim()
-            .to_string()
-    };
-    let peak_kb: u64 = field("peak_kb").parse().unwrap();
+    child.assert_success();
+    let peak_kb: u64 = child.expect("peak_kb").parse().unwrap();
     // The output cap is 1 MiB; the test binary itself takes some tens of MB.
     assert!(
         peak_kb < 200 * 1024,
         "reading a 2 GiB file took {peak_kb} kB at its peak"
     );
-    assert_eq!(field("counted"), "true", "the total is said to be partial");
-    let checked: usize = field("records").parse().unwrap();
+    assert_eq!(
+        child.expect("counted"),
+        "true",
+        "the total is said to be partial"
+    );
+    let checked: usize = child.expect("records").parse().unwrap();
     figures("huge_file", 1, checked);
 }
 
@@ -420,8 +396,9 @@ async fn nothing_a_command_starts_outlives_it() {
         "{}",
         res[1].0
     );
+    // Stopped while it ran: said as what happened (it printed nothing).
     assert!(
-        res[2].0.contains("Not run: the user stopped"),
+        res[2].0.starts_with("Error: stopped after ") && res[2].0.ends_with("it printed nothing"),
         "{}",
         res[2].0
     );
@@ -436,25 +413,129 @@ async fn nothing_a_command_starts_outlives_it() {
     figures("detached_children", 3, checked);
 }
 
+/// The child half of the next test: this process plays the app, a subreaper as `main`
+/// makes it, whose command kills its own supervisor; then a command prints the server
+/// variables it was given.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "run by a_command_that_kills_its_supervisor_leaves_nothing as its child"]
+async fn child_whose_command_kills_its_supervisor() {
+    let Ok(dir) = std::env::var("OLLM_ORPHAN_DIR") else {
+        return;
+    };
+    let dir = Path::new(&dir);
+    assert!(ollm_tui::tools::orphans::adopt(), "a subreaper (Linux)");
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "setsid sleep 1009 >/dev/null 2>&1 & echo $! > orphan.pid; kill -9 $PPID"}),
+    )]);
+    let s = start(&server, dir, ToolMode::Auto, |_| {});
+    s.say("kill your supervisor").await;
+    s.wait_for_messages(4).await;
+    // The result is recorded: whatever the command left is gone by now.
+    let orphan = pid_in(&dir.join("orphan.pid"));
+    println!("orphan_pid {orphan}");
+    println!(
+        "orphan_gone {}",
+        !Path::new(&format!("/proc/{orphan}")).exists()
+    );
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo \"[$TMUX][$TMUX_PANE][$STY][$ZELLIJ]\""}),
+    )]);
+    s.say("which servers can you reach?").await;
+    s.wait_for_messages(8).await;
+    let (exit, _) = s.finish().await;
+    let res = results(&exit);
+    println!("said {:?}", res[0].0);
+    println!("variables {:?}", res[1].0);
+    println!(
+        "records {}",
+        check_records(
+            &exit,
+            &["kill your supervisor", "which servers can you reach?"]
+        )
+    );
+}
+
+/// The issue's escape (#36): `setsid sleep 1009 … & kill -9 $PPID` killed the supervisor
+/// before it could clean up and left the sleep under PID 1; and a command could reach the
+/// person's tmux through `$TMUX`. The app adopts orphans (a subreaper itself): the sleep
+/// comes to it and is killed and reaped before the result is recorded, and the model is
+/// told. The server variables are not handed down. Run in a child process, which alone
+/// plays the app (a subreaper sweeps children it did not start: no other test beside it).
+#[test]
+fn a_command_that_kills_its_supervisor_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = ChildRun::of(
+        "child_whose_command_kills_its_supervisor",
+        &[
+            ("OLLM_ORPHAN_DIR", &dir.path().display().to_string()),
+            ("TMUX", "/tmp/tmux-1000/default,4242,0"),
+            ("TMUX_PANE", "%7"),
+            ("STY", "4242.pts-0.host"),
+            ("ZELLIJ", "0"),
+        ],
+        Duration::from_secs(120),
+    );
+    // Whatever happened, nothing is left running behind the test.
+    if let Some(pid) = child
+        .field("orphan_pid")
+        .and_then(|p| p.parse::<i32>().ok())
+        && alive(pid)
+    {
+        let _ = rustix::process::kill_process(
+            rustix::process::Pid::from_raw(pid).unwrap(),
+            rustix::process::Signal::KILL,
+        );
+    }
+    child.assert_success();
+    assert_eq!(
+        child.expect("orphan_gone"),
+        "true",
+        "the sleep outlived its supervisor:\n{}",
+        child.stdout
+    );
+    // The sleep, and the shell too when it had not yet exited.
+    let said = child.expect("said");
+    assert!(
+        said.contains("killed its supervisor; 1 process it left running was killed")
+            || said.contains("killed its supervisor; 2 processes it left running were killed"),
+        "{said}"
+    );
+    let variables = child.expect("variables");
+    assert!(variables.contains("[][][][]"), "{variables}");
+    let checked: usize = child.expect("records").parse().unwrap();
+    figures("supervisor_killed", 2, checked);
+}
+
 /// "Allow for the session" given on `echo`: a compound line with another program asks
-/// (`;`, `&&`, a pipe), one that cannot be read through asks and offers no allowance
-/// (`$(…)`, `sh -c`, `env`, a redirection to a file), and `echo` alone runs unasked.
+/// (`;`, `&&`, a second line after a comment that a backslash or a quote seemed to carry
+/// on), one that cannot be read through asks and offers no allowance (`$(…)`, `sh -c`,
+/// `.`), and `echo` alone runs unasked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("script"), "touch pwned-8\n").unwrap();
+    // Ten rounds of calls at most in a turn: the first, eight attacks, the last.
     let server = FakeOllama::start().await;
-    let lines = [
-        "echo first",
-        "echo x; touch pwned-1",
-        "echo x && touch pwned-2",
-        "echo x | tee pwned-3",
-        "echo $(touch pwned-4)",
-        "sh -c 'touch pwned-5'",
-        "env touch pwned-6",
-        "echo x > pwned-7",
-        "echo alone",
+    // Each attack, and whether the dialog may offer an allowance for it (the programs it
+    // names), or none (the line cannot be read through).
+    let attacks = [
+        ("echo x; touch pwned-1", true),
+        ("echo x && touch pwned-2", true),
+        ("echo x #\\\ntouch pwned-3", true),
+        ("echo x #\"\ntouch pwned-4\n#\"", true),
+        ("echo x #'\ntouch pwned-5\n#'", true),
+        ("echo $(touch pwned-6)", false),
+        ("sh -c 'touch pwned-7'", false),
+        (". ./script", false),
     ];
-    for l in lines {
+    let lines: Vec<&str> = std::iter::once("echo first")
+        .chain(attacks.iter().map(|(l, _)| *l))
+        .chain(["echo alone"])
+        .collect();
+    for l in &lines {
         server.push_tool_calls(vec![("run_command", serde_json::json!({"command": l}))]);
     }
     let s = start(&server, dir.path(), ToolMode::Ask, |_| {});
@@ -471,15 +552,21 @@ async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     })
     .await;
     let mut last = first.id;
-    for (i, line) in lines[1..8].iter().enumerate() {
+    for (line, offered) in attacks {
         let ask = next_ask(&s, last).await;
         last = ask.id;
-        assert!(ask.preview.contains(line), "{i}: asked {:?}", ask.preview);
-        let scope_ok = match i {
-            0..=2 => matches!(&ask.session_scope, SessionScope::Programs(p) if p.len() == 2),
-            _ => matches!(ask.session_scope, SessionScope::NotOffered(_)),
+        let shown = line.lines().next().unwrap();
+        assert!(
+            ask.preview.contains(shown),
+            "{line:?}: asked {:?}",
+            ask.preview
+        );
+        let scope_ok = if offered {
+            matches!(&ask.session_scope, SessionScope::Programs(p) if p.len() == 2)
+        } else {
+            matches!(ask.session_scope, SessionScope::NotOffered(_))
         };
-        assert!(scope_ok, "{line}: {:?}", ask.session_scope);
+        assert!(scope_ok, "{line:?}: {:?}", ask.session_scope);
         s.cmd(Command::Approve {
             id: ask.id,
             answer: Approval::Deny { reason: None },
@@ -490,15 +577,16 @@ async fn an_allowance_covers_every_program_of_a_line_or_the_line_asks() {
     s.wait_for_messages(2 + 2 * lines.len()).await;
     let (exit, _) = s.finish().await;
     let res = results(&exit);
-    assert!(res[8].0.contains("alone") && !res[8].1, "{:?}", res[8]);
-    for i in 1..=7 {
+    let alone = &res[lines.len() - 1];
+    assert!(alone.0.contains("alone") && !alone.1, "{alone:?}");
+    for i in 1..=attacks.len() {
         assert!(
             !dir.path().join(format!("pwned-{i}")).exists(),
             "pwned-{i} ran"
         );
     }
     let checked = check_records(&exit, &["run them all"]);
-    figures("compound_commands", lines.len() - 2, checked);
+    figures("compound_commands", attacks.len(), checked);
 }
 
 /// A model that loops — the same call line again and again after a tool result, as the
@@ -554,8 +642,8 @@ async fn a_reply_that_repeats_itself_is_stopped() {
 }
 
 /// The whole set of calls of one turn is answered even when the person stops halfway:
-/// Stop during a slow read of a FIFO-free but slow command leaves the rest recorded as
-/// not run.
+/// Stop during a slow command reports that command as stopped (it ran) and leaves the
+/// rest recorded as not run.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_during_a_command_answers_every_call_of_the_turn() {
     let dir = tempfile::tempdir().unwrap();
@@ -584,9 +672,57 @@ async fn stop_during_a_command_answers_every_call_of_the_turn() {
     let (exit, _) = s.finish().await;
     let res = results(&exit);
     assert!(
-        res.iter().take(2).all(|(t, e)| *e && t.contains("Not run")),
+        res[0].1 && res[0].0.starts_with("Error: stopped after "),
         "{res:?}"
     );
+    assert!(res[1].1 && res[1].0.contains("Not run"), "{res:?}");
     let checked = check_records(&exit, &["run and read", "after the stop"]);
     figures("stop_mid_turn", 1, checked);
+}
+
+/// The issue's report (#36): a command stopped by Esc after it ran a while was told to the
+/// model as "Not run: the user stopped the tool calls", so the model might run again a
+/// command that cannot be run twice. It is reported as what happened — "stopped after
+/// N s; output so far: …" — the Stop ends the turn (the model is not asked then), and the
+/// next message's request carries that report.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_stopped_while_it_runs_is_reported_as_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeOllama::start().await;
+    server.push_tool_calls(vec![(
+        "run_command",
+        serde_json::json!({"command": "echo migrated 3 tables; touch ready; sleep 300"}),
+    )]);
+    let s = start(&server, dir.path(), ToolMode::Auto, |_| {});
+    s.say("run the migration").await;
+    let ready = dir.path().join("ready");
+    let start = std::time::Instant::now();
+    while !ready.exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    s.cmd(Command::Stop).await;
+    s.wait_for_messages(3).await;
+    assert_eq!(server.chat_requests().len(), 1, "the Stop ended the turn");
+    s.say("what happened?").await;
+    s.wait_for_messages(5).await;
+    let (exit, _) = s.finish().await;
+    let res = results(&exit);
+    assert_eq!(res.len(), 1, "{res:?}");
+    let (text, is_error) = &res[0];
+    assert!(*is_error);
+    assert!(text.starts_with("Error: stopped after "), "{text}");
+    assert!(
+        text.contains(" s; output so far:\n--- stdout ---\nmigrated 3 tables\n"),
+        "{text}"
+    );
+    let asked = server.chat_requests();
+    assert_eq!(asked.len(), 2);
+    assert!(
+        asked[1].to_string().contains("stopped after"),
+        "the model is told: {}",
+        asked[1]
+    );
+    let checked = check_records(&exit, &["run the migration", "what happened?"]);
+    figures("stopped_command", 1, checked);
 }

@@ -862,6 +862,77 @@ fn streaming_code_is_highlighted_incrementally_and_once() {
     assert_eq!(t.highlighted_lines(), finished);
 }
 
+/// A flood of one endless paragraph (#36): each frame renders what came since the last
+/// cut, never the whole reply, so a frame costs the same at 10 KB and at 1.7 MB; the reply
+/// is rendered whole once, when it ends.
+#[test]
+fn an_endless_paragraph_costs_each_frame_a_bounded_tail() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("go on", t0()));
+    t.push(Entry::assistant("", ReplyState::Streaming, t0()));
+    let mut sent = 0usize;
+    let mut most = 0usize;
+    for i in 0..256 {
+        let delta: String = (0..800).map(|k| format!("w{}x{k} ", i)).collect();
+        sent += delta.len();
+        t.append_delta(&delta);
+        parts.draw(&mut t, 80, 24, None, None);
+        most = most.max(t.streaming_tail_bytes());
+    }
+    assert!(sent > 1_500_000, "{sent}");
+    assert!(most <= 64 << 10, "a frame rendered {most} bytes again");
+    let text = buffer_text(&parts.draw(&mut t, 80, 24, None, None));
+    assert!(text.contains("w255x799"), "the newest words show:\n{text}");
+}
+
+/// A code block longer than what a frame renders again is cut too, and the rest of it
+/// stays code: its lines look as they do once the reply is whole.
+#[test]
+fn a_huge_code_block_stays_code_when_it_is_cut() {
+    let parts = Parts::new();
+    let mut t = Transcript::new();
+    t.push(Entry::user("write code", t0()));
+    t.push(Entry::assistant("```rust\n", ReplyState::Streaming, t0()));
+    let mut code = String::new();
+    // 1,800 lines, 30 KB: past what a frame renders again, within what is highlighted.
+    for i in 0..1800 {
+        let line = format!("let v{i} = {i};\n");
+        code.push_str(&line);
+        t.append_delta(&line);
+        if i % 50 == 0 {
+            parts.draw(&mut t, 80, 24, None, None);
+        }
+    }
+    let streaming = parts.draw(&mut t, 80, 24, None, None);
+    assert!(t.streaming_tail_bytes() < 64 << 10);
+    let mut whole = Transcript::new();
+    whole.push(Entry::user("write code", t0()));
+    whole.push(Entry::assistant(
+        format!("```rust\n{code}"),
+        ReplyState::Streaming,
+        t0(),
+    ));
+    let fresh = parts.draw(&mut whole, 80, 24, None, None);
+    let row = |b: &Buffer| {
+        (0..b.area.height)
+            .find(|y| {
+                let line: String = (0..b.area.width)
+                    .map(|x| b[(x, *y)].symbol().to_string())
+                    .collect();
+                line.contains("let v1799 = 1799;")
+            })
+            .map(|y| {
+                (0..b.area.width)
+                    .map(|x| (b[(x, y)].symbol().to_string(), b[(x, y)].style()))
+                    .collect::<Vec<_>>()
+            })
+    };
+    let (cut, uncut) = (row(&streaming), row(&fresh));
+    assert!(cut.is_some(), "{}", buffer_text(&streaming));
+    assert_eq!(cut, uncut, "the cut block's last line is drawn as code");
+}
+
 #[test]
 fn status_line_keeps_the_budget_visible_as_it_narrows() {
     let mut parts = Parts::new();

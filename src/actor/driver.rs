@@ -215,6 +215,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Job::Tools(calls) => self.run_tools(calls).await,
             };
         }
+        // A Stop meant for one of these steps does not reach past them.
+        self.inbox.forget_stop();
         if *self.out.activity() != Activity::Idle {
             self.out.set_activity(Activity::Idle);
             self.publish();

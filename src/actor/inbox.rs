@@ -13,6 +13,8 @@ pub(super) struct Inbox {
     /// Every handle is gone.
     closed: bool,
     deferred: VecDeque<Command>,
+    /// A Stop the person gave that also holds for the next step (`stop_next`).
+    stop_next: bool,
 }
 
 impl Inbox {
@@ -21,11 +23,15 @@ impl Inbox {
             rx,
             closed: false,
             deferred: VecDeque::new(),
+            stop_next: false,
         }
     }
 
     /// The next command, or never once the channel is closed (so `select!` does not spin).
     pub async fn next(&mut self) -> Option<Command> {
+        if std::mem::take(&mut self.stop_next) {
+            return Some(Command::Stop);
+        }
         if self.closed {
             return std::future::pending().await;
         }
@@ -34,6 +40,17 @@ impl Inbox {
             self.closed = true;
         }
         c
+    }
+
+    /// A Stop that came while one step ran holds for the step the engine asked for after
+    /// it: the next listen hears it first.
+    pub fn stop_next(&mut self) {
+        self.stop_next = true;
+    }
+
+    /// The step it was meant for is over (it may not have listened at all).
+    pub fn forget_stop(&mut self) {
+        self.stop_next = false;
     }
 
     /// Every handle is gone: nothing more will come.

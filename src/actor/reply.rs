@@ -1,7 +1,10 @@
 //! Executor of the engine's `Chat` effect: stream the reply, show it as it comes, and
 //! hand the engine what arrived (a complete reply, the part before a break or a Stop, or
 //! no reply). While it streams, the actor still listens: Stop ends it at once (dropping
-//! the stream closes the HTTP connection) and read-only commands are answered.
+//! the stream closes the HTTP connection) and read-only commands are answered. Text goes
+//! to the UI in one update per 16 ms however fast it comes, and a reply past the app's
+//! own ceiling (`llm::ReplyCeiling`) ends there, kept and said: a server that floods
+//! holds neither the UI nor memory.
 
 use super::driver::{Actor, Job};
 use super::repetition::RepetitionGuard;
@@ -19,6 +22,9 @@ use std::time::{Duration, Instant};
 
 /// How often the generated-token count is republished while a reply streams.
 const COUNT_EVERY: Duration = Duration::from_millis(100);
+/// Text that streams in is handed to the UI at most this often, in one update: a server
+/// flooding the socket sent the UI a million deltas a second, and it never got to a key.
+const SHOW_EVERY: Duration = Duration::from_millis(16);
 
 /// How a streamed reply ended, beyond what the engine is told.
 enum Ended {
@@ -34,6 +40,45 @@ enum Ended {
     Cut,
     /// The repetition guard stopped it (in the reasoning when the flag is set).
     Looped(super::repetition::Loop, bool),
+    /// It went past the app's own ceiling on a reply (`llm::ReplyCeiling`).
+    TooLong(LlmError),
+}
+
+/// Text that arrived and is not shown yet: handed to the UI in one update per
+/// [`SHOW_EVERY`] (reasoning first, as it came first), whatever the rate of the stream.
+#[derive(Default)]
+struct Unshown {
+    text: String,
+    thinking: String,
+    since: Option<Instant>,
+}
+
+impl Unshown {
+    fn add_text(&mut self, piece: &str) {
+        self.text.push_str(piece);
+        self.since.get_or_insert_with(Instant::now);
+    }
+
+    fn add_thinking(&mut self, piece: &str) {
+        self.thinking.push_str(piece);
+        self.since.get_or_insert_with(Instant::now);
+    }
+
+    /// When what waits must be shown at the latest.
+    fn due(&self) -> Option<tokio::time::Instant> {
+        self.since
+            .map(|t| tokio::time::Instant::from_std(t + SHOW_EVERY))
+    }
+
+    fn show(&mut self, out: &super::publish::Publisher) {
+        if !self.thinking.is_empty() {
+            out.send(Update::Thinking(std::mem::take(&mut self.thinking)));
+        }
+        if !self.text.is_empty() {
+            out.send(Update::Delta(std::mem::take(&mut self.text)));
+        }
+        self.since = None;
+    }
 }
 
 /// An effect of a fold (its recovery snapshot, its records, its events): shown after the
@@ -181,6 +226,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 times: l.times,
                 thinking,
             }),
+            Ended::TooLong(error) => {
+                tracing::warn!(%error, "reply over the ceiling");
+                self.out.notice(Notice::ReplyTooLong { error });
+            }
             Ended::Stopped | Ended::Overflow | Ended::Cut => {}
         }
         job
@@ -213,24 +262,45 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let mut last_count = Instant::now();
         let mut guard = RepetitionGuard::new(self.link.repeat_limit());
         let mut thinking_guard = RepetitionGuard::new(self.link.repeat_limit());
+        let mut unshown = Unshown::default();
         loop {
-            match self.listen(stream.next()).await {
+            // What waits to be shown goes out when it is due, whether or not more comes.
+            let next = match unshown.due() {
+                Some(due) => {
+                    self.listen(tokio::time::timeout_at(due, stream.next()))
+                        .await
+                }
+                None => self.listen(async { Ok(stream.next().await) }).await,
+            };
+            let item = match next {
                 // Stop: dropping the stream closes the HTTP connection now.
-                None => return (partial(text, thinking, raw), Ended::Stopped),
-                Some(Some(Ok(StreamEvent::ToolCalls(more)))) => calls.extend(more),
-                Some(Some(Ok(ev @ (StreamEvent::Delta(_) | StreamEvent::Thinking(_))))) => {
+                None => {
+                    unshown.show(&self.out);
+                    return (partial(text, thinking, raw), Ended::Stopped);
+                }
+                Some(Err(_due)) => {
+                    unshown.show(&self.out);
+                    // A flood must not keep the runtime's other tasks (the UI) waiting.
+                    tokio::task::yield_now().await;
+                    continue;
+                }
+                Some(Ok(item)) => item,
+            };
+            match item {
+                Some(Ok(StreamEvent::ToolCalls(more))) => calls.extend(more),
+                Some(Ok(ev @ (StreamEvent::Delta(_) | StreamEvent::Thinking(_)))) => {
                     let (first_text, looped) = match ev {
                         StreamEvent::Delta(d) => {
                             let first = text.is_empty();
                             let looped = guard.feed(&d).map(|l| (l, false));
                             text.push_str(&d);
-                            self.out.send(Update::Delta(d));
+                            unshown.add_text(&d);
                             (first, looped)
                         }
                         StreamEvent::Thinking(t) => {
                             let looped = thinking_guard.feed(&t).map(|l| (l, true));
                             thinking.push_str(&t);
-                            self.out.send(Update::Thinking(t));
+                            unshown.add_thinking(&t);
                             (false, looped)
                         }
                         _ => (false, None),
@@ -238,6 +308,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     if let Some((l, in_thinking)) = looped {
                         // Dropping the stream closes the HTTP connection: the server stops.
                         tracing::info!(lines = l.lines, times = l.times, "repetition guard");
+                        unshown.show(&self.out);
                         return (partial(text, thinking, raw), Ended::Looped(l, in_thinking));
                     }
                     chunks += 1;
@@ -246,6 +317,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     // the answer starts.
                     if chunks == 1 || first_text || last_count.elapsed() >= COUNT_EVERY {
                         last_count = Instant::now();
+                        unshown.show(&self.out);
                         self.out
                             .set_activity(if text.is_empty() && !thinking.is_empty() {
                                 Activity::Thinking { since, chunks }
@@ -255,7 +327,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.publish();
                     }
                 }
-                Some(Some(Ok(StreamEvent::Done(stats)))) => {
+                Some(Ok(StreamEvent::Done(stats))) => {
+                    unshown.show(&self.out);
                     if calls.is_empty() {
                         let recovered = self.tools.recover_calls(&text, self.link.tools_capable());
                         if !recovered.is_empty() {
@@ -281,8 +354,18 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     };
                     return (Input::Reply(reply), Ended::Done(stats, since));
                 }
-                Some(Some(Err(e))) => return (partial(text, thinking, raw), Ended::Failed(e)),
-                Some(None) => return (partial(text, thinking, raw), Ended::Cut),
+                Some(Err(e)) => {
+                    unshown.show(&self.out);
+                    let ended = match e {
+                        LlmError::ReplyTooLong { .. } => Ended::TooLong(e),
+                        e => Ended::Failed(e),
+                    };
+                    return (partial(text, thinking, raw), ended);
+                }
+                None => {
+                    unshown.show(&self.out);
+                    return (partial(text, thinking, raw), Ended::Cut);
+                }
             }
         }
     }

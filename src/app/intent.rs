@@ -129,7 +129,11 @@ impl App {
             ));
         }
         match super::terminal::clipboard(&super::copy::osc52(&picked.text)) {
-            Ok(()) => self.info(words::copied(&picked.what, picked.text.chars().count())),
+            Ok(()) => self.info(words::copied(
+                &picked.what,
+                picked.text.chars().count(),
+                picked.removed,
+            )),
             Err(e) => self.info(words::copy_failed(&e.to_string())),
         }
     }

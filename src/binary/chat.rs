@@ -55,6 +55,9 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         )
     })?;
     let prompts = Arc::new(prompts);
+    // What a command starts comes to this process if the command kills its supervisor,
+    // and is swept then (`tools::orphans`), instead of going to init.
+    ollm_tui::tools::orphans::adopt();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

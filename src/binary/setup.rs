@@ -90,10 +90,16 @@ pub fn backends(settings: &Settings) -> Result<(OllamaBackend, Option<OllamaBack
 
 /// The prompts, with the person's `prompts.toml` over the built-in ones.
 pub fn load_prompts(dir: &DataDir) -> Result<Prompts> {
+    let path = dir.root().join("prompts.toml");
     Ok(
-        match std::fs::read_to_string(dir.root().join("prompts.toml")) {
+        match ollm_tui::small_file::read_to_string(
+            &path,
+            Some(dir.root()),
+            ollm_tui::small_file::SETTINGS,
+        ) {
             Ok(text) => Prompts::with_overrides(&text).context("in prompts.toml")?,
-            Err(_) => Prompts::builtin(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Prompts::builtin(),
+            Err(e) => return Err(e).context("prompts.toml cannot be read"),
         },
     )
 }

@@ -219,7 +219,10 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Settings, ConfigError> {
         .config
         .clone()
         .unwrap_or_else(|| data_dir.join("config.toml"));
-    let file = match std::fs::read_to_string(&path) {
+    // The data folder's own config follows no link out of it; one named with `--config`
+    // is the person's to point anywhere (still never a FIFO or a device).
+    let root = cli.config.is_none().then_some(data_dir.as_path());
+    let file = match crate::small_file::read_to_string(&path, root, crate::small_file::SETTINGS) {
         Ok(text) => parse_file_config(&text, &path)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && cli.config.is_none() => {
             FileConfig::default()

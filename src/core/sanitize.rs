@@ -6,7 +6,9 @@
 //! so that no parameter text leaks out either. Other C0/C1 controls, DEL, carriage
 //! returns, backspaces and the bidi embedding/override/isolate characters (U+202A–202E,
 //! U+2066–2069, which can make text display in an order other than it reads) are dropped.
-//! Newlines and tabs survive. A trailing unterminated sequence is dropped.
+//! Newlines and tabs survive. A trailing unterminated sequence is dropped. Text that
+//! arrives in pieces goes through a [`Scrubber`], which carries where it is from one piece
+//! to the next, so a sequence split between two is dropped whole all the same.
 //!
 //! Invariant: the output contains no char in U+0000–U+001F except `\n` and `\t`, no
 //! U+007F–U+009F, and no bidi control; text without such chars is returned borrowed.
@@ -26,59 +28,100 @@ fn is_unsafe(c: char) -> bool {
 
 /// Strip everything that could act on the terminal instead of being displayed.
 pub fn sanitize(input: &str) -> Cow<'_, str> {
-    if !input.chars().any(is_unsafe) {
-        return Cow::Borrowed(input);
-    }
-    let mut out = String::with_capacity(input.len());
-    let mut chars = input.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            ESC => match chars.next() {
-                Some('[') => skip_csi(&mut chars),
-                Some(']' | 'P' | '_' | '^' | 'X') => skip_string(&mut chars),
-                // Two-char escapes (ESC 7, ESC c, ESC ( B …): drop the next char too.
-                Some(n) if n == '(' || n == ')' || n == '#' || n == '%' => {
-                    chars.next();
-                }
-                _ => {}
-            },
-            '\u{9b}' => skip_csi(&mut chars),
-            '\u{9d}' | '\u{90}' | '\u{9f}' | '\u{9e}' | '\u{98}' => skip_string(&mut chars),
-            '\r' => {
-                // CRLF becomes LF; a lone CR (overwrite the line) is dropped.
-            }
-            c if is_unsafe(c) => {}
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
+    Scrubber::default().push(input)
 }
 
-/// CSI: parameter and intermediate bytes, then one final byte in `@`..=`~`.
-fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    for c in chars.by_ref() {
-        if ('@'..='~').contains(&c) {
-            return;
-        }
-        if !(' '..='?').contains(&c) {
-            // Malformed: stop at the first byte that cannot belong to a CSI.
-            return;
-        }
-    }
+/// Where a [`Scrubber`] is: in text, or inside an escape sequence being dropped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Text,
+    /// After `ESC`.
+    Escape,
+    /// CSI: parameter and intermediate bytes, then one final byte in `@`..=`~`.
+    Csi,
+    /// OSC, DCS, APC, PM, SOS: ended by `BEL`, `ESC \` or U+009C.
+    String,
+    /// `ESC` inside a string: a `\` after it belongs to the terminator.
+    StringEscape,
+    /// Two-char escapes (`ESC (` B …): the next char goes too.
+    SkipOne,
 }
 
-/// String sequences end with BEL, `ESC \`, or the C1 string terminator U+009C.
-fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    while let Some(c) = chars.next() {
-        match c {
-            BEL | '\u{9c}' => return,
-            ESC => {
-                if chars.peek() == Some(&'\\') {
-                    chars.next();
-                }
-                return;
+/// [`sanitize`] for text that comes in pieces (a reply as it streams): a sequence split
+/// between two pieces is still dropped whole, its payload with it. It holds nothing back
+/// (only where it is), so memory does not grow with an unterminated sequence; one never
+/// terminated is simply never shown.
+#[derive(Debug, Clone, Default)]
+pub struct Scrubber {
+    state: State,
+}
+
+impl Scrubber {
+    /// The next piece, scrubbed; borrowed when there was nothing to take out.
+    pub fn push<'a>(&mut self, input: &'a str) -> Cow<'a, str> {
+        if self.state == State::Text && !input.chars().any(is_unsafe) {
+            return Cow::Borrowed(input);
+        }
+        let mut out = String::with_capacity(input.len());
+        for c in input.chars() {
+            if let Some(c) = self.step(c) {
+                out.push(c);
             }
-            _ => {}
+        }
+        Cow::Owned(out)
+    }
+
+    /// One char in; the char to show, if any.
+    fn step(&mut self, c: char) -> Option<char> {
+        match self.state {
+            State::Text => {
+                match c {
+                    ESC => self.state = State::Escape,
+                    '\u{9b}' => self.state = State::Csi,
+                    '\u{9d}' | '\u{90}' | '\u{9f}' | '\u{9e}' | '\u{98}' => {
+                        self.state = State::String
+                    }
+                    // CRLF becomes LF; a lone CR (overwrite the line) is dropped.
+                    '\r' => {}
+                    c if is_unsafe(c) => {}
+                    c => return Some(c),
+                }
+                None
+            }
+            State::Escape => {
+                self.state = match c {
+                    '[' => State::Csi,
+                    ']' | 'P' | '_' | '^' | 'X' => State::String,
+                    '(' | ')' | '#' | '%' => State::SkipOne,
+                    // Other two-char escapes (ESC 7, ESC c): both go.
+                    _ => State::Text,
+                };
+                None
+            }
+            State::Csi => {
+                // A final byte ends it; so does a byte that cannot belong to a CSI.
+                if !(' '..='?').contains(&c) {
+                    self.state = State::Text;
+                }
+                None
+            }
+            State::String => {
+                match c {
+                    BEL | '\u{9c}' => self.state = State::Text,
+                    ESC => self.state = State::StringEscape,
+                    _ => {}
+                }
+                None
+            }
+            State::StringEscape => {
+                self.state = State::Text;
+                if c == '\\' { None } else { self.step(c) }
+            }
+            State::SkipOne => {
+                self.state = State::Text;
+                None
+            }
         }
     }
 }
@@ -170,6 +213,26 @@ mod tests {
         assert_eq!(sanitize("ok\u{1b}"), "ok");
         assert_eq!(sanitize("ok\u{1b}[12;"), "ok");
         assert_eq!(sanitize("ok\u{1b}]0;title never ends"), "ok");
+    }
+
+    /// One-shot output streams (#36): a sequence split between two pieces, at any point,
+    /// is dropped whole with its payload, as in one piece.
+    #[test]
+    fn a_sequence_split_between_pieces_is_dropped_whole() {
+        let text = "ok \u{1b}]52;c;ZXZpbA==\u{07} a\u{1b}[31mb \u{202E}c\u{1b}]8;;x\u{1b}\\d\u{9b}1mé\u{1b}(Bz\r\n";
+        let whole = sanitize(text).into_owned();
+        assert_eq!(whole, "ok  ab cdéz\n");
+        let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        for &i in &cuts {
+            for &j in cuts.iter().filter(|j| **j >= i) {
+                let mut s = Scrubber::default();
+                let got = [&text[..i], &text[i..j], &text[j..]]
+                    .iter()
+                    .map(|p| s.push(p).into_owned())
+                    .collect::<String>();
+                assert_eq!(got, whole, "cut at {i} and {j}");
+            }
+        }
     }
 
     #[test]

@@ -63,6 +63,16 @@ pub enum LlmError {
     Incomplete { detail: String },
     #[error("no {waiting} from Ollama within {after:?}")]
     Timeout { waiting: Waiting, after: Duration },
+    /// The reply went past the app's own ceiling (`ReplyCeiling`): the rest is not read.
+    #[error(
+        "the reply went past what the app reads of one reply ({lines} lines, {bytes} bytes; at most {max_lines} lines or {max_bytes} bytes)"
+    )]
+    ReplyTooLong {
+        lines: u64,
+        bytes: usize,
+        max_lines: u64,
+        max_bytes: usize,
+    },
     #[error(transparent)]
     InvalidHost(#[from] HostError),
 }
@@ -90,6 +100,10 @@ impl LlmError {
                     .to_string()
             }
             LlmError::Http { .. } | LlmError::Refused { .. } => return None,
+            LlmError::ReplyTooLong { .. } => "The server kept sending past the reply's \
+                 `num_predict` (or the context): what came is kept. /set num_predict sets the \
+                 cap; /retry asks again."
+                .to_string(),
             LlmError::Server { .. } => "The model failed while generating, often for lack of \
                  memory: check the Ollama log, or try a smaller model or context."
                 .to_string(),

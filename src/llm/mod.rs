@@ -28,3 +28,4 @@ pub use error::{LlmError, Waiting};
 pub use host::{DEFAULT_HOST, DEFAULT_PORT, HostError, parse_host};
 pub use ollama::{OllamaBackend, OllamaOptions};
 pub use pull::{PullLine, PullProgress, PullStream};
+pub use reply_stream::ReplyCeiling;

@@ -43,7 +43,7 @@ use super::chat_body::wire_chat;
 use super::error::{LlmError, Waiting, cause_chain};
 use super::host::{HostError, parse_host};
 use super::ndjson::LineDecoder;
-use super::reply_stream::ReplyReader;
+use super::reply_stream::{ReplyCeiling, ReplyReader};
 use super::status::status_error;
 
 /// Timeouts for the Ollama connection.
@@ -295,7 +295,10 @@ impl ChatBackend for OllamaBackend {
         let reader = ReplyReader {
             body: Box::pin(resp.bytes_stream()),
             decoder: LineDecoder::new(),
-            pending: Vec::new(),
+            pending: Default::default(),
+            ceiling: ReplyCeiling::for_request(&req.options),
+            lines: 0,
+            bytes: 0,
             first_deadline: Some(deadline),
             first_token,
             idle: self.options.idle_timeout,

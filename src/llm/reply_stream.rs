@@ -1,7 +1,8 @@
 //! A chat reply's body read as it streams: bytes into NDJSON lines ([`LineDecoder`]),
-//! lines into [`StreamEvent`]s, with the first-token and idle timeouts, and an error always
-//! the last item.
+//! lines into [`StreamEvent`]s, with the first-token and idle timeouts, the app's own
+//! [`ReplyCeiling`], and an error always the last item.
 
+use std::collections::VecDeque;
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -9,13 +10,48 @@ use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use tokio::time::Instant;
 
-use super::backend::StreamEvent;
+use super::backend::{ChatOptions, StreamEvent};
 use super::error::{LlmError, Waiting, cause_chain};
 use super::ndjson::{ChatLine, Chunk, LineDecoder, parse_chat_line};
 use super::status::is_context_overflow;
 
 /// A line longer than this is not Ollama talking (its lines are a token each).
 const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// The app's own ceiling on one reply, whatever the server does with `num_predict`: a
+/// reply that neither ended nor repeated itself took memory from 98 MB to 2.9 GB in 30 s.
+/// Past it the stream ends (the connection is closed), what came is kept, and the error
+/// says why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyCeiling {
+    /// NDJSON lines: Ollama writes one a token, empty ones included.
+    pub lines: u64,
+    /// Text, reasoning and tool calls together.
+    pub bytes: usize,
+}
+
+impl ReplyCeiling {
+    /// Text allowed a token: tokens average about 4 bytes; 16 leaves room for long ones.
+    const BYTES_PER_TOKEN: usize = 16;
+    const MIN_BYTES: usize = 256 << 10;
+    const MAX_BYTES: usize = 16 << 20;
+
+    /// For a request: `num_predict` tokens (without one, or with -1 or -2, the context:
+    /// the server cannot honestly go past it, as `shift` is off) and a quarter more, at
+    /// least 256; bytes at 16 a token, within 256 KiB and 16 MiB.
+    pub fn for_request(options: &ChatOptions) -> ReplyCeiling {
+        let tokens = match options.num_predict {
+            Some(n) if n > 0 => u64::from(n.unsigned_abs()),
+            _ => u64::from(options.num_ctx),
+        };
+        let lines = tokens + (tokens / 4).max(256);
+        let bytes = usize::try_from(lines)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(Self::BYTES_PER_TOKEN)
+            .clamp(Self::MIN_BYTES, Self::MAX_BYTES);
+        ReplyCeiling { lines, bytes }
+    }
+}
 
 type ByteStream = Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
 
@@ -25,7 +61,11 @@ pub(super) struct ReplyReader {
     pub(super) body: ByteStream,
     pub(super) decoder: LineDecoder,
     /// Events decoded but not yet handed out (one chunk can complete several lines).
-    pub(super) pending: Vec<Result<StreamEvent, LlmError>>,
+    pub(super) pending: VecDeque<Result<StreamEvent, LlmError>>,
+    pub(super) ceiling: ReplyCeiling,
+    /// Lines and bytes read so far, against the ceiling.
+    pub(super) lines: u64,
+    pub(super) bytes: usize,
     /// Until the first bytes arrive, the first-token deadline applies; then `idle`.
     pub(super) first_deadline: Option<Instant>,
     pub(super) first_token: Duration,
@@ -43,8 +83,8 @@ impl ReplyReader {
 
     async fn next_event(&mut self) -> Option<Result<StreamEvent, LlmError>> {
         loop {
-            if !self.pending.is_empty() {
-                return Some(self.pending.remove(0));
+            if let Some(event) = self.pending.pop_front() {
+                return Some(event);
             }
             if self.finished {
                 return None;
@@ -58,6 +98,9 @@ impl ReplyReader {
                 Ok(Some(Ok(bytes))) => {
                     self.first_deadline = None;
                     for line in self.decoder.push(&bytes) {
+                        if self.finished {
+                            break;
+                        }
                         self.handle_line(&line);
                     }
                     if !self.finished && self.decoder.buffered() > MAX_LINE_BYTES {
@@ -88,11 +131,15 @@ impl ReplyReader {
         if self.finished {
             return;
         }
+        self.lines += 1;
+        if self.lines > self.ceiling.lines {
+            return self.over_ceiling();
+        }
         match parse_chat_line(line) {
             Ok(ChatLine::Delta(chunk)) => self.push_chunk(chunk),
             Ok(ChatLine::Done { delta, stats }) => {
                 self.push_chunk(delta);
-                self.pending.push(Ok(StreamEvent::Done(stats)));
+                self.pending.push_back(Ok(StreamEvent::Done(stats)));
                 self.finished = true;
             }
             Ok(ChatLine::Error(message)) => {
@@ -111,21 +158,71 @@ impl ReplyReader {
     }
 
     fn push_chunk(&mut self, chunk: Chunk) {
+        let calls: usize = chunk
+            .tool_calls
+            .iter()
+            .map(|c| c.name.len() + c.args.len() + c.id.len())
+            .sum();
+        self.bytes += chunk.thinking.len() + chunk.content.len() + calls;
+        if self.bytes > self.ceiling.bytes {
+            return self.over_ceiling();
+        }
         if !chunk.thinking.is_empty() {
-            self.pending.push(Ok(StreamEvent::Thinking(chunk.thinking)));
+            self.pending
+                .push_back(Ok(StreamEvent::Thinking(chunk.thinking)));
         }
         if !chunk.content.is_empty() {
-            self.pending.push(Ok(StreamEvent::Delta(chunk.content)));
+            self.pending
+                .push_back(Ok(StreamEvent::Delta(chunk.content)));
         }
         if !chunk.tool_calls.is_empty() {
             self.pending
-                .push(Ok(StreamEvent::ToolCalls(chunk.tool_calls)));
+                .push_back(Ok(StreamEvent::ToolCalls(chunk.tool_calls)));
         }
+    }
+
+    /// Past the ceiling: the line that crossed it is not kept, the rest is not read.
+    fn over_ceiling(&mut self) {
+        self.fail(LlmError::ReplyTooLong {
+            lines: self.lines,
+            bytes: self.bytes,
+            max_lines: self.ceiling.lines,
+            max_bytes: self.ceiling.bytes,
+        });
     }
 
     fn fail(&mut self, err: LlmError) {
         tracing::warn!(%err, "chat stream failed");
-        self.pending.push(Err(err));
+        self.pending.push_back(Err(err));
         self.finished = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ceiling(num_ctx: u32, num_predict: Option<i32>) -> ReplyCeiling {
+        ReplyCeiling::for_request(&ChatOptions {
+            num_ctx,
+            num_predict,
+            temperature: None,
+            top_p: None,
+            seed: None,
+        })
+    }
+
+    #[test]
+    fn the_ceiling_is_num_predict_or_the_context_and_a_quarter_more() {
+        assert_eq!(ceiling(8192, Some(1024)).lines, 1024 + 256);
+        assert_eq!(ceiling(8192, Some(4000)).lines, 5000);
+        // No cap, or "none" and "fill the context": the context is the most an honest
+        // server writes with shift off.
+        for none in [None, Some(-1), Some(-2), Some(0)] {
+            assert_eq!(ceiling(8192, none).lines, 8192 + 2048);
+        }
+        assert_eq!(ceiling(8192, Some(1024)).bytes, 256 << 10);
+        assert_eq!(ceiling(1 << 20, None).bytes, 16 << 20);
+        assert_eq!(ceiling(131_072, None).bytes, 163_840 * 16);
     }
 }

@@ -134,14 +134,19 @@ impl SessionStore for FileStore {
 
     fn load_result(&self, file: &str) -> Result<String, StoreError> {
         let path = self.result_path(file)?;
-        std::fs::read_to_string(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => StoreError::NotFound {
-                what: "saved tool result",
-                id: file.to_string(),
-                path: path.clone(),
-            },
-            _ => StoreError::io(&path, "read", e),
-        })
+        crate::small_file::read_whole(&path, path.parent())
+            .and_then(|b| {
+                String::from_utf8(b)
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+            })
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => StoreError::NotFound {
+                    what: "saved tool result",
+                    id: file.to_string(),
+                    path: path.clone(),
+                },
+                _ => StoreError::io(&path, "read", e),
+            })
     }
 
     fn title_target(&self) -> Option<(DataDir, String)> {

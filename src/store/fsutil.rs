@@ -44,15 +44,27 @@ pub(crate) fn tighten(file: &File, path: &Path) -> Result<(), StoreError> {
 }
 
 /// Open with `opts` plus mode 0600 for a file being created, then tighten an existing one.
+/// As everything in the data folder is opened (`small_file`): never through a link at its
+/// end, never waiting (a FIFO), and only a regular file is kept.
 pub(crate) fn open_private(
     path: &Path,
     opts: &mut OpenOptions,
     op: &'static str,
 ) -> Result<File, StoreError> {
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
     let file = opts
         .mode(FILE_MODE)
+        .custom_flags(flags.bits() as i32)
         .open(path)
         .map_err(|e| StoreError::io(path, op, e))?;
+    let regular = file
+        .metadata()
+        .map_err(|e| StoreError::io(path, op, e))?
+        .is_file();
+    if !regular {
+        let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+        return Err(StoreError::io(path, op, e));
+    }
     tighten(&file, path)?;
     Ok(file)
 }

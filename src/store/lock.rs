@@ -15,6 +15,7 @@
 //! this one (flock locks belong to the open file, not the process) — can acquire the same
 //! session.
 
+use crate::small_file;
 use crate::store::error::StoreError;
 use crate::store::fsutil::open_private;
 use crate::store::paths::{DataDir, validate_id};
@@ -102,7 +103,7 @@ impl SessionLock {
     /// missing), so listing sessions never disturbs them.
     pub fn holder(dir: &DataDir, session_id: &str) -> Option<u32> {
         validate_id("session", session_id).ok()?;
-        let mut file = File::open(dir.lock_path(session_id)).ok()?;
+        let mut file = small_file::open(&dir.lock_path(session_id), Some(dir.root())).ok()?;
         match file.try_lock_shared() {
             Ok(()) => {
                 let _ = file.unlock();
@@ -149,7 +150,9 @@ fn same_file(file: &File, path: &Path) -> bool {
 /// holder writes it).
 fn read_holder(file: &mut File) -> Option<Holder> {
     let mut text = String::new();
-    file.read_to_string(&mut text).ok()?;
+    file.take(small_file::ONE_LINE as u64)
+        .read_to_string(&mut text)
+        .ok()?;
     serde_json::from_str(text.trim()).ok()
 }
 

@@ -10,6 +10,7 @@
 //! deletes of one session cannot both succeed (the second finds nothing to delete).
 
 use crate::core::sanitize::sanitize;
+use crate::small_file;
 use crate::store::error::StoreError;
 use crate::store::fsutil::{ensure_private_dir, open_private, sync_dir};
 use crate::store::lock::SessionLock;
@@ -25,7 +26,12 @@ pub const MAX_TITLE_CHARS: usize = 80;
 /// one given with rename, else the one the model wrote.
 pub fn custom_title(log: &Path) -> Option<String> {
     ["title", "autotitle"].iter().find_map(|ext| {
-        let text = fs::read_to_string(log.with_extension(ext)).ok()?;
+        let text = small_file::read_to_string(
+            &log.with_extension(ext),
+            log.parent(),
+            small_file::ONE_LINE,
+        )
+        .ok()?;
         let t = text.trim();
         (!t.is_empty()).then(|| t.to_string())
     })

@@ -20,11 +20,11 @@
 
 use crate::core::record::{Record, RecordBody};
 use crate::core::sanitize::sanitize;
+use crate::small_file;
 use crate::store::error::StoreError;
 use crate::store::paths::DataDir;
 use chrono::{DateTime, Utc};
 use regex::bytes::RegexBuilder;
-use std::fs;
 use std::io::{BufRead, BufReader, Read};
 
 /// Characters of context either side of a match in a snippet.
@@ -118,7 +118,7 @@ pub fn search(dir: &DataDir, text: &str, limit: usize) -> Result<SearchReport, S
     let mut total = 0usize;
     for (id, path, mtime) in logs {
         report.sessions_searched += 1;
-        let mut reader = match fs::File::open(&path) {
+        let mut reader = match small_file::open(&path, path.parent()) {
             Ok(f) => BufReader::with_capacity(256 * 1024, f),
             Err(e) => {
                 report

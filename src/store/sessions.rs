@@ -14,6 +14,7 @@
 
 use crate::core::overview::SessionOverview;
 use crate::core::sanitize::sanitize;
+use crate::small_file;
 use crate::store::error::StoreError;
 use crate::store::log::scan;
 use crate::store::paths::{DataDir, LOG_EXT, validate_id};
@@ -128,7 +129,12 @@ pub fn latest_among<'a>(dir: &DataDir, listed: &'a [SessionSummary]) -> Option<&
 
 /// The session named in `sessions/last-used`, if that names one whose log exists.
 pub fn last_used(dir: &DataDir) -> Option<String> {
-    let text = fs::read_to_string(dir.last_used_path()).ok()?;
+    let text = small_file::read_to_string(
+        &dir.last_used_path(),
+        Some(dir.root()),
+        small_file::ONE_LINE,
+    )
+    .ok()?;
     let id = text.trim();
     (validate_id("session", id).is_ok() && dir.session_log_path(id).exists())
         .then(|| id.to_string())
@@ -233,7 +239,7 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
         problem: None,
         parent: None,
     };
-    let bytes = match fs::read(&summary.path) {
+    let bytes = match small_file::read_whole(&summary.path, summary.path.parent()) {
         Ok(b) => b,
         Err(e) => {
             summary.problem = Some(StoreError::io(&summary.path, "read", e).to_string());

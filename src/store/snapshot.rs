@@ -179,7 +179,7 @@ impl SnapshotStore {
     pub fn load(&self, id: &str) -> Result<Snapshot, StoreError> {
         validate_id("snapshot", id)?;
         let path = self.path_of(id);
-        let bytes = match fs::read(&path) {
+        let bytes = match crate::small_file::read_whole(&path, Some(&self.dir)) {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(StoreError::NotFound {

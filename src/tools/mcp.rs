@@ -212,6 +212,10 @@ async fn start_one(cfg: ServerConfig) -> Result<Running, String> {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start `{}`: {e}", cfg.command))?;
+    // The app's own child: what a killed supervisor leaves is swept, this never is.
+    if let Some(pid) = transport.id() {
+        super::orphans::own(pid);
+    }
     let tail = Arc::new(Tail::default());
     match stderr {
         Some(stderr) => drop(tokio::spawn(keep_stderr(

@@ -25,6 +25,7 @@ mod edit;
 mod files;
 mod fsio;
 pub mod mcp;
+pub mod orphans;
 pub mod policy;
 pub mod recover;
 pub mod sandbox;
@@ -74,7 +75,18 @@ pub enum ToolError {
     Denied { reason: Option<String> },
     #[error("this tool is turned off by the user's settings")]
     Disabled,
+    /// The person stopped it while it ran: it did run, and this is what it did.
+    #[error("stopped after {:.1} s; {so_far}", after.as_secs_f64())]
+    Stopped {
+        after: Duration,
+        /// What it had done by then ("output so far: …"), or why that is not known.
+        so_far: String,
+    },
 }
+
+/// Asks a call that runs to stop and say what it did so far (a command: its output).
+/// Dropping the sender without sending asks nothing.
+pub type StopSignal = tokio::sync::oneshot::Receiver<()>;
 
 /// Limits every tool runs under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -441,12 +453,19 @@ impl Prepared {
     }
 
     /// Run it. File work goes to a blocking thread, within the file time limit; a command
-    /// is stopped (with everything it started) when this future is dropped.
-    pub async fn run(self, sandbox: &Sandbox, limits: Limits, env: &ToolEnv) -> Outcome {
+    /// stops (with everything it started) on `stop`, saying what it printed so far, or
+    /// when this future is dropped.
+    pub async fn run(
+        self,
+        sandbox: &Sandbox,
+        limits: Limits,
+        env: &ToolEnv,
+        stop: StopSignal,
+    ) -> Outcome {
         let sb = sandbox.clone();
         let umask = env.umask;
         let result = match self {
-            Prepared::RunCommand(c) => c.run(sandbox.root(), limits, env).await,
+            Prepared::RunCommand(c) => c.run(sandbox.root(), limits, env, stop).await,
             Prepared::Mcp(c) => return c.run(limits.command_timeout, limits.output_bytes).await,
             other => {
                 off_the_actor(limits.file_timeout, move || {

@@ -19,6 +19,45 @@ use std::time::Duration;
 /// The first argument that selects this mode.
 pub const ARG: &str = "__supervise";
 
+/// The shell that runs a command line (`sh -c LINE`), found on `PATH`; the session
+/// allowance reads a line as this shell does (`tools::shell`).
+pub const SHELL: &str = "sh";
+
+/// Variables that lead a command to a server which starts processes outside the
+/// supervisor's reach (`tmux new-window` through the person's own tmux, `screen -X`, a
+/// terminal's or an editor's remote control): not handed down. A server reached without
+/// them (tmux's default socket, `systemd-run --user`) is still out of reach; README says so.
+pub const SERVER_VARIABLES: &[&str] = &[
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "WINDOW",
+    "ZELLIJ",
+    "ZELLIJ_SESSION_NAME",
+    "ZELLIJ_PANE_ID",
+    "KITTY_LISTEN_ON",
+    "KITTY_WINDOW_ID",
+    "KITTY_PID",
+    "WEZTERM_UNIX_SOCKET",
+    "WEZTERM_PANE",
+    "ALACRITTY_SOCKET",
+    "NVIM",
+    "NVIM_LISTEN_ADDRESS",
+    "TERMINATOR_UUID",
+];
+
+/// `sh -c LINE` as every command runs: without the server variables, stdin empty, a
+/// process group of its own.
+pub fn shell_command(line: &std::ffi::OsStr) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(SHELL);
+    c.arg("-c").arg(line);
+    for v in SERVER_VARIABLES {
+        c.env_remove(v);
+    }
+    c.stdin(std::process::Stdio::null()).process_group(0);
+    c
+}
+
 /// How often it checks that the app is still there.
 const PARENT_CHECK: Duration = Duration::from_millis(200);
 
@@ -55,8 +94,7 @@ fn parent_is(parent: i32) -> bool {
 }
 
 fn supervise(umask: u32, parent: i32, command: OsString) -> ExitCode {
-    #[cfg(target_os = "linux")]
-    let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+    super::orphans::adopt();
     rustix::process::umask(rustix::fs::Mode::from_raw_mode(umask & 0o777));
     if !parent_is(parent) {
         // The app is already gone: start nothing.
@@ -106,12 +144,7 @@ async fn run_shell(parent: i32, command: OsString) -> (Option<u8>, Option<rustix
         eprintln!("ollm-tui: cannot supervise the command: no signal handling");
         return (Some(126), None);
     };
-    let spawned = tokio::process::Command::new("sh")
-        .arg("-c")
-        .arg(&command)
-        .stdin(std::process::Stdio::null())
-        .process_group(0)
-        .spawn();
+    let spawned = shell_command(&command).spawn();
     let mut child = match spawned {
         Ok(c) => c,
         Err(e) => {
@@ -154,9 +187,11 @@ fn reap_everything() -> usize {
     use rustix::io::Errno;
     use rustix::process::{Signal, WaitOptions, kill_process, wait};
     let mut reaped = 0;
+    let me = rustix::process::getpid().as_raw_nonzero().get();
     loop {
-        for pid in children() {
-            let _ = kill_process(pid, Signal::KILL);
+        // None where there is no `/proc`: the kill of the process group is then all there is.
+        for child in super::orphans::children_of(me) {
+            let _ = kill_process(child.pid, Signal::KILL);
         }
         match wait(WaitOptions::empty()) {
             Ok(Some(_)) => reaped += 1,
@@ -164,23 +199,4 @@ fn reap_everything() -> usize {
             Err(_) => return reaped,
         }
     }
-}
-
-/// This process's children, from `/proc` (none where there is no `/proc`: the kill of the
-/// process group is then all there is).
-fn children() -> Vec<rustix::process::Pid> {
-    let me = rustix::process::getpid().as_raw_nonzero().get();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|e| {
-        let name = e.ok()?.file_name();
-        let pid: i32 = name.to_str()?.parse().ok()?;
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-        let rest = &stat[stat.rfind(')')? + 1..];
-        let ppid: i32 = rest.split_whitespace().nth(1)?.parse().ok()?;
-        (ppid == me).then(|| rustix::process::Pid::from_raw(pid))?
-    })
-    .collect()
 }

@@ -44,9 +44,19 @@ pub(crate) struct StreamCache {
     /// Lines of the separator and header.
     head_len: usize,
     prefix_len: usize,
+    /// The fence line the text after `stable_bytes` starts inside of, when it was cut in
+    /// a code block for being too long ([`TAIL_MAX`]): rendered before it, so the rest of
+    /// the block stays code.
+    reopen: Option<String>,
     /// The entry's lines while they are not in the transcript's slot.
     pub lines: Vec<Line<'static>>,
 }
+
+/// The most text a frame renders again while a reply streams: a block longer than this
+/// without a blank line (one endless paragraph, a huge code block) is cut and kept, so a
+/// frame costs the same whatever the reply, even one that floods. The reply is rendered
+/// whole once when it ends.
+pub(crate) const TAIL_MAX: usize = 8 << 10;
 
 fn indent_for(width: u16) -> usize {
     if width >= 24 { 2 } else { 0 }
@@ -262,26 +272,49 @@ pub(crate) fn render_streaming(
     lines.truncate(cache.prefix_len);
     let indent = indent_for(width);
     let body_w = u16::try_from(usize::from(width).saturating_sub(indent).max(1)).unwrap_or(1);
-    let split = cache.scan.advance(&entry.text);
+    let text = entry.text.as_str();
+    let mut split = cache.scan.advance(text);
+    let mut reopen = None;
+    if text.len() - split.max(cache.stable_bytes) > TAIL_MAX {
+        // Too long a tail: cut after its last complete line, or, in one endless line, at
+        // its end; inside a code block, the rest reopens it.
+        let pos = cache.scan.pos();
+        split = if pos > split.max(cache.stable_bytes) {
+            pos
+        } else {
+            text.len()
+        };
+        reopen = cache.scan.open_fence().map(str::to_string);
+    }
+    // The text from `stable_bytes` on, as markdown: inside the fence it was cut in.
+    let block = |from: usize, to: usize, reopen: &Option<String>| match reopen {
+        Some(fence) => format!(
+            "{fence}
+{}",
+            &text[from..to]
+        ),
+        None => text[from..to].to_string(),
+    };
     if split > cache.stable_bytes {
-        let chunk = &entry.text[cache.stable_bytes..split];
-        if !chunk.trim().is_empty() {
+        let chunk = block(cache.stable_bytes, split, &cache.reopen);
+        if !text[cache.stable_bytes..split].trim().is_empty() {
             push_block(
                 &mut lines,
                 cache.head_len,
-                markdown(chunk, body_w, ctx, code),
+                markdown(&chunk, body_w, ctx, code),
                 indent,
             );
         }
         cache.stable_bytes = split;
+        cache.reopen = reopen;
         cache.prefix_len = lines.len();
     }
-    let tail = &entry.text[cache.stable_bytes..];
-    if !tail.trim().is_empty() {
+    if !text[cache.stable_bytes..].trim().is_empty() {
+        let tail = block(cache.stable_bytes, text.len(), &cache.reopen);
         push_block(
             &mut lines,
             cache.head_len,
-            markdown(tail, body_w, ctx, code),
+            markdown(&tail, body_w, ctx, code),
             indent,
         );
     }
@@ -459,11 +492,23 @@ pub(crate) struct SplitScan {
     /// Bytes read: always just after a newline.
     pos: usize,
     fence: Option<(char, usize)>,
+    /// The line that opened `fence` (with its language), to reopen it after a cut.
+    opener: String,
     prev_blank: bool,
     split: usize,
 }
 
 impl SplitScan {
+    /// Bytes read so far: the end of the last complete line.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The fence line of the code block open at [`SplitScan::pos`], if one is.
+    pub(crate) fn open_fence(&self) -> Option<&str> {
+        self.fence.map(|_| self.opener.as_str())
+    }
+
     /// The stable split of `text`, which extends the text seen before.
     pub(crate) fn advance(&mut self, text: &str) -> usize {
         if self.pos > text.len() || !text.is_char_boundary(self.pos) {
@@ -491,7 +536,10 @@ impl SplitScan {
             let run = trimmed.chars().take_while(|x| *x == c).count();
             if run >= 3 {
                 match self.fence {
-                    None => self.fence = Some((c, run)),
+                    None => {
+                        self.fence = Some((c, run));
+                        self.opener = trimmed.trim_end().to_string();
+                    }
                     Some((fc, n)) if fc == c && run >= n && trimmed[run..].trim().is_empty() => {
                         self.fence = None;
                     }

@@ -279,10 +279,11 @@ fn resolve(name: &str, user_dir: Option<&Path>, depth: usize) -> Result<Theme, T
         });
     };
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|source| ThemeError::Io {
-        path: path.clone(),
-        source,
-    })?;
+    let text = crate::small_file::read_to_string(&path, user_dir, crate::small_file::SETTINGS)
+        .map_err(|source| ThemeError::Io {
+            path: path.clone(),
+            source,
+        })?;
     let table = parse(&text, &origin)?;
     let base = match table.get("extends") {
         Some(v) => {

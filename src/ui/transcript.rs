@@ -309,6 +309,14 @@ impl Transcript {
         self.code.highlighted_lines()
     }
 
+    /// Bytes of the streaming reply a frame renders again (diagnostic, like
+    /// [`Transcript::render_count`]): bounded however the reply goes on.
+    pub fn streaming_tail_bytes(&self) -> usize {
+        self.streaming.map_or(0, |i| {
+            self.entries[i].text.len() - self.stream_cache.stable_bytes
+        })
+    }
+
     /// How many entries hold cached lines right now.
     pub fn cached_entries(&self) -> usize {
         self.slots.iter().filter(|s| s.is_some()).count()

@@ -85,6 +85,11 @@ pub enum Notice {
         secs: u32,
         limit: u32,
     },
+    /// The app stopped reading a reply that went past its own ceiling
+    /// (`llm::ReplyCeiling`); what arrived is kept, marked. `error` holds the figures.
+    ReplyTooLong {
+        error: LlmError,
+    },
     /// The repetition guard stopped a reply that repeated a block of `lines` lines
     /// `times` times in a row (`repeat_limit`); what arrived is kept, marked.
     ReplyLooped {
@@ -267,6 +272,7 @@ impl Notice {
             | Notice::SnapshotDeleteFailed { .. }
             | Notice::ExportFailed { .. }
             | Notice::ReplyLooped { .. }
+            | Notice::ReplyTooLong { .. }
             | Notice::ResultNotSaved(_) => Warn,
             Notice::ThinkSet { capable: false, .. } | Notice::Mcp(McpEvent::Failed { .. }) => Warn,
             Notice::Unanswered

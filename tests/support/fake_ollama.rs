@@ -222,6 +222,15 @@ pub enum Fault {
     ContextOverflow,
     /// Token delay for this request only.
     TokenDelay(Duration),
+    /// A reply that never ends and never repeats (#36): content lines of words made
+    /// from a counter, a newline every few, each line padded with `pad` bytes of an
+    /// unknown field (what Ollama's parser skips), written as fast as the socket takes
+    /// them, or at `bytes_per_sec`. It ignores `num_predict` and ends only when the
+    /// client goes away (a disconnect is recorded). A summary request leaves it queued.
+    Endless {
+        bytes_per_sec: Option<u64>,
+        pad: usize,
+    },
 }
 
 /// One request as the fake received it.
@@ -291,6 +300,8 @@ struct Shared {
     requests: Mutex<Vec<RecordedRequest>>,
     outcomes: Mutex<Vec<ChatOutcome>>,
     disconnects: Mutex<Vec<Disconnect>>,
+    /// What each endless reply wrote before the client left: bytes, and for how long.
+    endless: Mutex<Vec<(u64, Duration)>>,
     loaded: Mutex<Vec<Loaded>>,
     chat_count: watch::Sender<usize>,
     /// Summary requests wait while this is true (a slow summarizer, on demand).
@@ -345,6 +356,7 @@ impl FakeOllama {
             requests: Mutex::default(),
             outcomes: Mutex::default(),
             disconnects: Mutex::default(),
+            endless: Mutex::default(),
             loaded: Mutex::default(),
             chat_count: watch::Sender::new(0),
             hold_summaries: watch::Sender::new(false),
@@ -497,6 +509,12 @@ impl FakeOllama {
                     .to_string()
             })
             .collect()
+    }
+
+    /// What each [`Fault::Endless`] reply wrote before the client closed it: bytes, and
+    /// over how long (the rate the client read at).
+    pub fn endless_written(&self) -> Vec<(u64, Duration)> {
+        lock(&self.shared.endless).clone()
     }
 
     /// Responses the client closed before their end.
@@ -894,7 +912,15 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
         );
     }
 
-    let fault = lock(&shared.faults).pop_front();
+    let mut fault = lock(&shared.faults).pop_front();
+    // An endless reply is for the conversation: a summary asked meanwhile (the compression
+    // after a huge reply) leaves it for the next chat.
+    if matches!(fault, Some(Fault::Endless { .. }))
+        && is_summary_request(&messages)
+        && let Some(f) = fault.take()
+    {
+        lock(&shared.faults).push_front(f);
+    }
     match &fault {
         Some(Fault::Http500 { message }) => {
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, message);
@@ -913,6 +939,10 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
             return r;
         }
         _ => {}
+    }
+
+    if let Some(Fault::Endless { bytes_per_sec, pad }) = &fault {
+        return endless_response(shared, index, &model.name, *bytes_per_sec, *pad);
     }
 
     let fit = fit_prompt(&messages, tools_tokens(&body["tools"]), num_ctx);
@@ -1005,6 +1035,106 @@ fn planned_response(
         header::HeaderValue::from_static(content_type),
     );
     r
+}
+
+/// [`Fault::Endless`]: a body that never ends.
+fn endless_response(
+    shared: &Arc<Shared>,
+    index: usize,
+    model: &str,
+    bytes_per_sec: Option<u64>,
+    pad: usize,
+) -> Response {
+    let body = EndlessBody {
+        model: model.to_string(),
+        pad: "x".repeat(pad),
+        next_word: 0,
+        sent: 0,
+        lines_sent: 0,
+        started: Instant::now(),
+        bytes_per_sec,
+        sleep: None,
+        shared: Arc::clone(shared),
+        request_index: index,
+    };
+    let mut r = Response::new(Body::from_stream(body));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/x-ndjson"),
+    );
+    r
+}
+
+/// Writes [`Fault::Endless`]: 64 KiB of lines a frame.
+struct EndlessBody {
+    model: String,
+    pad: String,
+    next_word: u64,
+    sent: u64,
+    lines_sent: usize,
+    started: Instant,
+    bytes_per_sec: Option<u64>,
+    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+    shared: Arc<Shared>,
+    request_index: usize,
+}
+
+impl Stream for EndlessBody {
+    type Item = Result<Bytes, io::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        if let Some(sleep) = this.sleep.as_mut() {
+            ready!(sleep.as_mut().poll(cx));
+            this.sleep = None;
+        }
+        // Paced: wait until the bytes sent so far are due.
+        if let Some(rate) = this.bytes_per_sec.filter(|r| *r > 0) {
+            let due = this.started + Duration::from_secs_f64(this.sent as f64 / rate as f64);
+            if due > Instant::now() {
+                let mut sleep = Box::pin(tokio::time::sleep_until(due.into()));
+                if sleep.as_mut().poll(cx).is_pending() {
+                    this.sleep = Some(sleep);
+                    return Poll::Pending;
+                }
+            }
+        }
+        // Lines from a template, not through serde: the server must outrun the client.
+        let head = format!(
+            "{{\"model\":{},\"created_at\":\"{}\",\"message\":{{\"role\":\"assistant\",\"content\":\"",
+            Value::String(this.model.clone()),
+            now_rfc3339()
+        );
+        let tail = if this.pad.is_empty() {
+            "\"},\"done\":false}\n".to_string()
+        } else {
+            format!("\"}},\"done\":false,\"pad\":\"{}\"}}\n", this.pad)
+        };
+        let mut frame = Vec::with_capacity(72 << 10);
+        while frame.len() < 64 << 10 {
+            let n = this.next_word;
+            this.next_word += 1;
+            frame.extend_from_slice(head.as_bytes());
+            frame.extend_from_slice(format!("w{n}").as_bytes());
+            frame.extend_from_slice(if n % 12 == 11 { &b"\\n"[..] } else { &b" "[..] });
+            frame.extend_from_slice(tail.as_bytes());
+            this.lines_sent += 1;
+        }
+        this.sent += frame.len() as u64;
+        Poll::Ready(Some(Ok(Bytes::from(frame))))
+    }
+}
+
+impl Drop for EndlessBody {
+    fn drop(&mut self) {
+        lock(&self.shared.endless).push((self.sent, self.started.elapsed()));
+        lock(&self.shared.disconnects).push(Disconnect {
+            request_index: self.request_index,
+            at: Instant::now(),
+            chunks_sent: self.lines_sent,
+        });
+        self.shared.disconnect_count.send_modify(|n| *n += 1);
+    }
 }
 
 /// A reply that is only tool calls, streamed as Ollama streams them.

@@ -2,12 +2,19 @@
 //! cannot, and when the mouse is given to the terminal or taken back. Apart because both
 //! are about getting text out of the transcript.
 
-/// `/copy` done: "Copied the last reply (1,234 characters) to the clipboard."
-pub fn copied(what: &str, chars: usize) -> String {
-    format!(
-        "Copied {what} ({} characters) to the clipboard.",
-        crate::ui::text::thousands(chars as u64)
-    )
+/// `/copy` done: "Copied the last reply (1,234 characters) to the clipboard.", and what the
+/// scrub left out, as the screen does.
+pub fn copied(what: &str, chars: usize, removed: usize) -> String {
+    let n = |k: usize| crate::ui::text::thousands(k as u64);
+    let mut said = format!("Copied {what} ({} characters) to the clipboard.", n(chars));
+    if removed > 0 {
+        said.push_str(&format!(
+            " {} control or direction character{} left out, as on screen.",
+            n(removed),
+            if removed == 1 { " was" } else { "s were" }
+        ));
+    }
+    said
 }
 
 pub fn copy_too_long(what: &str, bytes: usize, limit: usize) -> String {

@@ -114,6 +114,29 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
             ),
             format!("Raise [tools] digest_max_secs (now {limit}) to wait for readings this long."),
         ),
+        Notice::ReplyTooLong { error } => {
+            let figures = match error {
+                crate::llm::LlmError::ReplyTooLong {
+                    lines,
+                    bytes,
+                    max_lines,
+                    max_bytes,
+                } => format!(
+                    " ({} tokens and {} so far; a reply may hold {} tokens or {} here)",
+                    crate::ui::text::thousands(*lines),
+                    crate::ui::text::bytes(*bytes as u64),
+                    crate::ui::text::thousands(*max_lines),
+                    crate::ui::text::bytes(*max_bytes as u64)
+                ),
+                _ => String::new(),
+            };
+            Words::with_hint(
+                format!(
+                    "Stopped reading the reply: the server kept sending past its cap{figures}. What arrived is kept, marked interrupted."
+                ),
+                "The app stops reading a quarter past num_predict (/set num_predict), or past the context, whatever the server does. /retry asks again.",
+            )
+        }
         Notice::ReplyLooped {
             lines,
             times,
