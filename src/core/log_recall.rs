@@ -31,7 +31,6 @@ use crate::core::message::{MessageId, Role};
 use crate::core::prose;
 use crate::core::semantic::{self, SentenceKey, SentenceVectors};
 use std::collections::HashMap;
-use unicode_normalization::UnicodeNormalization;
 
 /// BM25's term-frequency saturation and length normalisation (the usual values).
 const K1: f64 = 1.2;
@@ -320,39 +319,50 @@ fn ideograph(c: char) -> bool {
 }
 
 /// `text` lower case with its accents folded ("Zoë" → "zoe", "Łukasz" → "lukasz",
-/// "Sørensen" → "sorensen"), so a name typed without them still matches. Marks are taken
-/// off Latin, Greek and Cyrillic letters only: in other scripts they are letters' parts.
+/// "Sørensen" → "sorensen"), so a name typed without them still matches. Only Latin,
+/// Greek and Cyrillic letters are decomposed and lose their marks: in other scripts the
+/// marks are parts of the letters.
 pub fn fold(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut base_is_alphabetic = false;
-    for c in text.to_lowercase().nfd() {
+    let mut after_alphabetic = false;
+    for c in text.to_lowercase().chars() {
         if unicode_normalization::char::is_combining_mark(c) {
-            if !base_is_alphabetic {
+            // A mark typed apart ("e" + U+0308) goes with the letter it follows.
+            if !after_alphabetic {
                 out.push(c);
             }
             continue;
         }
-        base_is_alphabetic = (c as u32) < 0x0530;
-        match c {
-            'ł' => out.push('l'),
-            'ø' => out.push('o'),
-            'đ' | 'ð' => out.push('d'),
-            'ħ' => out.push('h'),
-            'ı' => out.push('i'),
-            'ß' => out.push_str("ss"),
-            'æ' => out.push_str("ae"),
-            'œ' => out.push_str("oe"),
-            'þ' => out.push_str("th"),
-            '’' => out.push('\''),
-            c if ideograph(c) => {
+        after_alphabetic = (c as u32) < 0x0530;
+        if !after_alphabetic {
+            if ideograph(c) {
                 out.push(' ');
                 out.push(c);
                 out.push(' ');
+            } else {
+                out.push(c);
             }
-            c => out.push(c),
+            continue;
         }
+        unicode_normalization::char::decompose_canonical(c, |d| {
+            if unicode_normalization::char::is_combining_mark(d) {
+                return;
+            }
+            match d {
+                'ł' => out.push('l'),
+                'ø' => out.push('o'),
+                'đ' | 'ð' => out.push('d'),
+                'ħ' => out.push('h'),
+                'ı' => out.push('i'),
+                'ß' => out.push_str("ss"),
+                'æ' => out.push_str("ae"),
+                'œ' => out.push_str("oe"),
+                'þ' => out.push_str("th"),
+                d => out.push(d),
+            }
+        });
     }
-    out
+    out.replace('’', "'")
 }
 
 /// A word without its contraction's tail ("that's" → "that", "we'll" → "we"); `None` for
@@ -548,10 +558,11 @@ impl RecallIndex {
     /// The sentences that best answer `query`, best first, at most `k`: BM25's ranking
     /// fused with the ranking by cosine to `query_vector` (the same model's vector of
     /// `query`) over the sentences `vectors` holds, by reciprocal rank. Without a vector
-    /// (no embedding model), or of another dimension, this is [`Self::search`]. A sentence
-    /// only the vectors found must be near the query ([`semantic::MIN_COSINE`]) and
-    /// near the best ([`semantic::COSINE_MARGIN`]); a query without a content word
-    /// ("thanks!", "ok") recalls nothing either way.
+    /// (no embedding model), or of another dimension, this is [`Self::search`]. The
+    /// vectors find sentences BM25 did not only for a query that asks something (a
+    /// question, "remind me …"), and only those near it ([`semantic::MIN_COSINE`]) and
+    /// near the best ([`semantic::COSINE_SHARE`]); otherwise they only reorder BM25's.
+    /// A query without a content word ("thanks!", "ok") recalls nothing either way.
     pub fn search_with(
         &self,
         query: &str,
@@ -565,13 +576,16 @@ impl RecallIndex {
         }
         let keep = k.saturating_mul(KEEP_FACTOR);
         let lexical = self.bm25(&terms, keep);
+        let by_words: Vec<u32> = lexical.iter().map(|(d, _)| *d).collect();
         let close = query_vector
-            .map(|q| self.nearest(q, vectors, keep))
+            .map(|q| {
+                let among = (!asks(query)).then_some(by_words.as_slice());
+                self.nearest(q, vectors, among, keep)
+            })
             .unwrap_or_default();
         let ranked: Vec<(u32, f64)> = if close.is_empty() {
             lexical
         } else {
-            let by_words: Vec<u32> = lexical.iter().map(|(d, _)| *d).collect();
             semantic::fuse(&[&by_words, &close], semantic::RRF_K)
         };
         let mut out: Vec<Hit> = Vec::new();
@@ -593,6 +607,23 @@ impl RecallIndex {
             });
         }
         out
+    }
+
+    /// `ranked` best first, cut to `keep` (only the best few are ordered). Ties go to the
+    /// newer sentence, a later statement being the current one, by message and place, not
+    /// by position in the index: a replay that folds in another order must recall the same.
+    fn sort_best(&self, ranked: &mut Vec<(u32, f64)>, keep: usize) {
+        let key = |d: u32| {
+            let doc = &self.docs[d as usize];
+            (doc.id, doc.sentence)
+        };
+        let order =
+            |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(key(b.0).cmp(&key(a.0)));
+        if ranked.len() > keep {
+            ranked.select_nth_unstable_by(keep, order);
+            ranked.truncate(keep);
+        }
+        ranked.sort_unstable_by(order);
     }
 
     /// BM25's candidates for `terms`, weighted, above the floors, best first (ties to the
@@ -639,44 +670,45 @@ impl RecallIndex {
         }
         let floor = (top * RELATIVE_FLOOR).max(MIN_SCORE);
         ranked.retain(|(_, s)| *s >= floor);
-        sort_best(&mut ranked, keep);
+        self.sort_best(&mut ranked, keep);
         ranked
     }
 
     /// The sentences near `query` by their vectors, weighted as BM25's are, best first, at
-    /// most `keep`: those at least [`semantic::MIN_COSINE`] close and within
-    /// [`semantic::COSINE_MARGIN`] of the best.
-    fn nearest(&self, query: &[f32], vectors: &SentenceVectors, keep: usize) -> Vec<u32> {
-        let keys = self.docs.iter().map(|d| SentenceKey {
-            id: d.id,
-            sentence: d.sentence,
+    /// most `keep`: `among` those (BM25's candidates) in any case, else those at least
+    /// [`semantic::MIN_COSINE`] close with [`semantic::COSINE_SHARE`] of the best.
+    fn nearest(
+        &self,
+        query: &[f32],
+        vectors: &SentenceVectors,
+        among: Option<&[u32]>,
+        keep: usize,
+    ) -> Vec<u32> {
+        let docs: Vec<u32> = match among {
+            Some(candidates) => candidates.to_vec(),
+            None => (0..self.docs.len() as u32).collect(),
+        };
+        let keys = docs.iter().map(|&d| SentenceKey {
+            id: self.docs[d as usize].id,
+            sentence: self.docs[d as usize].sentence,
         });
         let Some(cosines) = vectors.cosines(query, keys) else {
             return Vec::new();
         };
-        let mut ranked: Vec<(u32, f64)> = cosines
+        let mut ranked: Vec<(u32, f64)> = docs
             .into_iter()
-            .enumerate()
+            .zip(cosines)
             .filter_map(|(d, c)| Some((d, c?)))
-            .filter(|(d, c)| *c >= semantic::MIN_COSINE && self.docs[*d].weight > 0.0)
-            .map(|(d, c)| (d as u32, f64::from(c) * self.docs[d].weight))
+            .filter(|(_, c)| among.is_some() || *c >= semantic::MIN_COSINE)
+            .map(|(d, c)| (d, f64::from(c) * self.docs[d as usize].weight))
             .collect();
-        let top = ranked.iter().map(|(_, s)| *s).fold(0f64, f64::max);
-        ranked.retain(|(_, s)| *s >= top - f64::from(semantic::COSINE_MARGIN));
-        sort_best(&mut ranked, keep);
+        if among.is_none() {
+            let top = ranked.iter().map(|(_, s)| *s).fold(0f64, f64::max);
+            ranked.retain(|(_, s)| *s > 0.0 && *s >= top * semantic::COSINE_SHARE);
+        }
+        self.sort_best(&mut ranked, keep);
         ranked.into_iter().map(|(d, _)| d).collect()
     }
-}
-
-/// `ranked` best first (ties to the newer sentence), cut to `keep`: only the best few
-/// are ordered.
-fn sort_best(ranked: &mut Vec<(u32, f64)>, keep: usize) {
-    let order = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0));
-    if ranked.len() > keep {
-        ranked.select_nth_unstable_by(keep, order);
-        ranked.truncate(keep);
-    }
-    ranked.sort_unstable_by(order);
 }
 
 /// The sentences of a message the index holds, with their words and kind.
@@ -690,6 +722,49 @@ fn indexed(text: &str) -> impl Iterator<Item = (&str, Vec<String>, Kind)> {
             let ws = words(s);
             (!ws.is_empty() && kind != Kind::Instruction).then_some((s, ws, kind))
         })
+}
+
+/// Verbs that open a request for something said before ("remind me …", "tell me …").
+const ASKING: &[&str] = &[
+    "tell", "remind", "recall", "repeat", "list", "give", "show", "find", "name", "check",
+    "confirm", "look",
+];
+
+/// Whether `query` asks something: a question, or a request to be told or reminded. Only
+/// such a message lets the vectors bring sentences of their own: "Thanks, that's all
+/// for today!" came within 0.38 of the model's "Thanks for the details" (all-minilm).
+fn asks(query: &str) -> bool {
+    query
+        .lines()
+        .flat_map(|l| prose::split_sentences(prose::bare(l)))
+        .any(|s| {
+            let words = plain_words(s);
+            let first = words
+                .iter()
+                .find(|w| !SOFTENERS.contains(&w.as_str()))
+                .map_or("", String::as_str);
+            kind(s) == Kind::Question || ASKING.contains(&first)
+        })
+}
+
+/// Times of day a greeting names ("Good morning!"): not what the message is about
+/// (measured: "Good morning!" recalled "the workshop starts Tuesday morning").
+const GREETED: &[&str] = &["morning", "afternoon", "evening", "night", "day"];
+
+/// `sentence` without a greeting it opens with ("Good morning, where …" → "where …").
+fn ungreeted(sentence: &str) -> &str {
+    let t = sentence.trim_start();
+    let mut parts = t.splitn(3, |c: char| !c.is_alphanumeric());
+    let (Some(first), Some(second)) = (parts.next(), parts.next()) else {
+        return t;
+    };
+    let greets = first.eq_ignore_ascii_case("good")
+        && GREETED.iter().any(|g| second.eq_ignore_ascii_case(g));
+    if greets {
+        parts.next().unwrap_or("")
+    } else {
+        t
+    }
 }
 
 /// The words of a query, sorted and distinct, without its instructions about the answer
@@ -707,7 +782,7 @@ fn query_terms(query: &str) -> Vec<String> {
         .filter(|s| kind(s) != Kind::Instruction)
         .collect();
     let chosen = if asking.is_empty() { sentences } else { asking };
-    let mut terms: Vec<String> = chosen.into_iter().flat_map(words).collect();
+    let mut terms: Vec<String> = chosen.into_iter().map(ungreeted).flat_map(words).collect();
     terms.sort();
     terms.dedup();
     terms
@@ -974,6 +1049,9 @@ mod tests {
         // Marks stay on scripts whose marks are letters' parts; ideographs are words.
         assert_eq!(words("東京の会議"), ["東", "京", "の", "会", "議"]);
         assert_eq!(words("Встреча в Москве"), ["встреча", "в", "москве"]);
+        // A mark typed apart folds too; other scripts keep theirs.
+        assert_eq!(words("Zoe\u{308} İstanbul"), ["zoe", "istanbul"]);
+        assert_eq!(fold("नमस्ते 한국"), "नमस्ते 한국");
         assert!(
             words("don't we'll that's").is_empty(),
             "{:?}",
@@ -1012,6 +1090,7 @@ mod tests {
             "ok great, sounds good",
             "Thank you so much, that's really helpful.",
             "Answer in one short sentence.",
+            "Good morning!",
         ] {
             assert!(
                 ix.search(talk, 3).is_empty(),
@@ -1183,6 +1262,24 @@ mod tests {
             ix.search_with("thanks!", Some(&[1.0, 0.0, 0.1, 0.1]), &store, 3)
                 .is_empty()
         );
+        // Nor does small talk with a word of its own: it asks nothing.
+        assert!(
+            ix.search_with(
+                "Thanks, that's all for today!",
+                Some(&[1.0, 0.0, 0.1, 0.1]),
+                &store,
+                3
+            )
+            .is_empty()
+        );
+        // A request to be reminded asks.
+        let hits = ix.search_with(
+            "Remind me about the expense claim.",
+            Some(&[0.9, 0.1, 0.1, 0.2]),
+            &store,
+            3,
+        );
+        assert_eq!(hits[0].id, MessageId(2), "{hits:?}");
         // Another model's vector (another dimension) is BM25 alone.
         assert_eq!(
             ix.search_with("when does the bus leave", Some(&[1.0; 3]), &store, 3),
@@ -1217,5 +1314,41 @@ mod tests {
         // The bus sentence is first by both; the shuttle, near by meaning, comes next.
         assert_eq!(fused[0].id, MessageId(2), "{fused:?}");
         assert!(fused.iter().any(|h| h.id == MessageId(4)), "{fused:?}");
+    }
+
+    #[test]
+    fn the_order_messages_were_folded_in_does_not_change_what_is_recalled() {
+        // Replay may fold in another order than the live session did (a person's message
+        // kept back at first and folded later): ties must fall the same way.
+        let mut chat = event_chat();
+        chat.extend([
+            (
+                40,
+                Role::User,
+                "The bus leaves the hotel at 8:45 for the workshop.",
+            ),
+            (
+                41,
+                Role::Assistant,
+                "The workshop room is on the first floor.",
+            ),
+            (42, Role::User, "The workshop room is on the first floor."),
+        ]);
+        let forward = index(&chat);
+        let mut reversed = chat.clone();
+        reversed.reverse();
+        let backward = index(&reversed);
+        for query in [
+            "In which room is the workshop?",
+            "bus hotel workshop?",
+            "When does the bus leave?",
+            "Who runs the workshop?",
+        ] {
+            assert_eq!(
+                forward.search(query, 3),
+                backward.search(query, 3),
+                "{query}"
+            );
+        }
     }
 }
