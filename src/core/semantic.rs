@@ -76,9 +76,12 @@ impl fmt::Display for VectorError {
 
 impl std::error::Error for VectorError {}
 
-/// The vectors of the folded sentences, unit length (so a cosine is a dot product).
+/// The vectors of the folded sentences, unit length (so a cosine is a dot product), all
+/// from one model: two models' vectors are not comparable even at one dimension, so
+/// another model means another store (the driver embeds again, or recalls by words).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SentenceVectors {
+    model: String,
     dim: usize,
     by_key: HashMap<SentenceKey, Vec<f32>>,
     /// How many sentences each message has here.
@@ -86,6 +89,19 @@ pub struct SentenceVectors {
 }
 
 impl SentenceVectors {
+    /// An empty store for `model`'s vectors.
+    pub fn new(model: &str) -> Self {
+        Self {
+            model: model.to_string(),
+            ..Self::default()
+        }
+    }
+
+    /// The model the vectors are from (as the store was made with).
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
     /// Dimensions of the vectors held (0 while empty).
     pub fn dim(&self) -> usize {
         self.dim
@@ -461,7 +477,8 @@ mod tests {
 
     #[test]
     fn the_store_keeps_one_dimension_and_ranks_by_cosine() {
-        let mut s = SentenceVectors::default();
+        let mut s = SentenceVectors::new("all-minilm");
+        assert_eq!(s.model(), "all-minilm");
         assert_eq!(
             s.insert_message(MessageId(2), vec![vec![1.0, 0.0, 0.0], vec![0.0, 2.0, 0.0]]),
             Ok(())

@@ -23,8 +23,6 @@ pub const EMBED_BATCH: usize = 32;
 /// The largest answer read for one batch: 32 vectors of 4,096 dimensions written as JSON
 /// (~25 bytes a number) are ~3.3 MB; anything far beyond is not an embedding answer.
 pub const MAX_EMBED_RESPONSE: usize = 16 << 20;
-/// The embedding model to suggest when none is installed: small (46 MB) and quick on a CPU.
-pub const SUGGESTED_EMBEDDING_MODEL: &str = "all-minilm";
 
 /// Names of embedding models in Ollama's library, best first for recall on a person's
 /// machine: small and quick before large, English-only before none.

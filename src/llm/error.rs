@@ -9,6 +9,10 @@ use thiserror::Error;
 
 use super::host::HostError;
 
+/// The embedding model to suggest when none is installed (the hint of
+/// [`LlmError::NotEmbedding`]): small (46 MB) and quick on a CPU.
+pub const SUGGESTED_EMBEDDING_MODEL: &str = "all-minilm";
+
 /// What the client was waiting for when time ran out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Waiting {
@@ -85,7 +89,7 @@ impl LlmError {
             ),
             LlmError::NotEmbedding { .. } => format!(
                 "Recall by meaning needs an embedding model: /pull {} installs a small one (46 MB).",
-                super::embed::SUGGESTED_EMBEDDING_MODEL
+                SUGGESTED_EMBEDDING_MODEL
             ),
             LlmError::ContextOverflow { .. } => {
                 "Compress the conversation (/compress) or raise the context size (/ctx)."
