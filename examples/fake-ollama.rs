@@ -12,7 +12,7 @@ mod fake_ollama;
 use std::time::Duration;
 
 use clap::Parser;
-use fake_ollama::{FakeConfig, FakeOllama, Fault};
+use fake_ollama::{FakeConfig, FakeOllama, Fault, embedding_model};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const FAULTS: &str = "drop:N (connection cut after N chunks), error:N (an error line after N \
@@ -48,14 +48,18 @@ struct Args {
     /// `/api/pull` streams a model's main layer in this many steps...
     #[arg(long, default_value_t = 50)]
     pull_steps: usize,
-    /// ...this many milliseconds apart (`smollm2:135m` and `tinyllama:1.1b` can be pulled;
-    /// any other name fails as Ollama's unknown models do).
+    /// ...this many milliseconds apart (`smollm2:135m`, `tinyllama:1.1b` and `all-minilm`
+    /// can be pulled; any other name fails as Ollama's unknown models do).
     #[arg(long, default_value_t = 60)]
     pull_delay_ms: u64,
     /// Append one JSON line per chat request to FILE, as ollama-real's `--log` does (for
     /// trying the fidelity benchmark's `--server-log`).
     #[arg(long)]
     log: Option<std::path::PathBuf>,
+    /// Start with the embedding model `all-minilm` installed (`/api/embed` answers with
+    /// the fake's deterministic vectors).
+    #[arg(long)]
+    embedding_model: bool,
 }
 
 fn parse_fault(s: &str) -> Result<Fault, String> {
@@ -109,6 +113,9 @@ async fn main() -> anyhow::Result<()> {
     }
     if let Some(path) = &args.log {
         server.set_request_log(path);
+    }
+    if args.embedding_model {
+        server.add_model(embedding_model());
     }
     println!("fake ollama listening on {}", server.url());
     let mut lines = BufReader::new(tokio::io::stdin()).lines();

@@ -91,6 +91,9 @@ impl ChatBackend for Planted {
     async fn chat(&self, req: ChatRequest) -> Result<ChatReply, LlmError> {
         self.inner.chat(req).await
     }
+    async fn embed(&self, model: &str, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+        self.inner.embed(model, inputs).await
+    }
 }
 
 /// A session through the actor and the real server, tools in read mode.

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use serde_json::{Value, json};
 use support::fake_ollama::{
-    CONTEXT_OVERFLOW_ERROR, DEFAULT_NUM_CTX, FakeConfig, FakeModel, FakeOllama, Fault,
-    UNICODE_SENTENCE, count_tokens, extract_facts, prompt_tokens,
+    CONTEXT_OVERFLOW_ERROR, DEFAULT_NUM_CTX, EmbedFault, FakeConfig, FakeModel, FakeOllama, Fault,
+    NOT_EMBEDDING_ERROR, UNICODE_SENTENCE, count_tokens, embedding_model, extract_facts,
+    fake_embedding, prompt_tokens,
 };
 
 /// Safety net only: every wait below ends as soon as its event happens.
@@ -1009,4 +1010,241 @@ async fn pull_streams_ollamas_lines_then_lists_the_model() {
         text,
         "{\"status\":\"pulling manifest\"}\n{\"error\":\"pull model manifest: file does not exist\"}\n"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Embeddings
+
+async fn post_embed(server: &FakeOllama, body: Value) -> reqwest::Response {
+    client()
+        .post(format!("{}/api/embed", server.url()))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    dot / (norm(a) * norm(b))
+}
+
+fn vectors(answer: &Value) -> Vec<Vec<f32>> {
+    answer["embeddings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_embedding_model_is_off_by_default_and_listed_like_ollamas_once_added() {
+    let server = FakeOllama::start().await;
+    let names = |t: &Value| -> Vec<String> {
+        t["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&tags(&server).await).contains(&"all-minilm:latest".to_string()));
+    server.add_model(embedding_model());
+    let listed = tags(&server).await;
+    let minilm = listed["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "all-minilm:latest")
+        .unwrap()
+        .clone();
+    assert_eq!(minilm["details"]["family"], "bert");
+    assert_eq!(minilm["details"]["parameter_size"], "23M");
+    assert_eq!(minilm["details"]["quantization_level"], "F16");
+    let show: Value = client()
+        .post(format!("{}/api/show", server.url()))
+        .json(&json!({ "model": "all-minilm" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(show["capabilities"], json!(["embedding"]));
+    assert_eq!(show["model_info"]["bert.embedding_length"], 384);
+    assert_eq!(show["model_info"]["bert.context_length"], 512);
+    // Like Ollama, it does not chat.
+    let chat = post_chat(
+        &server,
+        json!({ "model": "all-minilm", "messages": [{ "role": "user", "content": "hi" }] }),
+    )
+    .await;
+    assert_eq!(chat.status(), 400);
+    let err: Value = chat.json().await.unwrap();
+    assert_eq!(err["error"], "\"all-minilm:latest\" does not support chat");
+}
+
+#[tokio::test]
+async fn embed_answers_one_unit_vector_per_input_like_ollama() {
+    let server = FakeOllama::start().await;
+    server.add_model(embedding_model());
+    let inputs = [
+        "Where is the team dinner?",
+        "The dinner is at Cervejaria Ramiro.",
+    ];
+    let resp = post_embed(&server, json!({ "model": "all-minilm", "input": inputs })).await;
+    assert_eq!(resp.status(), 200);
+    let answer: Value = resp.json().await.unwrap();
+    assert_eq!(answer["model"], "all-minilm:latest");
+    let got = vectors(&answer);
+    assert_eq!(got.len(), 2);
+    for (v, text) in got.iter().zip(inputs) {
+        assert_eq!(v.len(), 384);
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4);
+        // Deterministic: what a test can compute itself.
+        assert!(cosine(v, &fake_embedding(text, 384)) > 0.9999);
+    }
+    let tokens: u32 = inputs.iter().map(|s| count_tokens(s) + 2).sum();
+    assert_eq!(answer["prompt_eval_count"], tokens);
+    assert!(
+        answer["total_duration"].as_u64().unwrap() >= answer["load_duration"].as_u64().unwrap()
+    );
+    // A string is one input; "" and [] are none.
+    let one: Value = post_embed(
+        &server,
+        json!({ "model": "all-minilm", "input": "hello world" }),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(vectors(&one).len(), 1);
+    for none in [json!(""), json!([])] {
+        let empty: Value = post_embed(&server, json!({ "model": "all-minilm", "input": none }))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(empty["embeddings"], json!([]));
+    }
+    // `dimensions` cuts them shorter, still of length one.
+    let short: Value = post_embed(
+        &server,
+        json!({ "model": "all-minilm", "input": ["hello world"], "dimensions": 64 }),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(vectors(&short)[0].len(), 64);
+    // Loaded like a chat model: /api/ps lists it.
+    let ps: Value = client()
+        .get(format!("{}/api/ps", server.url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ps["models"][0]["name"], "all-minilm:latest");
+    assert_eq!(server.embed_requests().len(), 5);
+}
+
+#[test]
+fn the_fakes_vectors_find_a_paraphrase_and_not_small_talk() {
+    let v = |t: &str| fake_embedding(t, 384);
+    let receipt = v("I kept the receipt for the taxi, 42 euros.");
+    let hotel = v("The hotel is the Miramar, next to the beach.");
+    let bus = v("The bus leaves at 8:45.");
+    let claim = v("How much was my expense claim?");
+    assert!(
+        cosine(&claim, &receipt) >= 0.4,
+        "{}",
+        cosine(&claim, &receipt)
+    );
+    assert!(cosine(&claim, &hotel) < 0.1 && cosine(&claim, &bus) < 0.1);
+    let sleeping = v("Where are we sleeping?");
+    assert!(cosine(&sleeping, &hotel) > cosine(&sleeping, &bus));
+    assert!(cosine(&sleeping, &hotel) >= 0.4);
+    let thanks = v("thanks!");
+    for fact in [&receipt, &hotel, &bus] {
+        assert!(cosine(&thanks, fact) < 0.2);
+    }
+    // Accents fold, as a real model's tokenizer mostly does.
+    assert!(cosine(&v("Zoë in Málaga"), &v("Zoe in Malaga")) > 0.999);
+}
+
+#[tokio::test]
+async fn embed_refuses_like_ollama() {
+    let server = FakeOllama::start().await;
+    server.add_model(embedding_model());
+    let missing = post_embed(
+        &server,
+        json!({ "model": "mxbai-embed-large", "input": ["x"] }),
+    )
+    .await;
+    assert_eq!(missing.status(), 404);
+    let err: Value = missing.json().await.unwrap();
+    assert_eq!(
+        err["error"],
+        "model \"mxbai-embed-large\" not found, try pulling it first"
+    );
+    let chat_model = post_embed(&server, json!({ "model": "llama3.2:3b", "input": ["x"] })).await;
+    assert_eq!(chat_model.status(), 501);
+    let err: Value = chat_model.json().await.unwrap();
+    assert_eq!(err["error"], NOT_EMBEDDING_ERROR);
+    let nameless = post_embed(&server, json!({ "input": ["x"] })).await;
+    assert_eq!(nameless.status(), 400);
+    let wrong = post_embed(&server, json!({ "model": "all-minilm", "input": [1, 2] })).await;
+    assert_eq!(wrong.status(), 400);
+}
+
+#[tokio::test]
+async fn embed_faults_fail_stall_and_answer_wrong_on_request() {
+    let server = FakeOllama::start().await;
+    server.add_model(embedding_model());
+    let body = json!({ "model": "all-minilm", "input": ["a b", "c d"] });
+    server.push_embed_fault(EmbedFault::Http500 {
+        message: "runner crashed".into(),
+    });
+    let resp = post_embed(&server, body.clone()).await;
+    assert_eq!(resp.status(), 500);
+    server.push_embed_fault(EmbedFault::Garbage);
+    let resp = post_embed(&server, body.clone()).await;
+    assert!(serde_json::from_slice::<Value>(&resp.bytes().await.unwrap()).is_err());
+    server.push_embed_fault(EmbedFault::MissingVector);
+    let answer: Value = post_embed(&server, body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(vectors(&answer).len(), 1);
+    server.push_embed_fault(EmbedFault::RaggedDimensions);
+    let answer: Value = post_embed(&server, body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    let got = vectors(&answer);
+    assert_eq!((got[0].len(), got[1].len()), (384, 383));
+    server.push_embed_fault(EmbedFault::Oversized { bytes: 100_000 });
+    let resp = post_embed(&server, body.clone()).await;
+    assert_eq!(resp.bytes().await.unwrap().len(), 100_000);
+    server.push_embed_fault(EmbedFault::Delay(Duration::from_millis(150)));
+    let start = Instant::now();
+    assert_eq!(post_embed(&server, body.clone()).await.status(), 200);
+    assert!(start.elapsed() >= Duration::from_millis(150));
+    // A stall answers nothing until the server shuts down.
+    server.push_embed_fault(EmbedFault::Stall);
+    let stalled = tokio::time::timeout(Duration::from_millis(300), post_embed(&server, body)).await;
+    assert!(stalled.is_err(), "a stalled embed answered");
 }

@@ -14,7 +14,8 @@ use ollm_tui::llm::{
 };
 use serde_json::json;
 use support::fake_ollama::{
-    CONTEXT_OVERFLOW_ERROR, FakeConfig, FakeOllama, Fault, UNICODE_SENTENCE, prompt_tokens,
+    CONTEXT_OVERFLOW_ERROR, EmbedFault, FakeConfig, FakeOllama, Fault, UNICODE_SENTENCE,
+    embedding_model, fake_embedding, nomic_embedding_model, prompt_tokens,
 };
 
 /// Safety net only: waits end as soon as their event happens.
@@ -694,4 +695,161 @@ async fn dropping_a_pull_disconnects_and_installs_nothing() {
         .map(|m| m.name)
         .collect();
     assert!(!names.contains(&"tinyllama:1.1b".to_string()), "{names:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Embeddings
+
+fn sentences(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| format!("Sentence {i} says the room is number {}.", i * 7))
+        .collect()
+}
+
+#[tokio::test]
+async fn embed_sends_batches_of_32_and_keeps_the_order() {
+    let server = FakeOllama::start().await;
+    server.add_model(embedding_model());
+    let b = backend(&server);
+    let inputs = sentences(70);
+    let got = b.embed("all-minilm", &inputs).await.unwrap();
+    assert_eq!(got.len(), 70);
+    for (v, text) in got.iter().zip(&inputs) {
+        assert_eq!(v.len(), 384);
+        let want = fake_embedding(text, 384);
+        let diff: f32 = v.iter().zip(&want).map(|(a, b)| (a - b).abs()).sum();
+        assert!(diff < 1e-4, "{text}");
+    }
+    let sizes: Vec<usize> = server
+        .embed_requests()
+        .iter()
+        .map(|r| {
+            assert_eq!(r["model"], "all-minilm");
+            r["input"].as_array().unwrap().len()
+        })
+        .collect();
+    assert_eq!(sizes, [32, 32, 6]);
+    // Nothing to embed: no request.
+    assert!(b.embed("all-minilm", &[]).await.unwrap().is_empty());
+    assert_eq!(server.embed_requests().len(), 3);
+}
+
+#[tokio::test]
+async fn embed_errors_say_what_to_do() {
+    let server = FakeOllama::start().await;
+    server.add_model(embedding_model());
+    let b = backend(&server);
+    let one = vec!["The hotel is the Miramar.".to_string()];
+    let err = b.embed("nomic-embed-text", &one).await.unwrap_err();
+    assert!(
+        matches!(&err, LlmError::ModelNotFound { model } if model == "nomic-embed-text"),
+        "{err:?}"
+    );
+    let err = b.embed("llama3.2:3b", &one).await.unwrap_err();
+    assert!(
+        matches!(&err, LlmError::NotEmbedding { model } if model == "llama3.2:3b"),
+        "{err:?}"
+    );
+    assert!(err.hint().unwrap().contains("/pull all-minilm"), "{err:?}");
+    server.push_embed_fault(EmbedFault::Http500 {
+        message: "runner crashed".into(),
+    });
+    let err = b.embed("all-minilm", &one).await.unwrap_err();
+    assert!(
+        matches!(&err, LlmError::Http { status: 500, message, .. } if message == "runner crashed"),
+        "{err:?}"
+    );
+    for fault in [
+        EmbedFault::Garbage,
+        EmbedFault::MissingVector,
+        EmbedFault::RaggedDimensions,
+        EmbedFault::Oversized {
+            bytes: ollm_tui::llm::embed::MAX_EMBED_RESPONSE + 1,
+        },
+    ] {
+        server.push_embed_fault(fault.clone());
+        let inputs = vec!["a b".to_string(), "c d".to_string()];
+        let err = b.embed("all-minilm", &inputs).await.unwrap_err();
+        assert!(
+            matches!(err, LlmError::Malformed { .. }),
+            "{fault:?}: {err:?}"
+        );
+    }
+    // A later batch of another dimension is refused too (another model behind the name).
+    server.push_embed_fault(EmbedFault::Delay(Duration::ZERO));
+    server.push_embed_fault(EmbedFault::Dimensions(100));
+    let err = b.embed("all-minilm", &sentences(40)).await.unwrap_err();
+    match err {
+        LlmError::Malformed { detail, .. } => {
+            assert!(detail.contains("384 and of 100"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Faults spent, it answers again.
+    assert!(b.embed("all-minilm", &one).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_stalled_embed_times_out_and_a_dead_server_is_unreachable() {
+    let server = FakeOllama::start().await;
+    server.add_model(embedding_model());
+    let options = OllamaOptions {
+        request_timeout: Duration::from_millis(300),
+        ..OllamaOptions::default()
+    };
+    let b = backend_with(&server, options);
+    server.push_embed_fault(EmbedFault::Stall);
+    let start = Instant::now();
+    let err = b.embed("all-minilm", &sentences(1)).await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LlmError::Timeout {
+                waiting: Waiting::Response,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(start.elapsed() < PATIENCE);
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let dead = OllamaBackend::new(&format!(":{port}"), OllamaOptions::default()).unwrap();
+    let err = dead.embed("all-minilm", &sentences(1)).await.unwrap_err();
+    assert!(matches!(err, LlmError::Unreachable { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn the_embedding_model_is_picked_from_what_the_server_has() {
+    use ollm_tui::llm::pick_embedding_model;
+    let server = FakeOllama::start().await;
+    let b = backend(&server);
+    // Chat models only: recall stays by words.
+    assert_eq!(pick_embedding_model(&b.list_models().await.unwrap()), None);
+    server.add_model(nomic_embedding_model());
+    let models = b.list_models().await.unwrap();
+    let picked = pick_embedding_model(&models).unwrap();
+    assert_eq!(picked.name, "nomic-embed-text:latest");
+    assert_eq!(picked.capabilities, ["embedding"]);
+    assert_eq!(
+        b.embed(&picked.name, &sentences(2)).await.unwrap()[0].len(),
+        768
+    );
+    server.add_model(embedding_model());
+    let models = b.list_models().await.unwrap();
+    assert_eq!(
+        pick_embedding_model(&models).map(|m| m.name.as_str()),
+        Some("all-minilm:latest")
+    );
+    assert_eq!(
+        models
+            .iter()
+            .find(|m| m.name == "all-minilm:latest")
+            .unwrap()
+            .family
+            .as_deref(),
+        Some("bert")
+    );
 }

@@ -161,4 +161,9 @@ impl<B: ChatBackend> ChatBackend for Recording<B> {
         }
         r
     }
+
+    /// Forwarded unrecorded: the calls recorded are the chat model's.
+    async fn embed(&self, model: &str, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+        self.inner.embed(model, inputs).await
+    }
 }

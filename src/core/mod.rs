@@ -30,6 +30,7 @@ pub mod record;
 pub mod reliability;
 pub mod results;
 pub mod sanitize;
+pub mod semantic;
 pub mod snapshot;
 pub mod speed;
 pub mod summarizer;

@@ -1,6 +1,7 @@
 //! Lines of model text read as prose: which lines are fenced code (a ```` ``` ```` or
-//! `~~~` line opens or closes a block), and a line without its list bullet. Shared so the
-//! goal markers, the fact ledger and summary cleaning agree on both.
+//! `~~~` line opens or closes a block), a line without its list bullet, and where a
+//! sentence ends. Shared so the goal markers, the fact ledger, summary cleaning and recall
+//! agree on them.
 
 /// What a list item may start with.
 pub const BULLETS: [char; 3] = ['-', '*', '•'];
@@ -23,6 +24,93 @@ pub fn lines_with_code(text: &str) -> impl Iterator<Item = (&str, bool)> {
     })
 }
 
+/// Abbreviations that end in a full stop without ending the sentence: a title before a
+/// name, "No. 5", Latin shorthand. Lower case, without their last full stop.
+const ABBREVIATIONS: &[&str] = &[
+    "dr", "mr", "mrs", "ms", "mx", "prof", "sr", "jr", "st", "mt", "no", "nos", "approx", "e.g",
+    "i.e", "etc", "vs", "cf", "ca", "fig", "inc", "ltd", "co", "dept", "est", "min", "max", "vol",
+    "ave", "rd",
+];
+/// Of those, the ones a sentence may well end with ("… pens, paper, etc. The hotel …"):
+/// they end it when the next word starts with a capital letter.
+const MAY_END: &[&str] = &["etc", "inc", "ltd", "co", "est", "min", "max"];
+
+/// The sentences of one line of prose, trimmed: split after `.`, `!` or `?` (and any
+/// closing quote or bracket) followed by a space, except after an abbreviation ("Dr.",
+/// "e.g.", "No. 5"), a single capital initial ("J. R. Tolkien") or inside a number
+/// ("3.5", which has no space anyway). Shared so every reader of sentences (recall, the
+/// ledger) agrees on where one ends; measured: a split at "Dr." cut a person's note in
+/// two and recall quoted half of it.
+pub fn split_sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        if !matches!(c, '.' | '!' | '?') {
+            i += 1;
+            continue;
+        }
+        // Closing quotes and brackets belong to the sentence they close.
+        let mut end = i;
+        while end + 1 < chars.len()
+            && matches!(chars[end + 1].1, '"' | '\'' | ')' | ']' | '”' | '’' | '»')
+        {
+            end += 1;
+        }
+        let next = chars.get(end + 1).map(|(_, c)| *c);
+        if !next.is_some_and(char::is_whitespace) {
+            i = end + 1;
+            continue;
+        }
+        if c == '.' && !ends_sentence(&line[start..at], &line[chars[end].0..]) {
+            i = end + 1;
+            continue;
+        }
+        let cut = chars[end].0 + chars[end].1.len_utf8();
+        push_trimmed(&mut out, &line[start..cut]);
+        start = cut;
+        i = end + 1;
+    }
+    push_trimmed(&mut out, &line[start..]);
+    out
+}
+
+/// Whether the full stop after `before` ends the sentence, `after` being the rest of the
+/// line from that stop on.
+fn ends_sentence(before: &str, after: &str) -> bool {
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || "([\"'“‘".contains(c))
+        .next()
+        .unwrap_or("");
+    let next = after.chars().skip(1).find(|c| c.is_alphanumeric());
+    let lower = word.to_lowercase();
+    // "J. R. R. Tolkien": a lone capital is an initial.
+    let mut letters = word.chars();
+    if let (Some(first), None) = (letters.next(), letters.next())
+        && first.is_uppercase()
+    {
+        return false;
+    }
+    if !ABBREVIATIONS.contains(&lower.as_str()) {
+        return true;
+    }
+    match lower.as_str() {
+        // "No." as an answer ends a sentence; "No. 5" does not.
+        "no" | "nos" => !next.is_some_and(|c| c.is_ascii_digit()),
+        w if MAY_END.contains(&w) => next.is_some_and(char::is_uppercase),
+        _ => false,
+    }
+}
+
+fn push_trimmed<'a>(out: &mut Vec<&'a str>, s: &'a str) {
+    let s = s.trim();
+    if !s.is_empty() {
+        out.push(s);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,5 +126,41 @@ mod tests {
         );
         assert_eq!(bare("  - a point "), "a point");
         assert_eq!(bare("•item"), "item");
+    }
+
+    #[test]
+    fn sentences_end_at_stops_not_at_abbreviations() {
+        assert_eq!(
+            split_sentences("The hotel is booked. Is it far? Yes!"),
+            ["The hotel is booked.", "Is it far?", "Yes!"]
+        );
+        assert_eq!(
+            split_sentences("Note 5: Dr. Sørensen moved the talk to room B2. Thanks."),
+            ["Note 5: Dr. Sørensen moved the talk to room B2.", "Thanks."]
+        );
+        for whole in [
+            "Mr. and Mrs. Okafor arrive with Ms. Zoë Lind at 9.",
+            "We meet at St. Paul's, No. 5 on the list.",
+            "It costs approx. 40 euros, e.g. for two, i.e. each pays 20.",
+            "It is Porto vs. Málaga this year.",
+            "J. R. R. Tolkien wrote it in version 3.5 of the notes.",
+        ] {
+            assert_eq!(split_sentences(whole), [whole], "{whole}");
+        }
+        // An abbreviation a sentence may end with ends it before a capital.
+        assert_eq!(
+            split_sentences("Bring pens, paper, etc. The bus leaves at 8."),
+            ["Bring pens, paper, etc.", "The bus leaves at 8."]
+        );
+        assert_eq!(
+            split_sentences("No. The bus leaves at 8."),
+            ["No.", "The bus leaves at 8."]
+        );
+        // Closing quotes stay with their sentence; "..." is one stop.
+        assert_eq!(
+            split_sentences("She said \"the room is B2.\" Then... we left."),
+            ["She said \"the room is B2.\"", "Then...", "we left."]
+        );
+        assert_eq!(split_sentences("  "), Vec::<&str>::new());
     }
 }

@@ -227,4 +227,13 @@ pub trait ChatBackend: Send + Sync + 'static {
     ) -> impl Future<Output = Result<ChatStream, LlmError>> + Send;
     /// The whole reply at once, used for summaries.
     fn chat(&self, req: ChatRequest) -> impl Future<Output = Result<ChatReply, LlmError>> + Send;
+    /// One vector per input, in order, from an embedding model (`/api/embed`), for recall
+    /// by meaning; the backend batches the inputs. `NotEmbedding` when the model makes no
+    /// embeddings, `ModelNotFound` when it is not installed. No default: a wrapper that
+    /// forgot to forward it would make recall silently lexical.
+    fn embed(
+        &self,
+        model: &str,
+        inputs: &[String],
+    ) -> impl Future<Output = Result<Vec<Vec<f32>>, LlmError>> + Send;
 }

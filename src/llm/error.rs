@@ -9,6 +9,10 @@ use thiserror::Error;
 
 use super::host::HostError;
 
+/// The embedding model to suggest when none is installed (the hint of
+/// [`LlmError::NotEmbedding`]): small (46 MB) and quick on a CPU.
+pub const SUGGESTED_EMBEDDING_MODEL: &str = "all-minilm";
+
 /// What the client was waiting for when time ran out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Waiting {
@@ -40,6 +44,9 @@ pub enum LlmError {
     Connection { url: String, cause: String },
     #[error("model \"{model}\" is not installed on the Ollama server")]
     ModelNotFound { model: String },
+    /// The model is installed but makes no embeddings (a chat model asked for vectors).
+    #[error("model \"{model}\" does not make embeddings")]
+    NotEmbedding { model: String },
     /// Ollama refused the prompt as larger than num_ctx (sent with `truncate: false`).
     #[error("the conversation does not fit the model's context window: {message}")]
     ContextOverflow { message: String },
@@ -89,6 +96,10 @@ impl LlmError {
             }
             LlmError::ModelNotFound { model } => format!(
                 "Download it with `ollama pull {model}`, or choose an installed model (`ollama list`)."
+            ),
+            LlmError::NotEmbedding { .. } => format!(
+                "Recall by meaning needs an embedding model: /pull {} installs a small one (46 MB).",
+                SUGGESTED_EMBEDDING_MODEL
             ),
             LlmError::ContextOverflow { .. } => {
                 "Compress the conversation (/compress) or raise the context size (/ctx)."
@@ -222,6 +233,11 @@ mod tests {
             model: "llama3.2:3b".into(),
         };
         assert!(missing.hint().unwrap().contains("ollama pull llama3.2:3b"));
+
+        let chat_model = LlmError::NotEmbedding {
+            model: "llama3.2:3b".into(),
+        };
+        assert!(chat_model.hint().unwrap().contains("/pull all-minilm"));
 
         let overflow = LlmError::ContextOverflow {
             message: "the input length exceeds the context length".into(),

@@ -11,6 +11,7 @@
 
 pub mod backend;
 mod chat_body;
+pub mod embed;
 pub mod error;
 pub mod host;
 mod http;
@@ -24,7 +25,8 @@ pub use backend::{
     ChatBackend, ChatMessage, ChatOptions, ChatReply, ChatRequest, ChatRole, ChatStats, ChatStream,
     LoadedModel, ModelInfo, ModelSummary, StreamEvent, Think, ToolCall,
 };
-pub use error::{LlmError, Waiting};
+pub use embed::{EMBED_BATCH, is_embedding_model, pick_embedding_model};
+pub use error::{LlmError, SUGGESTED_EMBEDDING_MODEL, Waiting};
 pub use host::{DEFAULT_HOST, DEFAULT_PORT, HostError, parse_host};
 pub use ollama::{OllamaBackend, OllamaOptions};
 pub use pull::{PullLine, PullProgress, PullStream};

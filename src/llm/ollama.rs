@@ -24,7 +24,8 @@
 //! one exception, `ChatRequest::server_truncates`, is the benchmark's truncation baseline).
 //!
 //! The parts: `chat_body.rs` (the chat body), `reply_stream.rs` (a reply read as it
-//! streams), `http.rs` (the plain calls, transport errors), `status.rs` (error answers).
+//! streams), `http.rs` (the plain calls, transport errors), `status.rs` (error answers),
+//! `embed.rs` (embeddings, and which installed model makes them).
 
 use std::time::Duration;
 
@@ -330,6 +331,10 @@ impl ChatBackend for OllamaBackend {
         Err(LlmError::Incomplete {
             detail: "the stream ended without a final line".to_string(),
         })
+    }
+
+    async fn embed(&self, model: &str, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+        self.embed_all(model, inputs).await
     }
 }
 

@@ -35,6 +35,12 @@ pub(super) fn status_error(status: u16, url: &str, body: &[u8], model: Option<&s
         return LlmError::ContextOverflow { message };
     }
     if let Some(model) = model {
+        // Ollama answers 501 to an embedding request for a model that does not embed.
+        if status == 501 || message.contains("does not support embeddings") {
+            return LlmError::NotEmbedding {
+                model: model.to_string(),
+            };
+        }
         // A 404 naming the model; a proxy's bare 404 is not about a model. Through
         // ollama-rs the status is lost (0): then the message must say "not found".
         let names_model = message.contains("model") || message.contains(model);
@@ -77,6 +83,13 @@ mod tests {
             Some("m"),
         );
         assert!(matches!(missing, LlmError::ModelNotFound { model } if model == "m"));
+        let chat_model = status_error(
+            501,
+            "u",
+            br#"{"error":"this model does not support embeddings"}"#,
+            Some("llama"),
+        );
+        assert!(matches!(chat_model, LlmError::NotEmbedding { model } if model == "llama"));
         let proxy = status_error(404, "u", b"404 page not found", Some("llama"));
         assert!(matches!(proxy, LlmError::Http { status: 404, .. }));
         let crash = status_error(500, "u", br#"{"error":"out of memory"}"#, None);

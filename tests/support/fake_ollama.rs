@@ -14,6 +14,12 @@
 //! requests. Invariant: `PlannedBody`'s `Drop` records a [`Disconnect`] exactly when the
 //! client went away before the planned lines were all written (a server-side abort or a
 //! normal end is not a disconnect).
+//!
+//! `POST /api/embed` answers as Ollama does for an embedding model ([`embedding_model`],
+//! not installed by default so the model lists tests assert on stay as they were), with
+//! vectors from [`fake_embedding`]: a test stand-in for a real model's, a hashed bag of
+//! words with a few synonyms, so a paraphrase can be found and "thanks" cannot.
+//! [`EmbedFault`]s make the next embed requests fail, stall or answer wrong.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -73,6 +79,9 @@ pub struct FakeModel {
     pub digest: String,
     pub modified_at: String,
     pub capabilities: Vec<String>,
+    /// `<arch>.embedding_length` in /api/show; the length of its vectors for an
+    /// embedding model.
+    pub embedding_length: u32,
 }
 
 impl FakeModel {
@@ -100,8 +109,38 @@ impl FakeModel {
             digest,
             modified_at: "2025-10-01T12:00:00.123456789Z".to_string(),
             capabilities: vec!["completion".to_string(), "tools".to_string()],
+            embedding_length: 3072,
         }
     }
+}
+
+/// `all-minilm:latest` as Ollama lists it: a 23M `bert` model in F16 (46 MB) that only
+/// embeds (`"capabilities":["embedding"]`), 384 dimensions, trained on 512 tokens. Not
+/// installed by default (`FakeOllama::add_model`), and in the registry for `/api/pull`.
+pub fn embedding_model() -> FakeModel {
+    let mut m = FakeModel::new("all-minilm:latest", "bert", "23M", 22_713_216, 512);
+    m.quantization = "F16".to_string();
+    m.size = 45_960_996;
+    m.capabilities = vec!["embedding".to_string()];
+    m.embedding_length = 384;
+    m
+}
+
+/// `nomic-embed-text:latest`: a `nomic-bert` embedding model of 768 dimensions (another
+/// dimension than [`embedding_model`]'s).
+pub fn nomic_embedding_model() -> FakeModel {
+    let mut m = FakeModel::new(
+        "nomic-embed-text:latest",
+        "nomic-bert",
+        "137M",
+        136_727_040,
+        2048,
+    );
+    m.quantization = "F16".to_string();
+    m.size = 274_302_450;
+    m.capabilities = vec!["embedding".to_string()];
+    m.embedding_length = 768;
+    m
 }
 
 /// A model with the `thinking` capability (like qwen3): it reasons before it answers
@@ -183,12 +222,14 @@ impl Default for FakeConfig {
     }
 }
 
-/// What the fake's "registry" offers to `/api/pull`: `smollm2:135m` (ctx 8192) and
-/// `tinyllama:1.1b` (ctx 2048), not installed at start.
+/// What the fake's "registry" offers to `/api/pull`: `smollm2:135m` (ctx 8192),
+/// `tinyllama:1.1b` (ctx 2048) and the embedding model `all-minilm:latest`, not installed
+/// at start.
 pub fn registry_models() -> Vec<FakeModel> {
     vec![
         FakeModel::new("smollm2:135m", "llama", "134.52M", 134_515_008, 8192),
         FakeModel::new("tinyllama:1.1b", "llama", "1.1B", 1_100_048_384, 2048),
+        embedding_model(),
     ]
 }
 
@@ -232,6 +273,30 @@ pub enum Fault {
         pad: usize,
     },
 }
+
+/// A scripted fault for the next `POST /api/embed` (FIFO, one per request).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedFault {
+    /// HTTP 500 with `{"error": message}`.
+    Http500 { message: String },
+    /// No answer at all until the server shuts down (a hung runner).
+    Stall,
+    /// The answer, this late.
+    Delay(Duration),
+    /// HTTP 200 whose body is not JSON.
+    Garbage,
+    /// One vector fewer than inputs.
+    MissingVector,
+    /// The last vector one component short.
+    RaggedDimensions,
+    /// Every vector of this many dimensions (another model behind the same name).
+    Dimensions(usize),
+    /// HTTP 200 with a body of this many bytes (a JSON number that never ends).
+    Oversized { bytes: usize },
+}
+
+/// Ollama's words when a model that does not embed is asked to.
+pub const NOT_EMBEDDING_ERROR: &str = "this model does not support embeddings";
 
 /// One request as the fake received it.
 #[derive(Debug, Clone)]
@@ -294,6 +359,7 @@ struct Loaded {
 struct Shared {
     settings: Mutex<Settings>,
     faults: Mutex<VecDeque<Fault>>,
+    embed_faults: Mutex<VecDeque<EmbedFault>>,
     replies: Mutex<VecDeque<String>>,
     /// Scripted tool calls: the next chat request (not a summary) answers with these.
     tool_calls: Mutex<VecDeque<Vec<(String, Value)>>>,
@@ -351,6 +417,7 @@ impl FakeOllama {
                 pull_delay: config.pull_delay,
             }),
             faults: Mutex::default(),
+            embed_faults: Mutex::default(),
             replies: Mutex::default(),
             tool_calls: Mutex::default(),
             requests: Mutex::default(),
@@ -423,6 +490,20 @@ impl FakeOllama {
     /// Queue a fault for the next chat request that has none yet.
     pub fn push_fault(&self, fault: Fault) {
         lock(&self.shared.faults).push_back(fault);
+    }
+
+    /// Queue a fault for the next embed request that has none yet.
+    pub fn push_embed_fault(&self, fault: EmbedFault) {
+        lock(&self.shared.embed_faults).push_back(fault);
+    }
+
+    /// JSON bodies of the `POST /api/embed` requests received so far.
+    pub fn embed_requests(&self) -> Vec<Value> {
+        lock(&self.shared.requests)
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == "/api/embed")
+            .map(|r| r.body.clone().unwrap_or(Value::Null))
+            .collect()
     }
 
     /// Queue a verbatim reply for the next chat request (overrides normal and summary text).
@@ -584,6 +665,7 @@ async fn dispatch(
         (Method::GET, "/api/ps") => ps(&shared),
         (Method::POST, "/api/show") => show(&shared, parsed.as_ref()),
         (Method::POST, "/api/pull") => pull(&shared, index, parsed.as_ref()),
+        (Method::POST, "/api/embed") => embed(&shared, parsed.as_ref()).await,
         (Method::POST, "/api/chat") => {
             shared.chat_count.send_modify(|c| *c += 1);
             if parsed.as_ref().is_some_and(asks_for_summary) {
@@ -608,6 +690,17 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
 
 fn json_response(status: StatusCode, value: &Value) -> Response {
     let mut r = Response::new(Body::from(value.to_string()));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json; charset=utf-8"),
+    );
+    r
+}
+
+/// A JSON body already written.
+fn json_body(status: StatusCode, text: String) -> Response {
+    let mut r = Response::new(Body::from(text));
     *r.status_mut() = status;
     r.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -705,7 +798,10 @@ fn show(shared: &Shared, body: Option<&Value>) -> Response {
     info.insert("general.parameter_count".into(), json!(m.parameter_count));
     info.insert("general.quantization_version".into(), json!(2));
     info.insert(format!("{arch}.context_length"), json!(m.context_length));
-    info.insert(format!("{arch}.embedding_length"), json!(3072));
+    info.insert(
+        format!("{arch}.embedding_length"),
+        json!(m.embedding_length),
+    );
     info.insert(format!("{arch}.block_count"), json!(28));
     info.insert("tokenizer.ggml.model".into(), json!("gpt2"));
     let template = "{{ if .System }}<|start_header_id|>system<|end_header_id|>\n\n{{ .System }}<|eot_id|>{{ end }}{{ range .Messages }}<|start_header_id|>{{ .Role }}<|end_header_id|>\n\n{{ .Content }}<|eot_id|>{{ end }}<|start_header_id|>assistant<|end_header_id|>\n\n";
@@ -790,6 +886,206 @@ fn pull(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
 }
 
 // ---------------------------------------------------------------------------------------
+// Embeddings
+
+/// Words the fake's embedding treats as one meaning: (word, the meaning's word). A test
+/// stand-in for what a real model learned, enough for a paraphrase to be found.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("expense", "receipt"),
+    ("claim", "receipt"),
+    ("reimbursement", "receipt"),
+    ("invoice", "receipt"),
+    ("sleep", "hotel"),
+    ("sleeping", "hotel"),
+    ("stay", "hotel"),
+    ("staying", "hotel"),
+    ("accommodation", "hotel"),
+    ("eat", "dinner"),
+    ("eating", "dinner"),
+    ("meal", "dinner"),
+    ("restaurant", "dinner"),
+    ("fly", "flight"),
+    ("flying", "flight"),
+    ("plane", "flight"),
+    ("cost", "price"),
+    ("costs", "price"),
+    ("pay", "price"),
+];
+
+/// Words that carry no meaning for the fake's embedding.
+const EMBED_STOP: &[&str] = &[
+    "a", "an", "the", "is", "are", "was", "were", "be", "to", "of", "in", "on", "at", "for", "and",
+    "or", "it", "its", "i", "we", "you", "my", "our", "your", "me", "us", "what", "where", "when",
+    "which", "who", "how", "do", "does", "did", "much", "many", "that", "this", "thanks", "thank",
+    "ok", "okay", "please", "with", "from", "by", "so", "all",
+];
+
+/// The fake's vector for `text`: each word (lower case, accents off, a plural `s` off,
+/// through [`SYNONYMS`]) adds ±1 at a hashed place, then the whole is scaled to length
+/// one. A text without a word that means something points everywhere a little, so it is
+/// near nothing. Deterministic, so tests can compute what the server will answer.
+pub fn fake_embedding(text: &str, dim: usize) -> Vec<f32> {
+    use unicode_normalization::UnicodeNormalization;
+    let dim = dim.max(1);
+    let folded: String = text
+        .to_lowercase()
+        .nfd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .collect();
+    let mut v = vec![0f32; dim];
+    let mut any = false;
+    for word in folded.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() || EMBED_STOP.contains(&word) {
+            continue;
+        }
+        let word = SYNONYMS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map_or(word, |(_, m)| m);
+        let word = match word.strip_suffix('s') {
+            Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem,
+            _ => word,
+        };
+        let h = fnv1a(word.as_bytes());
+        let at = usize::try_from(h % dim as u64).unwrap_or(0);
+        v[at] += if h >> 63 == 0 { 1.0 } else { -1.0 };
+        any = true;
+    }
+    if !any {
+        // A direction spread over every place, its signs from the text: far from any
+        // sentence's few words.
+        let h = fnv1a(folded.trim().as_bytes());
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = if splitmix(h.wrapping_add(i as u64)) & 1 == 0 {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        for x in &mut v {
+            *x /= norm;
+        }
+    }
+    v
+}
+
+/// `POST /api/embed` as Ollama answers it: one vector per input, in order (`input` a
+/// string or a list; `""` or `[]` give none), `dimensions` cutting them shorter, the
+/// model then listed in `/api/ps`. An unknown model is a 404, one that does not embed a
+/// 501, as Ollama's.
+async fn embed(shared: &Arc<Shared>, body: Option<&Value>) -> Response {
+    let Some(body) = body else {
+        return error_response(StatusCode::BAD_REQUEST, "invalid JSON request body");
+    };
+    let name = body["model"].as_str().unwrap_or("");
+    if name.is_empty() {
+        return error_response(StatusCode::BAD_REQUEST, "model is required");
+    }
+    let models = lock(&shared.settings).models.clone();
+    let Some(model) = find_model(&models, name) else {
+        return error_response(
+            StatusCode::NOT_FOUND,
+            &format!("model \"{name}\" not found, try pulling it first"),
+        );
+    };
+    if !model.capabilities.iter().any(|c| c == "embedding") {
+        return error_response(StatusCode::NOT_IMPLEMENTED, NOT_EMBEDDING_ERROR);
+    }
+    let inputs: Vec<String> = match &body["input"] {
+        Value::Null => Vec::new(),
+        Value::String(s) if s.is_empty() => Vec::new(),
+        Value::String(s) => vec![s.clone()],
+        Value::Array(items) => {
+            let mut out = Vec::new();
+            for item in items {
+                let Some(s) = item.as_str() else {
+                    return error_response(StatusCode::BAD_REQUEST, "invalid input type");
+                };
+                out.push(s.to_string());
+            }
+            out
+        }
+        _ => return error_response(StatusCode::BAD_REQUEST, "invalid input type"),
+    };
+    let fault = lock(&shared.embed_faults).pop_front();
+    match &fault {
+        Some(EmbedFault::Http500 { message }) => {
+            return error_response(StatusCode::INTERNAL_SERVER_ERROR, message);
+        }
+        Some(EmbedFault::Stall) => {
+            let mut stop = shared.shutdown.subscribe();
+            let _ = stop.wait_for(|s| *s).await;
+            return error_response(StatusCode::SERVICE_UNAVAILABLE, "server shutting down");
+        }
+        Some(EmbedFault::Delay(d)) => tokio::time::sleep(*d).await,
+        Some(EmbedFault::Garbage) => {
+            return plain(StatusCode::OK, "<html><body>502 Bad Gateway</body></html>");
+        }
+        Some(EmbedFault::Oversized { bytes }) => {
+            let mut text = String::from("{\"embeddings\":[[0.");
+            text.push_str(&"1".repeat(bytes.saturating_sub(text.len())));
+            return json_body(StatusCode::OK, text);
+        }
+        _ => {}
+    }
+    let full = usize::try_from(model.embedding_length).unwrap_or(384);
+    let dim = body["dimensions"]
+        .as_u64()
+        .and_then(|d| usize::try_from(d).ok())
+        .filter(|d| *d > 0 && *d < full)
+        .unwrap_or(full);
+    let (full, dim) = match fault {
+        Some(EmbedFault::Dimensions(d)) => (d.max(1), d.max(1)),
+        _ => (full, dim),
+    };
+    let mut vectors: Vec<Vec<f32>> = inputs
+        .iter()
+        .map(|s| {
+            let mut v = fake_embedding(s, full);
+            v.truncate(dim);
+            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            if norm > 0.0 {
+                v.iter_mut().for_each(|x| *x /= norm);
+            }
+            v
+        })
+        .collect();
+    match fault {
+        Some(EmbedFault::MissingVector) => {
+            vectors.pop();
+        }
+        Some(EmbedFault::RaggedDimensions) => {
+            if let Some(last) = vectors.last_mut() {
+                last.pop();
+            }
+        }
+        _ => {}
+    }
+    // [CLS] and [SEP] around each input, as a BERT model counts.
+    let tokens: u32 = inputs.iter().map(|s| count_tokens(s) + 2).sum();
+    mark_loaded(
+        shared,
+        &model.name,
+        model.context_length,
+        &body["keep_alive"],
+    );
+    let load = 1_234_567u64;
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "model": model.name,
+            "embeddings": vectors,
+            "total_duration": load + u64::from(tokens) * 50_000 + 100_000,
+            "load_duration": load,
+            "prompt_eval_count": tokens,
+        }),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
 // Chat
 
 #[derive(Debug, Clone)]
@@ -842,6 +1138,12 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
             &format!("model \"{name}\" not found, try pulling it first"),
         );
     };
+    if !model.capabilities.iter().any(|c| c == "completion") {
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            &format!("\"{}\" does not support chat", model.name),
+        );
+    }
     let messages: Vec<Msg> = match &body["messages"] {
         Value::Array(items) => items
             .iter()
