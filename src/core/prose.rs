@@ -29,11 +29,13 @@ pub fn lines_with_code(text: &str) -> impl Iterator<Item = (&str, bool)> {
 const ABBREVIATIONS: &[&str] = &[
     "dr", "mr", "mrs", "ms", "mx", "prof", "sr", "jr", "st", "mt", "no", "nos", "approx", "e.g",
     "i.e", "etc", "vs", "cf", "ca", "fig", "inc", "ltd", "co", "dept", "est", "min", "max", "vol",
-    "ave", "rd",
+    "ave", "rd", "ext", "incl", "tel", "nr", "pp", "hr", "hrs", "mins",
 ];
 /// Of those, the ones a sentence may well end with ("… pens, paper, etc. The hotel …"):
 /// they end it when the next word starts with a capital letter.
-const MAY_END: &[&str] = &["etc", "inc", "ltd", "co", "est", "min", "max"];
+const MAY_END: &[&str] = &[
+    "etc", "inc", "ltd", "co", "est", "min", "max", "incl", "hr", "hrs", "mins",
+];
 
 /// The sentences of one line of prose, trimmed: split after `.`, `!` or `?` (and any
 /// closing quote or bracket) followed by a space, except after an abbreviation ("Dr.",

@@ -41,11 +41,12 @@ impl Session {
     }
     /// Wait until the session holds `n` messages and is idle (read-only commands are
     /// answered at once, ahead of queued ones: a test that asks about the state after
-    /// some turns waits for them first).
+    /// some turns waits for them first). The timeout is a failsafe, not a measure: an
+    /// endless reply read to its ceiling took over 30 s of a debug build beside CPU hogs.
     pub async fn wait_for_messages(&self, n: usize) {
         let mut view = self.spawned.view.clone();
         tokio::time::timeout(
-            Duration::from_secs(30),
+            Duration::from_secs(180),
             view.wait_for(|v| v.status.history_messages >= n && v.activity == Activity::Idle),
         )
         .await

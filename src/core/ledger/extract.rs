@@ -2,7 +2,8 @@
 //! around their values. Mechanical (no model call), so replay extracts the same lines.
 
 use super::LedgerLine;
-use crate::core::prose::bare;
+use super::change::says_change;
+use crate::core::prose::{bare, split_sentences};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -36,6 +37,8 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[vV]\d+(?:\.\d+)*(?:-[\w.]+)?\b".to_string(),        // v2.14.1
         r"(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?".to_string(), // path, 3/14/2026
         r"\b[\w-]+\.(?:rs|py|ts|tsx|js|go|c|h|cpp|java|rb|toml|json|ya?ml|md|txt|sh|sql|conf|ini|env|xml|lock|proto|html|css|log|csv)\b(?::\d+)?".to_string(),
+        r"\b[A-Z]{1,4}-\d{3,}\b".to_string(),                       // CS-7734
+        r"\b[A-Z][A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b|\b\d[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b".to_string(), // HM4QX7TR2Z
         r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
         r"\b\d{1,2}\s?[ap]\.?m\b\.?".to_string(),                 // 3pm
         r"[$€£]\s?\d[\d,.]*\b".to_string(),                         // money
@@ -66,19 +69,118 @@ static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+(\d)(?:[^\d.,\w]|$)")
 });
 
-/// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor").
-static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s([A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)\b"));
-/// A name that opens a sentence and does something ("Priya's team", "Dana owns …"):
-/// the sentence's first word counts only in these shapes.
+/// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor",
+/// "Müller", "Petrović" — any script with cases).
+static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s(\p{Lu}\p{Ll}{2,}(?:\p{Lu}\p{Ll}+)*)\b"));
+/// A name that opens a sentence and says something of itself ("Priya's team", "Dana
+/// owns …", "Noor doesn't eat meat"): the sentence's first word counts only before a
+/// verb, so "Honestly, …" or "Lasagne it is" does not.
 static LEADING_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^([A-Z][a-z]{2,})(?:'s\b|\s+(?:owns|runs|leads|manages|handles|maintains|approved|approves|wrote|built|is responsible|is in charge|takes care|looks after|will own|will handle|and [A-Z][a-z]+))",
+        r"^(\p{Lu}\p{Ll}{2,})(?:'s\b|’s\b|\s+(?:owns|runs|leads|manages|handles|maintains|approved|approves|wrote|built|is|isn't|was|wasn't|has|hasn't|had|does|doesn't|did|didn't|can|can't|cannot|will|won't|would|should|must|needs|wants|likes|loves|hates|eats|drinks|lives|works|brings|picks|pays|says|said|knows|takes|gets|comes|arrives|leaves|prefers|uses|speaks|and \p{Lu}\p{Ll}+)\b)",
     )
 });
 /// Capitalised words that open sentences without naming anyone.
 const NOT_NAMES: &[&str] = &[
-    "The", "This", "That", "These", "Those", "There", "Here", "What", "When", "Which", "Who",
-    "Our", "Your", "Their", "And", "But", "Also", "Please", "Thanks", "Yes", "Okay",
+    "The",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "There",
+    "Here",
+    "What",
+    "When",
+    "Which",
+    "Who",
+    "Why",
+    "How",
+    "Our",
+    "Your",
+    "Their",
+    "And",
+    "But",
+    "Also",
+    "Please",
+    "Thanks",
+    "Yes",
+    "Okay",
+    "She",
+    "They",
+    "You",
+    "His",
+    "Her",
+    "Its",
+    "Everything",
+    "Nothing",
+    "Something",
+    "Someone",
+    "Everyone",
+    "Anyone",
+    "Nobody",
+    "Everybody",
+    "Somebody",
+    "Today",
+    "Tonight",
+    "Tomorrow",
+    "Yesterday",
+    "Now",
+    "Then",
+    "Maybe",
+    "Honestly",
+    "Sorry",
+    "Well",
+    "Still",
+    "Just",
+    "Only",
+    "Even",
+    "Some",
+    "Any",
+    "All",
+    "Each",
+    "Every",
+    "Both",
+    "One",
+    "Two",
+    "Three",
+    "None",
+    "Not",
+    "Let",
+    "Sure",
+    "Yeah",
+    "Wait",
+    "Anyway",
+    "Hmm",
+    "Ugh",
+    "Cool",
+    "Nice",
+    "Great",
+    "Good",
+    "Fine",
+    "Right",
+];
+
+/// Months and days: a name alone is no value ("in April"); beside a day it is a date.
+const CALENDAR_WORDS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
 ];
 
 /// "up-to-date", "end-to-end": hyphenated English, not a name of something.
@@ -125,7 +227,9 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         .filter_map(|c| c.get(1))
         .map(|m| (m.start() + lead, m.end() + lead, m.as_str()));
     for (a, b, name) in inside.chain(leading) {
-        if !NOT_NAMES.contains(&name) {
+        // "April" inside "April 25" is the date's, not a name of its own.
+        let inside_a_value = out.iter().any(|(x, y, _)| a < *y && *x < b);
+        if !NOT_NAMES.contains(&name) && !CALENDAR_WORDS.contains(&name) && !inside_a_value {
             out.push((a, b, name.to_string()));
         }
     }
@@ -197,23 +301,11 @@ pub(super) fn kind(value: &str) -> Kind {
     }
 }
 
-/// The sentences of one line as written (with their spaces): split at sentence ends
-/// (". " etc.), so paths and version numbers stay whole.
+/// The sentences of one line, split as every reader of sentences splits them (not at
+/// "Dr." or "No. 12"): measured, a split at "Mr." left "Müller from No. 12 is doing
+/// our plants" as two lines, neither of them the fact.
 pub(super) fn line_sentences(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = line.as_bytes();
-    for i in 0..bytes.len() {
-        if matches!(bytes[i], b'.' | b'!' | b'?')
-            && bytes.get(i + 1).is_some_and(|b| *b == b' ')
-            && i + 2 < bytes.len()
-        {
-            out.push(&line[start..=i]);
-            start = i + 2;
-        }
-    }
-    out.push(&line[start..]);
-    out
+    split_sentences(line)
 }
 
 /// Sentences of `text`: its lines' sentences, bare.
@@ -261,8 +353,34 @@ const BACK_REFERENCES: &[&str] = &[
 /// words: short enough to be the naming of the subject.
 const SHORT_SENTENCE_WORDS: usize = 12;
 /// A sentence whose only values are capitalised words counts only when it has at most
-/// this many: in a long one a capital is more likely prose ("Historians argue…").
-const NAME_SENTENCE_WORDS: usize = 16;
+/// this many: in a long one a capital is more likely prose ("Historians argue…"). Such
+/// a sentence is kept whole: what it says of the name ("is coeliac, so … gluten free")
+/// may stand anywhere in it. 16 lost "Maren from People Ops handles the invoices …"
+/// (21 words) and "the workshop room … is called Pilatus" (17).
+const NAME_SENTENCE_WORDS: usize = 28;
+
+/// Endings that make a statement a question only for politeness ("oven at 190 for 50
+/// min, right?"): the person states the value and checks it, so it is a fact.
+const TAG_QUESTIONS: &[&str] = &[
+    ", right?",
+    ", yes?",
+    ", yeah?",
+    ", correct?",
+    ", ok?",
+    ", okay?",
+    ", no?",
+    ", isn't it?",
+    ", aren't they?",
+    ", don't we?",
+    ", didn't we?",
+    ", remember?",
+];
+
+/// A question that only checks a statement.
+fn tag_question(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    TAG_QUESTIONS.iter().any(|t| lower.ends_with(t))
+}
 
 fn refers_back(sentence: &str) -> bool {
     sentence
@@ -339,16 +457,32 @@ pub fn extract_confirmed(text: &str) -> Vec<LedgerLine> {
 
 fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     let mut out: Vec<LedgerLine> = Vec::new();
+    // The line made of the sentence before, if one was: a change said next takes it in.
+    let mut last_line: Option<String> = None;
     let all = sentences(text);
     for (i, s) in all.iter().enumerate() {
-        if s.ends_with('?') && !questions {
+        let made_before = last_line.take();
+        if s.ends_with('?') && !questions && !tag_question(s) {
             continue;
         }
+        let prev = i.checked_sub(1).map(|p| all[p]);
         let joined;
-        let s: &str = match i.checked_sub(1).map(|p| all[p]) {
+        let s: &str = match prev {
             Some(prev)
                 if refers_back(s) && prev.split_whitespace().count() <= SHORT_SENTENCE_WORDS =>
             {
+                joined = format!("{prev} {s}");
+                &joined
+            }
+            Some(prev) if changes_what_came_before(prev, s) => {
+                // "Haus Ahorn just emailed, their heating gets redone. so the venue is
+                // Villa Sonnenberg now": one correction, said in two sentences; the
+                // first alone would keep the old value standing.
+                if let Some(before) = &made_before
+                    && out.last().is_some_and(|l| &l.text == before)
+                {
+                    out.pop();
+                }
                 joined = format!("{prev} {s}");
                 &joined
             }
@@ -361,17 +495,38 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
         {
             continue;
         }
-        let line = window(s, &vals);
+        let line = if vals.iter().all(|v| kind(v) == Kind::Name) {
+            s.to_string()
+        } else {
+            window(s, &vals)
+        };
         if !out.iter().any(|l| l.text == line) {
             out.push(LedgerLine {
-                text: line,
+                text: line.clone(),
                 user,
                 corrects: false,
             });
+            last_line = Some(line);
         }
     }
     out
 }
+
+/// `s` says a change and the short sentence before it names a value of a kind `s` brings:
+/// the two are one correction ("9:30 is never going to work. kick-off moves to 10:15").
+fn changes_what_came_before(prev: &str, s: &str) -> bool {
+    if prev.ends_with('?')
+        || prev.split_whitespace().count() > CHANGE_CONTEXT_WORDS
+        || !says_change(&s.to_lowercase())
+    {
+        return false;
+    }
+    let kinds: Vec<Kind> = values(s).iter().map(|v| kind(v)).collect();
+    values(prev).iter().any(|v| kinds.contains(&kind(v)))
+}
+
+/// A sentence before a change is taken in with it when it has at most this many words.
+const CHANGE_CONTEXT_WORDS: usize = 16;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
@@ -513,6 +668,53 @@ mod tests {
                 true
             )
             .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_name_in_any_script_is_kept_with_what_is_said_of_it() {
+        let lines = extract(
+            "Mr. Müller from No. 12 has the spare key. Noor doesn't eat meat, she's vegetarian. \
+             oh and Tomás is coeliac so the caterer has to do proper gluten free, not just the bread.",
+            true,
+        );
+        assert_eq!(
+            texts(&lines),
+            [
+                "Mr. Müller from No. 12 has the spare key.",
+                "Noor doesn't eat meat, she's vegetarian.",
+                "oh and Tomás is coeliac so the caterer has to do proper gluten free, not just the bread.",
+            ]
+        );
+        // An opening word that names nobody, a month alone: no line.
+        assert!(extract("Honestly, it is fine. We go in April.", true).is_empty());
+        assert_eq!(values("moving day is April 25"), ["April 25"]);
+    }
+
+    #[test]
+    fn a_booking_code_is_a_value_and_a_checked_statement_is_a_fact() {
+        assert_eq!(values("the booking ref is HM4QX7TR2Z"), ["HM4QX7TR2Z"]);
+        assert_eq!(values("booking ref CS-7734 with them"), ["CS-7734"]);
+        assert_eq!(
+            texts(&extract(
+                "lasagne it is. oven at 190 for 50 min, right?",
+                true
+            )),
+            ["oven at 190 for 50 min, right?"]
+        );
+        assert!(extract("is the oven at 190 for 50 min?", true).is_empty());
+    }
+
+    #[test]
+    fn a_change_said_after_the_old_value_is_one_line_with_it() {
+        assert_eq!(
+            texts(&extract(
+                "Haus Ahorn just emailed, their heating is broken. so the venue is Villa Sonnenberg now.",
+                true
+            )),
+            [
+                "Haus Ahorn just emailed, their heating is broken. so the venue is Villa Sonnenberg now."
+            ]
         );
     }
 }

@@ -25,11 +25,13 @@
 //! - a person's line that replaced another is a correction (marked, and the mark kept
 //!   through merges); summaries are sent without the sentences a correction replaces.
 //!
-//! One file per concern: `extract.rs` takes the lines out of a message (and says what
+//! One file per concern: `change.rs` holds the words that say a value changed,
+//! `extract.rs` takes the lines out of a message (and says what
 //! kind each value is), `supersede.rs` decides which later line replaces which (and what
 //! that removes from summaries), `compact.rs` shortens a line to its subject and values,
 //! `fit.rs` keeps what fits the ledger's token budget and renders it.
 
+mod change;
 mod compact;
 mod extract;
 mod fit;

@@ -3,55 +3,11 @@
 //! of a summary written before it.
 
 use super::LedgerLine;
+use super::change::says_change;
 use super::extract::{Kind, extract, kind, line_sentences, values};
 use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-
-/// Words that say a value changed.
-const CHANGE_WORDS: &[&str] = &[
-    "now",
-    "change",
-    "changed",
-    "changes",
-    "move",
-    "moved",
-    "moving",
-    "raise",
-    "raised",
-    "lower",
-    "lowered",
-    "instead",
-    "final",
-    "finally",
-    "update",
-    "updated",
-    "switch",
-    "switched",
-    "replace",
-    "replaced",
-    "new",
-    "no longer",
-    "rather",
-    // Corrections and adjustments, as people write them in handover notes and plans.
-    "correction",
-    "corrected",
-    "extended",
-    "increased",
-    "decreased",
-    "reduced",
-    "shortened",
-    "bumped",
-    "revised",
-    "postponed",
-    "rescheduled",
-    // Taking back what was said.
-    "scratch",
-    "wrong",
-    "mistake",
-    "misspoke",
-    "typo",
-];
 
 /// Words too common to tie two lines to one subject.
 const STOP: &[&str] = &[
@@ -79,17 +35,6 @@ fn subject_words(text: &str, values: &[String]) -> Vec<String> {
         rest = rest.replace(v.as_str(), " ");
     }
     lower_words(&rest)
-}
-
-fn says_change(lower: &str) -> bool {
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    CHANGE_WORDS.iter().any(|w| match w.split_once(' ') {
-        Some((a, b)) => words.windows(2).any(|p| p[0] == a && p[1] == b),
-        None => words.contains(w),
-    })
 }
 
 /// A line with what `supersedes` needs, computed once.
@@ -158,6 +103,54 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
         })
 }
 
+/// The value of `older` that `newer` names as replaced ("the 14th not the 12th"), and
+/// the one value of its kind that `newer` brings in its place, if there is just one.
+fn named_replaced<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, Option<&'a str>)> {
+    let (old, kind) = older
+        .values
+        .iter()
+        .zip(&older.lower_values)
+        .zip(&older.kinds)
+        .find(|((v, lv), _)| {
+            newer.values.contains(v)
+                && newer.values.iter().any(|n| !older.values.contains(n))
+                && REPLACED.iter().any(|p| {
+                    newer.lower.contains(&format!("{p}{lv}"))
+                        || newer.lower.contains(&format!("{p}the {lv}"))
+                })
+        })
+        .map(|((v, _), k)| (v, k))?;
+    let mut new = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| *k == kind && !older.values.contains(v))
+        .map(|(v, _)| v.as_str());
+    let one = match (new.next(), new.next()) {
+        (Some(v), None) => Some(v),
+        _ => None,
+    };
+    Some((old.as_str(), one))
+}
+
+/// `older` with the value `newer` names as replaced written as its replacement, when the
+/// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
+/// not the 12th" keep "leaves at 7:45 on the 14th" (dropping the line lost the 7:45).
+fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
+    let (old, new) = named_replaced(newer, older)?;
+    let new = new?;
+    // Only values the correction does not speak of are worth keeping around it.
+    older
+        .values
+        .iter()
+        .any(|v| !newer.values.contains(v))
+        .then(|| LedgerLine {
+            text: older.line.text.replacen(old, new, 1),
+            user: older.line.user,
+            corrects: true,
+        })
+}
+
 /// Whether `newer` supersedes `older`.
 fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     if older.values.is_empty() || different_things(newer, older) {
@@ -165,14 +158,7 @@ fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     }
     // "now Porto, not Lisbon": the old value named as replaced beside a new one
     // ("src/a.rs:41" extends "src/a.rs", it does not replace it).
-    let named_replaced = older.values.iter().zip(&older.lower_values).any(|(v, lv)| {
-        newer.values.contains(v)
-            && newer.values.iter().any(|n| !older.values.contains(n))
-            && REPLACED
-                .iter()
-                .any(|p| newer.lower.contains(&format!("{p}{lv}")))
-    });
-    if named_replaced {
+    if named_replaced(newer, older).is_some() {
         return true;
     }
     // "service-14 moved to port 7150": a change said about a thing the older line names,
@@ -181,17 +167,102 @@ fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     if newer.change && names_same && replaces_a_kind(newer, older) {
         return true;
     }
+    // "9:30 is never going to work … kick-off moves to 10:15": the old value said again
+    // beside a new one of its kind that the change is said of.
+    if newer.change
+        && names_same
+        && newer
+            .values
+            .iter()
+            .zip(&newer.kinds)
+            .filter(|(v, _)| !older.values.contains(v))
+            .any(|(nv, nk)| {
+                change_near(&newer.line.text, nv)
+                    && older
+                        .values
+                        .iter()
+                        .zip(&older.kinds)
+                        .any(|(ov, ok)| ok == nk && newer.values.contains(ov))
+            })
+    {
+        return true;
+    }
     // "the budget was raised to 15,000": a change word, a shared subject, a new value of
     // the kind it replaces.
     if !newer.change || names_same || older.lower_values.iter().any(|v| newer.lower.contains(v)) {
         return false;
     }
-    replaces_a_kind(newer, older)
-        && newer
-            .words
-            .iter()
-            .filter(|w| !newer.lower_values.contains(w))
-            .any(|w| older.words.contains(w))
+    // The shared word must head both values and the change be said of the new one:
+    // "kick-off at 9:30" → "kick-off moves to 10:15". A word shared anywhere was not
+    // enough (measured: "José … lives there now … number is +34 …" replaced "the
+    // receipt … says €386.40" by "says"; "move the pipes for the new kitchen, €2,380"
+    // replaced "kitchen delivery … between 7 and 11").
+    newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, _)| !older.values.contains(v))
+        .any(|(nv, nk)| {
+            let new_heads = heads(&newer.line.text, nv);
+            change_near(&newer.line.text, nv)
+                && older
+                    .values
+                    .iter()
+                    .zip(&older.kinds)
+                    .filter(|(ov, ok)| ok == &nk && !newer.values.contains(ov))
+                    .any(|(ov, _)| {
+                        heads(&older.line.text, ov)
+                            .iter()
+                            .any(|w| new_heads.contains(w))
+                    })
+        })
+}
+
+/// Words before a value that may name what it is the value of.
+const HEAD_WORDS: usize = 6;
+
+/// The subject words among the few before `value` in `text`.
+fn heads(text: &str, value: &str) -> Vec<String> {
+    let Some(at) = text.find(value) else {
+        return Vec::new();
+    };
+    let before: Vec<&str> = text[..at].split_whitespace().collect();
+    let from = before.len().saturating_sub(HEAD_WORDS);
+    lower_words(&before[from..].join(" "))
+}
+
+/// Words before a value, and after it, where the change said of it stands.
+const CHANGE_BEFORE: usize = 6;
+const CHANGE_AFTER: usize = 2;
+
+/// A change word stands shortly before `value` or right after it ("move the backend
+/// deploy to Thursday", "now May 2", "Sonnenberg now"), so a "now" or "moving" said of something else in the sentence
+/// does not count (measured: "she's moving in with Frau Petrović" replaced "Leipzig,
+/// 3rd floor"). Moving in or out is where someone lives, not a value changing.
+fn change_near(text: &str, value: &str) -> bool {
+    let Some(at) = text.find(value) else {
+        return false;
+    };
+    let before: Vec<&str> = text[..at].split_whitespace().collect();
+    let after: Vec<&str> = text[at + value.len()..].split_whitespace().collect();
+    let from = before.len().saturating_sub(CHANGE_BEFORE);
+    let near = [
+        before[from..].join(" "),
+        after[..after.len().min(CHANGE_AFTER)].join(" "),
+    ]
+    .join(" ")
+    .to_lowercase();
+    let moving_house = [
+        "move in",
+        "moving in",
+        "moved in",
+        "move out",
+        "moving out",
+        "moved out",
+    ]
+    .iter()
+    .any(|p| near.contains(p));
+    !moving_house && says_change(&near)
 }
 
 /// A line's values as one key: lines that can be the same fact share it.
@@ -204,11 +275,29 @@ fn value_set(p: &Parsed) -> String {
 
 /// The same fact said twice: the same values, about the same thing ("Note 3: the
 /// cache is on 6379" and the model's "the cache listens on 6379").
+/// They must share a word of what they say besides: "Miri wants a rain shower" and
+/// "Miri insists on the carousel" name one person and are two facts.
 fn same_fact(a: &Parsed, b: &Parsed) -> bool {
     !a.lower_values.is_empty()
         && !different_things(a, b)
         && a.lower_values.len() == b.lower_values.len()
         && a.lower_values.iter().all(|v| b.lower_values.contains(v))
+        && shares_what_it_says(a, b)
+}
+
+/// Lines of values alone (a number, a code) share a word of what they say besides; lines
+/// whose values are all names share half their words, since one name is said of many
+/// things.
+fn shares_what_it_says(a: &Parsed, b: &Parsed) -> bool {
+    if a.words.is_empty() || b.words.is_empty() {
+        return true;
+    }
+    let shared = a.words.iter().filter(|w| b.words.contains(w)).count();
+    if a.kinds.iter().chain(&b.kinds).all(|k| *k == Kind::Name) {
+        2 * shared >= a.words.len().min(b.words.len())
+    } else {
+        shared > 0
+    }
 }
 
 /// Lines in order (oldest first) with superseded ones and repeats removed. The model's
@@ -284,6 +373,19 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
                 replaced |= Some(i) != same;
                 if let Some(old) = slots[i].take() {
                     by_text.remove(&old.line.text);
+                    // The rest of the old line stays, with the new value in it.
+                    if Some(i) != same
+                        && parsed.line.user
+                        && let Some(line) = corrected(&parsed, &old)
+                        && !by_text.contains_key(&line.text)
+                    {
+                        let kept = Parsed::new(&line);
+                        by_text.insert(line.text.clone(), i);
+                        for v in &kept.lower_values {
+                            by_value.entry(v.clone()).or_default().push(i);
+                        }
+                        slots[i] = Some(kept);
+                    }
                 }
             }
         }
@@ -612,6 +714,62 @@ mod tests {
         assert_eq!(
             texts(&merged),
             ["Change of plan: the gateway now listens on 8080, not 8443."]
+        );
+    }
+
+    #[test]
+    fn a_correction_keeps_the_rest_of_the_line_it_corrects() {
+        let merged = merge(&[
+            user("flights are booked, LH 1234 out of Zürich, leaves at 7:45 on the 12th."),
+            user("wait no, we fly out on the 14th not the 12th"),
+        ]);
+        assert_eq!(
+            texts(&merged),
+            [
+                "flights are booked, LH 1234 out of Zürich, leaves at 7:45 on the 14th.",
+                "wait no, we fly out on the 14th not the 12th",
+            ]
+        );
+        assert!(merged[0].corrects);
+    }
+
+    #[test]
+    fn a_change_said_of_something_else_replaces_nothing() {
+        // A word both share ("says"), a "now" far from the new value, moving house.
+        for (older, newer) in [
+            (
+                "the receipt from Hotel Larios says €386.40, must not lose it",
+                "José (lives there now) says he'll pick us up, José's number is +34 612 48 93 07",
+            ),
+            (
+                "we got the keys to the flat, Leipzig, 3rd floor",
+                "Miri says if I buy one more gadget for this flat she's moving in with Frau Petrović",
+            ),
+            (
+                "kitchen delivery is on the 6th of March, between 7 and 11",
+                "plumber came by, they quoted €2,380 to move the pipes for the new kitchen.",
+            ),
+        ] {
+            let merged = merge(&[user(older), user(newer)]);
+            assert_eq!(texts(&merged), [older, newer]);
+        }
+        // The same person, two facts.
+        let merged = merge(&[
+            user("Miri wants a rain shower in the bathroom."),
+            user("decide on a light for the hallway, Miri wants the paper one"),
+        ]);
+        assert_eq!(merged.len(), 2);
+    }
+
+    #[test]
+    fn a_change_said_beside_its_subject_replaces_the_old_value() {
+        let merged = merge(&[
+            user("kick-off at 9:30 on the thursday, then workshops"),
+            user("9:30 is never going to work. kick-off moves to 10:15"),
+        ]);
+        assert_eq!(
+            texts(&merged),
+            ["9:30 is never going to work. kick-off moves to 10:15"]
         );
     }
 }
