@@ -336,6 +336,71 @@ fn pinned_messages_tool_errors_and_the_last_exchange_are_never_folded() {
 }
 
 #[test]
+fn refused_tool_calls_that_fill_the_window_are_folded_in_an_emergency() {
+    // #36 item 8: a model that repeats refused calls filled the window past 100 % with
+    // errors nothing could fold (they stood inside the last exchange, and errors were
+    // never folded), and a plain message was never sent. Errors stay in view until an
+    // emergency; then the tool traffic of the last exchange folds like any message (the
+    // person's message and the final reply stay; the log keeps everything).
+    // As measured: replies of 40, 100, 100 and 100 calls, every one refused.
+    let mut h = Harness::new(8192, tok(), Extractive::new());
+    let call = |i: usize| ToolCall {
+        id: String::new(),
+        name: "read_file".into(),
+        args: format!("{{\"path\":\"notes/{i}.md\"}}"),
+        from_text: false,
+    };
+    h.tool_output = |call| {
+        (
+            format!(
+                "Not run: the user refused this call: {} {}. Ask first.",
+                call.name, call.args
+            ),
+            true,
+        )
+    };
+    let mut n = 0;
+    for (turn, calls) in [40, 100, 100, 100].into_iter().enumerate() {
+        h.scripted_calls
+            .push_back((n..n + calls).map(call).collect());
+        n += calls;
+        // Every turn is sent or explained.
+        h.turn(&format!("read my notes please ({turn})"), |_| {
+            "I could not read them.".into()
+        });
+    }
+    assert_eq!(h.tools_run.len(), 340);
+    let errors: Vec<MessageId> = h
+        .engine
+        .history()
+        .iter()
+        .filter(|m| m.is_tool_error())
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(errors.len(), 340);
+    let r = h.turn("never mind, what is 2 + 2?", |_| "4.".into());
+    assert!(r.blocked.is_none(), "blocked: {:?}", r.blocked);
+    let sent = r.sent.last().expect("a request");
+    assert!(
+        sent.messages
+            .iter()
+            .any(|m| m.content.contains("what is 2 + 2")),
+        "the message is sent"
+    );
+    let folded = errors
+        .iter()
+        .filter(|id| {
+            h.engine
+                .checkpoints()
+                .iter()
+                .any(|cp| cp.covers.contains(id))
+        })
+        .count();
+    assert!(folded > 100, "{folded} of 340 errors folded");
+    assert_coverage(&h);
+}
+
+#[test]
 fn user_messages_stay_verbatim_until_user_text_alone_overflows() {
     let mut h = Harness::new(4096, tok(), Extractive::new());
     chat(&mut h, 42);

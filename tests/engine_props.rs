@@ -28,7 +28,7 @@ use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
 };
-use ollm_tui::core::events::EngineEvent;
+use ollm_tui::core::events::{CompressReason, EngineEvent};
 use ollm_tui::core::goals::{ArtifactAction, GoalChange, GoalStatus, Priority, StepStatus};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use ollm_tui::core::mode::{Mode, Tier};
@@ -372,6 +372,9 @@ struct Model {
     conversation: BTreeSet<MessageId>,
     pinned: BTreeSet<MessageId>,
     tool_errors: BTreeSet<MessageId>,
+    /// An emergency fold ran (`Compressed` with reason `Emergency`): from then on a tool
+    /// error may have been folded like any message.
+    emergency: bool,
     /// Messages the engine reported clipping (`MessageClipped`).
     clipped: BTreeSet<MessageId>,
     /// Older tool results the model sees cut down (`result_reduced` records), until a pin
@@ -478,6 +481,12 @@ impl Sim {
                         );
                         self.model.conversation.insert(id);
                     }
+                }
+                Effect::Event(EngineEvent::Compressed {
+                    reason: CompressReason::Emergency,
+                    ..
+                }) => {
+                    self.model.emergency = true;
                 }
                 Effect::Event(EngineEvent::MessageClipped { id, .. }) => {
                     self.model.clipped.insert(*id);
@@ -634,6 +643,20 @@ impl Sim {
             .tool_errors
             .intersection(&self.model.conversation)
         {
+            // Errors stay in view until an emergency; then they fold like any message.
+            let folded = self
+                .h
+                .engine
+                .checkpoints()
+                .iter()
+                .any(|cp| cp.covers.contains(id));
+            if folded {
+                assert!(
+                    self.model.emergency,
+                    "tool error {id} folded outside an emergency"
+                );
+                continue;
+            }
             verbatim(*id, "tool error");
         }
         for id in self.recent_exchange() {

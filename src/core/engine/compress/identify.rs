@@ -11,6 +11,7 @@
 
 use super::super::Engine;
 use crate::core::checkpoint::Level;
+use crate::core::context::ActiveEntry;
 use crate::core::events::Intensity;
 use crate::core::message::{MessageId, Role};
 
@@ -63,13 +64,12 @@ impl Engine {
         let recent_target = b
             .fold_target(self.cfg.budget.fold_to)
             .saturating_sub(projected_cp);
-        // What is never folded (pinned messages, tool errors) takes its part of the target
-        // first: the window shares what is left.
-        let kept_raw: u32 = msgs
-            .iter()
-            .filter(|e| e.pinned || e.tool_error)
-            .map(|e| e.cost())
-            .sum();
+        // What is never folded (pinned messages; tool errors, so the model sees what
+        // failed, until an emergency: a model that repeats refused calls must not fill
+        // the window with errors nothing can fold, measured at 144 % of it) takes its
+        // part of the target first: the window shares what is left.
+        let kept = |e: &ActiveEntry| e.pinned || (e.tool_error && intensity == Intensity::Normal);
+        let kept_raw: u32 = msgs.iter().filter(|e| kept(e)).map(|e| e.cost()).sum();
         let for_messages = recent_target.saturating_sub(self.calibration().apply(kept_raw));
         let window_raw = match intensity {
             Intensity::Normal => to_raw(
@@ -89,7 +89,7 @@ impl Engine {
         let mut fold: Vec<usize> = Vec::new();
         let mut users: Vec<usize> = Vec::new();
         for (i, e) in msgs[..boundary].iter().enumerate() {
-            if e.pinned || e.tool_error {
+            if kept(e) {
                 continue;
             }
             if e.role == Role::User {
