@@ -6,8 +6,8 @@
 //! The request never waits long for its vector: the call has [`QUERY_TIMEOUT`], and on a
 //! timeout, an error or Stop the turn goes on by words alone (Stop then ends it before the
 //! request, as it would have ended the reply). Measured against the fake server (one
-//! short input, over HTTP on the loopback): a few milliseconds; on all-minilm on a busy
-//! CPU, tens.
+//! short input over HTTP on the loopback, debug build, `tests/actor_recall.rs`): 11 ms
+//! median, 16 ms at most, from the embed request to the chat request.
 
 use super::driver::{Actor, Job};
 use crate::core::engine::{Embedder, Input};
