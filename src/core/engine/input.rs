@@ -9,7 +9,11 @@
 //! - a fold is applied inside the engine at once (it asks no model); `CompressInBackground`
 //!   — a fold's summary — is started where it stands and answered whenever it ends, while
 //!   the person reads and types (at most one runs; `CancelBackground` stops it unanswered
-//!   when the person's next message goes first).
+//!   when the person's next message goes first);
+//! - `EmbedQuery` (the vector of the message a turn answers) is answered like `Chat`: it
+//!   is the last effect of its batch and the turn waits for `QueryEmbedded`;
+//!   `EmbedSentences` (folded sentences' vectors) is started where it stands and answered
+//!   with `SentencesEmbedded` whenever it ends, between turns.
 
 use super::{CompressionOutcome, CompressionPlan, Engine, ReplyInput};
 use crate::core::engine::prompt::ChatPrompt;
@@ -135,7 +139,7 @@ pub enum Input {
         vectors: Result<super::MessageVectorList, String>,
     },
     /// Answer to `EmbedQuery`: the vector of the person's message, or nothing (no answer
-    /// in time, an error, Stop did not come): recall is by words alone then.
+    /// in time, or an error): recall is by words alone then. (Stop answers `NoReply`.)
     QueryEmbedded(Option<Vec<f32>>),
 }
 
