@@ -57,6 +57,7 @@ pub fn actor_config(settings: &Settings, tools: Option<ToolsConfig>) -> ActorCon
         summary_model: settings.summary_model.clone(),
         keep_auto_snapshots: settings.keep_auto_snapshots,
         repeat_limit: settings.repeat_limit,
+        embedding: settings.embedding.clone(),
         tools,
         ..ActorConfig::default()
     }

@@ -19,6 +19,8 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 pub enum Verdict {
     /// The server has this model.
     Installed,
+    /// The server has it, but it only makes embeddings: it cannot chat.
+    EmbeddingOnly,
     /// The server answered and has no such model; these are the ones it has.
     Missing { installed: Vec<String> },
     /// The server could not be asked (not running, too slow): nothing is known.
@@ -29,6 +31,9 @@ pub enum Verdict {
 pub async fn check<B: ChatBackend>(backend: &B, word: &str) -> Verdict {
     let asked = async {
         match backend.show_model(word).await {
+            Ok(info) if crate::llm::embedding_only(word, &info.capabilities) => {
+                Verdict::EmbeddingOnly
+            }
             Ok(_) => Verdict::Installed,
             Err(LlmError::ModelNotFound { .. }) => {
                 let mut installed: Vec<String> = backend
@@ -57,6 +62,11 @@ pub fn refusal(word: &str, verdict: &Verdict) -> Option<String> {
         .unwrap_or_default();
     match verdict {
         Verdict::Installed => None,
+        Verdict::EmbeddingOnly => Some(format!(
+            "{word:?} makes embeddings only: it cannot chat. ollm-tui uses such a model for \
+             recall by itself ([recall] embedding_model in config.toml); to chat, name a chat \
+             model: ollm-tui MODEL"
+        )),
         Verdict::Unknown if near.is_none() => None,
         Verdict::Unknown => Some(format!(
             "{word:?} is not a subcommand.{did_you_mean} (To chat with a model of that name: \
@@ -122,6 +132,8 @@ mod tests {
     fn an_installed_model_or_an_unknown_server_goes_on() {
         assert_eq!(refusal("llama3.2", &Verdict::Installed), None);
         assert_eq!(refusal("llama3.2", &Verdict::Unknown), None);
+        let said = refusal("all-minilm", &Verdict::EmbeddingOnly).unwrap_or_default();
+        assert!(said.contains("embeddings only"), "{said}");
         let said = refusal("sesions", &Verdict::Unknown).unwrap_or_default();
         assert!(
             said.contains("ollm-tui sessions") && said.contains("-m"),

@@ -81,6 +81,13 @@ pub async fn send<S>(
             ))
             .into());
         }
+        Connection::NotChat { model } => {
+            return Err(Failure(format!(
+                "model {model:?} makes embeddings only and cannot chat (name a chat model with \
+                 -m; `ollama list` shows what is installed)"
+            ))
+            .into());
+        }
         Connection::NoModels => {
             return Err(Failure(
                 "the Ollama server has no model installed (`ollama pull llama3.2`, for one)".into(),
@@ -182,6 +189,9 @@ fn failure(n: &Notice) -> Option<String> {
             "model {model:?} is not installed on the server (`ollama pull {model}`)"
         )),
         Notice::NoModels => Some("the Ollama server has no model installed".into()),
+        Notice::NotChatModel { model } => Some(format!(
+            "model {model:?} makes embeddings only and cannot chat"
+        )),
         Notice::RequestFailed { error } => Some(format!(
             "the request failed: {error} (the message is kept in the session)"
         )),

@@ -1,11 +1,14 @@
 //! What a long chat keeps, through the engine's public API (#28): passes far apart at every
 //! context size (hysteresis), the person's facts kept once in the ledger whatever the
 //! model says about them, and folded lines recalled from the log for a question about
-//! them, inside their slot and the budget. No runtime, no I/O.
+//! them, inside their slot and the budget — by meaning too, with a toy embedding model's
+//! vectors kept in the log. No runtime, no I/O.
 #![allow(clippy::unwrap_used)]
 
-use ollm_tui::core::engine::{ChatPrompt, PromptRole};
+use ollm_tui::core::engine::{ChatPrompt, Effect, Embedder, Input, PromptRole};
 use ollm_tui::core::events::EngineEvent;
+use ollm_tui::core::message::MessageId;
+use ollm_tui::core::record::RecordBody;
 use ollm_tui::core::summarizer::doubles::{Extractive, Scripted};
 use ollm_tui::core::testing::Harness;
 use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
@@ -435,4 +438,253 @@ fn recall_has_room_at_a_full_context() {
         p.recalled
     );
     assert!(p.estimate <= h.engine.budget().hard_limit());
+}
+
+// ----- recall by meaning: vectors of the folded sentences -----
+
+/// A toy embedding model: each word adds one to the meaning it belongs to, and every text
+/// means a little of "anything else", so a text without a listed word points nowhere in
+/// particular. What a real model learned, in miniature: "landlord" and "owns the flat"
+/// mean the same thing, and share no word.
+fn meaning(text: &str) -> Vec<f32> {
+    const MEANINGS: &[&[&str]] = &[
+        &[
+            "landlord",
+            "landlady",
+            "owns",
+            "owner",
+            "flat",
+            "apartment",
+            "rent",
+            "tenant",
+        ],
+        &["dentist", "tooth", "teeth", "appointment"],
+        &["train", "station", "platform", "ticket"],
+    ];
+    let mut v = vec![0.0f32; MEANINGS.len() + 1];
+    for w in text.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+        if let Some(i) = MEANINGS.iter().position(|m| m.contains(&w)) {
+            v[i] += 1.0;
+        }
+    }
+    v[MEANINGS.len()] = 0.3;
+    v
+}
+
+const LANDLORD: &str = "By the way, my landlord is Jürgen Müller and he lives on the ground floor.";
+const WHO_OWNS: &str = "Who owns the apartment I rent?";
+
+/// The fact said first, then enough talk about other things to fold it, with the toy model
+/// as the session's embedding model when `vectors` (else none is installed).
+fn landlord_chat(vectors: bool) -> Harness<Extractive> {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    if vectors {
+        h.embed = Some(meaning);
+        h.apply(Input::Embedder(Embedder::Model("toy-embed".into())));
+    }
+    h.turn(LANDLORD, |_| reply(60));
+    let fact = landlord_id(&h);
+    let mut i = 0;
+    while !h
+        .engine
+        .checkpoints()
+        .iter()
+        .any(|c| c.covers.contains(&fact))
+    {
+        h.turn(&format!("Tell me something about topic {i}."), |_| {
+            reply(120)
+        });
+        i += 1;
+        assert!(i < 100, "the fact was never folded");
+    }
+    h
+}
+
+/// The id of the person's message about their landlord.
+fn landlord_id(h: &Harness<Extractive>) -> MessageId {
+    h.engine
+        .history()
+        .iter()
+        .find(|m| m.text == LANDLORD)
+        .map(|m| m.id)
+        .unwrap()
+}
+
+/// The recall slot of a request, if it has one.
+fn recall_slot(p: &ChatPrompt) -> Option<&str> {
+    p.messages
+        .iter()
+        .find(|m| m.role == PromptRole::System && m.content.starts_with("Quotes from earlier"))
+        .map(|m| m.content.as_str())
+}
+
+#[test]
+fn a_question_worded_unlike_a_folded_fact_finds_it_only_by_meaning() {
+    // By words: nothing of the question is in the fact, so nothing is recalled.
+    let mut words_only = landlord_chat(false);
+    let r = words_only.turn(WHO_OWNS, |p| {
+        assert!(
+            recall_slot(p).is_none_or(|s| !s.contains("Müller")),
+            "{:?}",
+            recall_slot(p)
+        );
+        "I do not know.".into()
+    });
+    assert!(
+        !r.events.iter().any(
+            |e| matches!(e, EngineEvent::Recalled { lines } if lines.iter().any(|l| l.text.contains("Müller")))
+        ),
+        "{:?}",
+        r.events
+    );
+    assert!(words_only.embedded_sentences.is_empty());
+    assert!(words_only.embedded_queries.is_empty());
+
+    // By meaning: the folded sentences got their vectors once, the question its own, and
+    // the slot quotes the fact, the name as it was written.
+    let mut h = landlord_chat(true);
+    let sentences = h.embedded_sentences.clone();
+    assert!(
+        sentences.iter().any(|s| s.contains("Müller")),
+        "{:?}",
+        h.engine.recall_status()
+    );
+    let mut distinct = sentences.clone();
+    distinct.sort();
+    let repeated = sentences.len()
+        - sentences
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| sentences[..*i].contains(s))
+            .count();
+    // Each folded message's sentences are asked for once (different messages may say
+    // the same sentence: the filler replies do).
+    let messages_asked: Vec<MessageId> = h
+        .records
+        .iter()
+        .filter_map(|r| match &r.body {
+            RecordBody::SentenceVectors { model, messages } => {
+                assert_eq!(model, "toy-embed");
+                Some(messages.iter().map(|m| m.id).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut unique = messages_asked.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        messages_asked.len(),
+        "a message embedded twice"
+    );
+    assert!(repeated > 0 && distinct.len() == sentences.len());
+    assert!(messages_asked.contains(&landlord_id(&h)));
+    let status = h.engine.recall_status();
+    assert_eq!(status.with_vectors, status.lines, "{status:?}");
+    let queries_before = h.embedded_queries.len();
+    let r = h.turn(WHO_OWNS, |p| {
+        let slot = recall_slot(p).expect("a recall slot");
+        assert!(slot.contains("Jürgen Müller"), "{slot}");
+        "Jürgen Müller.".into()
+    });
+    assert_eq!(h.embedded_queries.len(), queries_before + 1);
+    assert_eq!(
+        h.embedded_queries.last().map(String::as_str),
+        Some(WHO_OWNS)
+    );
+    assert!(r.events.iter().any(
+        |e| matches!(e, EngineEvent::Recalled { lines } if lines.iter().any(|l| l.text.contains("Müller") && l.user))
+    ));
+    assert!(r.sent[0].estimate <= h.engine.budget().hard_limit());
+    // Small talk asks for no vector and recalls nothing.
+    let queries_before = h.embedded_queries.len();
+    let r = h.turn("Thanks!", |p| {
+        assert!(recall_slot(p).is_none());
+        "You're welcome.".into()
+    });
+    assert_eq!(h.embedded_queries.len(), queries_before);
+    assert!(r.sent.len() == 1);
+}
+
+#[test]
+fn the_vectors_come_back_from_the_log_without_the_model() {
+    let mut h = landlord_chat(true);
+    h.turn(WHO_OWNS, |_| "Jürgen Müller.".into());
+    let (re, report) = h.replayed();
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(re.sentence_vectors(), h.engine.sentence_vectors());
+    assert!(!re.sentence_vectors().is_empty());
+    // The same request by meaning, the fact in it.
+    let q = "And who is the owner of my flat?";
+    let v = meaning(q);
+    let live = h.engine.prompt_for_with(q, Some(&v));
+    let replayed = re.prompt_for_with(q, Some(&v));
+    assert_eq!(live.messages, replayed.messages);
+    assert!(recall_slot(&replayed).is_some_and(|s| s.contains("Müller")));
+    // Told of the same model again (a resumed session connecting), it asks for nothing.
+    let mut re = re;
+    let fx = re.handle(
+        Input::Embedder(Embedder::Model("toy-embed".into())),
+        chrono::Utc::now(),
+    );
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::EmbedSentences(_))),
+        "{fx:?}"
+    );
+    assert_eq!(re.recall_status().with_vectors, re.recall_status().lines);
+    // Another model's vectors are not comparable: everything is asked of it again.
+    let fx = re.handle(
+        Input::Embedder(Embedder::Model("other-embed".into())),
+        chrono::Utc::now(),
+    );
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::EmbedSentences(_))),
+        "{fx:?}"
+    );
+}
+
+#[test]
+fn a_failing_embedding_model_leaves_recall_by_words_and_is_not_asked_every_turn() {
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    // A model is said to be there, but every embed request fails.
+    h.apply(Input::Embedder(Embedder::Model("broken-embed".into())));
+    h.turn(
+        "Before I forget: the vault password rotates every 90 days.",
+        |_| reply(60),
+    );
+    let mut asked_at_folds = Vec::new();
+    for i in 0..40 {
+        let before = h.embedded_sentences.len();
+        let folds = h.engine.compressions();
+        h.turn(&format!("Tell me something about topic {i}."), |_| {
+            reply(120)
+        });
+        if h.embedded_sentences.len() > before {
+            asked_at_folds.push(h.engine.compressions() > folds);
+        }
+    }
+    // Asked again only when something new was folded.
+    assert!(!asked_at_folds.is_empty());
+    assert!(
+        asked_at_folds.iter().all(|folded| *folded),
+        "{asked_at_folds:?}"
+    );
+    let status = h.engine.recall_status();
+    assert!(
+        status.failed.is_some() && status.with_vectors == 0,
+        "{status:?}"
+    );
+    // No vectors: no query is embedded, and recall by words still works.
+    h.turn("How often does the vault password rotate?", |p| {
+        assert!(recall_slot(p).is_some_and(|s| s.contains("every 90 days")));
+        "Every 90 days.".into()
+    });
+    assert!(h.embedded_queries.is_empty());
+    assert!(
+        !h.records
+            .iter()
+            .any(|r| matches!(r.body, RecordBody::SentenceVectors { .. }))
+    );
 }

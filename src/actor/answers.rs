@@ -29,10 +29,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::ListModels { reply } => {
                 let backend = self.link.backend().clone();
                 tokio::spawn(async move {
-                    let models = backend.list_models().await.map_err(|e| match e.hint() {
-                        Some(h) => format!("{e}. {h}"),
-                        None => e.to_string(),
-                    });
+                    let models = backend
+                        .list_models()
+                        .await
+                        .map(|mut models| {
+                            // Embedding models cannot chat: recall uses them by itself.
+                            models
+                                .retain(|m| !crate::llm::embedding_only(&m.name, &m.capabilities));
+                            models
+                        })
+                        .map_err(|e| match e.hint() {
+                            Some(h) => format!("{e}. {h}"),
+                            None => e.to_string(),
+                        });
                     let _ = reply.send(models);
                 });
             }
@@ -52,6 +61,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             | Command::Restore { .. }
             | Command::DeleteSnapshot { .. }
             | Command::Reconnect
+            | Command::ModelsChanged
             | Command::SetThink(_)
             | Command::Approve { .. }
             | Command::Fork { .. }

@@ -50,6 +50,8 @@ pub enum Command {
     },
     /// Check the server again now.
     Reconnect,
+    /// A model was installed (a pull ended): recall's embedding model is picked again.
+    ModelsChanged,
     /// How much a thinking model reasons (`/think`); `None`: the model's default.
     SetThink(Option<crate::llm::Think>),
     /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]

@@ -1,13 +1,14 @@
 //! Checking the model server and switching models: learn the model (the newest installed
-//! one when none is set) and what it can do, tell the engine, and say plainly what is
-//! wrong when something is. An unreachable server is retried (the delays are the
+//! one when none is set; never a model that only makes embeddings) and what it can do,
+//! and which model makes recall's vectors, tell the engine, and say plainly what is wrong
+//! when something is. An unreachable server is retried (the delays are the
 //! [`Link`](super::link::Link)'s); a missing model waits for the person (pull it, or pick
 //! another). Also what a failed request says about the connection, and the check of the
 //! window the model is really loaded with after a reply.
 
 use super::driver::Actor;
 use crate::core::engine::Input;
-use crate::llm::{ChatBackend, LlmError};
+use crate::llm::{ChatBackend, LlmError, embedding_only};
 use crate::store::SessionStore;
 use crate::view::{Connection, Update};
 use crate::view::{Found, Notice};
@@ -46,6 +47,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             })
                         }
                         Connection::NoModels => self.out.banner(Notice::NoModels),
+                        Connection::NotChat { model } => self.out.banner(Notice::NotChatModel {
+                            model: model.clone(),
+                        }),
                         _ => {}
                     }
                 }
@@ -66,19 +70,28 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         };
         let backend = self.link.backend().clone();
         let version = backend.version().await.map_err(unreachable)?;
+        let mut installed = None;
         if self.engine.model().is_empty() {
             let models = backend.list_models().await.map_err(unreachable)?;
+            // An embedding model (pulled last, for recall) is never the chat model.
             let newest = models
                 .iter()
+                .filter(|m| !embedding_only(&m.name, &m.capabilities))
                 .max_by_key(|m| m.modified_at)
                 .map(|m| m.name.clone());
             let Some(name) = newest else {
                 return Err(Connection::NoModels);
             };
             self.apply(Input::SetModel { name });
+            installed = Some(models);
         }
         let model = self.engine.model().to_string();
         match backend.show_model(&model).await {
+            Ok(info) if embedding_only(&model, &info.capabilities) => {
+                // Recall may still use it; the person picks a chat model.
+                self.learn_embedder(installed).await;
+                Err(Connection::NotChat { model })
+            }
             Ok(info) => {
                 self.link.learn_capabilities(&info.capabilities);
                 let server_ctx = self.link.loaded_window(&model).await;
@@ -92,6 +105,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 if !self.refresh_mcp().await {
                     self.offer_tools();
                 }
+                self.learn_embedder(installed).await;
                 Ok(version)
             }
             Err(LlmError::ModelNotFound { model }) => Err(Connection::ModelMissing { model }),
@@ -106,6 +120,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     pub(super) async fn set_model(&mut self, name: String) {
         let backend = self.link.backend().clone();
         match backend.show_model(&name).await {
+            Ok(info) if embedding_only(&name, &info.capabilities) => {
+                let model = name.clone();
+                self.out.banner(Notice::ModelSwitchFailed {
+                    name,
+                    error: LlmError::NotChat { model },
+                });
+            }
             Ok(info) => {
                 self.link.learn_capabilities(&info.capabilities);
                 let server_ctx = self.link.loaded_window(&name).await;
@@ -120,7 +141,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 if matches!(
                     self.link.connection(),
-                    Connection::ModelMissing { .. } | Connection::NoModels
+                    Connection::ModelMissing { .. }
+                        | Connection::NoModels
+                        | Connection::NotChat { .. }
                 ) {
                     self.link.set_connection(Connection::Connecting);
                     self.out.send(Update::ClearBanner);

@@ -13,11 +13,13 @@
 //! file that runs it, its fields private there: `link` (the model server, `link.rs`), `out`
 //! (what the UI gets, `publish.rs`), `inbox` (commands and those that wait, `inbox.rs`),
 //! `disk` (the store, `persist.rs`), `tools` (`toolbox.rs`), `bg` (the compression between
-//! turns, `background.rs`) and `title` (`title.rs`). This file hands each step the parts
+//! turns, `background.rs`), `title` (`title.rs`) and `vectors` (recall by meaning's model
+//! and the folded sentences embedded between turns, `vectors.rs`). This file hands each step the parts
 //! it needs. The executors of the long-running effects are methods of the actor beside
 //! this file, since they listen while they run: `reply.rs` (a chat request), `compress.rs`
 //! (a compression, and a turn's wait for the background one), `tools.rs` (a reply's tool
-//! calls), `digest.rs` (a huge result read through), `connect.rs` (the server),
+//! calls), `digest.rs` (a huge result read through), `recall.rs` (the person's message
+//! embedded before its request), `connect.rs` (the server),
 //! `answers.rs` (what is answered without changing the session). A new kind of effect gets
 //! its executor there and one arm in `execute`; none of those files is imported here.
 
@@ -32,6 +34,7 @@ use super::summarizer::BackendSummarizer;
 use super::title::Titler;
 use super::toolbox::Toolbox;
 use super::transcript;
+use super::vectors::Vectors;
 use crate::core::engine::{ChatPrompt, Effect, Engine, Input, Request};
 use crate::core::events::EngineEvent;
 use crate::llm::ChatBackend;
@@ -46,6 +49,11 @@ pub(super) enum Job {
     Chat(ChatPrompt),
     /// Run the reply's tool calls.
     Tools(Vec<crate::core::message::ToolCall>),
+    /// Embed the person's message before its request (recall by meaning).
+    Query {
+        model: String,
+        text: String,
+    },
 }
 
 /// The session: the engine and the parts of the state around it (see the module docs).
@@ -58,6 +66,7 @@ pub(crate) struct Actor<B, S> {
     pub(super) tools: Toolbox,
     pub(super) bg: Background,
     pub(super) title: Titler,
+    pub(super) vectors: Vectors,
 }
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
@@ -77,7 +86,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         loop {
             let cmd = match self.inbox.pop() {
                 Some(c) => c,
-                None if self.inbox.closed() && !self.bg.is_running() => break,
+                None if self.inbox.closed()
+                    && !self.bg.is_running()
+                    && !self.vectors.is_running() =>
+                {
+                    break;
+                }
                 None => {
                     let reconnect_at = self.link.reconnect_at();
                     let retry_writes = self.disk.unwritten() > 0;
@@ -89,6 +103,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         },
                         out = self.bg.done() => {
                             self.background_ended(out).await;
+                            self.publish();
+                            continue;
+                        }
+                        answer = self.vectors.done() => {
+                            self.vectors_ended(answer).await;
                             self.publish();
                             continue;
                         }
@@ -118,6 +137,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 if let Some(bg) = self.bg.take() {
                     bg.abort();
                 }
+                self.vectors.abort();
                 break;
             }
             self.handle(cmd).await;
@@ -161,6 +181,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
             Command::SetModel { name } => self.set_model(name).await,
             Command::Reconnect => self.connect().await,
+            Command::ModelsChanged => self.models_changed().await,
             Command::SetThink(think) => {
                 self.link.set_think(think);
                 // Logged with the session's settings: resume, /new and /fork go on with it.
@@ -213,6 +234,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             job = match next {
                 Job::Chat(prompt) => self.chat(prompt).await,
                 Job::Tools(calls) => self.run_tools(calls).await,
+                Job::Query { model, text } => self.embed_query(model, text).await,
             };
         }
         // A Stop meant for one of these steps does not reach past them.
@@ -255,6 +277,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 Effect::CancelBackground => self.cancel_background(),
                 Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
+                Effect::EmbedSentences(embed) => {
+                    self.vectors.start(embed, self.link.backend().clone());
+                }
+                Effect::EmbedQuery { model, text } => job = Some(Job::Query { model, text }),
                 Effect::SaveResult { file, text } => self.disk.save_result(&file, &text, &self.out),
                 Effect::ReduceResults(items) => {
                     let store = self.disk.store();

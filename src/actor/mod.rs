@@ -22,12 +22,15 @@
 //! `publish` (what the UI gets: updates, the view, the banner in force), `inbox` (commands,
 //! and those that wait their turn), `persist` (the records on their way to disk, over
 //! `store`'s session file created on first use), `toolbox` (the tools, MCP servers, the
-//! offer), `background` (the compression between turns), `title` (the title asked once).
+//! offer), `background` (the compression between turns), `title` (the title asked once),
+//! `vectors` (recall by meaning: the embedding model, the folded sentences embedded
+//! between turns).
 //! `transcript` is the transcript sent from the engine's state.
 //!
 //! Files that run the actor: `driver` (the loop, effects, listening while busy), and the
 //! executors it calls, which listen while they run and import nothing the driver imports
-//! back: `reply`, `compress`, `tools` and `digest` (the long-running effects), `connect`
+//! back: `reply`, `compress`, `tools` and `digest` (the long-running effects), `recall`
+//! (the person's message embedded before a request, the embedding model picked), `connect`
 //! (the server), `answers` (read-only commands, snapshot lookups). Beside them: `command`,
 //! `summarizer`, `repetition` (the guard that stops a reply repeating itself). What the UI
 //! gets is in `crate::view`.
@@ -43,6 +46,7 @@ mod inbox;
 mod link;
 mod persist;
 mod publish;
+mod recall;
 pub mod repetition;
 mod reply;
 pub mod store;
@@ -51,6 +55,7 @@ mod title;
 mod toolbox;
 mod tools;
 mod transcript;
+mod vectors;
 
 pub use command::{Approval, Command, Forked, Inspection, ResultInspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
@@ -114,6 +119,21 @@ pub struct ActorConfig {
     /// A reply repeating the same lines this many times in a row is stopped
     /// (`repetition.rs`); 0: never.
     pub repeat_limit: usize,
+    /// Which model makes the vectors of recall by meaning (`[recall] embedding_model`).
+    pub embedding: EmbeddingChoice,
+}
+
+/// Which model makes the vectors of recall by meaning.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum EmbeddingChoice {
+    /// An installed embedding model, if any (`llm::pick_embedding_model`; the one the
+    /// session's vectors are from while it is installed).
+    #[default]
+    Auto,
+    /// None: recall is by words alone, and nothing suggests a model.
+    Off,
+    /// This one, when installed.
+    Named(String),
 }
 
 /// The tools of a session: where they work and who decides.
@@ -141,6 +161,7 @@ impl Default for ActorConfig {
             tools: None,
             think: None,
             repeat_limit: repetition::DEFAULT_REPEAT_LIMIT,
+            embedding: EmbeddingChoice::Auto,
         }
     }
 }
@@ -230,6 +251,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             tools,
             think,
             repeat_limit,
+            embedding,
         } = config;
         // The session's own `/think` (in its settings) over the config's.
         let think = engine
@@ -255,6 +277,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             tools: toolbox::Toolbox::new(tools),
             bg: background::Background::default(),
             title: title::Titler::default(),
+            vectors: vectors::Vectors::new(embedding),
         };
         actor.run(model).await
     });
@@ -288,5 +311,6 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         params: Default::default(),
         tools: Default::default(),
         summaries_off: false,
+        recall: Default::default(),
     }
 }

@@ -143,6 +143,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             let fx = self.engine.handle(Input::NoReply, Utc::now());
             return self.execute(fx);
         }
+        if let crate::view::Connection::NotChat { model } = self.link.connection() {
+            // An embedding model answers no chat: the person picks another, then /retry.
+            self.out.banner(Notice::NotChatModel {
+                model: model.clone(),
+            });
+            let fx = self.engine.handle(Input::NoReply, Utc::now());
+            return self.execute(fx);
+        }
         // A server that stopped is withdrawn (one not started yet starts) before the
         // request goes: when that changed the offer, the request is built again if it
         // fits, so it offers what can be called.

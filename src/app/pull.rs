@@ -178,13 +178,17 @@ impl App {
                 let Some(job) = self.pull.take() else { return };
                 self.close_pull_dialog();
                 let secs = job.started.elapsed().as_secs();
+                let embeds = crate::llm::embedding_only(&job.name, &[]);
                 self.info(words::pulled(
                     &job.name,
                     job.progress.total(),
                     secs,
-                    job.switch,
+                    job.switch && !embeds,
+                    embeds,
                 ));
-                if job.switch {
+                // An embedding model serves recall: the session picks it up.
+                self.command(Command::ModelsChanged);
+                if job.switch && !embeds {
                     self.command(Command::SetModel { name: job.name });
                 }
                 return;

@@ -5,6 +5,7 @@
 //! optional and documented in `assets/default-config.toml`. Unknown keys are an error
 //! that names them: a typo should not silently fall back to a default.
 
+use crate::actor::EmbeddingChoice;
 use crate::core::budget::BudgetConfig;
 use crate::core::engine::EngineConfig;
 use crate::core::mode::Mode;
@@ -63,6 +64,29 @@ pub struct FileConfig {
     /// `[mcp.NAME]`: MCP servers whose tools are offered beside the built-in ones.
     #[serde(default)]
     pub mcp: BTreeMap<String, McpFileConfig>,
+    /// `[recall]`: how folded lines are found again.
+    #[serde(default)]
+    pub recall: RecallFileConfig,
+}
+
+/// `[recall]` as written.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecallFileConfig {
+    /// `"auto"` (the default): an installed embedding model, if any; `"off"`: by words
+    /// alone; else the name of the embedding model to use.
+    pub embedding_model: Option<String>,
+}
+
+impl RecallFileConfig {
+    /// The choice the actor gets.
+    pub fn embedding(&self) -> EmbeddingChoice {
+        match self.embedding_model.as_deref().map(str::trim) {
+            None | Some("" | "auto") => EmbeddingChoice::Auto,
+            Some("off") => EmbeddingChoice::Off,
+            Some(name) => EmbeddingChoice::Named(name.to_string()),
+        }
+    }
 }
 
 /// A config problem, naming the file and what is wrong.
@@ -110,6 +134,8 @@ pub struct Settings {
     pub log_level: String,
     pub keys: BTreeMap<String, String>,
     pub tools: ToolSettings,
+    /// Which model makes the vectors of recall by meaning (`[recall] embedding_model`).
+    pub embedding: EmbeddingChoice,
 }
 
 /// The data directory: `OLLM_HOME` if set, else `~/.ollm`.
@@ -347,6 +373,7 @@ pub fn resolve_with(
         log_level: file.log_level.unwrap_or_else(|| "info".into()),
         keys: file.keys,
         tools,
+        embedding: file.recall.embedding(),
     })
 }
 
@@ -488,6 +515,25 @@ mod tests {
         assert_eq!(f.keys.get("snapshot").map(String::as_str), Some("ctrl+s"));
         assert_eq!(f.tools.mode, Some(ToolMode::Ask));
         assert_eq!(f.tools.policy.get("run_command"), Some(&Policy::Ask));
+    }
+
+    #[test]
+    fn the_embedding_model_is_automatic_off_or_named() {
+        let choice = |text: &str| settings(&[], Env::default(), text).embedding;
+        assert_eq!(choice(""), EmbeddingChoice::Auto);
+        assert_eq!(
+            choice("[recall]\nembedding_model = \"auto\""),
+            EmbeddingChoice::Auto
+        );
+        assert_eq!(
+            choice("[recall]\nembedding_model = \"off\""),
+            EmbeddingChoice::Off
+        );
+        assert_eq!(
+            choice("[recall]\nembedding_model = \"nomic-embed-text\""),
+            EmbeddingChoice::Named("nomic-embed-text".into())
+        );
+        assert!(parse_file_config("[recall]\nembedings = \"off\"", Path::new("c.toml")).is_err());
     }
 
     #[test]

@@ -523,6 +523,13 @@ impl RecallIndex {
         indexed(text).map(|(s, _, _)| s).collect()
     }
 
+    /// Whether `query` has anything to search for: a word that is not small talk or an
+    /// instruction about the answer. Without one, recall finds nothing, by words or by
+    /// meaning, so its vector need not be asked for.
+    pub fn searchable(query: &str) -> bool {
+        !query_terms(query).is_empty()
+    }
+
     /// Add the sentences of one folded message.
     pub fn add(&mut self, id: MessageId, role: Role, text: &str) {
         for (i, (sentence, ws, kind)) in indexed(text).enumerate() {

@@ -139,6 +139,14 @@ pub struct ReducedResult {
     pub tokens: u32,
 }
 
+/// One message's sentence vectors in a `sentence_vectors` record: `vectors` is what
+/// `semantic::encode_vectors` writes (half floats, base64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageVectors {
+    pub id: MessageId,
+    pub vectors: String,
+}
+
 /// An emergency cut of one message in the active context: the model sees its first
 /// `head_chars` and last `tail_chars` characters around a marker. History keeps it whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,6 +268,14 @@ pub enum RecordBody {
     Event {
         event: crate::core::events::EngineEvent,
     },
+    /// The embedding vectors of folded messages' sentences (recall by meaning), all from
+    /// `model`: for each message, one vector per sentence `RecallIndex::sentences` gives
+    /// for its text, in order. Kept so that replay restores them without asking the model
+    /// again; a later record of another model replaces the vectors held.
+    SentenceVectors {
+        model: String,
+        messages: Vec<MessageVectors>,
+    },
     /// A snapshot file was written.
     Snapshot {
         snapshot_id: String,
@@ -302,6 +318,7 @@ impl RecordBody {
             RecordBody::Restore { .. } => "restore",
             RecordBody::Watermark { .. } => "watermark",
             RecordBody::Event { .. } => "event",
+            RecordBody::SentenceVectors { .. } => "sentence_vectors",
             RecordBody::ResultReduced { .. } => "result_reduced",
             RecordBody::Settings { .. } => "settings",
         }

@@ -121,6 +121,11 @@ impl SentenceVectors {
         self.messages.contains_key(&id)
     }
 
+    /// How many of message `id`'s sentences have their vectors here.
+    pub fn sentences_of(&self, id: MessageId) -> usize {
+        self.messages.get(&id).map_or(0, |n| *n as usize)
+    }
+
     /// The vectors of message `id`'s sentences, in order, replacing any it had. All must
     /// have the dimension of those already held; nothing changes on an error.
     pub fn insert_message(

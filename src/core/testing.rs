@@ -62,6 +62,12 @@ pub struct Harness<S> {
     pub tool_output: fn(&ToolCall) -> (String, bool),
     /// Tool results saved whole (`SaveResult`), by file name.
     pub saved: std::collections::BTreeMap<String, String>,
+    /// The embedding model's vector for a text (recall by meaning); `None`: every embed
+    /// request fails. The engine asks only once told of a model (`Input::Embedder`).
+    pub embed: Option<fn(&str) -> Vec<f32>>,
+    /// Every folded sentence sent to be embedded, and every message embedded as a query.
+    pub embedded_sentences: Vec<String>,
+    pub embedded_queries: Vec<String>,
 }
 
 /// How the harness's "server" answers a request: the reply text, and the prompt tokens
@@ -104,6 +110,9 @@ impl<S: Summarizer> Harness<S> {
             app_version: "test".into(),
             scripted_calls: Default::default(),
             tools_run: Vec::new(),
+            embed: None,
+            embedded_sentences: Vec::new(),
+            embedded_queries: Vec::new(),
         }
     }
 
@@ -155,6 +164,8 @@ impl<S: Summarizer> Harness<S> {
                     | Effect::Chat(_)
                     | Effect::CompressInBackground(_)
                     | Effect::CancelBackground
+                    | Effect::EmbedSentences(_)
+                    | Effect::EmbedQuery { .. }
             )
         });
         self.absorb(rest);
@@ -283,6 +294,21 @@ impl<S: Summarizer> Harness<S> {
                 Effect::ReduceResults(items) => {
                     let texts = self.reduce_results(items);
                     self.run(Input::ResultsReduced(texts), report, server);
+                }
+                // Between turns, answered at once: the person "reads" meanwhile.
+                Effect::EmbedSentences(job) => {
+                    let inputs = job.inputs();
+                    self.embedded_sentences.extend(inputs.iter().cloned());
+                    let answer = match self.embed {
+                        Some(f) => job.answer(Ok(inputs.iter().map(|s| f(s)).collect())),
+                        None => job.answer(Err("no embedding model".into())),
+                    };
+                    self.run(answer, report, server);
+                }
+                Effect::EmbedQuery { text, .. } => {
+                    self.embedded_queries.push(text.clone());
+                    let vector = self.embed.map(|f| f(&text));
+                    self.run(Input::QueryEmbedded(vector), report, server);
                 }
                 Effect::RunTools(calls) => {
                     for call in calls {

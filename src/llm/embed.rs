@@ -49,6 +49,17 @@ pub fn is_embedding_model(m: &ModelSummary) -> bool {
     m.capabilities.is_empty() && known_rank(&m.name).is_some()
 }
 
+/// Whether the model named `name`, with these capabilities (`/api/show`), makes
+/// embeddings and cannot chat: `embedding` without `completion`, or, where the server
+/// reports none, a known embedding model's name. Such a model is never a chat model.
+pub fn embedding_only(name: &str, capabilities: &[String]) -> bool {
+    if capabilities.iter().any(|c| c == "completion") {
+        return false;
+    }
+    capabilities.iter().any(|c| c == "embedding")
+        || capabilities.is_empty() && known_rank(name).is_some()
+}
+
 /// Where `name` stands in [`KNOWN_EMBEDDERS`]: "nomic-embed-text:v1.5" and
 /// "snowflake-arctic-embed2" are theirs, "all-minilmish" is not; a namespace
 /// ("library/") is ignored.
@@ -259,6 +270,24 @@ mod tests {
             274,
             &["completion"]
         )));
+    }
+
+    #[test]
+    fn a_model_that_only_embeds_cannot_chat() {
+        let caps = |c: &[&str]| c.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        assert!(embedding_only("all-minilm:latest", &caps(&["embedding"])));
+        assert!(embedding_only("acme/vectors", &caps(&["embedding"])));
+        assert!(embedding_only("bge-m3", &[]));
+        assert!(!embedding_only(
+            "llama3.2:3b",
+            &caps(&["completion", "tools"])
+        ));
+        assert!(!embedding_only("llama3.2:3b", &[]));
+        // One that does both chats.
+        assert!(!embedding_only(
+            "all-minilm:latest",
+            &caps(&["completion", "embedding"])
+        ));
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub enum LlmError {
     /// The model is installed but makes no embeddings (a chat model asked for vectors).
     #[error("model \"{model}\" does not make embeddings")]
     NotEmbedding { model: String },
+    /// The model only makes embeddings: it cannot be the chat model.
+    #[error("model \"{model}\" makes embeddings only; it cannot chat")]
+    NotChat { model: String },
     /// Ollama refused the prompt as larger than num_ctx (sent with `truncate: false`).
     #[error("the conversation does not fit the model's context window: {message}")]
     ContextOverflow { message: String },
@@ -101,6 +104,9 @@ impl LlmError {
                 "Recall by meaning needs an embedding model: /pull {} installs a small one (46 MB).",
                 SUGGESTED_EMBEDDING_MODEL
             ),
+            LlmError::NotChat { .. } => "Pick a chat model (the model picker lists them). An \
+                 embedding model serves recall by meaning by itself ([recall] embedding_model)."
+                .to_string(),
             LlmError::ContextOverflow { .. } => {
                 "Compress the conversation (/compress) or raise the context size (/ctx)."
                     .to_string()

@@ -478,6 +478,8 @@ fn render_record(
         RecordBody::Watermark { at } => {
             let _ = writeln!(md, "> ✔ {} · {time}\n", (w.task_done)(*at));
         }
+        // Recall's vectors are numbers for the model, not something to read.
+        RecordBody::SentenceVectors { .. } => {}
         RecordBody::Restore { snapshot_id, .. } => {
             let _ = writeln!(
                 md,

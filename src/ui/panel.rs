@@ -129,11 +129,55 @@ fn context_lines(
             width,
         ));
     }
+    if let Some(line) = recall_line(&status.recall, g) {
+        out.extend(item("recall:", s.dim, &line, s.text, width));
+    }
     if !out.is_empty() {
         out.insert(0, section("Every request", theme));
         out.push(Line::default());
     }
     out
+}
+
+/// Characters of an embedding failure the panel shows.
+const FAILURE_SHOWN: usize = 80;
+
+/// How recall finds folded lines, once something is folded: by meaning too, or by words
+/// alone and why (the one place a missing embedding model is mentioned, and only when the
+/// person did not turn it off).
+fn recall_line(recall: &crate::core::engine::RecallStatus, g: &Glyphs) -> Option<String> {
+    use crate::core::engine::Embedder;
+    if recall.lines == 0 {
+        return None;
+    }
+    let lines = recall.lines;
+    match &recall.embedder {
+        Embedder::Unknown | Embedder::Off => None,
+        Embedder::Missing { pull } => Some(format!(
+            "by words only; /pull {} lets it find paraphrases too",
+            clean_line(pull)
+        )),
+        Embedder::Model(m) => {
+            let m = clean_line(m);
+            Some(match &recall.failed {
+                Some(why) => format!(
+                    "by words ({m} failed: {})",
+                    truncate(&clean_line(why), FAILURE_SHOWN, g.ellipsis)
+                ),
+                None if recall.with_vectors >= lines => {
+                    format!(
+                        "by words and meaning ({m}, {} lines)",
+                        thousands(lines as u64)
+                    )
+                }
+                None => format!(
+                    "by words; by meaning for {} of {} lines ({m})",
+                    thousands(recall.with_vectors as u64),
+                    thousands(lines as u64)
+                ),
+            })
+        }
+    }
 }
 
 pub(crate) fn goal_lines(

@@ -254,6 +254,10 @@ fn connection(c: &Connection, theme: &Theme, glyphs: &Glyphs) -> Option<Span<'st
             format!("{} model not installed", glyphs.error),
             s.error,
         )),
+        Connection::NotChat { .. } => Some(Span::styled(
+            format!("{} model cannot chat", glyphs.error),
+            s.error,
+        )),
     }
 }
 

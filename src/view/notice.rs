@@ -66,6 +66,15 @@ pub enum Notice {
         found: Found,
     },
     NoModels,
+    /// The session's model makes embeddings only: nothing is sent to it.
+    NotChatModel {
+        model: String,
+    },
+    /// Recall finds folded lines by meaning too from now on, with this embedding model
+    /// (one was pulled).
+    RecallByMeaning {
+        model: String,
+    },
     /// A request failed before any reply; the message is saved.
     RequestFailed {
         error: LlmError,
@@ -260,6 +269,7 @@ impl Notice {
             Notice::Unreachable { .. }
             | Notice::ModelMissing { .. }
             | Notice::NoModels
+            | Notice::NotChatModel { .. }
             | Notice::RequestFailed { .. }
             | Notice::ReplyBrokeOff { .. }
             | Notice::StoreCreateFailed { .. }
@@ -279,6 +289,7 @@ impl Notice {
             | Notice::ThinkSet { .. }
             | Notice::Mcp(_)
             | Notice::Connected { .. }
+            | Notice::RecallByMeaning { .. }
             | Notice::StoppedBeforeReply
             | Notice::ReplyCutAtLimit
             | Notice::ReadingTooSlow { .. }

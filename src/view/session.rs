@@ -24,6 +24,10 @@ pub enum Connection {
     },
     /// The server runs but has no model installed.
     NoModels,
+    /// The session's model makes embeddings only: it cannot chat.
+    NotChat {
+        model: String,
+    },
 }
 
 /// What the actor is doing.

@@ -71,13 +71,16 @@ pub fn pull_cancelled(name: &str, completed: u64) -> String {
     )
 }
 
-pub fn pulled(name: &str, total: u64, secs: u64, switching: bool) -> String {
+pub fn pulled(name: &str, total: u64, secs: u64, switching: bool, embeds: bool) -> String {
     let size = if total > 0 {
         format!(" ({})", crate::ui::text::bytes(total))
     } else {
         String::new()
     };
-    if switching {
+    if embeds {
+        // Not a chat model: recall takes it up by itself (the session says so).
+        format!("Pulled {name}{size} in {secs} s.")
+    } else if switching {
         format!("Pulled {name}{size} in {secs} s; switching to it.")
     } else {
         format!("Pulled {name}{size} in {secs} s; /model {name} switches to it.")

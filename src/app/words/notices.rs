@@ -74,6 +74,16 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
                 ),
             },
         ),
+        Notice::NotChatModel { model } => Words::with_hint(
+            format!("Model \"{model}\" makes embeddings only: it cannot chat."),
+            format!(
+                "Pick a chat model with {}; an embedding model serves recall by meaning by itself. Your messages are saved.",
+                keys.models
+            ),
+        ),
+        Notice::RecallByMeaning { model } => Words::line(format!(
+            "Recall finds earlier lines by meaning too from now on, with {model}."
+        )),
         Notice::NoModels => Words::with_hint(
             "The Ollama server has no models installed.",
             format!(

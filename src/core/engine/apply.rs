@@ -282,6 +282,9 @@ impl Engine {
                 let tokens = tokens.unwrap_or_else(|| self.tok.count(text));
                 self.apply_reduced(*id, text.clone(), tokens);
             }
+            RecordBody::SentenceVectors { model, messages } => {
+                self.apply_vectors(model, messages)?;
+            }
             RecordBody::Snapshot { .. } => {}
             RecordBody::Restore { state, .. } => self.apply_restore(state)?,
             RecordBody::Settings { .. } => {

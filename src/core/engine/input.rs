@@ -9,7 +9,11 @@
 //! - a fold is applied inside the engine at once (it asks no model); `CompressInBackground`
 //!   — a fold's summary — is started where it stands and answered whenever it ends, while
 //!   the person reads and types (at most one runs; `CancelBackground` stops it unanswered
-//!   when the person's next message goes first).
+//!   when the person's next message goes first);
+//! - `EmbedQuery` (the vector of the message a turn answers) is answered like `Chat`: it
+//!   is the last effect of its batch and the turn waits for `QueryEmbedded`;
+//!   `EmbedSentences` (folded sentences' vectors) is started where it stands and answered
+//!   with `SentencesEmbedded` whenever it ends, between turns.
 
 use super::{CompressionOutcome, CompressionPlan, Engine, ReplyInput};
 use crate::core::engine::prompt::ChatPrompt;
@@ -125,6 +129,18 @@ pub enum Input {
     /// Answer to `ReduceResults`: the cut-down texts (a result whose original could not
     /// be read, or that needed no cut, is left out).
     ResultsReduced(Vec<(MessageId, String)>),
+    /// What makes the vectors for recall by meaning, as the driver found it (its setting
+    /// and the installed models); not persisted.
+    Embedder(super::Embedder),
+    /// Answer to `EmbedSentences` (made by `EmbedJob::answer`): each message's sentence
+    /// vectors from `model`, or why there are none.
+    SentencesEmbedded {
+        model: String,
+        vectors: Result<super::MessageVectorList, String>,
+    },
+    /// Answer to `EmbedQuery`: the vector of the person's message, or nothing (no answer
+    /// in time, or an error): recall is by words alone then. (Stop answers `NoReply`.)
+    QueryEmbedded(Option<Vec<f32>>),
 }
 
 /// Something the driver must carry out, in order. See the module docs. (Short-lived and
@@ -157,6 +173,13 @@ pub enum Effect {
     /// Cut these older tool results down from their originals (`results::shorten` to
     /// each target); answer `ResultsReduced` at once.
     ReduceResults(Vec<super::Reduction>),
+    /// Embed these folded sentences with the job's model, off the person's way (between
+    /// turns, like a summary); answer `SentencesEmbedded` whenever it ends.
+    EmbedSentences(super::EmbedJob),
+    /// Embed the person's message the turn answers (`text`, its start) with `model`, for
+    /// recall by meaning; answer `QueryEmbedded` within a short time limit — the request
+    /// waits for it. Always the last effect of a batch, like `Chat`.
+    EmbedQuery { model: String, text: String },
 }
 
 /// A tool call's outcome as the model will see it.
@@ -262,9 +285,15 @@ impl Engine {
             Input::SnapshotSaved { meta } => self.snapshot_saved(&meta, now, &mut fx),
             Input::ResultsReduced(texts) => self.results_reduced(texts, now, &mut fx),
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),
+            Input::Embedder(embedder) => self.set_embedder(embedder),
+            Input::SentencesEmbedded { model, vectors } => {
+                self.sentences_embedded(model, vectors, now, &mut fx)
+            }
+            Input::QueryEmbedded(vector) => self.query_answered(vector, now, &mut fx),
         }
         self.sync_ledger();
         self.refresh_offer();
+        self.ask_vectors(&mut fx);
         defer_recovery_snapshots(&mut fx);
         self.keep_events(now, &mut fx);
         fx

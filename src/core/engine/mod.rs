@@ -30,8 +30,9 @@
 //!
 //! Files: `input` (the door), `turn` (a turn's steps), `commands` (goal board, pins,
 //! settings), `snapshots` (save and restore), `apply` (records → state), `replay`,
-//! `prompt` (what is sent, and the budget), `compress/` (identify, plan, apply, and the
-//! emergency measures).
+//! `prompt` (what is sent, and the budget), `semantic` (recall by meaning: the vectors
+//! asked for, kept and used), `compress/` (identify, plan, apply, and the emergency
+//! measures).
 
 mod apply;
 mod commands;
@@ -42,6 +43,7 @@ mod offer;
 mod prompt;
 mod reduce;
 mod replay;
+mod semantic;
 mod snapshots;
 mod turn;
 mod watermark;
@@ -54,6 +56,9 @@ pub use offer::{FIXED_SHARE, Need, ToolOffer, ToolsOffered};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole, max_reply};
 pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
 pub use replay::ReplayReport;
+pub use semantic::{
+    EmbedJob, Embedder, JOB_SENTENCES, MessageVectorList, QUERY_CHARS, RecallStatus,
+};
 pub use watermark::TASK_DONE_TOOL;
 
 use crate::core::budget::{BudgetConfig, CtxSource, resolve_ctx};
@@ -166,6 +171,8 @@ pub struct EngineStatus {
     pub tools: ToolsOffered,
     /// Folds keep the facts only from now on: the model's summaries failed the check.
     pub summaries_off: bool,
+    /// How recall finds folded lines: by words, and by meaning with which model.
+    pub recall: RecallStatus,
 }
 
 /// Automatic compression is paused after a pass that freed too little.
@@ -266,6 +273,9 @@ pub struct Engine {
     /// the folded set changes (`recall_for`: the ids it holds, sorted).
     recall_index: crate::core::log_recall::RecallIndex,
     recall_for: Vec<MessageId>,
+    /// Recall by meaning: the folded sentences' vectors (from the log), the embedding
+    /// model the driver has, the vector of the message a turn answers (`semantic.rs`).
+    semantic: semantic::Semantic,
     /// How fast the server is and how much of its time compression took (runtime only).
     speed: crate::core::speed::ServerSpeed,
     /// The tools the actor can offer, counted (runtime only: the model's capability and
@@ -349,6 +359,7 @@ impl Engine {
             ledger_dropped: (0, 0),
             recall_index: Default::default(),
             recall_for: Vec::new(),
+            semantic: Default::default(),
             speed: Default::default(),
             tools: Vec::new(),
             offer: ToolsOffered::default(),
@@ -489,6 +500,7 @@ impl Engine {
             params: self.settings.params.clone(),
             tools: self.offer.clone(),
             summaries_off: !self.summaries_on(),
+            recall: self.recall_status(),
         }
     }
 

@@ -162,10 +162,16 @@ impl Engine {
     /// included — nothing is recorded (the benchmark asks its quiz this way, and a view
     /// of "what the model would see" can). It may be over budget when the state is.
     pub fn prompt_for(&self, text: &str) -> ChatPrompt {
-        self.prompt_with(Some(text))
+        self.prompt_with(Some((text, None)))
     }
 
-    fn prompt_with(&self, next: Option<&str>) -> ChatPrompt {
+    /// [`Self::prompt_for`] with the vector of `text` from the embedding model whose
+    /// vectors the session holds: recall finds folded lines by meaning too.
+    pub fn prompt_for_with(&self, text: &str, vector: Option<&[f32]>) -> ChatPrompt {
+        self.prompt_with(Some((text, vector)))
+    }
+
+    fn prompt_with(&self, next: Option<(&str, Option<&[f32]>)>) -> ChatPrompt {
         let mut messages = Vec::with_capacity(self.active.messages().len() + 2);
         let system = if self.goal_part.text.is_empty() {
             self.system.text.clone()
@@ -182,7 +188,7 @@ impl Engine {
         let active = self.active.messages();
         let mut skipped_raw = 0u32;
         // The person's message this request answers: recall searches for it.
-        let mut answering: Option<(usize, &str)> = None;
+        let mut answering: Option<(usize, &str, Option<MessageId>)> = None;
         for (i, e) in active.iter().enumerate() {
             let Some(m) = self.history.get(e.id) else {
                 continue;
@@ -202,7 +208,7 @@ impl Engine {
                 continue;
             }
             match m.role {
-                Role::User => answering = Some((messages.len(), m.text.as_str())),
+                Role::User => answering = Some((messages.len(), m.text.as_str(), Some(m.id))),
                 // A complete answer: nothing is being answered (until tool calls follow).
                 Role::Assistant if m.calls.is_empty() => answering = None,
                 _ => {}
@@ -235,16 +241,22 @@ impl Engine {
             .saturating_add(self.checkpoint_part.raw)
             .saturating_add(self.active.messages_raw())
             .saturating_sub(skipped_raw);
-        if let Some(text) = next {
-            answering = Some((messages.len(), text));
+        let mut next_vector = None;
+        if let Some((text, vector)) = next {
+            answering = Some((messages.len(), text, None));
+            next_vector = vector;
             messages.push(PromptMessage::new(PromptRole::User, text.to_string()));
             raw_estimate = raw_estimate
                 .saturating_add(self.tok.count(text))
                 .saturating_add(MESSAGE_OVERHEAD_TOKENS);
         }
         let mut recalled = Vec::new();
-        if let Some((at, query)) = answering
-            && let Some((text, raw, lines)) = self.recall_slot(query, raw_estimate)
+        if let Some((at, query, id)) = answering
+            && let Some((text, raw, lines)) = self.recall_slot(
+                query,
+                next_vector.or_else(|| self.query_vector(id)),
+                raw_estimate,
+            )
         {
             messages.insert(at, PromptMessage::new(PromptRole::System, text));
             raw_estimate = raw_estimate.saturating_add(raw);
@@ -263,13 +275,14 @@ impl Engine {
         }
     }
 
-    /// The recalled lines for the person's `query`, as a message under its header: its
-    /// text, raw tokens and lines. Within [`RECALL_SHARE`] of the room and what is left
+    /// The recalled lines for the person's `query` (with its `vector`, by meaning too),
+    /// as a message under its header: its text, raw tokens and lines. Within [`RECALL_SHARE`] of the room and what is left
     /// under the hard limit beside a request of `raw_estimate`; `None` when nothing was
     /// found or nothing fits.
     fn recall_slot(
         &self,
         query: &str,
+        vector: Option<&[f32]>,
         raw_estimate: u32,
     ) -> Option<(String, u32, Vec<RecalledLine>)> {
         if self.recall_index.is_empty() {
@@ -289,7 +302,9 @@ impl Engine {
         let mut text = header.clone();
         let mut raw = fixed;
         let mut lines = Vec::new();
-        let hits = self.recall_index.search(query, RECALL_LINES);
+        let hits =
+            self.recall_index
+                .search_with(query, vector, self.sentence_vectors(), RECALL_LINES);
         let corrections = if hits.is_empty() {
             Vec::new()
         } else {
@@ -380,6 +395,7 @@ impl Engine {
             }
         }
         self.recall_for = ids;
+        self.folded_changed();
     }
 
     // ----- cached prompt parts -----

@@ -62,6 +62,8 @@ pub(super) enum Awaiting {
     Snapshot(String),
     /// The results of the reply's tool calls.
     Tools,
+    /// The vector of the person's message (recall by meaning).
+    Query,
 }
 
 /// What a turn does next.
@@ -112,7 +114,32 @@ impl Engine {
             fx.push(Effect::CancelBackground);
         }
         self.turn = Some(Turn::default());
+        // Recall by meaning needs the message's vector before the request is built.
+        if let Some(embed) = self.query_to_embed() {
+            fx.push(embed);
+            if let Some(turn) = &mut self.turn {
+                turn.awaiting = Awaiting::Query;
+            }
+            return;
+        }
         self.advance(now, fx);
+    }
+
+    /// The vector of the person's message came (or not): the turn goes on.
+    pub(super) fn query_answered(
+        &mut self,
+        vector: Option<Vec<f32>>,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        if self
+            .turn
+            .as_ref()
+            .is_some_and(|t| t.awaiting == Awaiting::Query)
+        {
+            self.query_embedded(vector);
+            self.advance(now, fx);
+        }
     }
 
     /// The turn's next step, as effects.
