@@ -135,6 +135,15 @@ pub async fn send<S>(
                     printer.end_line()?;
                     return Err(Failure(why).into());
                 }
+                // The TUI shows this as a banner; a pipe must not cut the input silently
+                // (stdout stays the reply alone).
+                if let Notice::Engine(crate::core::events::EngineEvent::MessageClipped {
+                    omitted_tokens,
+                    ..
+                }) = n
+                {
+                    eprintln!("{}", clipped_warning(omitted_tokens));
+                }
             }
             Update::Closed => break,
             _ => {}
@@ -177,6 +186,15 @@ impl<W: Write> Printer<'_, W> {
             self.print("\n")
         }
     }
+}
+
+/// What a person piping a file longer than the window is told on stderr.
+fn clipped_warning(omitted_tokens: u32) -> String {
+    format!(
+        "ollm-tui: warning: the input is longer than the model's context: the model saw its \
+         beginning and end, about {omitted_tokens} tokens of the middle were left out. The \
+         whole text is kept in the session; run again with a larger --ctx N to send it whole."
+    )
 }
 
 /// The notices that mean no reply is coming.

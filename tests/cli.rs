@@ -674,6 +674,47 @@ fn a_prompt_with_piped_input_is_answered_on_stdout_and_kept_as_a_session() {
 }
 
 #[test]
+fn a_piped_input_longer_than_the_window_is_said_on_stderr_not_cut_silently() {
+    // #37 item 1: 60 KB through a pipe at --ctx 2048 printed a confident reply and said
+    // nothing of the ~15,000 tokens the model never saw.
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    let big: String = (0..1500)
+        .map(|i| format!("line {i}: let value_{i} = compute({i}) + offset;\n"))
+        .collect();
+    let o = run_with_input(
+        home.path(),
+        &[
+            "--host",
+            &url,
+            "-m",
+            "llama3.2:3b",
+            "--ctx",
+            "2048",
+            "summarise this",
+        ],
+        Some(big.as_bytes()),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!out.is_empty(), "the reply still comes");
+    assert!(
+        !out.contains("left out"),
+        "stdout is the reply alone: {out:?}"
+    );
+    assert!(err.contains("left out"), "{err}");
+    assert!(err.contains("--ctx"), "{err}");
+    // A small input says nothing of the kind.
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "-m", "llama3.2:3b", "summarise this"],
+        Some(b"a short note\n"),
+    );
+    assert!(!text(&o).1.contains("left out"), "{:?}", text(&o));
+}
+
+#[test]
 fn piped_text_alone_is_the_message_and_the_model_can_be_the_first_word() {
     let server = Server::start();
     let url = server.url();
