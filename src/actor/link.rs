@@ -194,8 +194,9 @@ impl<B: ChatBackend> Link<B> {
     }
 }
 
-/// Whether two model names mean the same model (`llama3.2` is `llama3.2:latest`).
-fn same_model(a: &str, b: &str) -> bool {
+/// Whether two model names mean the same model (`llama3.2` is `llama3.2:latest`): for the
+/// chat model here and the embedding model in `vectors.rs`.
+pub(super) fn same_model(a: &str, b: &str) -> bool {
     let full = |n: &str| {
         if n.contains(':') {
             n.to_string()

@@ -7,6 +7,7 @@
 //! runs (the engine asks for one at a time).
 
 use super::EmbeddingChoice;
+use super::link::same_model;
 use crate::core::engine::{EmbedJob, Embedder, Input};
 use crate::llm::{
     ChatBackend, ModelSummary, SUGGESTED_EMBEDDING_MODEL, is_embedding_model, pick_embedding_model,
@@ -19,18 +20,6 @@ use tokio::task::JoinHandle;
 pub(super) struct Vectors {
     choice: EmbeddingChoice,
     running: Option<JoinHandle<Input>>,
-}
-
-/// Whether two model names mean the same model (`all-minilm` is `all-minilm:latest`).
-fn same_model(a: &str, b: &str) -> bool {
-    let full = |n: &str| {
-        if n.contains(':') {
-            n.to_string()
-        } else {
-            format!("{n}:latest")
-        }
-    };
-    full(a) == full(b)
 }
 
 impl Vectors {

@@ -112,6 +112,11 @@ impl ActiveContext {
         &self.checkpoints
     }
 
+    /// The active checkpoint `id`, if it is still active.
+    pub fn checkpoint(&self, id: crate::core::checkpoint::CheckpointId) -> Option<&Checkpoint> {
+        self.checkpoints.iter().find(|c| c.id == id)
+    }
+
     pub fn messages(&self) -> &[ActiveEntry] {
         &self.messages
     }

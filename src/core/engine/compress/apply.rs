@@ -139,13 +139,7 @@ impl Engine {
             let TaskTarget::Age { id, from } = task.target else {
                 continue;
             };
-            let Some(old) = self
-                .active
-                .checkpoints()
-                .iter()
-                .find(|c| c.id == id)
-                .cloned()
-            else {
+            let Some(old) = self.active.checkpoint(id).cloned() else {
                 continue;
             };
             let (text, tokens, mechanical) = self.result_or_shortened(

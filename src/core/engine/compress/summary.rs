@@ -162,13 +162,7 @@ impl Engine {
         now: DateTime<Utc>,
         fx: &mut Vec<Effect>,
     ) {
-        let Some(cp) = self
-            .active
-            .checkpoints()
-            .iter()
-            .find(|c| c.id == id)
-            .cloned()
-        else {
+        let Some(cp) = self.active.checkpoint(id).cloned() else {
             return;
         };
         let text = match result {
