@@ -27,20 +27,22 @@
 //!
 //! One file per concern: `change.rs` holds the words that say a value changed,
 //! `extract.rs` takes the lines out of a message (and says what
-//! kind each value is), `supersede.rs` decides which later line replaces which (and what
-//! that removes from summaries), `compact.rs` shortens a line to its subject and values,
+//! kind each value is), `supersede.rs` decides which later line replaces which, `corrections.rs` what
+//! a correction removes from lines not folded yet, summaries and recall, `compact.rs` shortens a line to its subject and values,
 //! `fit.rs` keeps what fits the ledger's token budget and renders it.
 
 mod change;
 mod compact;
+mod corrections;
 mod extract;
 mod fit;
 mod supersede;
 
 pub use compact::{Form, compact};
+pub use corrections::{corrections_said, drop_replaced, replaced, settle};
 pub use extract::{confirms, extract, extract_confirmed, values};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
-pub use supersede::{corrections_said, drop_replaced, merge, replaced, settle};
+pub use supersede::merge;
 
 use crate::core::tokens::Tokenizer;
 
