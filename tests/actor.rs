@@ -2485,7 +2485,7 @@ async fn tools_offered_over_a_long_chat_are_counted_and_the_window_is_kept() {
     );
     for i in 0..40 {
         s.say(&format!(
-            "Note {i}: the shuttle for group {i} leaves at 9:{:02} from gate {i}.",
+            "Note {i} for shuttles.md: the shuttle for group {i} leaves at 9:{:02} from gate {i}.",
             i % 60
         ))
         .await;

@@ -7,7 +7,7 @@ use ollm_tui::core::checkpoint::Level;
 use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineConfig, EngineError, Input, PromptRole, ReplyInput, Request,
-    max_reply,
+    ToolOffer, max_reply,
 };
 use ollm_tui::core::events::{CompressReason, EngineEvent, Intensity, SkipReason};
 use ollm_tui::core::goals::{GoalChange, GoalError, Priority};
@@ -332,6 +332,103 @@ fn pinned_messages_tool_errors_and_the_last_exchange_are_never_folded() {
     // The last exchange is verbatim at the end.
     let n = prompt.messages.len();
     assert!(prompt.messages[n - 2].content.starts_with("Question 49"));
+    assert_coverage(&h);
+}
+
+#[test]
+fn file_and_command_tools_wait_until_the_chat_turns_to_the_workspace() {
+    // Offered them, the real 0.5B model answered "dinner at mine on saturday" with a call
+    // to read path/to/dinner.txt, five times out of five; not offered them, in words.
+    let offers = || -> Vec<ToolOffer> {
+        ollm_tui::tools::builtin_specs()
+            .into_iter()
+            .map(|s| ToolOffer {
+                name: s.name,
+                schema: s.schema.to_string(),
+                need: s.need,
+            })
+            .collect()
+    };
+    let mut h = Harness::new(4096, tok(), Extractive::new());
+    h.apply(Input::ToolsAvailable(offers()));
+    let r = h.turn("dinner at mine on saturday, 6 of us", |_| "Lovely.".into());
+    assert_eq!(r.sent[0].tools, Vec::<String>::new());
+    assert!(
+        h.engine
+            .tools_offered()
+            .waiting
+            .iter()
+            .any(|t| t == "read_file")
+    );
+    let r = h.turn("can you check notes/menu.md for the wine?", |_| {
+        "Sure.".into()
+    });
+    assert!(
+        r.sent[0].tools.iter().any(|t| t == "read_file"),
+        "{:?}",
+        r.sent[0].tools
+    );
+    // From then on, and after a restart (the log says so).
+    let r = h.turn("thanks! and dessert?", |_| "Tiramisu.".into());
+    assert!(r.sent[0].tools.iter().any(|t| t == "edit_file"));
+    let (mut replayed, _) = h.replayed();
+    replayed.handle(Input::ToolsAvailable(offers()), h.clock.tick());
+    assert!(
+        replayed
+            .tools_offered()
+            .offered
+            .iter()
+            .any(|t| t == "run_command")
+    );
+    assert!(replayed.tools_offered().waiting.is_empty());
+
+    // The developer mode offers them from the first message.
+    let mut dev = Harness::new(4096, tok(), Extractive::new());
+    dev.apply(Request::SetMode {
+        mode: Mode::Developer,
+    });
+    dev.apply(Input::ToolsAvailable(offers()));
+    let r = dev.turn("hi there", |_| "Hello.".into());
+    assert!(r.sent[0].tools.iter().any(|t| t == "read_file"));
+}
+
+#[test]
+fn a_kept_tool_error_keeps_the_call_that_made_it() {
+    // On the real 0.5B model the call was folded and its error kept: every later request
+    // held "cannot open D:\\path\\to\\your\\file.txt" answering nothing, and the model
+    // called for that file again turn after turn. A kept error keeps its call.
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    h.scripted_calls.push_back(vec![ToolCall {
+        id: String::new(),
+        name: "read_file".into(),
+        args: "{\"path\":\"D:/path/to/your/file.txt\"}".into(),
+        from_text: false,
+    }]);
+    h.tool_output = |call| (format!("Error: cannot open {}", call.args), true);
+    h.turn("dinner at mine on saturday, 6 of us", |_| "Noted.".into());
+    let call_id = h
+        .engine
+        .history()
+        .iter()
+        .find(|m| !m.calls.is_empty())
+        .map(|m| m.id)
+        .expect("the call is in the log");
+    chat(&mut h, 40);
+    assert!(h.engine.compressions() >= 2);
+    for cp in h.engine.checkpoints() {
+        assert!(!cp.covers.contains(&call_id), "the call was folded");
+    }
+    let prompt = h.engine.prompt();
+    let at = |pred: &dyn Fn(&ollm_tui::core::engine::PromptMessage) -> bool| {
+        prompt.messages.iter().position(pred)
+    };
+    let call = at(&|m| m.tool_calls.iter().any(|c| c.name == "read_file")).expect("call sent");
+    let error = at(&|m| m.content.starts_with("Error: cannot open")).expect("error sent");
+    assert_eq!(
+        error,
+        call + 1,
+        "the error answers the call right before it"
+    );
     assert_coverage(&h);
 }
 

@@ -199,10 +199,11 @@ async fn a_server_from_the_config_is_called_through_the_model_loop() {
         results,
         vec![("t.shout".to_string(), "QUIET PLEASE".to_string(), false)]
     );
-    // Offered beside the built-in tools, with the server's schema.
+    // Offered from the first message, with the server's schema (the built-in file tools
+    // wait until the chat turns to files: `engine/offer.rs`).
     let requests = server.chat_requests();
     let names = offered_names(&requests[0]);
-    assert!(names.contains(&"read_file".to_string()), "{names:?}");
+    assert!(!names.contains(&"read_file".to_string()), "{names:?}");
     assert!(names.contains(&"t.shout".to_string()), "{names:?}");
     let shout = requests[0]["tools"]
         .as_array()
@@ -286,7 +287,7 @@ async fn a_server_that_cannot_start_is_said_and_the_chat_goes_on() {
     let mut tools = tools_from_config(dir.path(), "");
     tools.mcp[0].command = "/nonexistent/mcp-server".into();
     let s = start(&server, tools);
-    s.say("hello").await;
+    s.say("hello, what is in notes.md?").await;
     s.wait_for_messages(2).await;
     let (_, updates) = s.finish().await;
     let notes = notices(&updates);

@@ -221,7 +221,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
         spec(
             "read_file",
             Access::Read,
-            Need::Always,
+            Need::Workspace,
             "Read a text file in the working directory; lines come numbered.",
             json!({"type": "object", "required": ["path"], "properties": {
                 "path": {"type": "string"},
@@ -232,7 +232,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
         spec(
             "run_command",
             Access::Execute,
-            Need::Always,
+            Need::Workspace,
             "Run a shell command (sh -c) in the working directory; returns output and exit status.",
             json!({"type": "object", "required": ["command"], "properties": {
                 "command": {"type": "string"}
@@ -241,7 +241,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
         spec(
             "list_files",
             Access::Read,
-            Need::Always,
+            Need::Workspace,
             "List files under a directory (respects .gitignore).",
             json!({"type": "object", "properties": {
                 "path": {"type": "string"},
@@ -252,7 +252,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
         spec(
             "search_files",
             Access::Read,
-            Need::Always,
+            Need::Workspace,
             "Search file contents for a regex; returns path:line: text.",
             json!({"type": "object", "required": ["pattern"], "properties": {
                 "pattern": {"type": "string"},
@@ -263,7 +263,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
         spec(
             "edit_file",
             Access::Write,
-            Need::Always,
+            Need::Workspace,
             "Replace text that occurs exactly once in a file.",
             json!({"type": "object", "required": ["path", "old_text", "new_text"], "properties": {
                 "path": {"type": "string"},
@@ -274,7 +274,7 @@ pub fn builtin_specs() -> Vec<ToolSpec> {
         spec(
             "write_file",
             Access::Write,
-            Need::Always,
+            Need::Workspace,
             "Create or overwrite a file with the given content.",
             json!({"type": "object", "required": ["path", "content"], "properties": {
                 "path": {"type": "string"},

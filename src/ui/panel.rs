@@ -120,6 +120,19 @@ fn context_lines(
             width,
         ));
     }
+    if !tools.waiting.is_empty() {
+        out.extend(item(
+            "held back:",
+            s.dim,
+            &format!(
+                "{} (offered once the chat turns to files, code or commands{}/mode developer)",
+                tools.waiting.join(", "),
+                g.sep
+            ),
+            s.text,
+            width,
+        ));
+    }
     if status.summaries_off {
         out.extend(item(
             "folds:",

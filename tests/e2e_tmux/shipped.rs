@@ -23,7 +23,9 @@ fn comparable(mut body: serde_json::Value) -> serde_json::Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_benchmark_sends_the_first_request_the_binary_sends() {
     let model = "qwen2.5-coder:0.5b";
-    let message = "Planning a June trip to Málaga, help?";
+    // Names a file: the file tools are offered (a chat about nothing in the workspace
+    // offers none, `engine/offer.rs`).
+    let message = "June trip to Málaga, see trip.md?";
     // The binary as a person starts it: no config file, a model with the tools capability.
     let rig = Rig::new().await;
     let t = rig

@@ -71,6 +71,8 @@ impl Engine {
         self.next_seq = r.seq + 1;
         match &r.body {
             RecordBody::User { pinned, tokens, .. } => {
+                self.workspace_talk =
+                    self.workspace_talk || super::offer::mentions_workspace(&text);
                 // A correction replaces the folded value when said, not when folded.
                 let corrects = !self.replaying
                     && !self.active.checkpoints().is_empty()
@@ -142,6 +144,7 @@ impl Engine {
                 original,
                 ..
             } => {
+                self.workspace_talk = true;
                 let tool = ToolInfo {
                     name: name.clone(),
                     args: args.clone(),

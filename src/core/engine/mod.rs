@@ -283,6 +283,9 @@ pub struct Engine {
     tools: Vec<offer::Counted>,
     /// What the next request offers of them (`offer.rs`), kept current as the state moves.
     offer: ToolsOffered,
+    /// The conversation has turned to the workspace (files, code, commands) or used a
+    /// tool: the workspace tools are offered from then on (`offer.rs`). From the log.
+    workspace_talk: bool,
     /// How the model's summaries of folds fared (from the log: `compress/summary.rs`).
     summaries: compress::SummaryVerdicts,
     /// The person's last pauses between a reply and their next message, in seconds
@@ -363,6 +366,7 @@ impl Engine {
             speed: Default::default(),
             tools: Vec::new(),
             offer: ToolsOffered::default(),
+            workspace_talk: false,
             summaries: Default::default(),
             pauses: Vec::new(),
         };

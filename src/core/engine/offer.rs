@@ -6,6 +6,12 @@
 //! the request carries (never left for the calibration ratio to absorb, which then read
 //! our own miscount as the server truncating), and the offer is kept small:
 //!
+//! - the workspace tools (files and commands) are offered once the conversation turns to
+//!   the workspace — the person names a file or path, pastes code, speaks of files,
+//!   folders, scripts or commands, or a tool has run — and from then on, or always in the
+//!   developer and debugger modes. A dinner plan does not need `edit_file`: offered it,
+//!   the real 0.5B model answered "dinner at mine on saturday" with a call to read
+//!   `path/to/dinner.txt` five times out of five, and in words once it was not offered;
 //! - a tool whose use depends on the conversation is offered only while the conversation
 //!   has what it works on: reading back a shortened result (`recall`) while one is in
 //!   view, searching folded history (`search_history`) once something is folded, closing
@@ -20,6 +26,7 @@
 
 use super::Engine;
 use crate::core::message::Role;
+use crate::core::mode::Mode;
 
 /// Share of the window the fixed costs (system prompt, goal board, tool schemas) may take
 /// together: the rest is the conversation's, its memory's and the reply's.
@@ -33,6 +40,8 @@ pub const TOOLS_PREAMBLE_TOKENS: u32 = 64;
 pub enum Need {
     /// Whenever tools are offered.
     Always,
+    /// Once the conversation is about the workspace (see the module docs).
+    Workspace,
     /// While a shortened tool result is in view (it names the id to read back).
     ShortenedResult,
     /// Once part of the conversation is folded.
@@ -66,6 +75,8 @@ pub struct ToolsOffered {
     pub raw: u32,
     /// Tools the window has no room for now (not those waiting for their need).
     pub left_out: Vec<String>,
+    /// Workspace tools held back until the conversation turns to files, code or commands.
+    pub waiting: Vec<String>,
 }
 
 impl Engine {
@@ -113,6 +124,8 @@ impl Engine {
             .iter()
             .any(|e| e.role == Role::Tool && self.watermark.is_none_or(|w| e.id > w));
         let folded = !self.active.checkpoints().is_empty();
+        let workspace =
+            self.workspace_talk || matches!(self.settings.mode, Mode::Developer | Mode::Debugger);
         let cal = self.calibration();
         let cap = (f64::from(self.window()) * FIXED_SHARE) as u32;
         let fixed = cal.apply(self.system.raw.saturating_add(self.goal_part.raw));
@@ -120,6 +133,12 @@ impl Engine {
         for t in &self.tools {
             let needed = match t.offer.need {
                 Need::Always => true,
+                Need::Workspace => {
+                    if !workspace {
+                        out.waiting.push(t.offer.name.clone());
+                    }
+                    workspace
+                }
                 Need::ShortenedResult => shortened,
                 Need::Folded => folded,
                 Need::ToolsInUse => in_use,
@@ -138,5 +157,144 @@ impl Engine {
             out.raw = raw;
         }
         self.offer = out;
+    }
+}
+
+/// Whether a message of the person's turns the conversation to the workspace: a path or a
+/// file name with a known extension, code (a fence or `inline`), or a word for files,
+/// folders, scripts or commands (in a few languages). Words alone like "code" do not
+/// count: a buzzer code is not source code.
+pub fn mentions_workspace(text: &str) -> bool {
+    if text.contains("```") || inline_code(text) {
+        return true;
+    }
+    text.split_whitespace().any(|raw| {
+        let w = raw.trim_matches(|c: char| !c.is_alphanumeric() && !"/\\~._-".contains(c));
+        let w = w.trim_end_matches(['.', ',']);
+        path_like(w) || file_name(w) || WORKSPACE_WORDS.contains(&w.to_lowercase().as_str())
+    })
+}
+
+/// Words that say the talk is about files, folders, scripts or commands.
+const WORKSPACE_WORDS: &[&str] = &[
+    "file",
+    "files",
+    "filename",
+    "folder",
+    "folders",
+    "directory",
+    "directories",
+    "repo",
+    "repos",
+    "repository",
+    "codebase",
+    "script",
+    "scripts",
+    "command",
+    "commands",
+    "terminal",
+    "shell",
+    "compile",
+    "compiler",
+    "traceback",
+    "stacktrace",
+    "git",
+    "cargo",
+    "npm",
+    "datei",
+    "dateien",
+    "ordner",
+    "verzeichnis",
+    "fichier",
+    "fichiers",
+    "dossier",
+    "répertoire",
+    "archivo",
+    "archivos",
+    "carpeta",
+    "directorio",
+    "arquivo",
+    "arquivos",
+];
+
+/// File extensions that make `name.ext` a file name rather than an abbreviation, a
+/// decimal or a web domain.
+const EXTENSIONS: &[&str] = &[
+    "rs", "py", "js", "ts", "tsx", "jsx", "go", "c", "h", "cc", "cpp", "hpp", "java", "kt", "rb",
+    "php", "cs", "swift", "sh", "bash", "zsh", "ps1", "toml", "yaml", "yml", "json", "md", "txt",
+    "csv", "tsv", "log", "xml", "html", "css", "sql", "lock", "ini", "cfg", "conf", "env", "pdf",
+    "docx", "xlsx", "ipynb", "lua", "zig", "vue", "svelte",
+];
+
+/// `~/x`, `./x`, `/etc/x`, `src/a/`, `C:\x`: a path (URLs are the web, not the workspace;
+/// one slash between words, as in "and/or", is not a path).
+fn path_like(w: &str) -> bool {
+    if w.contains("://") || !w.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    let prefixed = ["~/", "./", "../", "/"]
+        .iter()
+        .any(|p| w.starts_with(p) && w.len() > p.len());
+    let slashes = w.matches(['/', '\\']).count();
+    prefixed || slashes >= 2 || (slashes == 1 && w.contains('\\'))
+}
+
+/// `main.rs`, `Cargo.toml`, `notes.md`: a stem and a known extension.
+fn file_name(w: &str) -> bool {
+    let name = w.rsplit(['/', '\\']).next().unwrap_or(w);
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    !stem.is_empty()
+        && stem.chars().any(char::is_alphabetic)
+        && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+}
+
+/// A pair of backticks around something on one line.
+fn inline_code(text: &str) -> bool {
+    text.lines().any(|l| {
+        let mut parts = l.split('`');
+        parts.next();
+        matches!((parts.next(), parts.next()), (Some(inner), Some(_)) if !inner.trim().is_empty())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mentions_workspace;
+
+    #[test]
+    fn talk_of_files_code_and_commands_turns_to_the_workspace() {
+        for yes in [
+            "why does src/http/parse.rs panic?",
+            "open main.rs and look at line 40",
+            "what's in ~/notes",
+            "check /etc/hosts for me",
+            "the file is huge, can you read it",
+            "run `cargo test` please",
+            "```\nfn main() {}\n```",
+            "list the folder",
+            "kannst du die Datei lesen?",
+            "lis le fichier README.md",
+            "the build log says error E0412 (see build.log)",
+            r"look in C:\Users\me",
+        ] {
+            assert!(mentions_workspace(yes), "{yes}");
+        }
+    }
+
+    #[test]
+    fn a_chat_about_life_stays_a_chat() {
+        for no in [
+            "hey, short answers pls, on my phone. dinner at mine on saturday, 6 of us",
+            "buzzer code is 2207 btw, it's broken half the time",
+            "oven at 190 for 50 min, right?",
+            "we land at 14:05, e.g. around lunch, approx. 2 hrs before Dr. Okafor",
+            "book it on haus-ahorn.ch or https://example.com/a/b/c",
+            "it costs €1,450 and/or CHF 180 per head, 24/7",
+            "meet at St. Pancras at 7.30",
+        ] {
+            assert!(!mentions_workspace(no), "{no}");
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! Stage 1, identify: what a pass folds. The last exchange is always kept; pinned messages
-//! and tool errors are never folded. A normal pass folds enough that the checkpoints and
+//! and tool errors (with the call that made them) are never folded. A normal pass folds enough that the checkpoints and
 //! the messages left come to [`BudgetConfig::fold_to`] of the room (hysteresis: the next
 //! pass is then many turns away at every context size, instead of one turn away with a
 //! few messages folded each time). Half of what that target leaves for messages is the
@@ -68,8 +68,25 @@ impl Engine {
         // failed, until an emergency: a model that repeats refused calls must not fill
         // the window with errors nothing can fold, measured at 144 % of it) takes its
         // part of the target first: the window shares what is left.
-        let kept = |e: &ActiveEntry| e.pinned || (e.tool_error && intensity == Intensity::Normal);
-        let kept_raw: u32 = msgs.iter().filter(|e| kept(e)).map(|e| e.cost()).sum();
+        // A kept error keeps the call that made it: a result whose call was folded reads,
+        // to a small model, as a failure still to mend (the real 0.5B model called the
+        // same missing file again on every later turn), and no reader can tell what failed.
+        let own = |e: &ActiveEntry| e.pinned || (e.tool_error && intensity == Intensity::Normal);
+        let mut keep: Vec<bool> = msgs.iter().map(own).collect();
+        for i in 0..msgs.len() {
+            if keep[i] && msgs[i].role == Role::Tool {
+                let call = msgs[..i].iter().rposition(|e| e.role != Role::Tool);
+                if let Some(c) = call.filter(|&c| msgs[c].role == Role::Assistant) {
+                    keep[c] = true;
+                }
+            }
+        }
+        let kept_raw: u32 = msgs
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(e, _)| e.cost())
+            .sum();
         let for_messages = recent_target.saturating_sub(self.calibration().apply(kept_raw));
         let window_raw = match intensity {
             Intensity::Normal => to_raw(
@@ -89,7 +106,7 @@ impl Engine {
         let mut fold: Vec<usize> = Vec::new();
         let mut users: Vec<usize> = Vec::new();
         for (i, e) in msgs[..boundary].iter().enumerate() {
-            if kept(e) {
+            if keep[i] {
                 continue;
             }
             if e.role == Role::User {
