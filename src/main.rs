@@ -6,7 +6,11 @@ mod binary;
 use anyhow::Result;
 use binary::errors::error_text;
 use binary::subcommands::{export, list_sessions, remove_session, rename_session, search};
-use binary::{chat::chat, one_shot::one_shot, setup::stdin_is_input};
+use binary::{
+    chat::chat,
+    one_shot::one_shot,
+    setup::{stdin_is_input, word_as_prompt},
+};
 use clap::Parser;
 use ollm_tui::config::{self, Cli, Command, Env, SessionsAction};
 use std::io::Write;
@@ -50,10 +54,18 @@ fn main() -> ExitCode {
 fn run(cli: Cli, usual_umask: u32) -> Result<()> {
     let env = Env::from_process();
     let Some(command) = &cli.command else {
-        let settings = config::resolve(&cli, &env)?;
+        let mut settings = config::resolve(&cli, &env)?;
+        let piped = stdin_is_input();
+        // `cat notes | ollm-tui summarize`: the word was the message, not a model.
+        let cli = match word_as_prompt(&cli, &settings, piped)? {
+            Some(reread) => {
+                settings = config::resolve(&reread, &env)?;
+                reread
+            }
+            None => cli,
+        };
         // A prompt, or text on stdin, is one message answered on stdout (as `ollama run
         // MODEL PROMPT` does), not a chat.
-        let piped = stdin_is_input();
         if cli.prompt().is_some() || piped {
             return one_shot(&cli, settings, piped);
         }

@@ -88,6 +88,24 @@ pub fn refusal(word: &str, verdict: &Verdict) -> Option<String> {
     }
 }
 
+/// Whether `word`, which the server has no model by, is the first word of the message
+/// rather than a model: `cat notes | ollm-tui summarize`, `ollm-tui --resume ID continue`.
+/// A model's name has a digit, a tag, a namespace, a dot or an underscore (`llama3.2`,
+/// `qwen:7b`, `me/x`), or is a near miss of an installed one (a typo, said as one); a near
+/// miss of a subcommand is a typo too. A plain word is language.
+pub fn reads_as_prompt(word: &str, installed: &[String]) -> bool {
+    let plain = word
+        .chars()
+        .all(|c| c.is_alphabetic() || c == '\'' || c == '-');
+    let near_model = installed.iter().any(|m| {
+        let base = m.split([':', '/']).find(|p| !p.is_empty()).unwrap_or(m);
+        let letters: String = base.chars().take_while(|c| c.is_alphabetic()).collect();
+        let word = word.to_lowercase();
+        edits(&word, &base.to_lowercase()) <= 2 || edits(&word, &letters.to_lowercase()) <= 1
+    });
+    plain && !near_model && nearest_subcommand(word).is_none()
+}
+
 /// The subcommand `word` is a near miss of: at most two edits away, or the start of one.
 fn nearest_subcommand(word: &str) -> Option<&'static str> {
     let word = word.to_lowercase();
@@ -126,6 +144,20 @@ mod tests {
         assert_eq!(nearest_subcommand("exp"), Some("export"));
         assert_eq!(nearest_subcommand("llama3.2"), None);
         assert_eq!(nearest_subcommand("qwen2.5-coder:0.5b"), None);
+    }
+
+    #[test]
+    fn a_plain_word_no_model_is_called_by_starts_the_message() {
+        let installed = vec!["llama3.2:3b".to_string(), "mistral:7b".to_string()];
+        for word in ["summarize", "continue", "explain", "résume", "don't"] {
+            assert!(reads_as_prompt(word, &installed), "{word}");
+        }
+        // Names of models, typos of installed ones or of subcommands stay what they were.
+        for word in [
+            "llama3", "qwen:7b", "me/model", "lama", "mistrl", "sesions", "phi_3",
+        ] {
+            assert!(!reads_as_prompt(word, &installed), "{word}");
+        }
     }
 
     #[test]

@@ -756,6 +756,63 @@ fn piped_text_alone_is_the_message_and_the_model_can_be_the_first_word() {
 }
 
 #[test]
+fn a_plain_first_word_no_model_is_called_by_is_the_message_and_a_printed_id_stays_unique() {
+    // #37 item 2: `cat f | ollm-tui summarize` asked to `ollama pull summarize`;
+    // `ollm-tui --resume ID "continue"` took "continue" as a model; the id printed after a
+    // pipe matched three sessions a minute later.
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "summarize"],
+        Some(b"the meeting moved to Thursday\n"),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("You said: \"summarize"), "{out:?}");
+    assert!(
+        err.contains("\"summarize\" is not an installed model"),
+        "{err}"
+    );
+    let printed = err
+        .split("--resume ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("an id to go on with")
+        .to_string();
+    // More sessions in the same minute: the printed id still names the first alone.
+    for i in 0..3 {
+        let o = run_with_input(
+            home.path(),
+            &["--host", &url, "-m", "llama3.2:3b", &format!("other {i}")],
+            None,
+        );
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let o = run_with_input(
+        home.path(),
+        &["--host", &url, "--resume", &printed, "continue"],
+        None,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "--resume {printed}: {err}");
+    assert!(out.starts_with("You said: \"continue\""), "{out:?}");
+    // It went on in that session: its two exchanges are there.
+    let (list, _) = text(&run(home.path(), &["sessions"]));
+    let row = list
+        .lines()
+        .find(|l| l.contains(&printed[..8]) && l.contains("     4 "))
+        .unwrap_or_default();
+    assert!(!row.is_empty(), "{list}");
+    // A model's name, or a typo of one, is still a model: refused with the installed ones.
+    let o = run_with_input(home.path(), &["--host", &url, "lama3.2", "hi"], None);
+    let (_, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("llama3.2:3b"), "{err}");
+}
+
+#[test]
 fn a_prompt_that_gets_no_reply_fails_with_the_reason_and_saves_nothing_half() {
     let server = Server::start();
     let url = server.url();

@@ -92,7 +92,7 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
     }
     if persisted {
         mark_used(&dir, &session_id);
-        let short = store::sessions::short_id(&dir, &session_id);
+        let short = store::sessions::lasting_id(&dir, &session_id);
         eprintln!("ollm-tui: kept as session {short} (go on with: ollm-tui --resume {short})");
     }
     match sent {

@@ -3,7 +3,7 @@
 //! without a terminal, said before the terminal changes.
 
 use anyhow::{Context, Result, bail};
-use ollm_tui::config::Settings;
+use ollm_tui::config::{Cli, Settings};
 use ollm_tui::core::prompts::Prompts;
 use ollm_tui::llm::OllamaBackend;
 use ollm_tui::store::DataDir;
@@ -54,6 +54,42 @@ pub fn check_model_word(backend: &OllamaBackend, word: &str) -> Result<()> {
         Some(why) => bail!("{why}"),
         None => Ok(()),
     }
+}
+
+/// The first word on the command line, when the person meant it as the start of the
+/// message: with text to send (a pipe, more words) or a session to go on with (`--resume`),
+/// a plain word the server has no model by (`model_word::reads_as_prompt`). Returns the
+/// command line with that word moved into the prompt, and says so on stderr; `None` when
+/// the word stays what it was (a model, or a typo refused later with the installed ones).
+pub fn word_as_prompt(cli: &Cli, settings: &Settings, piped: bool) -> Result<Option<Cli>> {
+    let Some(word) = cli.model_word() else {
+        return Ok(None);
+    };
+    if !(piped || !cli.prompt_words.is_empty() || cli.resume.is_some()) {
+        return Ok(None);
+    }
+    let (backend, _) = backends(settings)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let verdict = runtime.block_on(ollm_tui::model_word::check(&backend, word));
+    let ollm_tui::model_word::Verdict::Missing { installed } = verdict else {
+        return Ok(None);
+    };
+    if !ollm_tui::model_word::reads_as_prompt(word, &installed) {
+        return Ok(None);
+    }
+    eprintln!(
+        "ollm-tui: {word:?} is not an installed model: it was sent as the start of the \
+         message (to name a model: -m NAME)"
+    );
+    let mut words = vec![word.to_string()];
+    words.extend(cli.prompt_words.iter().cloned());
+    Ok(Some(Cli {
+        model_word: None,
+        prompt_words: words,
+        ..cli.clone()
+    }))
 }
 
 /// Whether stdin brings text: a pipe, a redirected file or a socket. A terminal is the
