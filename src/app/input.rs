@@ -38,6 +38,9 @@ fn edits_input(k: &KeyEvent) -> bool {
         )
 }
 
+/// What opens and closes a message of several lines (`ollama run`'s habit).
+const MULTILINE: &str = "\"\"\"";
+
 /// Cut a paste at `limit` bytes on a char boundary.
 fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
     let kept = byte_prefix(text, limit);
@@ -85,6 +88,9 @@ impl App {
             self.intend(Intent::Help);
             return;
         }
+        if self.readline_key(&k, intent.is_some()) {
+            return;
+        }
         match intent {
             // Ctrl+C stops what runs (a reply, a compression, a tool call) first.
             Some(Ok(Intent::Quit))
@@ -106,6 +112,33 @@ impl App {
                 self.input_note = None;
             }
         }
+    }
+
+    /// Readline's habits in the message box, as `ollama run` and shells have them: Ctrl+K
+    /// kills to the end of the line and Ctrl+U to its start (over text; on an empty box
+    /// Ctrl+K keeps its binding, compress), Ctrl+D on an empty box ends the session as
+    /// end-of-input does (over text it deletes the next character), Ctrl+Z undoes. A key
+    /// the person bound in `[keys]` keeps their binding (`bound`), Ctrl+K aside.
+    fn readline_key(&mut self, k: &KeyEvent, bound: bool) -> bool {
+        if k.modifiers != KeyModifiers::CONTROL {
+            return false;
+        }
+        let empty = self.input.is_empty();
+        match k.code {
+            KeyCode::Char('k') if !empty => {
+                self.input.delete_line_by_end();
+            }
+            KeyCode::Char('u') if !bound => {
+                self.input.delete_line_by_head();
+            }
+            KeyCode::Char('d') if !bound && empty => self.intend(Intent::Quit),
+            KeyCode::Char('z') if !bound => {
+                self.input.undo();
+            }
+            _ => return false,
+        }
+        self.input_note = None;
+        true
     }
 
     /// Whether `k` only types a character into the message box (no dialog, panel or
@@ -270,6 +303,23 @@ impl App {
     pub(super) fn submit(&mut self) {
         let text = self.draft();
         if text.trim().is_empty() {
+            return;
+        }
+        // `"""` opens a message of several lines, as in `ollama run`: Enter is a new line
+        // until a closing `"""` ends the text, and what stands between is sent.
+        if let Some(body) = text.trim_start().strip_prefix(MULTILINE) {
+            match body.trim_end().strip_suffix(MULTILINE) {
+                Some(inner) if !inner.trim().is_empty() => {
+                    let inner = inner.trim().to_string();
+                    self.take_input();
+                    self.transcript.to_bottom();
+                    self.command(Request::Send { text: inner });
+                }
+                _ => {
+                    self.input.insert_newline();
+                    self.input_note = Some(words::MULTILINE_OPEN.to_string());
+                }
+            }
             return;
         }
         if let Some(parsed) = commands::parse(&text) {

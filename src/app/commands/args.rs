@@ -133,6 +133,23 @@ pub(super) fn system(arg: &str) -> Result<Option<ParamChange>, String> {
     Ok(Some(ParamChange::System(Some(t.to_string()))))
 }
 
+/// The value of `/set num_ctx N` or `/set parameter num_ctx N`: the context size, which
+/// `/ctx` sets (the log keeps it with the session, the gauge and budget follow).
+pub(super) fn num_ctx(arg: &str) -> Option<&str> {
+    let mut rest = arg.trim();
+    for prefix in ["parameters", "parameter", "param"] {
+        if let Some(r) = rest
+            .strip_prefix(prefix)
+            .filter(|r| r.starts_with(char::is_whitespace))
+        {
+            rest = r.trim_start();
+            break;
+        }
+    }
+    let (name, value) = rest.split_once(char::is_whitespace)?;
+    name.eq_ignore_ascii_case("num_ctx").then(|| value.trim())
+}
+
 /// `/set NAME VALUE`, `/set NAME default`, and `ollama run`'s `/set parameter NAME VALUE`
 /// and `/set system TEXT`; nothing (or a name alone): the listing.
 pub(super) fn set(arg: &str) -> Result<Option<ParamChange>, String> {

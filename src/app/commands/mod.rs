@@ -18,7 +18,7 @@ use crate::core::goals::{GoalChange, GoalStatus, Priority};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
 use crate::store::export::Format;
-use args::{artifact, ctx, decision, message_id, number, rest, set, step, system};
+use args::{artifact, ctx, decision, message_id, num_ctx, number, rest, set, step, system};
 
 /// One slash command.
 pub struct SlashCommand {
@@ -224,7 +224,11 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/set [NAME VALUE]",
         help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT and /set parameter NAME VALUE as in ollama run; alone: list them",
-        parse: |_, arg| Ok(param_intent(set(arg)?)),
+        parse: |_, arg| match num_ctx(arg) {
+            // `/set parameter num_ctx 4096` is `ollama run`'s way to say /ctx 4096.
+            Some(value) => ctx(value).map(|ctx| Intent::Engine(Request::SetCtx { ctx })),
+            None => Ok(param_intent(set(arg)?)),
+        },
     },
     SlashCommand {
         name: "export",
@@ -421,10 +425,15 @@ pub fn help_rows(label: impl Fn(&str) -> Option<String>) -> Vec<(String, String)
     COMMANDS
         .iter()
         .map(|c| {
-            let what = match label(c.name) {
-                Some(k) => format!("{} ({k})", c.help),
-                None => c.help.to_string(),
-            };
+            let mut what = c.help.to_string();
+            // Other names people type by habit (`/load` from `ollama run`) are found here.
+            if !c.aliases.is_empty() {
+                let names: Vec<String> = c.aliases.iter().map(|a| format!("/{a}")).collect();
+                what = format!("{what}; also {}", names.join(", "));
+            }
+            if let Some(k) = label(c.name) {
+                what = format!("{what} ({k})");
+            }
             (c.usage.to_string(), what)
         })
         .collect()
@@ -649,6 +658,15 @@ mod tests {
             Some(ParamValue::Float(0.2)),
         ));
         is("/set parameter temperature 0.2", temp);
+        // ollama run's way to set the window is /ctx's.
+        is(
+            "/set parameter num_ctx 4096",
+            Intent::Engine(Request::SetCtx { ctx: Some(4096) }),
+        );
+        is(
+            "/set num_ctx 8k",
+            Intent::Engine(Request::SetCtx { ctx: Some(8192) }),
+        );
         is(
             "/set top_p 0.9",
             change(ParamChange::Set(Param::TopP, Some(ParamValue::Float(0.9)))),
@@ -693,11 +711,20 @@ mod tests {
     fn help_rows_name_the_bound_key() {
         let rows = help_rows(|c| (c == "snapshot").then(|| "F5".to_string()));
         let row = |usage: &str| rows.iter().find(|(u, _)| u == usage).unwrap().1.clone();
-        assert_eq!(row("/snapshot [label]"), "save a snapshot (F5)");
+        assert_eq!(
+            row("/snapshot [label]"),
+            "save a snapshot; also /snap, /save (F5)"
+        );
         assert_eq!(
             row("/restore [id]"),
             "restore a snapshot; without an id, pick one"
         );
         assert_eq!(rows.len(), COMMANDS.len());
+        // `ollama run`'s /load is the model picker's other name, and the help says so.
+        assert!(
+            rows.iter()
+                .any(|(u, w)| u.starts_with("/model") && w.contains("/load")),
+            "{rows:?}"
+        );
     }
 }

@@ -149,3 +149,70 @@ async fn a_deleted_paste_marker_sends_nothing_of_the_paste() {
     type_text(app, "never mind");
     assert_eq!(app.draft(), "never mind");
 }
+
+#[tokio::test]
+async fn readline_keys_edit_the_box_and_ctrl_d_on_an_empty_one_quits() {
+    // #37 item 3: Ctrl+K compressed and Ctrl+U undid where readline kills text, and
+    // Ctrl+D on an empty box did nothing where `ollama run` and shells end.
+    let ctrl = KeyModifiers::CONTROL;
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "keep this cut that");
+    for _ in 0.."cut that".len() {
+        key(app, KeyCode::Left);
+    }
+    press(app, KeyCode::Char('k'), ctrl);
+    assert_eq!(input(app), "keep this ");
+    assert!(app.overlay.is_none(), "no compression asked");
+    press(app, KeyCode::Char('u'), ctrl);
+    assert_eq!(input(app), "");
+    press(app, KeyCode::Char('z'), ctrl);
+    assert_eq!(input(app), "keep this ", "Ctrl+Z undoes");
+    // Over text, Ctrl+D deletes the next character and the app stays.
+    key(app, KeyCode::Home);
+    press(app, KeyCode::Char('d'), ctrl);
+    assert_eq!(input(app), "eep this ");
+    assert!(!app.quit);
+    press(app, KeyCode::Char('u'), ctrl);
+    key(app, KeyCode::End);
+    press(app, KeyCode::Char('k'), ctrl);
+    press(app, KeyCode::Char('u'), ctrl);
+    assert_eq!(input(app), "");
+    press(app, KeyCode::Char('d'), ctrl);
+    assert!(app.quit, "nothing to lose: Ctrl+D on an empty box quits");
+}
+
+#[tokio::test]
+async fn three_quotes_open_a_message_of_several_lines_as_in_ollama_run() {
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "\"\"\"");
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "\"\"\"\n", "Enter is a new line, nothing sent");
+    assert!(
+        app.input_note
+            .as_deref()
+            .unwrap_or("")
+            .contains("several lines")
+    );
+    type_text(app, "first line");
+    key(app, KeyCode::Enter);
+    type_text(app, "second line");
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "\"\"\"\nfirst line\nsecond line\n");
+    type_text(app, "\"\"\"");
+    key(app, KeyCode::Enter);
+    assert_eq!(input(app), "", "the closing quotes send");
+    let sent = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match h._spawned.updates.recv().await {
+                Some(Update::Appended(e)) if e.kind == EntryKind::User => break e.text,
+                Some(_) => {}
+                None => panic!("the actor stopped"),
+            }
+        }
+    })
+    .await
+    .expect("the message reached the session");
+    assert_eq!(sent, "first line\nsecond line");
+}

@@ -61,3 +61,7 @@ pub fn paste_cut(kept_bytes: usize, pasted_bytes: usize) -> String {
 pub fn paste_folded(marker: &str) -> String {
     format!("{marker} is sent in full with the message; delete it to drop the paste")
 }
+
+/// On the input while a message of several lines is open (`"""`, as in `ollama run`).
+pub const MULTILINE_OPEN: &str =
+    "several lines: Enter is a new line; a closing \"\"\" and Enter send";

@@ -38,8 +38,8 @@ pub use dialogs::{
 pub use events::skip_reason;
 pub use help::{STATUS_LINE_HELP, TOOLS_UNSUPPORTED, empty_hint, help_close_row};
 pub use input_notes::{
-    new_session_note, new_session_pull_note, new_session_unwritten_note, paste_cut, paste_folded,
-    quit_note, quit_pull_note, quit_unwritten_note,
+    MULTILINE_OPEN, new_session_note, new_session_pull_note, new_session_unwritten_note, paste_cut,
+    paste_folded, quit_note, quit_pull_note, quit_unwritten_note,
 };
 pub use load_report::load_report;
 pub use markdown::{MARKDOWN, goal_change};
