@@ -81,7 +81,7 @@ fn status() -> StatusView {
             source: None,
         },
         compressions: 2,
-        reliability: Some(Reliability::compute(Some(3.2), 2)),
+        reliability: Some(Reliability::measure(2, 9, 10)),
         activity: Activity::Generating {
             since: std::time::Instant::now(),
             chunks: 120,

@@ -49,7 +49,7 @@ fn status() -> StatusView {
             source: None,
         },
         compressions: 2,
-        reliability: Some(Reliability::compute(Some(13.0), 2)),
+        reliability: Some(Reliability::measure(2, 11, 12)),
         activity: Activity::Idle,
         background: None,
         elapsed_ms: 0,
@@ -315,7 +315,7 @@ fn panel<'a>(b: &'a GoalBoard, cps: &'a [Checkpoint], selected: Option<usize>) -
 fn empty_session() {
     let mut f = Fixture::new();
     f.status.compressions = 0;
-    f.status.reliability = Some(Reliability::compute(Some(13.0), 0));
+    f.status.reliability = Some(Reliability::measure(0, 0, 0));
     f.status.gauge.used = 312;
     insta::assert_snapshot!(f.text(80, 24, None, None));
 }

@@ -301,7 +301,7 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         tier: Tier::T1,
         mode: Mode::default(),
         compressions: 0,
-        reliability: Reliability::compute(None, 0),
+        reliability: Reliability::measure(0, 0, 0),
         calibration: Calibration::default(),
         backoff: None,
         server_limit: None,
@@ -312,5 +312,6 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         tools: Default::default(),
         summaries_off: false,
         recall: Default::default(),
+        facts_missing: Vec::new(),
     }
 }

@@ -265,9 +265,10 @@ pub enum EngineEvent {
     OverflowPersists {
         message: String,
     },
+    /// Fewer than 60 % of the person's facts from folded messages are in the request.
     ReliabilityWarning {
-        compressions: u32,
-        percent: u32,
+        carried: usize,
+        stated: usize,
         model: String,
     },
     GoalUpdated {

@@ -1,11 +1,14 @@
-//! How far to trust what compression kept of the conversation.
+//! How much of what the person said the next request carries: a measurement, not a
+//! formula.
 //!
-//! It measures what is known: before anything is compressed nothing has been lost, so
-//! the score is 100 % (and the status line shows no badge). Each compression then costs
-//! a little by the model's size (the prior: a small model's summaries lose more), and
-//! the engine's own evidence of loss costs more: facts that left the fact ledger for lack
-//! of room, summaries summarized again (aged or merged), and summaries that failed and
-//! were cut without the model. Smaller models get warned sooner.
+//! Every folded message stays whole on disk and comes back by recall when asked about,
+//! so a count of compressions says nothing about what the model sees. What can be
+//! counted is this: of the facts the person stated in folded messages (the ledger's
+//! extraction, one line a fact, corrections replacing what they correct), how many the
+//! next request still carries. Before anything is folded that is all of them, and the
+//! status line shows no badge. A fact that left the ledger for lack of room is not lost
+//! (recall brings it back when a message asks about it), but it is no longer in every
+//! request: that is what the badge counts, and what a warning is made of.
 
 use serde::{Deserialize, Serialize};
 
@@ -49,16 +52,6 @@ impl Band {
     }
 }
 
-/// The lowest score: a long conversation never reads as worthless.
-const FLOOR: f64 = 0.05;
-/// Kept per fact of the person's that left the ledger, and per one of the model's.
-const PER_USER_FACT_DROPPED: f64 = 0.95;
-const PER_MODEL_FACT_DROPPED: f64 = 0.98;
-/// Kept per time a summary was summarized again (aged or merged).
-const PER_RECOMPRESSION: f64 = 0.97;
-/// Kept per summary that failed and was cut without the model (a marked truncation).
-const PER_TRUNCATION: f64 = 0.80;
-
 /// Parse Ollama's `details.parameter_size` ("3.2B", "500M", "70B", "1.5b") or a model
 /// name tag ("llama3.2:3b", "qwen2.5-coder:0.5b") into billions of parameters.
 pub fn parse_parameter_billions(text: &str) -> Option<f64> {
@@ -90,92 +83,44 @@ pub fn parse_parameter_billions(text: &str) -> Option<f64> {
     None
 }
 
-/// What one compression keeps, by model size: the prior. Larger models summarize and
-/// follow summaries better.
-pub fn per_compression(billions: Option<f64>) -> f64 {
-    match billions.unwrap_or(0.0) {
-        b if b >= 70.0 => 0.99,
-        b if b >= 30.0 => 0.98,
-        b if b >= 13.0 => 0.97,
-        b if b >= 7.0 => 0.95,
-        _ => 0.92,
-    }
-}
-
-/// What compression is known to have lost so far: the engine's own evidence.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Losses {
-    pub compressions: u32,
-    /// Facts that left the fact ledger for lack of room: the person's, the model's.
-    pub facts_dropped_user: usize,
-    pub facts_dropped_model: usize,
-    /// Times the live summaries were summarized again (aged or merged).
-    pub recompressed: u32,
-    /// Live summaries that failed and were cut without the model.
-    pub truncated: u32,
-}
-
-/// Compressions after which to warn, by model size: ≤3B 3, ≤7B 5, ≤13B 7, else 10.
-pub fn warning_threshold(billions: Option<f64>) -> u32 {
-    match billions {
-        Some(b) if b <= 3.0 => 3,
-        Some(b) if b <= 7.0 => 5,
-        Some(b) if b <= 13.0 => 7,
-        Some(_) => 10,
-        None => 3,
-    }
-}
-
-/// A reliability reading.
+/// A reading: of the person's facts in folded messages, how many the next request carries.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Reliability {
-    /// 0.0..=1.0
+    /// `carried / stated`, 1.0 when nothing is stated in folded messages.
     pub score: f64,
     pub band: Band,
     pub compressions: u32,
-    /// True once compressions reach the model's warning threshold.
+    /// The person's facts from folded messages in the next request (the ledger shows them).
+    pub carried: usize,
+    /// The person's facts in folded messages (corrected values counted once).
+    pub stated: usize,
+    /// Measured loss worth a word: under 60 % carried.
     pub warn: bool,
 }
 
 impl Reliability {
-    /// After `compressions` with no other evidence of loss.
-    pub fn compute(billions: Option<f64>, compressions: u32) -> Reliability {
-        Reliability::measure(
-            billions,
-            &Losses {
-                compressions,
-                ..Losses::default()
-            },
-        )
-    }
-
-    /// The score from what was lost: 1.0 before any compression; then the model's
-    /// per-compression prior and every loss the engine saw, multiplied, never below
-    /// [`FLOOR`].
-    pub fn measure(billions: Option<f64>, l: &Losses) -> Reliability {
-        let pow = |base: f64, n: u64| base.powi(i32::try_from(n).unwrap_or(i32::MAX));
-        let score = if l.compressions == 0 {
+    /// After `compressions`, `carried` of `stated` facts in the request.
+    pub fn measure(compressions: u32, carried: usize, stated: usize) -> Reliability {
+        let carried = carried.min(stated);
+        let score = if stated == 0 {
             1.0
         } else {
-            (pow(per_compression(billions), u64::from(l.compressions))
-                * pow(PER_USER_FACT_DROPPED, l.facts_dropped_user as u64)
-                * pow(PER_MODEL_FACT_DROPPED, l.facts_dropped_model as u64)
-                * pow(PER_RECOMPRESSION, u64::from(l.recompressed))
-                * pow(PER_TRUNCATION, u64::from(l.truncated)))
-            .max(FLOOR)
+            carried as f64 / stated as f64
         };
+        let band = Band::of(score);
         Reliability {
             score,
-            band: Band::of(score),
-            compressions: l.compressions,
-            warn: l.compressions >= warning_threshold(billions),
+            band,
+            compressions,
+            carried,
+            stated,
+            warn: band <= Band::Low,
         }
     }
 
-    /// Whether anything was compressed yet: before that there is nothing to measure (the
-    /// status line shows no badge).
+    /// Whether there is anything to show: facts of the person's were folded.
     pub fn measured(&self) -> bool {
-        self.compressions > 0
+        self.compressions > 0 && self.stated > 0
     }
 
     /// Whole percent for display.
@@ -204,83 +149,32 @@ mod tests {
     }
 
     /// A fresh chat has lost nothing, whatever the model (#31: a 0.5B model read 🔴 30 %
-    /// before anything was compressed).
+    /// before anything was compressed), and a count of compressions is no loss (#37: three
+    /// compressions read 🟠 56 % with every fact still in the request).
     #[test]
-    fn a_fresh_session_is_not_alarming() {
-        for b in [Some(0.5), Some(3.0), None, Some(70.0)] {
-            let r = Reliability::compute(b, 0);
-            assert_eq!(r.score, 1.0);
-            assert_eq!(r.band, Band::High);
-            assert!(!r.warn);
-            assert!(!r.measured());
-        }
+    fn compressions_alone_are_no_loss() {
+        let fresh = Reliability::measure(0, 0, 0);
+        assert!(!fresh.measured() && !fresh.warn);
+        let folded = Reliability::measure(30, 19, 19);
+        assert!(folded.measured());
+        assert_eq!(
+            (folded.score, folded.band, folded.warn),
+            (1.0, Band::High, false)
+        );
+        // Folds of small talk only: nothing stated, nothing to show.
+        assert!(!Reliability::measure(5, 0, 0).measured());
     }
 
-    /// The model's size weighs once there is compression: a small model's summaries cost
-    /// more than a large one's.
     #[test]
-    fn the_model_size_is_a_prior_once_compressed() {
-        let small = Reliability::compute(Some(0.5), 3);
-        let large = Reliability::compute(Some(70.0), 3);
-        assert!(small.measured());
-        assert!(small.score < large.score);
-        assert_eq!(large.band, Band::High);
-        // One clean compression of a small model is no alarm.
-        assert_eq!(Reliability::compute(Some(0.5), 1).band, Band::High);
-        assert!((small.score - 0.92f64.powi(3)).abs() < 1e-9);
-    }
-
-    /// The badge turns with what compression lost: facts out of the ledger, summaries
-    /// summarized again, summaries cut without the model.
-    #[test]
-    fn losses_turn_the_badge() {
-        let clean = Losses {
-            compressions: 2,
-            ..Losses::default()
-        };
-        let base = Reliability::measure(Some(8.0), &clean);
-        assert_eq!(base.band, Band::High);
-        let lost = |l: Losses| Reliability::measure(Some(8.0), &l).score;
-        let user = Losses {
-            facts_dropped_user: 1,
-            ..clean
-        };
-        let model = Losses {
-            facts_dropped_model: 1,
-            ..clean
-        };
-        assert!(lost(user) < base.score);
-        assert!(lost(user) < lost(model), "the person's facts weigh more");
-        assert!(
-            lost(Losses {
-                recompressed: 1,
-                ..clean
-            }) < base.score
-        );
-        assert!(
-            lost(Losses {
-                truncated: 1,
-                ..clean
-            }) < base.score
-        );
-        let bad = Reliability::measure(
-            Some(8.0),
-            &Losses {
-                facts_dropped_user: 10,
-                truncated: 3,
-                ..clean
-            },
-        );
-        assert_eq!(bad.band, Band::Critical, "{}", bad.score);
-        let worst = Reliability::measure(
-            Some(0.5),
-            &Losses {
-                compressions: 1000,
-                facts_dropped_user: 1000,
-                ..clean
-            },
-        );
-        assert!((worst.score - FLOOR).abs() < 1e-9);
+    fn the_badge_counts_the_facts_the_request_no_longer_carries() {
+        let r = Reliability::measure(4, 17, 19);
+        assert_eq!(r.percent(), 89);
+        assert_eq!(r.band, Band::High);
+        let r = Reliability::measure(4, 10, 19);
+        assert_eq!((r.band, r.warn), (Band::Low, true));
+        assert_eq!(Reliability::measure(4, 2, 19).band, Band::Critical);
+        // More carried than stated cannot be: it reads as all.
+        assert_eq!(Reliability::measure(1, 5, 3).score, 1.0);
     }
 
     #[test]
@@ -291,19 +185,5 @@ mod tests {
         assert_eq!(Band::of(0.5999), Band::Low);
         assert_eq!(Band::of(0.40), Band::Low);
         assert_eq!(Band::of(0.3999), Band::Critical);
-    }
-
-    #[test]
-    fn warnings_come_sooner_for_small_models() {
-        assert_eq!(warning_threshold(Some(3.0)), 3);
-        assert_eq!(warning_threshold(Some(7.0)), 5);
-        assert_eq!(warning_threshold(Some(13.0)), 7);
-        assert_eq!(warning_threshold(Some(70.0)), 10);
-        assert!(!Reliability::compute(Some(3.0), 2).warn);
-        assert!(Reliability::compute(Some(3.0), 3).warn);
-        assert!(!Reliability::compute(Some(7.0), 4).warn);
-        assert!(Reliability::compute(Some(7.0), 5).warn);
-        assert!(!Reliability::compute(Some(8.0), 6).warn);
-        assert!(Reliability::compute(Some(8.0), 7).warn);
     }
 }

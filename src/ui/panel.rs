@@ -145,12 +145,41 @@ fn context_lines(
     if let Some(line) = recall_line(&status.recall, g) {
         out.extend(item("recall:", s.dim, &line, s.text, width));
     }
+    // What the badge counts as not carried: named, so "14/16 facts" is not a mystery.
+    // They are on disk and recall quotes them back when a message asks about them.
+    if !status.facts_missing.is_empty() {
+        out.extend(item(
+            "not sent:",
+            s.dim,
+            &format!(
+                "{} of your facts from folded messages (recalled when you ask about them)",
+                status.facts_missing.len()
+            ),
+            s.text,
+            width,
+        ));
+        for fact in status.facts_missing.iter().take(MISSING_SHOWN) {
+            out.extend(item("  -", s.dim, &clean_line(fact), s.text, width));
+        }
+        if status.facts_missing.len() > MISSING_SHOWN {
+            out.extend(item(
+                "  …",
+                s.dim,
+                &format!("and {} more", status.facts_missing.len() - MISSING_SHOWN),
+                s.text,
+                width,
+            ));
+        }
+    }
     if !out.is_empty() {
         out.insert(0, section("Every request", theme));
         out.push(Line::default());
     }
     out
 }
+
+/// Facts not carried that the panel names (the rest are counted).
+const MISSING_SHOWN: usize = 8;
 
 /// Characters of an embedding failure the panel shows.
 const FAILURE_SHOWN: usize = 80;

@@ -110,7 +110,8 @@ fn gauge(g: &GaugeView, form: GaugeForm, theme: &Theme, glyphs: &Glyphs) -> Vec<
     }
 }
 
-/// The reliability badge: `🟡 65%`, or `[~~] 65%` in ASCII.
+/// The badge: how many of the person's facts from folded messages the next request
+/// carries, `🟢 19/19 facts` (`[ok] 19/19 facts` in ASCII) — a count, not a countdown.
 pub(crate) fn badge(r: &Reliability, theme: &Theme, ascii: bool) -> Span<'static> {
     let s = &theme.styles;
     let style = match r.band {
@@ -129,8 +130,7 @@ pub(crate) fn badge(r: &Reliability, theme: &Theme, ascii: bool) -> Span<'static
     } else {
         r.band.emoji()
     };
-    let warn = if r.warn { "!" } else { "" };
-    Span::styled(format!("{icon} {}%{warn}", r.percent()), style)
+    Span::styled(format!("{icon} {}/{} facts", r.carried, r.stated), style)
 }
 
 /// How much of the activity to show: 0 = all, 1 = short, 2 = the spinner alone.

@@ -44,7 +44,9 @@ async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
     t.keys(&["C-k"]);
     let live = t
         .wait_for("the second fold", |s| {
-            s.contains("┄┄ checkpoint 2:") && s.contains("into checkpoint 2 too") && idle(s)
+            s.contains("┄┄ checkpoint 2:")
+                && s.contains("Of the messages in checkpoint 2")
+                && idle(s)
         })
         .await;
     let live = fold_lines(&live);
@@ -53,15 +55,15 @@ async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
     let t = rig.connect(&["--resume"], 100, 300).await;
     let resumed = t
         .wait_for("the resumed transcript", |s| {
-            s.contains("┄┄ checkpoint 2:") && s.contains("into checkpoint 2 too")
+            s.contains("┄┄ checkpoint 2:") && s.contains("Of the messages in checkpoint 2")
         })
         .await;
     let resumed = fold_lines(&resumed);
     let order: Vec<usize> = [
         "┄┄ checkpoint 1:",
-        "into checkpoint 1 too",
+        "Of the messages in checkpoint 1",
         "┄┄ checkpoint 2:",
-        "into checkpoint 2 too",
+        "Of the messages in checkpoint 2",
     ]
     .iter()
     .map(|w| position(&resumed, w))

@@ -118,7 +118,7 @@ async fn past_notices_are_placed_among_the_resumed_entries_in_words() {
     assert_eq!(kinds.len(), 5, "{kinds:?}");
     assert_eq!(kinds[0], "m1");
     assert!(
-        kinds[1].starts_with("notice: 2 of your oldest messages were folded into checkpoint 1"),
+        kinds[1].starts_with("notice: Of the messages in checkpoint 1, 2 are yours (your oldest)"),
         "{kinds:?}"
     );
     assert_eq!(kinds[2], "m2");

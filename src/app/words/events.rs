@@ -184,22 +184,24 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             ),
             "ollm-tui compresses before the next request. If this repeats, the server may ignore num_ctx (check OLLAMA_CONTEXT_LENGTH) — or set a smaller /ctx.",
         ),
+        // Said after the divider that counts every folded message: a part of that count,
+        // not a second fold (#37: the two read as contradicting counts).
         EngineEvent::UserMessagesFolded { count, checkpoint } => Words::line(if *count == 1 {
             format!(
-                "Your oldest message was folded into checkpoint {checkpoint} too, to leave room for the next turns. It is kept in full in the session history."
+                "Of the messages in checkpoint {checkpoint}, one is yours (your oldest), folded to leave room for the next turns; it is kept in full in the session history."
             )
         } else {
             format!(
-                "{count} of your oldest messages were folded into checkpoint {checkpoint} too, to leave room for the next turns. They are kept in full in the session history."
+                "Of the messages in checkpoint {checkpoint}, {count} are yours (your oldest), folded to leave room for the next turns; they are kept in full in the session history."
             )
         }),
         EngineEvent::Recalled { lines } => Words::line(format!(
-            "↺ {} earlier line{} recalled from the log for this reply ({}).",
+            "{} earlier line{} recalled from the log for this reply ({}).",
             lines.len(),
             if lines.len() == 1 { "" } else { "s" },
             lines
                 .iter()
-                .map(|l| format!("#{}", l.id))
+                .map(|l| l.id.to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -208,7 +210,7 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             dropped_model,
             kept,
         } => Words::line(format!(
-            "The fact ledger is full: it shows {kept} facts, and {} left it ({dropped_user} of yours, {dropped_model} of the model's). They stay in the log, and are recalled when you ask about them.",
+            "Not every fact from folded messages fits in each request now: {kept} do, {} do not ({dropped_user} of yours, {dropped_model} of the model's). Those stay on disk and come back when you ask about them.",
             dropped_user + dropped_model
         )),
         EngineEvent::SummaryRejected {
@@ -262,11 +264,11 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
             author: Author::User,
         } => Words::line("Goal board cleared. Its history stays in the session (export shows it)."),
         EngineEvent::ReliabilityWarning {
-            compressions,
-            percent,
+            carried,
+            stated,
             model,
         } => Words::line(format!(
-            "{model} has compressed this conversation {compressions} times (reliability {percent}%): each compression loses some detail, and small models lose more. Continue while the answers stay on track; if they drift, start a new session with /new (this one is kept)."
+            "Only {carried} of the {stated} facts you stated in folded messages still fit in what {model} is sent with each message; the rest stay on disk and come back when you ask about them. If answers drift, a larger context (/ctx) keeps more, or /new starts afresh (this session is kept)."
         )),
         EngineEvent::Pinned { id, pinned: true } => Words::line(format!(
             "Pinned message {id}: it is never folded into a summary."

@@ -24,8 +24,8 @@ pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
         "how many times that happened (a wide window shows it)",
     ),
     (
-        "🟢 🟡 🟠 🔴 92%",
-        "how far to trust what compression kept: shown once something is compressed; it falls a little with each compression (more for small models) and more with what was lost (facts that left the ledger, summaries redone or cut). A ! says the model has compressed many times: /new starts afresh if the answers drift (this session is kept)",
+        "🟢 19/19 facts",
+        "of the facts you stated in messages that were folded, how many every request still carries (🟢 from 85 %, 🟡 60 %, 🟠 40 %, 🔴 below): shown once something is folded. The others stay on disk and come back when you ask about them; a larger context (/ctx) keeps more in every request",
     ),
     (
         "mouse: terminal (F9)",

@@ -70,7 +70,7 @@ use crate::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use crate::core::mode::{Mode, Tier};
 use crate::core::prompts::Prompts;
 use crate::core::record::{ActiveState, FORMAT_VERSION, Header, LOG_FORMAT};
-use crate::core::reliability::{Losses, Reliability, parse_parameter_billions};
+use crate::core::reliability::{Reliability, parse_parameter_billions};
 use crate::core::tokens::{Calibration, Tokenizer};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -173,6 +173,8 @@ pub struct EngineStatus {
     pub summaries_off: bool,
     /// How recall finds folded lines: by words, and by meaning with which model.
     pub recall: RecallStatus,
+    /// The person's facts from folded messages the next request does not carry.
+    pub facts_missing: Vec<String>,
 }
 
 /// Automatic compression is paused after a pass that freed too little.
@@ -269,6 +271,8 @@ pub struct Engine {
     /// How many of the person's and the model's ledger lines the last rendering left
     /// out (the transcript is told when that grows).
     ledger_dropped: (usize, usize),
+    /// What the badge counts (`prompt::FactsCarried`), kept with the ledger's rendering.
+    facts_carried: prompt::FactsCarried,
     /// The folded messages' sentences, for recall (`log_recall`), brought up to date when
     /// the folded set changes (`recall_for`: the ids it holds, sorted).
     recall_index: crate::core::log_recall::RecallIndex,
@@ -360,6 +364,7 @@ impl Engine {
             ledger_fitted_for: 0,
             merged_ledger: Default::default(),
             ledger_dropped: (0, 0),
+            facts_carried: Default::default(),
             recall_index: Default::default(),
             recall_for: Vec::new(),
             semantic: Default::default(),
@@ -465,20 +470,17 @@ impl Engine {
             .unwrap_or_default()
     }
 
-    /// How far to trust what compression kept: from what it is known to have lost (the
-    /// ledger's dropped facts, summaries re-compressed or cut without the model), with the
-    /// model's size as the prior per compression.
+    /// Of the person's facts in folded messages, how many the next request carries (the
+    /// ledger's lines; those that left it are recalled when asked about).
     pub fn reliability(&self) -> Reliability {
-        let cps = self.active.checkpoints();
-        let losses = Losses {
-            compressions: self.compressions,
-            facts_dropped_user: self.ledger_dropped.0,
-            facts_dropped_model: self.ledger_dropped.1,
-            recompressed: cps.iter().map(|c| c.times_compressed).sum(),
-            truncated: u32::try_from(cps.iter().filter(|c| c.truncated).count())
-                .unwrap_or(u32::MAX),
-        };
-        Reliability::measure(self.model_billions, &losses)
+        let f = &self.facts_carried;
+        Reliability::measure(self.compressions, f.carried(), f.stated)
+    }
+
+    /// The person's facts from folded messages the next request does not carry (recall
+    /// brings them back when a message asks about them): the panel lists them.
+    pub fn facts_missing(&self) -> &[String] {
+        &self.facts_carried.missing
     }
 
     /// Whether a turn is in progress (a reply, compression or snapshot is awaited).
@@ -505,6 +507,7 @@ impl Engine {
             tools: self.offer.clone(),
             summaries_off: !self.summaries_on(),
             recall: self.recall_status(),
+            facts_missing: self.facts_carried.missing.clone(),
         }
     }
 

@@ -473,19 +473,20 @@ impl Engine {
             let merged = ledger::merge(cps.iter().flat_map(|c| &c.facts));
             self.merged_ledger = (ids, ledger::prepare(merged, self.tok.as_ref()));
         }
-        let (part, dropped) = if cps.is_empty() {
-            (Part::default(), (0, 0))
+        let (part, dropped, facts) = if cps.is_empty() {
+            (Part::default(), (0, 0), FactsCarried::default())
         } else {
-            let (text, dropped) = self.render_with_ledger(&cps, &self.merged_ledger.1);
+            let (text, dropped, facts) = self.render_with_ledger(&cps, &self.merged_ledger.1);
             let raw = if text.is_empty() {
                 0
             } else {
                 self.tok.count(&text) + MESSAGE_OVERHEAD_TOKENS
             };
-            (Part { text, raw }, dropped)
+            (Part { text, raw }, dropped, facts)
         };
         self.checkpoint_part = part;
         self.ledger_dropped = dropped;
+        self.facts_carried = facts;
         self.refresh_recall();
     }
 
@@ -524,7 +525,9 @@ impl Engine {
     /// ledger lines did not fit.
     fn render_checkpoints_counted(&self, cps: &[&Checkpoint]) -> (String, (usize, usize)) {
         let folded = ledger::merge(cps.iter().flat_map(|c| &c.facts));
-        self.render_with_ledger(cps, &ledger::prepare(folded, self.tok.as_ref()))
+        let (text, dropped, _) =
+            self.render_with_ledger(cps, &ledger::prepare(folded, self.tok.as_ref()));
+        (text, dropped)
     }
 
     /// The checkpoints' message with the folded ledger `folded` (their lines, merged and
@@ -533,7 +536,7 @@ impl Engine {
         &self,
         cps: &[&Checkpoint],
         folded: &[ledger::Prepared],
-    ) -> (String, (usize, usize)) {
+    ) -> (String, (usize, usize), FactsCarried) {
         let said = self.corrections_said();
         // Without corrections said since the fold, the folded ledger stands as it is.
         let (standing, corrections): (Vec<ledger::Prepared>, Vec<LedgerLine>) = if said.is_empty() {
@@ -577,7 +580,17 @@ impl Engine {
             }
             text.push_str(&ledger::render(&self.prompts.chat.ledger_header, &fitted));
         }
-        (text, (fitted.dropped_user, fitted.dropped_model))
+        let shown: std::collections::HashSet<&str> =
+            fitted.lines.iter().map(|(l, _)| l.text.as_str()).collect();
+        let facts = FactsCarried {
+            stated: prepared.iter().filter(|p| p.line.user).count(),
+            missing: prepared
+                .iter()
+                .filter(|p| p.line.user && !shown.contains(p.line.text.as_str()))
+                .map(|p| p.line.text.clone())
+                .collect(),
+        };
+        (text, (fitted.dropped_user, fitted.dropped_model), facts)
     }
 
     /// The ledger's corrections standing now — folded, and said since but not folded yet:
@@ -631,5 +644,19 @@ impl Engine {
             ],
         );
         format!("\n\n{label}\n{summary}")
+    }
+}
+
+/// The person's facts from folded messages (the ledger's lines, corrections settled) and
+/// those the next request does not carry: what the badge counts and the panel lists.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FactsCarried {
+    pub stated: usize,
+    pub missing: Vec<String>,
+}
+
+impl FactsCarried {
+    pub fn carried(&self) -> usize {
+        self.stated.saturating_sub(self.missing.len())
     }
 }

@@ -13,7 +13,6 @@ use crate::core::ledger::{self, LedgerLine};
 use crate::core::message::{MessageId, Role};
 use crate::core::pipeline::{self, Task, TaskResult, TaskTarget};
 use crate::core::record::RecordBody;
-use crate::core::reliability::warning_threshold;
 use crate::core::tokens::MESSAGE_OVERHEAD_TOKENS;
 use chrono::{DateTime, Utc};
 
@@ -121,6 +120,7 @@ impl Engine {
         }
         let before = self.budget();
         let dropped_before = self.ledger_dropped;
+        let warned_before = self.reliability().warn;
         let mut calls = 0u32;
         self.skip_noted = false;
         if let Some((_, Err(e))) = &outcome.new {
@@ -316,15 +316,6 @@ impl Engine {
                 }));
             }
             self.apply_markers(&summary, now, fx);
-            let threshold = warning_threshold(self.model_billions);
-            if self.compressions == threshold {
-                let rel = self.reliability();
-                fx.push(Effect::Event(EngineEvent::ReliabilityWarning {
-                    compressions: self.compressions,
-                    percent: rel.percent(),
-                    model: self.settings.model.clone(),
-                }));
-            }
         }
 
         // Validate: did it help enough?
@@ -357,6 +348,16 @@ impl Engine {
                 dropped_user,
                 dropped_model,
                 kept: self.ledger_shown(),
+            }));
+        }
+        // Said once, when what the request carries of the person's facts falls below the
+        // mark: a measured loss, not a count of compressions.
+        let rel = self.reliability();
+        if rel.warn && !warned_before {
+            fx.push(Effect::Event(EngineEvent::ReliabilityWarning {
+                carried: rel.carried,
+                stated: rel.stated,
+                model: self.settings.model.clone(),
             }));
         }
         if outcome.intensity > Intensity::Normal {
