@@ -191,7 +191,7 @@ impl<S: SessionStore> Persistence<S> {
             let r = self.store.flush();
             self.write_result(r, out);
             if self.store.unwritten() > 0 {
-                return Err("records still wait to be written to the log (disk full?)".into());
+                return Err("records still wait to be written to the log (the disk is full or the data folder cannot be written)".into());
             }
         }
         let id = self.store.fork(at.0).map_err(|e| e.to_string())?;

@@ -249,7 +249,8 @@ impl App {
             details: self.details,
             queued: &self.session.queued,
         };
-        terminal.draw(|f| ui::render(f, &mut view))?;
+        let frame = terminal.draw(|f| ui::render(f, &mut view))?;
+        self.screen_rows = frame.area.height;
         Ok(())
     }
 

@@ -133,6 +133,7 @@ impl App {
                 &picked.what,
                 picked.text.chars().count(),
                 picked.removed,
+                super::terminal::inside_tmux(),
             )),
             Err(e) => self.info(words::copy_failed(&e.to_string())),
         }

@@ -100,6 +100,8 @@ pub struct App {
     pub(crate) overlay: Option<OverlayState>,
     /// Scroll of the approval dialog's preview (a long diff).
     pub(crate) approval_scroll: u16,
+    /// Rows of the last frame drawn: PgUp/PgDn in a scrolled dialog move by its page.
+    pub(crate) screen_rows: u16,
     /// The approval question last answered (its dialog is not shown again).
     pub(crate) approval_answered: u64,
     pub(crate) banner: Option<Banner>,
@@ -189,6 +191,7 @@ impl App {
             panel_selected: None,
             overlay: None,
             approval_scroll: 0,
+            screen_rows: 24,
             approval_answered: 0,
             spinner: 0,
             quit: false,

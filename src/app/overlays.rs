@@ -199,14 +199,16 @@ impl App {
         }
         let mut chosen: Option<Command> = None;
         let mut pull: Option<String> = None;
+        // A page of a dialog that fills the screen but its frame, title and footer.
+        let page = self.screen_rows.saturating_sub(6).max(1);
         match &mut self.overlay {
             Some(OverlayState::Help { scroll })
             | Some(OverlayState::Inspector { scroll, .. })
             | Some(OverlayState::ResultInspector { scroll, .. }) => match k.code {
                 KeyCode::Up => *scroll = scroll.saturating_sub(1),
                 KeyCode::Down => *scroll = scroll.saturating_add(1),
-                KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
-                KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+                KeyCode::PageUp => *scroll = scroll.saturating_sub(page),
+                KeyCode::PageDown => *scroll = scroll.saturating_add(page),
                 KeyCode::Home => *scroll = 0,
                 KeyCode::Enter => self.overlay = None,
                 _ => {}

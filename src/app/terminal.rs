@@ -62,6 +62,13 @@ pub fn clipboard(sequence: &str) -> std::io::Result<()> {
     execute!(stdout(), crossterm::style::Print(sequence))
 }
 
+/// Whether the app runs inside tmux, whose default `set-clipboard external` keeps an
+/// application's OSC 52 from the clipboard: `/copy` cannot see whether the text arrived,
+/// so it says what tmux needs.
+pub fn inside_tmux() -> bool {
+    std::env::var_os("TMUX").is_some()
+}
+
 /// Restore the terminal: keyboard flags, mouse, paste, alternate screen, raw mode, cursor.
 /// Safe to call more than once, and when [`enter`] never ran.
 pub fn leave() {

@@ -195,7 +195,10 @@ pub fn export(
     let id = store::sessions::resolve(&dir, id)?;
     let log = store::SessionLog::read(&dir, &id)?;
     let text = match format {
-        ExportFormat::Md => store::export::to_markdown(&log, &words::MARKDOWN),
+        ExportFormat::Md => {
+            let title = store::manage::custom_title(&dir.session_log_path(&id));
+            store::export::to_markdown_titled(&log, &words::MARKDOWN, title.as_deref())
+        }
         ExportFormat::Json => store::export::to_json_text(&log)?,
     };
     match output {

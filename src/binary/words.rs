@@ -105,7 +105,7 @@ pub fn say_ended(dir: &DataDir, ended: &[Ended]) {
             }) => {
                 let _ = writeln!(
                     err,
-                    "ollm-tui: {records} record(s) could not be written to the session log (disk full?); \
+                    "ollm-tui: {records} record(s) could not be written to the session log (the disk is full or the data folder cannot be written); \
                      they are saved in {}.\nThe session {session_id} ends before them.",
                     path.display()
                 );

@@ -277,15 +277,22 @@ pub enum Format {
     Markdown(MarkdownWords),
 }
 
-/// A readable Markdown transcript.
+/// A readable Markdown transcript, headed by its first message.
 pub fn to_markdown(log: &LoadedLog, words: &MarkdownWords) -> String {
+    to_markdown_titled(log, words, None)
+}
+
+/// A readable Markdown transcript headed by the session's title (given with rename or
+/// written by the model: `manage::custom_title`), else by its first message, as the
+/// session list names it.
+pub fn to_markdown_titled(log: &LoadedLog, words: &MarkdownWords, title: Option<&str>) -> String {
     let o = overview(log);
     let h = &log.header;
     let w = words.head;
     let mut md = String::new();
-    let title = o
-        .title
-        .clone()
+    let title = title
+        .map(str::to_string)
+        .or_else(|| o.title.clone())
         .unwrap_or_else(|| (w.untitled)(&h.session_id));
     let _ = writeln!(md, "# {}\n", one_line(&title));
     let _ = writeln!(md, "- **{}:** `{}`", w.session, h.session_id);
@@ -674,7 +681,10 @@ pub fn write_export(
             what: "export",
             source: e,
         })?,
-        Format::Markdown(words) => to_markdown(&log, words),
+        Format::Markdown(words) => {
+            let title = crate::store::manage::custom_title(&dir.session_log_path(session_id));
+            to_markdown_titled(&log, words, title.as_deref())
+        }
     };
     let exports = dir.exports_dir();
     ensure_private_dir(&exports)?;

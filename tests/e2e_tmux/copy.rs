@@ -33,7 +33,7 @@ async fn copy_puts_the_reply_its_code_and_a_message_on_the_clipboard() {
     t.say("/copy");
     t.wait_for("the confirmation", |s| {
         s.contains(&format!(
-            "Copied the last reply ({} characters) to the clipboard.",
+            "Sent the last reply ({} characters) to the terminal's clipboard.",
             REPLY.chars().count()
         ))
     })
@@ -42,14 +42,14 @@ async fn copy_puts_the_reply_its_code_and_a_message_on_the_clipboard() {
 
     t.say("/copy code");
     t.wait_for("the code block copied", |s| {
-        s.contains("Copied the last code block (16 characters)")
+        s.contains("Sent the last code block (16 characters)")
     })
     .await;
     assert_eq!(t.tmux(&["show-buffer"]), "echo copied-code");
 
     t.say(&format!("/copy {n}"));
     t.wait_for("message N copied", |s| {
-        s.contains(&format!("Copied message #{n} (16 characters)"))
+        s.contains(&format!("Sent message #{n} (16 characters)"))
     })
     .await;
     assert_eq!(t.tmux(&["show-buffer"]), "give me the code");
@@ -106,7 +106,7 @@ async fn copy_takes_the_reply_as_the_screen_shows_it() {
     let removed = raw.chars().count() - shown.chars().count();
     t.wait_for("the confirmation", |s| {
         s.contains(&format!(
-            "Copied the last reply ({} characters) to the clipboard. {removed} control or",
+            "Sent the last reply ({} characters) to the terminal's clipboard. {removed} control or",
             shown.chars().count()
         )) && s.contains("left out, as on screen.")
     })

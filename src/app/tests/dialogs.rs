@@ -285,3 +285,23 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
         "the banner said the pull switches to it"
     );
 }
+
+#[tokio::test]
+async fn page_down_in_the_help_moves_a_page_of_the_screen() {
+    // #37 item 5: PgDn moved 8 lines of a help 40 rows tall.
+    let mut h = harness();
+    let app = &mut h.app;
+    app.screen_rows = 40;
+    press(app, KeyCode::F(1), KeyModifiers::NONE);
+    key(app, KeyCode::PageDown);
+    assert!(
+        matches!(app.overlay, Some(OverlayState::Help { scroll: 34 })),
+        "{:?}",
+        app.overlay.as_ref().map(|_| ())
+    );
+    key(app, KeyCode::PageUp);
+    assert!(matches!(
+        app.overlay,
+        Some(OverlayState::Help { scroll: 0 })
+    ));
+}

@@ -182,7 +182,7 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         Notice::NotSentUnwritten { waiting } => Words::with_hint(
             "Not sent: your message is not on disk yet.".to_string(),
             format!(
-                "{} wait to be written (disk full?). Free space, then /retry: the log is written first, then the message goes out.",
+                "{} wait to be written: the disk is full or the data folder cannot be written (see the error above). Free space or fix its permissions, then /retry: the log is written first, then the message goes out.",
                 records(*waiting)
             ),
         ),
