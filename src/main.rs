@@ -60,6 +60,15 @@ fn run(cli: Cli, usual_umask: u32) -> Result<()> {
         let cli = match word_as_prompt(&cli, &settings, piped)? {
             Some(reread) => {
                 settings = config::resolve(&reread, &env)?;
+                eprintln!(
+                    "ollm-tui: {:?} is not an installed model: it was sent as the start of the \
+                     message, to {} (to name a model: -m NAME)",
+                    reread.prompt_words[0],
+                    settings
+                        .model
+                        .as_deref()
+                        .unwrap_or("the newest installed model")
+                );
                 reread
             }
             None => cli,

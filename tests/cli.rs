@@ -408,6 +408,10 @@ fn sessions_rename_and_rm_move_a_session_to_the_trash() {
     let (list, _) = text(&run(home.path(), &["sessions"]));
     let row = list.lines().find(|l| l.starts_with("aaaa1111")).unwrap();
     assert!(row.ends_with("Cache work"), "{row}");
+    // The Markdown export is headed by the title, as the list names it (#37 item 5: it
+    // was headed by the first message).
+    let (md, _) = text(&run(home.path(), &["export", "aaaa"]));
+    assert!(md.starts_with("# Cache work\n"), "{md}");
     // Deleting moves everything into the trash the message names; the other stays.
     let o = run(home.path(), &["sessions", "rm", "aaaa"]);
     assert!(o.status.success(), "{:?}", text(&o));

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use ollm_tui::actor::{self, ActorConfig, Parts};
 use ollm_tui::config::{Cli, Settings};
 use ollm_tui::launch::actor_config;
-use ollm_tui::store;
+
 use std::sync::Arc;
 
 /// `ollm-tui [MODEL] PROMPT`, `… | ollm-tui [PROMPT]`: one message through a session like
@@ -92,8 +92,11 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
     }
     if persisted {
         mark_used(&dir, &session_id);
-        let short = store::sessions::lasting_id(&dir, &session_id);
-        eprintln!("ollm-tui: kept as session {short} (go on with: ollm-tui --resume {short})");
+        // The whole id: a prefix unique now is shared by the next session of the same
+        // minute (UUID v7), and this line is read later.
+        eprintln!(
+            "ollm-tui: kept as session {session_id} (go on with: ollm-tui --resume {session_id})"
+        );
     }
     match sent {
         Ok(()) | Err(ollm_tui::oneshot::Stopped::ReaderGone) => Ok(()),

@@ -59,7 +59,8 @@ pub fn check_model_word(backend: &OllamaBackend, word: &str) -> Result<()> {
 /// The first word on the command line, when the person meant it as the start of the
 /// message: with text to send (a pipe, more words) or a session to go on with (`--resume`),
 /// a plain word the server has no model by (`model_word::reads_as_prompt`). Returns the
-/// command line with that word moved into the prompt, and says so on stderr; `None` when
+/// command line with that word moved into the prompt (the caller says so, naming the
+/// model that answers); `None` when
 /// the word stays what it was (a model, or a typo refused later with the installed ones).
 pub fn word_as_prompt(cli: &Cli, settings: &Settings, piped: bool) -> Result<Option<Cli>> {
     let Some(word) = cli.model_word() else {
@@ -79,10 +80,6 @@ pub fn word_as_prompt(cli: &Cli, settings: &Settings, piped: bool) -> Result<Opt
     if !ollm_tui::model_word::reads_as_prompt(word, &installed) {
         return Ok(None);
     }
-    eprintln!(
-        "ollm-tui: {word:?} is not an installed model: it was sent as the start of the \
-         message (to name a model: -m NAME)"
-    );
     let mut words = vec![word.to_string()];
     words.extend(cli.prompt_words.iter().cloned());
     Ok(Some(Cli {

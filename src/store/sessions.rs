@@ -156,25 +156,6 @@ pub const MIN_ID_CHARS: usize = 8;
 /// [`MIN_ID_CHARS`], never ending on a `-` (it tells nothing), the whole id when nothing
 /// shorter is unique. `ids` need not be in `all`; each is told apart from all of `all`.
 pub fn short_ids(ids: &[&str], all: &[&str]) -> std::collections::HashMap<String, String> {
-    prefixes(ids, all, MIN_ID_CHARS)
-}
-
-/// Characters of a UUID v7 through its millisecond (`019ac2e5-4f3b`): a prefix this long
-/// stays unique as sessions are made after it, where an 8-character one is shared by every
-/// session of the same minute or so.
-pub const LASTING_ID_CHARS: usize = 13;
-
-/// A prefix of `id` to print for later use (`go on with: ollm-tui --resume …`): unique
-/// among the sessions in `dir` now, and long enough ([`LASTING_ID_CHARS`]) to stay so.
-pub fn lasting_id(dir: &DataDir, id: &str) -> String {
-    let all = list_ids(dir).unwrap_or_default();
-    let all: Vec<&str> = all.iter().map(String::as_str).collect();
-    prefixes(&[id], &all, LASTING_ID_CHARS)
-        .remove(id)
-        .unwrap_or_else(|| id.to_string())
-}
-
-fn prefixes(ids: &[&str], all: &[&str], min: usize) -> std::collections::HashMap<String, String> {
     ids.iter()
         .map(|id| {
             let shared = all
@@ -183,7 +164,7 @@ fn prefixes(ids: &[&str], all: &[&str], min: usize) -> std::collections::HashMap
                 .map(|other| common_prefix_bytes(id, other))
                 .max()
                 .unwrap_or(0);
-            let mut cut = (shared + 1).max(min).min(id.len());
+            let mut cut = (shared + 1).max(MIN_ID_CHARS).min(id.len());
             while cut < id.len() && (!id.is_char_boundary(cut) || id[..cut].ends_with('-')) {
                 cut += 1;
             }
