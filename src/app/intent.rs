@@ -66,6 +66,9 @@ pub enum Intent {
     },
     /// `/set` or `/system` alone: list the session's system prompt and parameters.
     ShowParams,
+    /// `/show info` (as in `ollama run`): the model, its window, the mode, what every
+    /// request carries and what compression kept.
+    ShowInfo,
     /// What the engine handles (a message, compress, pins, settings, a snapshot).
     Engine(Request),
     /// What the actor handles (models, restore, export, think).
@@ -110,6 +113,7 @@ impl App {
                 &self.session.status.params,
                 self.opts.config_temperature,
             )),
+            Intent::ShowInfo => self.info(words::session_info(&self.session.status)),
             Intent::Engine(request) => self.command(request),
             Intent::Actor(command) => self.command(command),
         }

@@ -220,6 +220,21 @@ pub static COMMANDS: &[SlashCommand] = &[
         parse: |_, arg| Ok(param_intent(system(arg)?)),
     },
     SlashCommand {
+        name: "show",
+        aliases: &[],
+        usage: "/show [info|parameters|system]",
+        help: "as in ollama run: info (the model, its context, the mode, what every request carries), parameters and system (as /set alone)",
+        parse: |_, arg| match arg.trim().to_ascii_lowercase().as_str() {
+            "" | "info" => Ok(Intent::ShowInfo),
+            "parameters" | "params" | "system" => Ok(Intent::ShowParams),
+            "modelfile" | "template" | "license" => Err(format!(
+                "/show {0}: ollm-tui does not fetch it; `ollama show MODEL --{0}` prints it",
+                arg.trim().to_ascii_lowercase()
+            )),
+            _ => Err("usage: /show [info|parameters|system]".to_string()),
+        },
+    },
+    SlashCommand {
         name: "set",
         aliases: &[],
         usage: "/set [NAME VALUE]",
@@ -658,6 +673,16 @@ mod tests {
             Some(ParamValue::Float(0.2)),
         ));
         is("/set parameter temperature 0.2", temp);
+        is("/show", Intent::ShowInfo);
+        is("/show info", Intent::ShowInfo);
+        is("/show parameters", Intent::ShowParams);
+        is("/show system", Intent::ShowParams);
+        assert!(
+            parse("/show modelfile")
+                .unwrap()
+                .unwrap_err()
+                .contains("ollama show MODEL --modelfile")
+        );
         // ollama run's way to set the window is /ctx's.
         is(
             "/set parameter num_ctx 4096",

@@ -305,3 +305,21 @@ async fn page_down_in_the_help_moves_a_page_of_the_screen() {
         Some(OverlayState::Help { scroll: 0 })
     ));
 }
+
+#[tokio::test]
+async fn show_info_says_the_model_its_context_and_the_mode_as_ollama_run_does() {
+    // #37 item 3: there was no /show.
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "/show info");
+    key(app, KeyCode::Enter);
+    let said = app
+        .transcript
+        .entries()
+        .last()
+        .map(|e| e.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("context: "), "{said}");
+    assert!(said.contains("mode: "), "{said}");
+    assert!(said.contains("tools: "), "{said}");
+}

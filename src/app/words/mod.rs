@@ -48,7 +48,7 @@ pub use models::{
     pull_failed, pull_figures, pull_row, pull_started, pull_status, pull_title, pulled,
 };
 pub use notices::{not_responding, notice};
-pub use session::{forked, new_session, param_change, params_listing};
+pub use session::{forked, new_session, param_change, params_listing, session_info};
 
 /// How hints name the keys: the one the keymap binds, else the command that does the same.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -62,6 +62,37 @@ pub fn params_listing(p: &SessionParams, config_temperature: Option<f32>) -> Str
     lines.join("\n")
 }
 
+/// `/show info`: the model and its window, the mode, what every request carries and what
+/// compression kept, in lines as `ollama run`'s `/show info` gives them.
+pub fn session_info(s: &crate::core::engine::EngineStatus) -> String {
+    let n = |k: u32| crate::ui::text::thousands(u64::from(k));
+    let mut lines = vec![
+        format!("model: {}", s.model),
+        format!("context: {} tokens", n(s.budget.ctx)),
+        format!("mode: {}", s.mode),
+    ];
+    lines.push(if s.tools.offered.is_empty() {
+        "tools: none offered now".to_string()
+    } else {
+        format!("tools: {}", s.tools.offered.join(", "))
+    });
+    lines.push(format!(
+        "messages: {} in the session, {} in view, {} checkpoint{}",
+        s.history_messages,
+        s.active_messages,
+        s.checkpoints,
+        if s.checkpoints == 1 { "" } else { "s" }
+    ));
+    let r = &s.reliability;
+    if r.measured() {
+        lines.push(format!(
+            "facts from folded messages in every request: {} of {}",
+            r.carried, r.stated
+        ));
+    }
+    lines.join("\n")
+}
+
 /// Said in a new session started with `/new`: that the one left is kept, and how to get
 /// back to it. `previous` names it (id and title), `None` when it had nothing to keep.
 pub fn new_session(previous: Option<(&str, &str)>) -> Words {
