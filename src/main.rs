@@ -78,6 +78,11 @@ fn run(cli: Cli, usual_umask: u32) -> Result<()> {
         if cli.prompt().is_some() || piped {
             return one_shot(&cli, settings, piped);
         }
+        if cli.no_save {
+            anyhow::bail!(
+                "--no-save is for one message (a prompt, or text piped in); a chat is always kept"
+            );
+        }
         return chat(&cli, settings, usual_umask);
     };
     // The subcommands read the data directory (OLLM_HOME, never the config file) and

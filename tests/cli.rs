@@ -817,6 +817,42 @@ fn a_plain_first_word_no_model_is_called_by_is_the_message_and_a_printed_id_stay
 }
 
 #[test]
+fn no_save_answers_a_pipe_and_keeps_nothing_of_it() {
+    // #37 item 1: a pipe need not become a session.
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_input(
+        home.path(),
+        &[
+            "--host",
+            &url,
+            "-m",
+            "llama3.2:3b",
+            "--no-save",
+            "explain this",
+        ],
+        Some(b"fn main() {}\n"),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("You said: \"explain this"), "{out:?}");
+    assert!(!err.contains("kept as session"), "{err}");
+    let logs: Vec<_> = std::fs::read_dir(home.path().join("sessions"))
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(logs.is_empty(), "{logs:?}");
+    // A chat is always kept: the flag is refused without a message to send.
+    let o = run(home.path(), &["--host", &url, "--no-save"]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).1.contains("--no-save is for one message"),
+        "{:?}",
+        text(&o)
+    );
+}
+
+#[test]
 fn a_prompt_that_gets_no_reply_fails_with_the_reason_and_saves_nothing_half() {
     let server = Server::start();
     let url = server.url();

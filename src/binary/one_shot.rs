@@ -6,10 +6,10 @@ use super::engine::{SharedTokenizer, make_engine};
 use super::session::{mark_used, open_session};
 use super::setup::{backends, check_model_word, data_dir, init_logging, load_prompts};
 use anyhow::{Context, Result};
-use ollm_tui::actor::{self, ActorConfig, Parts};
+use ollm_tui::actor::{self, ActorConfig, Parts, StoreSlot};
 use ollm_tui::config::{Cli, Settings};
 use ollm_tui::launch::actor_config;
-
+use ollm_tui::store;
 use std::sync::Arc;
 
 /// `ollm-tui [MODEL] PROMPT`, `… | ollm-tui [PROMPT]`: one message through a session like
@@ -47,38 +47,41 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let (sent, persisted, rescued) = runtime.block_on(async {
-        let mut spawned = actor::spawn(Parts {
-            backend,
-            summary_backend,
-            engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
-            store: opened.store,
-            config: ActorConfig {
-                // Not retried: an unreachable server is an error here, said at once.
-                reconnect_after: std::time::Duration::from_secs(3600),
-                ..actor_config(&settings, None)
+    let engine = make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts);
+    let config = ActorConfig {
+        // Not retried: an unreachable server is an error here, said at once.
+        reconnect_after: std::time::Duration::from_secs(3600),
+        ..actor_config(&settings, None)
+    };
+    let (sent, persisted, rescued) = if cli.no_save {
+        // Kept in memory for the one exchange and dropped with it: nothing on disk.
+        let (sent, _, rescued) = runtime.block_on(send_one(
+            Parts {
+                backend,
+                summary_backend,
+                engine,
+                store: StoreSlot::Lazy(Box::new(|header: &ollm_tui::core::record::Header| {
+                    Ok(store::MemoryStore::new(header.clone()))
+                })),
+                config,
+                model: None,
             },
-            model: None,
-        });
-        let mut stdout = std::io::stdout().lock();
-        let sent = ollm_tui::oneshot::send(&mut spawned, message, &mut stdout).await;
-        if sent.is_err() {
-            // A reply still coming (the reader went away) ends here, kept as it is.
-            let _ = spawned.handle.send(ollm_tui::actor::Command::Stop).await;
-        }
-        let _ = spawned
-            .handle
-            .send(ollm_tui::actor::Command::Shutdown)
-            .await;
-        drop(spawned.handle);
-        let (persisted, rescued) = spawned
-            .task
-            .await
-            .ok()
-            .map(|e| (e.store.is_some(), e.rescued))
-            .unwrap_or((false, None));
-        (sent, persisted, rescued)
-    });
+            message,
+        ));
+        (sent, false, rescued)
+    } else {
+        runtime.block_on(send_one(
+            Parts {
+                backend,
+                summary_backend,
+                engine,
+                store: opened.store,
+                config,
+                model: None,
+            },
+            message,
+        ))
+    };
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     if let Some(r) = rescued {
         eprintln!(
@@ -102,4 +105,36 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
         Ok(()) | Err(ollm_tui::oneshot::Stopped::ReaderGone) => Ok(()),
         Err(ollm_tui::oneshot::Stopped::Failed(why)) => Err(why.into()),
     }
+}
+
+/// Send the message through a session actor, the reply to stdout; then end the actor.
+/// What came of it: sent or why not, whether the session is on disk, what a failing log
+/// could not take.
+async fn send_one<S: ollm_tui::store::SessionStore + Send + 'static>(
+    parts: Parts<ollm_tui::llm::OllamaBackend, S>,
+    message: String,
+) -> (
+    Result<(), ollm_tui::oneshot::Stopped>,
+    bool,
+    Option<ollm_tui::actor::Rescued>,
+) {
+    let mut spawned = actor::spawn(parts);
+    let mut stdout = std::io::stdout().lock();
+    let sent = ollm_tui::oneshot::send(&mut spawned, message, &mut stdout).await;
+    if sent.is_err() {
+        // A reply still coming (the reader went away) ends here, kept as it is.
+        let _ = spawned.handle.send(ollm_tui::actor::Command::Stop).await;
+    }
+    let _ = spawned
+        .handle
+        .send(ollm_tui::actor::Command::Shutdown)
+        .await;
+    drop(spawned.handle);
+    let (persisted, rescued) = spawned
+        .task
+        .await
+        .ok()
+        .map(|e| (e.store.is_some(), e.rescued))
+        .unwrap_or((false, None));
+    (sent, persisted, rescued)
 }

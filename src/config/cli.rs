@@ -58,6 +58,10 @@ pub struct Cli {
     /// the current directory]
     #[arg(long, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
+    /// One message (a prompt or a pipe) not kept as a session: nothing of the exchange is
+    /// written to disk
+    #[arg(long, conflicts_with = "resume")]
+    pub no_save: bool,
     /// How much a thinking model reasons: on, off, low, medium, high [default: config,
     /// else the model's own]
     #[arg(long, value_enum, value_name = "LEVEL")]
