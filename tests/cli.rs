@@ -818,7 +818,7 @@ fn a_plain_first_word_no_model_is_called_by_is_the_message_and_a_printed_id_stay
 
 #[test]
 fn no_save_answers_a_pipe_and_keeps_nothing_of_it() {
-    // #37 item 1: a pipe need not become a session.
+    // #37 item 1: a pipe need not become a session, and takes a system prompt.
     let server = Server::start();
     let url = server.url();
     let home = tempfile::tempdir().unwrap();
@@ -838,6 +838,28 @@ fn no_save_answers_a_pipe_and_keeps_nothing_of_it() {
     assert!(o.status.success(), "{err}");
     assert!(out.starts_with("You said: \"explain this"), "{out:?}");
     assert!(!err.contains("kept as session"), "{err}");
+    // --system goes with the message, after the app's own instructions.
+    let o = run_with_input(
+        home.path(),
+        &[
+            "--host",
+            &url,
+            "-m",
+            "llama3.2:3b",
+            "--no-save",
+            "--system",
+            "Answer in French.",
+            "hi",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let last = server.fake.chat_requests().last().cloned().unwrap();
+    let system = last["messages"][0]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(system.ends_with("Answer in French."), "{system}");
     let logs: Vec<_> = std::fs::read_dir(home.path().join("sessions"))
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();

@@ -29,7 +29,23 @@ pub fn new_session(settings: &Settings, dir: &DataDir) -> Opened {
 
 pub fn open_session(cli: &Cli, settings: &Settings, dir: &DataDir) -> Result<Opened> {
     let Some(wanted) = cli.resume.as_deref() else {
-        return Ok(new_session(settings, dir));
+        let mut opened = new_session(settings, dir);
+        if let Some(text) = cli
+            .system
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
+            let chars = text.chars().count();
+            let max = ollm_tui::core::params::MAX_SYSTEM_CHARS;
+            if chars > max {
+                bail!(
+                    "--system is {chars} characters; at most {max} are kept (it is sent with every message)"
+                );
+            }
+            opened.spec.params.system = Some(text.to_string());
+        }
+        return Ok(opened);
     };
     let id = if wanted.is_empty() {
         match store::sessions::latest(dir)? {

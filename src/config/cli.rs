@@ -62,6 +62,10 @@ pub struct Cli {
     /// written to disk
     #[arg(long, conflicts_with = "resume")]
     pub no_save: bool,
+    /// A system prompt for the new session (a prompt, a pipe or a chat), as /system sets
+    /// one: sent after the app's own instructions
+    #[arg(long, value_name = "TEXT", conflicts_with = "resume")]
+    pub system: Option<String>,
     /// How much a thinking model reasons: on, off, low, medium, high [default: config,
     /// else the model's own]
     #[arg(long, value_enum, value_name = "LEVEL")]
