@@ -876,15 +876,7 @@ fn the_badge_counts_the_persons_facts_the_request_carries_and_warns_on_measured_
     // 250 facts in a 2K window: the ledger cannot carry them all, and the badge and
     // the one warning say how many it does.
     let mut h = Harness::new(2048, tok(), Extractive::new());
-    for i in 0..250 {
-        h.turn(
-            &format!(
-                "Note {i}: the locker code for room {i} is {}.",
-                4000 + i * 7
-            ),
-            |_| "Noted.".into(),
-        );
-    }
+    h.state_locker_codes(250);
     let rel = h.engine.reliability();
     assert!(rel.measured(), "{rel:?}");
     assert!(rel.stated >= 50, "{rel:?}");
@@ -902,7 +894,7 @@ fn the_badge_counts_the_persons_facts_the_request_carries_and_warns_on_measured_
     let prompt = h.engine.prompt();
     let all: String = prompt.messages.iter().map(|m| m.content.clone()).collect();
     let shown = (0..250)
-        .filter(|i| all.contains(&(4000 + i * 7).to_string()))
+        .filter(|i| all.contains(&ollm_tui::core::testing::locker_code(*i).to_string()))
         .count();
     assert!(shown >= rel.carried, "{shown} in the request, {rel:?}");
 }

@@ -1661,15 +1661,7 @@ fn the_panel_names_the_facts_the_request_no_longer_carries() {
         std::sync::Arc::new(ollm_tui::core::tokens::ByteEstimate),
         Extractive::new(),
     );
-    for i in 0..250 {
-        h.turn(
-            &format!(
-                "Note {i}: the locker code for room {i} is {}.",
-                4000 + i * 7
-            ),
-            |_| "Noted.".into(),
-        );
-    }
+    h.state_locker_codes(250);
     let status = h.engine.status();
     let r = status.reliability;
     assert!(!status.facts_missing.is_empty(), "{r:?}");

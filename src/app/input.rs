@@ -309,12 +309,7 @@ impl App {
         // until a closing `"""` ends the text, and what stands between is sent.
         if let Some(body) = text.trim_start().strip_prefix(MULTILINE) {
             match body.trim_end().strip_suffix(MULTILINE) {
-                Some(inner) if !inner.trim().is_empty() => {
-                    let inner = inner.trim().to_string();
-                    self.take_input();
-                    self.transcript.to_bottom();
-                    self.command(Request::Send { text: inner });
-                }
+                Some(inner) if !inner.trim().is_empty() => self.send(inner.trim().to_string()),
                 _ => {
                     self.input.insert_newline();
                     self.input_note = Some(words::MULTILINE_OPEN.to_string());
@@ -332,14 +327,19 @@ impl App {
             }
             return;
         }
-        // While a reply streams or a compression runs the actor queues the message (it
-        // shows as queued) and sends it when the turn ends.
-        let text = self.take_input();
         // `//x` sends `/x`.
         let text = match text.trim_start().strip_prefix("//") {
             Some(rest) => format!("/{rest}"),
             None => text,
         };
+        self.send(text);
+    }
+
+    /// The box is emptied and `text` goes to the session. While a reply streams or a
+    /// compression runs the actor queues it (it shows as queued) and sends it when the
+    /// turn ends.
+    fn send(&mut self, text: String) {
+        self.take_input();
         self.transcript.to_bottom();
         self.command(Request::Send { text });
     }

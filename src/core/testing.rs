@@ -210,6 +210,21 @@ impl<S: Summarizer> Harness<S> {
 
     /// One turn: the person says `user`; `reply` makes the answer from the request, and
     /// the server is assumed to see exactly our calibrated estimate.
+    /// `n` turns, each stating one fact — `Note i: the locker code for room i is`
+    /// [`locker_code`]`(i)` — answered "Noted.": at a small window, more than the ledger
+    /// can carry.
+    pub fn state_locker_codes(&mut self, n: usize) {
+        for i in 0..n {
+            self.turn(
+                &format!(
+                    "Note {i}: the locker code for room {i} is {}.",
+                    locker_code(i)
+                ),
+                |_| "Noted.".into(),
+            );
+        }
+    }
+
     pub fn turn(&mut self, user: &str, reply: impl Fn(&ChatPrompt) -> String) -> TurnReport {
         self.turn_with(user, &|p| (reply(p), Some(p.estimate)))
     }
@@ -396,4 +411,9 @@ pub fn futures_lite_block_on<F: std::future::Future>(fut: F) -> F::Output {
             Poll::Pending => std::thread::park(),
         }
     }
+}
+
+/// The code [`Harness::state_locker_codes`] states for room `i`.
+pub fn locker_code(i: usize) -> usize {
+    4000 + i * 7
 }

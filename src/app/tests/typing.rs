@@ -121,17 +121,7 @@ async fn a_large_paste_shows_as_a_marker_and_is_sent_in_full() {
     );
     key(app, KeyCode::Enter);
     assert_eq!(input(app), "", "sent");
-    let sent = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            match h._spawned.updates.recv().await {
-                Some(Update::Appended(e)) if e.kind == EntryKind::User => break e.text,
-                Some(_) => {}
-                None => panic!("the actor stopped"),
-            }
-        }
-    })
-    .await
-    .expect("the message reached the session");
+    let sent = user_message_sent(&mut h).await;
     assert_eq!(sent, format!("why so slow? {pasted} thanks"));
 }
 
@@ -203,7 +193,13 @@ async fn three_quotes_open_a_message_of_several_lines_as_in_ollama_run() {
     type_text(app, "\"\"\"");
     key(app, KeyCode::Enter);
     assert_eq!(input(app), "", "the closing quotes send");
-    let sent = tokio::time::timeout(Duration::from_secs(10), async {
+    let sent = user_message_sent(&mut h).await;
+    assert_eq!(sent, "first line\nsecond line");
+}
+
+/// The text of the next message of the person's that reaches the session.
+async fn user_message_sent(h: &mut Harness) -> String {
+    tokio::time::timeout(Duration::from_secs(10), async {
         loop {
             match h._spawned.updates.recv().await {
                 Some(Update::Appended(e)) if e.kind == EntryKind::User => break e.text,
@@ -213,6 +209,5 @@ async fn three_quotes_open_a_message_of_several_lines_as_in_ollama_run() {
         }
     })
     .await
-    .expect("the message reached the session");
-    assert_eq!(sent, "first line\nsecond line");
+    .expect("the message reached the session")
 }
