@@ -688,3 +688,109 @@ fn a_failing_embedding_model_leaves_recall_by_words_and_is_not_asked_every_turn(
             .any(|r| matches!(r.body, RecordBody::SentenceVectors { .. }))
     );
 }
+
+#[test]
+fn the_person_sees_every_fact_and_pins_rewords_or_forgets_one_and_replay_keeps_it() {
+    // #37 item 5: the ledger visible, with each fact's message and whether the next
+    // request carries it, and the person's hand on it.
+    use ollm_tui::core::engine::{FactPlace, Request};
+    use ollm_tui::core::ledger::FactEdit;
+    use ollm_tui::core::testing::locker_code;
+    let mut h = Harness::new(2048, tok(), Extractive::new());
+    h.state_locker_codes(120);
+    let rows = h.engine.fact_rows();
+    let place = |p: FactPlace| rows.iter().filter(|r| r.place == p).count();
+    assert!(
+        place(FactPlace::NotSent) > 0,
+        "a 2K ledger cannot carry 120 codes"
+    );
+    assert!(place(FactPlace::Carried) > 0 && place(FactPlace::InView) > 0);
+    assert_eq!(
+        place(FactPlace::NotSent),
+        h.engine.facts_missing().len(),
+        "the list and the badge count the same"
+    );
+    // Each fact names the message it was said in.
+    for r in &rows {
+        let said = h.engine.history().get(r.from.unwrap()).unwrap();
+        assert!(said.text.contains(&r.key), "{r:?} from {said:?}");
+    }
+    let request = |h: &Harness<Extractive>| ledger_lines(&h.engine.prompt()).join("\n");
+    let code = |r: &ollm_tui::core::engine::FactRow| {
+        (0..120)
+            .map(locker_code)
+            .find(|c| r.key.contains(&c.to_string()))
+            .unwrap()
+    };
+    let missing = rows.iter().find(|r| r.place == FactPlace::NotSent).unwrap();
+    let carried = rows.iter().find(|r| r.place == FactPlace::Carried).unwrap();
+    assert!(!request(&h).contains(&code(missing).to_string()));
+    assert!(request(&h).contains(&code(carried).to_string()));
+
+    // Pinned, a fact left out comes back; forgotten, a carried one leaves.
+    h.apply(Request::Fact {
+        fact: missing.key.clone(),
+        edit: FactEdit::Pin,
+    });
+    h.apply(Request::Fact {
+        fact: carried.key.clone(),
+        edit: FactEdit::Forget,
+    });
+    assert!(request(&h).contains(&code(missing).to_string()));
+    assert!(!request(&h).contains(&code(carried).to_string()));
+    // Reworded, it is sent in the person's words.
+    let reworded = h
+        .engine
+        .fact_rows()
+        .into_iter()
+        .find(|r| r.place == FactPlace::Carried && r.key != missing.key)
+        .unwrap();
+    h.apply(Request::Fact {
+        fact: reworded.key.clone(),
+        edit: FactEdit::Replace {
+            text: "The locker code for the gym is 777123.".into(),
+        },
+    });
+    assert!(request(&h).contains("777123"), "{}", request(&h));
+    assert!(!request(&h).contains(&code(&reworded).to_string()));
+    let after = h.engine.fact_rows();
+    let row = |key: &str| after.iter().find(|r| r.key == key).unwrap().clone();
+    assert!(row(&missing.key).pinned && row(&missing.key).place == FactPlace::Carried);
+    assert_eq!(row(&carried.key).place, FactPlace::Forgotten);
+    assert!(row(&reworded.key).edited);
+
+    // A fact in view is said by its message: it can be pinned, not changed.
+    let in_view = after.iter().find(|r| r.place == FactPlace::InView).unwrap();
+    let records = h.records.len();
+    let events = h.apply(Request::Fact {
+        fact: in_view.key.clone(),
+        edit: FactEdit::Forget,
+    });
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::Refused { .. })),
+        "{events:?}"
+    );
+    assert_eq!(h.records.len(), records, "a refused edit writes nothing");
+
+    // Replay rebuilds the same list and the same request.
+    let (replayed, _) = h.replayed();
+    assert_eq!(replayed.fact_rows(), h.engine.fact_rows());
+    assert_eq!(
+        ledger_lines(&replayed.prompt()),
+        ledger_lines(&h.engine.prompt())
+    );
+    // Taken back, the forgotten fact stands again (sent if the ledger has room).
+    h.apply(Request::Fact {
+        fact: carried.key.clone(),
+        edit: FactEdit::Keep,
+    });
+    let kept = h.engine.fact_rows();
+    let back = kept.iter().find(|r| r.key == carried.key).unwrap();
+    assert_ne!(back.place, FactPlace::Forgotten);
+    assert_eq!(
+        back.place == FactPlace::Carried,
+        request(&h).contains(&code(carried).to_string())
+    );
+}

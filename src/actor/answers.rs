@@ -48,6 +48,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Inspect { number, reply } => {
                 let _ = reply.send(self.inspect(number));
             }
+            Command::ListFacts { reply } => {
+                let _ = reply.send(self.engine.fact_rows());
+            }
             Command::InspectResult { id, reply } => {
                 let _ = reply.send(self.inspect_result(id));
             }

@@ -38,6 +38,10 @@ pub enum Command {
         number: Option<u32>,
         reply: oneshot::Sender<Option<Inspection>>,
     },
+    /// Every fact of the conversation and where it stands for the next request (`/facts`).
+    ListFacts {
+        reply: oneshot::Sender<Vec<crate::core::engine::FactRow>>,
+    },
     /// Tool result `id`: what the model saw beside the whole result (`/inspect #N`).
     InspectResult {
         id: crate::core::message::MessageId,

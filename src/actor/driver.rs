@@ -209,6 +209,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             | Command::ListModels { .. }
             | Command::Inspect { .. }
             | Command::InspectResult { .. }
+            | Command::ListFacts { .. }
             | Command::TakeBackQueued { .. }
             | Command::Export { .. } => {}
         }

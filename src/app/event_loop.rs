@@ -137,6 +137,10 @@ impl App {
             _ => None,
         };
         let overlay = self.overlay.as_ref().map(|o| match o {
+            OverlayState::Facts { rows, selected } => Overlay::Facts {
+                rows,
+                selected: *selected,
+            },
             OverlayState::Help { scroll } => Overlay::Help {
                 bindings: &self.help_lines,
                 scroll: *scroll,

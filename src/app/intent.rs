@@ -46,6 +46,8 @@ pub enum Intent {
     Inspect(Option<u32>),
     /// `/inspect #N`: tool result N beside its whole original.
     InspectResult(MessageId),
+    /// `/facts`: the ledger listed, or a fact of it changed.
+    Facts(super::facts::FactsAsk),
     /// Copy text from the transcript to the clipboard (OSC 52).
     Copy(super::copy::CopyTarget),
     /// Capture the mouse or release it to the terminal (`None`: the other way round).
@@ -98,6 +100,7 @@ impl App {
             Intent::Search(text) => self.open_search(text),
             Intent::Inspect(number) => self.inspect(number, false),
             Intent::InspectResult(id) => self.inspect_result(id),
+            Intent::Facts(ask) => self.facts(ask),
             Intent::Pull(name) => self.pull(name, false),
             Intent::Copy(target) => self.copy(target),
             Intent::Mouse(on) => self.set_mouse(on.unwrap_or(!self.mouse)),

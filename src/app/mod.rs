@@ -11,6 +11,7 @@ mod browser;
 pub mod commands;
 pub mod copy;
 mod event_loop;
+pub mod facts;
 mod input;
 pub mod intent;
 pub mod keymap;

@@ -33,6 +33,11 @@ pub enum Reply {
         inspection: Option<Box<Inspection>>,
     },
     InspectResult(Result<Box<ResultInspection>, String>),
+    /// The facts (`/facts`), and what was asked of them.
+    Facts {
+        rows: Vec<crate::core::engine::FactRow>,
+        ask: super::facts::FactsAsk,
+    },
     /// Messages typed ahead, taken back out of the queue: they return to the input.
     TakenBack(Vec<String>),
     /// The sessions (after a rename or delete, with what happened).
@@ -50,6 +55,11 @@ pub enum Reply {
 pub enum OverlayState {
     Help {
         scroll: u16,
+    },
+    /// `/facts` (`app::facts`).
+    Facts {
+        rows: Vec<crate::core::engine::FactRow>,
+        selected: usize,
     },
     Snapshots {
         items: Vec<SnapshotMeta>,
@@ -155,8 +165,11 @@ impl App {
         if matches!(self.overlay, Some(OverlayState::Sessions(_))) {
             return true;
         }
+        let facts = matches!(self.overlay, Some(OverlayState::Facts { .. }));
         k.modifiers.is_empty()
-            && (k.code == KeyCode::Char('q') || confirming && k.code == KeyCode::Char('y'))
+            && (k.code == KeyCode::Char('q')
+                || confirming && k.code == KeyCode::Char('y')
+                || facts && matches!(k.code, KeyCode::Char('p' | 'd' | 'e')))
     }
 
     pub(super) fn overlay_key(&mut self, k: KeyEvent) {
@@ -195,6 +208,10 @@ impl App {
             || self.opts.keymap.quits(&k);
         if close {
             self.overlay = None;
+            return;
+        }
+        if matches!(self.overlay, Some(OverlayState::Facts { .. })) {
+            self.facts_key(k);
             return;
         }
         let mut chosen: Option<Command> = None;
@@ -263,7 +280,12 @@ impl App {
                     _ => {}
                 }
             }
-            Some(OverlayState::Sessions(_) | OverlayState::Search(_) | OverlayState::Pull)
+            Some(
+                OverlayState::Sessions(_)
+                | OverlayState::Search(_)
+                | OverlayState::Pull
+                | OverlayState::Facts { .. },
+            )
             | None => {}
         }
         if let Some(name) = pull {
@@ -364,6 +386,7 @@ impl App {
             }
             Reply::InspectResult(Err(e)) => self.info(format!("Cannot inspect: {e}.")),
             Reply::TakenBack(texts) => self.put_back(texts),
+            Reply::Facts { rows, ask } => self.on_facts(rows, ask),
             Reply::SessionList(r) => self.on_session_list(r),
             Reply::Searched(r) => self.on_searched(r),
             Reply::Forked(Ok(made)) => self.open_fork(made),

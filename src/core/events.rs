@@ -112,6 +112,15 @@ pub enum EngineError {
     NoSuchMessage { id: MessageId, pin: bool },
     #[error("message {id} is already folded into a checkpoint; restore a snapshot to get it back")]
     AlreadyFolded { id: MessageId, pin: bool },
+    #[error("no fact reads \"{fact}\"")]
+    NoSuchFact { fact: String },
+    /// Only a folded fact can be changed: one in view is said by its message.
+    #[error(
+        "\"{fact}\" is in a message the model still sees: say the change in the chat (a pin holds once it is folded)"
+    )]
+    FactInView { fact: String },
+    #[error("a fact cannot be empty: /facts forget N leaves it out")]
+    EmptyFact,
     /// A pin or unpin of "the latest reply" before there is one.
     #[error("no reply to {} yet", if *.pin { "pin" } else { "unpin" })]
     NoReplyToPin { pin: bool },
@@ -287,6 +296,11 @@ pub enum EngineEvent {
         id: MessageId,
         pinned: bool,
     },
+    /// The person changed a fact of the ledger (`/facts`).
+    FactEdited {
+        fact: String,
+        edit: crate::core::ledger::FactEdit,
+    },
     /// `Retry` with nothing to retry: the last message has its complete reply.
     NothingToRetry,
     ModeChanged {
@@ -351,6 +365,7 @@ impl EngineEvent {
             EngineEvent::GoalUpdated { .. } => "goal-updated",
             EngineEvent::GoalRejected { .. } => "goal-rejected",
             EngineEvent::Pinned { .. } => "pinned",
+            EngineEvent::FactEdited { .. } => "fact_edited",
             EngineEvent::NothingToRetry => "nothing-to-retry",
             EngineEvent::ModeChanged { .. } => "mode-changed",
             EngineEvent::CtxChanged { .. } => "ctx-changed",

@@ -245,6 +245,12 @@ pub enum RecordBody {
         id: MessageId,
         pinned: bool,
     },
+    /// The person pinned, reworded, forgot or took back a fact of the ledger (`/facts`),
+    /// named by its line as extracted.
+    Fact {
+        fact: String,
+        edit: crate::core::ledger::FactEdit,
+    },
     /// Emergency: a message in the active context is shown cut down (see [`Clip`]).
     Clip {
         clip: Clip,
@@ -313,6 +319,7 @@ impl RecordBody {
             RecordBody::CheckpointSummarized { .. } => "checkpoint_summarized",
             RecordBody::Goal { .. } => "goal",
             RecordBody::Pin { .. } => "pin",
+            RecordBody::Fact { .. } => "fact",
             RecordBody::Clip { .. } => "clip",
             RecordBody::Snapshot { .. } => "snapshot",
             RecordBody::Restore { .. } => "restore",

@@ -204,7 +204,7 @@ mod tests {
         LedgerLine {
             text: text.into(),
             user: true,
-            corrects: false,
+            ..LedgerLine::default()
         }
     }
 

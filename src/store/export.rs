@@ -253,6 +253,8 @@ pub struct RecordWords {
     /// A change to the goal board and who made it.
     pub goal: fn(&GoalChange, Author) -> String,
     pub pin: fn(MessageId, bool) -> String,
+    /// A fact of the ledger pinned, reworded, forgotten or taken back.
+    pub fact: fn(&str, &crate::core::ledger::FactEdit) -> String,
     pub clip: fn(&Clip) -> String,
     /// A snapshot written: its id (folded) and why.
     pub snapshot: fn(&str, SnapshotPurpose) -> String,
@@ -454,6 +456,9 @@ fn render_record(
         }
         RecordBody::Pin { id, pinned } => {
             let _ = writeln!(md, "> 📌 {} · {time}\n", (w.pin)(*id, *pinned));
+        }
+        RecordBody::Fact { fact, edit } => {
+            let _ = writeln!(md, "> ✎ {} · {time}\n", sanitize(&(w.fact)(fact, edit)));
         }
         RecordBody::Clip { clip } => {
             let _ = writeln!(md, "> ✂ {} · {time}\n", (w.clip)(clip));

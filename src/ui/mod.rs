@@ -17,6 +17,7 @@
 
 mod banner;
 mod entry;
+mod facts;
 mod highlight;
 mod inspector;
 pub mod markdown;

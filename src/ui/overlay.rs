@@ -1,6 +1,7 @@
 //! Popups over the main screen: which one the view-model asks for, and help, the restore
 //! and model pickers, a tool call that asks (the inspectors are `inspector.rs`, the session
-//! browser and search `sessions.rs`; what they all draw with is `popup.rs`).
+//! browser and search `sessions.rs`, the fact list `facts.rs`; what they all draw with is
+//! `popup.rs`).
 //!
 //! Strategy: each overlay asks for a size, gets a centred rectangle no bigger than the
 //! screen, clears it, and draws wrapped lines with a scroll offset clamped to the content.
@@ -31,6 +32,7 @@ pub(crate) fn render_overlay(
     }
     match overlay {
         Overlay::Help { bindings, scroll } => help(bindings, *scroll, area, buf, cx),
+        Overlay::Facts { rows, selected } => super::facts::facts(rows, *selected, area, buf, cx),
         Overlay::Snapshots {
             items,
             selected,

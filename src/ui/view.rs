@@ -152,6 +152,11 @@ pub enum Overlay<'a> {
         bindings: &'a [(String, String)],
         scroll: u16,
     },
+    /// The fact ledger (`/facts`).
+    Facts {
+        rows: &'a [crate::core::engine::FactRow],
+        selected: usize,
+    },
     /// Restore picker.
     Snapshots {
         items: &'a [SnapshotMeta],

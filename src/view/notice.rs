@@ -216,6 +216,7 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
             author: Author::User,
         }
         | EngineEvent::Pinned { .. }
+        | EngineEvent::FactEdited { .. }
         | EngineEvent::Recalled { .. }
         | EngineEvent::LedgerFull { .. }
         | EngineEvent::SummariesOff { .. }

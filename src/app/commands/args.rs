@@ -178,6 +178,34 @@ pub(super) fn set(arg: &str) -> Result<Option<ParamChange>, String> {
         .map_err(|e| format!("{e}; {SET_USAGE}"))
 }
 
+/// `/facts`, `/facts pin 3`, `/facts edit 3 the new words`, `/facts edit 3` (to reword
+/// it in the box).
+pub(super) fn facts(arg: &str) -> Result<crate::app::facts::FactsAsk, String> {
+    use crate::app::facts::FactsAsk;
+    use crate::core::ledger::FactEdit;
+    let usage = || "usage: /facts [pin|unpin|forget|keep|edit N [TEXT]]".to_string();
+    let mut words = arg.split_whitespace();
+    let Some(verb) = words.next() else {
+        return Ok(FactsAsk::List);
+    };
+    let row = words
+        .next()
+        .and_then(|n| n.trim_start_matches('#').parse::<usize>().ok())
+        .filter(|n| *n > 0)
+        .ok_or_else(usage)?;
+    let text = words.collect::<Vec<_>>().join(" ");
+    let edit = match (verb.to_ascii_lowercase().as_str(), text.is_empty()) {
+        ("pin", true) => FactEdit::Pin,
+        ("unpin", true) => FactEdit::Unpin,
+        ("forget" | "drop" | "rm", true) => FactEdit::Forget,
+        ("keep" | "unforget", true) => FactEdit::Keep,
+        ("edit", true) => return Ok(FactsAsk::Reword { row }),
+        ("edit", false) => FactEdit::Replace { text },
+        _ => return Err(usage()),
+    };
+    Ok(FactsAsk::Edit { row, edit })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -18,7 +18,7 @@ use crate::core::goals::{GoalChange, GoalStatus, Priority};
 use crate::core::message::MessageId;
 use crate::core::mode::Mode;
 use crate::store::export::Format;
-use args::{artifact, ctx, decision, message_id, num_ctx, number, rest, set, step, system};
+use args::{artifact, ctx, decision, facts, message_id, num_ctx, number, rest, set, step, system};
 
 /// One slash command.
 pub struct SlashCommand {
@@ -142,6 +142,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         parse: |_, arg| {
             message_id(arg).map(|id| Intent::Engine(Request::Pin { id, pinned: false }))
         },
+    },
+    SlashCommand {
+        name: "facts",
+        aliases: &["ledger"],
+        usage: "/facts [pin|unpin|forget|keep|edit N [TEXT]]",
+        help: "list the facts you stated and whether the model is sent them; pin, forget or reword fact N",
+        parse: |_, arg| facts(arg).map(Intent::Facts),
     },
     SlashCommand {
         name: "inspect",
@@ -640,6 +647,40 @@ mod tests {
     /// #31 items 2 and 5: `/new`, `/clear`, `/bye` as `ollama run` users type them;
     /// `/system` and `/set` (also in `ollama run`'s `/set system` and `/set parameter`
     /// forms), checked, with a usage for what cannot be read.
+    #[test]
+    fn facts_lists_and_changes_a_row() {
+        use crate::app::facts::FactsAsk;
+        use crate::core::ledger::FactEdit;
+        let edit = |row, edit| Intent::Facts(FactsAsk::Edit { row, edit });
+        is("/facts", Intent::Facts(FactsAsk::List));
+        is("/ledger", Intent::Facts(FactsAsk::List));
+        is("/facts pin 3", edit(3, FactEdit::Pin));
+        is("/facts unpin #3", edit(3, FactEdit::Unpin));
+        is("/facts forget 2", edit(2, FactEdit::Forget));
+        is("/facts keep 2", edit(2, FactEdit::Keep));
+        is("/facts edit 4", Intent::Facts(FactsAsk::Reword { row: 4 }));
+        is(
+            "/facts edit 4 The plumber is  Branko Horvat.",
+            edit(
+                4,
+                FactEdit::Replace {
+                    text: "The plumber is Branko Horvat.".into(),
+                },
+            ),
+        );
+        for wrong in [
+            "/facts pin",
+            "/facts pin 0",
+            "/facts frob 2",
+            "/facts pin 2 extra",
+        ] {
+            assert!(
+                matches!(parse(wrong), Some(Err(e)) if e.starts_with("usage: /facts")),
+                "{wrong}"
+            );
+        }
+    }
+
     #[test]
     fn new_clear_bye_system_and_set() {
         use crate::core::params::{Param, ParamChange, ParamValue};

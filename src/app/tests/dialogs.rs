@@ -323,3 +323,79 @@ async fn show_info_says_the_model_its_context_and_the_mode_as_ollama_run_does() 
     assert!(said.contains("mode: "), "{said}");
     assert!(said.contains("tools: "), "{said}");
 }
+
+fn fact_rows() -> Vec<crate::core::engine::FactRow> {
+    use crate::core::engine::{FactPlace, FactRow};
+    let row = |key: &str, place, from| FactRow {
+        key: key.into(),
+        text: key.into(),
+        from: Some(MessageId(from)),
+        by_model: false,
+        place,
+        pinned: false,
+        edited: false,
+    };
+    vec![
+        row("The plumber is Branko.", FactPlace::NotSent, 3),
+        row("Budget is 18,500 EUR.", FactPlace::Carried, 5),
+        row("Flight FL-20931 on 4 May.", FactPlace::InView, 40),
+    ]
+}
+
+#[tokio::test]
+async fn the_fact_list_rewords_a_fact_in_the_box_and_says_when_a_row_is_not_there() {
+    use crate::app::facts::FactsAsk;
+    let mut h = harness();
+    let app = &mut h.app;
+    app.on_reply(Reply::Facts {
+        rows: fact_rows(),
+        ask: FactsAsk::List,
+    });
+    assert!(matches!(
+        &app.overlay,
+        Some(OverlayState::Facts { rows, selected: 0 }) if rows.len() == 3
+    ));
+    // Its letters are its own: `e` rewords the selected fact in the message box.
+    key(app, KeyCode::Down);
+    key(app, KeyCode::Char('e'));
+    assert!(app.overlay.is_none());
+    assert_eq!(input(app), "/facts edit 2 Budget is 18,500 EUR.");
+    // A fact in view is said by its message: not reworded here.
+    type_text(app, "x");
+    app.input = tui_textarea::TextArea::default();
+    app.on_reply(Reply::Facts {
+        rows: fact_rows(),
+        ask: FactsAsk::Reword { row: 3 },
+    });
+    assert_eq!(input(app), "");
+    assert!(last_line(app).contains("still sees"), "{}", last_line(app));
+    // A draft in the box is never overwritten.
+    type_text(app, "half a thought");
+    app.on_reply(Reply::Facts {
+        rows: fact_rows(),
+        ask: FactsAsk::Reword { row: 1 },
+    });
+    assert_eq!(input(app), "half a thought");
+    assert!(last_line(app).contains("draft"), "{}", last_line(app));
+    // A row that is not there is named.
+    app.on_reply(Reply::Facts {
+        rows: fact_rows(),
+        ask: FactsAsk::Edit {
+            row: 9,
+            edit: crate::core::ledger::FactEdit::Pin,
+        },
+    });
+    assert!(last_line(app).contains("no fact 9"), "{}", last_line(app));
+    // `p` over the list keeps it open (it refreshes when the engine has pinned it).
+    app.on_reply(Reply::Facts {
+        rows: fact_rows(),
+        ask: FactsAsk::List,
+    });
+    key(app, KeyCode::Char('p'));
+    assert!(matches!(app.overlay, Some(OverlayState::Facts { .. })));
+    assert_eq!(input(app), "half a thought", "p was not typed");
+}
+
+fn last_line(app: &App) -> String {
+    app.transcript.entries().last().unwrap().text.clone()
+}

@@ -4,6 +4,21 @@
 
 use super::{KeyNames, Words};
 
+/// `/facts pin N` (or edit, forget, keep) with no row N.
+pub fn no_such_fact(row: usize, rows: usize) -> String {
+    match rows {
+        0 => "No facts yet: /facts lists the names, numbers, dates and codes you state.".into(),
+        _ => format!("There is no fact {row}: /facts lists {rows}, numbered from 1."),
+    }
+}
+
+/// Rewording a fact whose message the model still sees.
+pub const FACT_IN_VIEW: &str = "That fact is in a message the model still sees: say the change in the chat. Pin it (p) to keep it once its message is folded.";
+
+/// Rewording a fact with a draft in the box: the draft is not put aside.
+pub const FACT_EDIT_BUSY: &str =
+    "The message box holds a draft: send or clear it, then /facts edit N TEXT.";
+
 /// Enter on a checkpoint the panel no longer has.
 pub const CHECKPOINT_GONE: &str = "That checkpoint no longer exists.";
 

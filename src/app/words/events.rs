@@ -90,6 +90,31 @@ fn refused(error: &EngineError) -> Words {
         ),
         EngineError::Goal(e) => Words::line(format!("Goal board: {e}.")),
         EngineError::NothingToClear => Words::line(format!("Nothing to mark done: {error}.")),
+        EngineError::NoSuchFact { .. } => Words::with_hint(
+            format!("Facts: {error}."),
+            "/facts lists them; the number is the row's",
+        ),
+        EngineError::FactInView { .. } | EngineError::EmptyFact => {
+            Words::line(format!("Facts: {error}."))
+        }
+    }
+}
+
+/// A fact edit, said as done (the transcript and the export).
+pub(crate) fn fact_edited(fact: &str, edit: &crate::core::ledger::FactEdit) -> String {
+    use crate::core::ledger::FactEdit;
+    match edit {
+        FactEdit::Pin => format!("Pinned the fact \"{fact}\": it goes with every request."),
+        FactEdit::Unpin => {
+            format!("Unpinned the fact \"{fact}\": it may leave the ledger when it is full.")
+        }
+        FactEdit::Forget => format!(
+            "Forgot the fact \"{fact}\": it is no longer sent (its message stays in the session)."
+        ),
+        FactEdit::Keep => format!("The fact \"{fact}\" is sent again."),
+        FactEdit::Replace { text } => {
+            format!("The fact \"{fact}\" is now sent as \"{text}\".")
+        }
     }
 }
 
@@ -270,6 +295,7 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
         } => Words::line(format!(
             "Only {carried} of the {stated} facts you stated in folded messages still fit in what {model} is sent with each message; the rest stay on disk and come back when you ask about them. If answers drift, a larger context (/ctx) keeps more, or /new starts afresh (this session is kept)."
         )),
+        EngineEvent::FactEdited { fact, edit } => Words::line(fact_edited(fact, edit)),
         EngineEvent::Pinned { id, pinned: true } => Words::line(format!(
             "Pinned message {id}: it is never folded into a summary."
         )),

@@ -99,6 +99,7 @@ pub const MARKDOWN: MarkdownWords = MarkdownWords {
             };
             format!("{} (by {by})", goal_change(change))
         },
+        fact: |fact, edit| super::events::fact_edited(fact, edit),
         pin: |id, pinned| {
             let verb = if pinned { "pinned" } else { "unpinned" };
             format!("Message {id} {verb}")

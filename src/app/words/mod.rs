@@ -32,8 +32,8 @@ mod session;
 
 pub use copy::{copied, copy_failed, copy_too_long, mouse_note, mouse_status};
 pub use dialogs::{
-    CHECKPOINT_GONE, inspect_merged, no_snapshots, no_such_checkpoint, snapshots_damaged,
-    snapshots_unreadable, title_limit,
+    CHECKPOINT_GONE, FACT_EDIT_BUSY, FACT_IN_VIEW, inspect_merged, no_snapshots,
+    no_such_checkpoint, no_such_fact, snapshots_damaged, snapshots_unreadable, title_limit,
 };
 pub use events::skip_reason;
 pub use help::{STATUS_LINE_HELP, TOOLS_UNSUPPORTED, empty_hint, help_close_row};

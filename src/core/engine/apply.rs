@@ -242,6 +242,7 @@ impl Engine {
                     .map_err(|e| format!("goal change refused: {e}"))?;
                 self.rebuild_goals();
             }
+            RecordBody::Fact { fact, edit } => self.apply_fact_edit(fact, edit),
             RecordBody::Pin { id, pinned } => {
                 let m = self
                     .history

@@ -67,6 +67,11 @@ pub enum Request {
     },
     /// The task is finished (`/done`): its tool calls and results leave the context.
     Done,
+    /// Pin, reword or forget a fact of the ledger (`/facts`), by its row's key.
+    Fact {
+        fact: String,
+        edit: crate::core::ledger::FactEdit,
+    },
 }
 
 /// Something that happened: the person's requests, what the server said, and the answers
@@ -355,6 +360,7 @@ impl Engine {
             Request::SetMode { mode } => self.set_mode(mode, now, fx),
             Request::SetParam { change } => self.set_param(change, now, fx),
             Request::Done => self.done(now, fx),
+            Request::Fact { fact, edit } => self.edit_fact(fact, edit, now, fx),
             Request::Snapshot { label } => {
                 let snap = self.make_snapshot(SnapshotPurpose::Rollback, label, now);
                 fx.push(Effect::SaveSnapshot(Box::new(snap)));
@@ -384,6 +390,7 @@ pub fn kept_in_log(ev: &EngineEvent) -> bool {
         | EngineEvent::LedgerFull { .. }
         | EngineEvent::SummariesOff { .. } => true,
         EngineEvent::CompressionSkipped { .. }
+        | EngineEvent::FactEdited { .. }
         | EngineEvent::NotCompressed { .. }
         | EngineEvent::CompressionStopped { .. }
         | EngineEvent::ToolRoundsCapped { .. }

@@ -29,7 +29,7 @@
 //!   clip of a message too large for the context.
 //!
 //! Files: `input` (the door), `turn` (a turn's steps), `commands` (goal board, pins,
-//! settings), `snapshots` (save and restore), `apply` (records → state), `replay`,
+//! settings), `facts` (the ledger as `/facts` lists and edits it), `snapshots` (save and restore), `apply` (records → state), `replay`,
 //! `prompt` (what is sent, and the budget), `semantic` (recall by meaning: the vectors
 //! asked for, kept and used), `compress/` (identify, plan, apply, and the emergency
 //! measures).
@@ -38,6 +38,7 @@ mod apply;
 mod commands;
 pub mod compress;
 mod digest;
+mod facts;
 mod input;
 mod offer;
 mod prompt;
@@ -51,6 +52,7 @@ mod watermark;
 pub use crate::core::events::EngineError;
 pub use compress::{CompressionOutcome, CompressionPlan};
 pub use digest::Digestion;
+pub use facts::{FactPlace, FactRow};
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer, kept_in_log};
 pub use offer::{FIXED_SHARE, Need, ToolOffer, ToolsOffered};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole, max_reply};
@@ -273,6 +275,11 @@ pub struct Engine {
     ledger_dropped: (usize, usize),
     /// What the badge counts (`prompt::FactsCarried`), kept with the ledger's rendering.
     facts_carried: prompt::FactsCarried,
+    /// The checkpoints' ledger lines merged, before the person's edits: what `/facts`
+    /// lists (`facts.rs`).
+    folded_facts: Vec<crate::core::ledger::LedgerLine>,
+    /// What the person pinned, reworded or forgot in the ledger (from the log).
+    fact_edits: crate::core::ledger::FactEdits,
     /// The folded messages' sentences, for recall (`log_recall`), brought up to date when
     /// the folded set changes (`recall_for`: the ids it holds, sorted).
     recall_index: crate::core::log_recall::RecallIndex,
@@ -365,6 +372,8 @@ impl Engine {
             merged_ledger: Default::default(),
             ledger_dropped: (0, 0),
             facts_carried: Default::default(),
+            folded_facts: Vec::new(),
+            fact_edits: Default::default(),
             recall_index: Default::default(),
             recall_for: Vec::new(),
             semantic: Default::default(),

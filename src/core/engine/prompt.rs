@@ -471,7 +471,9 @@ impl Engine {
         let ids: Vec<CheckpointId> = cps.iter().map(|c| c.id).collect();
         if self.merged_ledger.0 != ids {
             let merged = ledger::merge(cps.iter().flat_map(|c| &c.facts));
-            self.merged_ledger = (ids, ledger::prepare(merged, self.tok.as_ref()));
+            let edited = self.fact_edits.apply(merged.clone());
+            self.folded_facts = merged;
+            self.merged_ledger = (ids, ledger::prepare(edited, self.tok.as_ref()));
         }
         let (part, dropped, facts) = if cps.is_empty() {
             (Part::default(), (0, 0), FactsCarried::default())
@@ -583,6 +585,7 @@ impl Engine {
         let shown: std::collections::HashSet<&str> =
             fitted.lines.iter().map(|(l, _)| l.text.as_str()).collect();
         let facts = FactsCarried {
+            shown: shown.iter().map(|s| s.to_string()).collect(),
             stated: prepared.iter().filter(|p| p.line.user).count(),
             missing: prepared
                 .iter()
@@ -653,6 +656,8 @@ impl Engine {
 pub struct FactsCarried {
     pub stated: usize,
     pub missing: Vec<String>,
+    /// Every line the ledger shows (the person's and the model's), for `/facts`.
+    pub shown: std::collections::HashSet<String>,
 }
 
 impl FactsCarried {

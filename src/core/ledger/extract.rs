@@ -504,13 +504,24 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
             out.push(LedgerLine {
                 text: line.clone(),
                 user,
-                corrects: false,
+                ..LedgerLine::default()
             });
             last_line = Some(line);
         }
     }
+    if out.len() >= LISTED_LINES {
+        for l in &mut out {
+            l.listed = true;
+        }
+    }
     out
 }
+
+/// A message that yields this many lines states many things at once — a pasted plan, a
+/// spec, a list — rather than telling one: its lines are marked [`LedgerLine::listed`].
+/// Three is still a person telling ("flight LH 123 on 4 May, hotel Ibis, car from
+/// Hertz"); a paste gives ten.
+const LISTED_LINES: usize = 4;
 
 /// `s` says a change and the short sentence before it names a value of a kind `s` brings:
 /// the two are one correction ("9:30 is never going to work. kick-off moves to 10:15").
@@ -715,6 +726,28 @@ mod tests {
             [
                 "Haus Ahorn just emailed, their heating is broken. so the venue is Villa Sonnenberg now."
             ]
+        );
+    }
+
+    #[test]
+    fn lines_of_material_that_states_many_things_at_once_are_marked() {
+        let paste = "Here is the quote from the fitter:\n\
+            Base cabinet 80 cm, sink side, oak front.\n\
+            Wall cabinet 60 cm x 3, handle-less.\n\
+            Worktop 3.2 m, 38 mm laminate.\n\
+            Delivery week 14, fitting 2 days.\n\
+            Total 7,480 EUR incl. VAT.";
+        let lines = extract(paste, true);
+        assert!(lines.len() >= LISTED_LINES, "{lines:?}");
+        assert!(lines.iter().all(|l| l.listed), "{lines:?}");
+        let telling = "Flight LH 1234 lands at 14:05. Hotel is the Ibis, ref 88231. Car from Hertz for 3 days.";
+        let told = extract(telling, true);
+        assert_eq!(told.len(), 3, "{told:?}");
+        assert!(told.iter().all(|l| !l.listed), "{told:?}");
+        assert!(
+            extract("Our plumber is Branko, 0176 5551234.", true)
+                .iter()
+                .all(|l| !l.listed)
         );
     }
 }

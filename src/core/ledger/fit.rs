@@ -1,11 +1,15 @@
 //! Fitting: the ledger under its token budget and its rendering into the request.
 //!
 //! A full ledger compacts before anything leaves it: every line is rendered plain
-//! (`compact::Form::Plain`), then the oldest lines tight, one by one, until it fits. Only
-//! then do lines leave, in this order: the model's lines (oldest first), the person's
-//! lines whose only value is a capitalised word (a name is weak evidence: "our Rust
-//! service", "Historians argue"), then the person's oldest. What leaves is counted, so the
-//! transcript can say so; it stays in the log, where recall finds it.
+//! (`compact::Form::Plain`), then lines tight, one by one, until it fits — lines of
+//! pasted material first, then the oldest. Only then do lines leave, in this order: the
+//! model's lines (oldest first); the person's lines taken from material that stated many
+//! things at once (`LedgerLine::listed`: a pasted plan fills a small ledger with its
+//! specs and pushes out the plumber's name said in passing); then the person's own
+//! statements — within each, lines whose only value is a capitalised word first (a name
+//! is weak evidence: "our Rust service", "Historians argue"), then the oldest. What
+//! leaves is counted, so the transcript can say so; it stays in the log, where recall
+//! finds it. A line the person pinned (`/facts`) is compacted last and never leaves.
 
 use super::LedgerLine;
 use super::compact::{Form, compact};
@@ -76,8 +80,15 @@ pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Fitted {
 pub fn fit_prepared(lines: &[Prepared], budget: u32) -> Fitted {
     let mut tight = vec![false; lines.len()];
     let mut total: u32 = lines.iter().map(|p| p.plain_cost).sum();
-    // Compact harder, oldest first.
-    for (i, p) in lines.iter().enumerate() {
+    // Compact harder: material first, then the oldest.
+    let listed = |i: usize| lines[i].line.listed;
+    let pinned = |i: usize| lines[i].line.pinned;
+    let compact_order = (0..lines.len())
+        .filter(|&i| listed(i) && !pinned(i))
+        .chain((0..lines.len()).filter(|&i| !listed(i) && !pinned(i)))
+        .chain((0..lines.len()).filter(|&i| pinned(i)));
+    for i in compact_order {
+        let p = &lines[i];
         if total <= budget {
             break;
         }
@@ -96,10 +107,18 @@ pub fn fit_prepared(lines: &[Prepared], budget: u32) -> Fitted {
     let mut keep = vec![true; lines.len()];
     let names_only = |l: &LedgerLine| !VALUE.is_match(&l.text);
     let user = |i: usize| lines[i].line.user;
+    let person = |material: bool, names: bool| {
+        (0..lines.len()).filter(move |&i| {
+            user(i) && !pinned(i) && listed(i) == material && names_only(&lines[i].line) == names
+        })
+    };
+    // What the person pinned never leaves.
     let order: Vec<usize> = (0..lines.len())
-        .filter(|&i| !user(i))
-        .chain((0..lines.len()).filter(|&i| user(i) && names_only(&lines[i].line)))
-        .chain((0..lines.len()).filter(|&i| user(i) && !names_only(&lines[i].line)))
+        .filter(|&i| !user(i) && !pinned(i))
+        .chain(person(true, true))
+        .chain(person(true, false))
+        .chain(person(false, true))
+        .chain(person(false, false))
         .collect();
     let mut out = Fitted::default();
     for i in order {
@@ -146,8 +165,7 @@ mod tests {
     fn model(text: &str) -> LedgerLine {
         LedgerLine {
             text: text.into(),
-            user: false,
-            corrects: false,
+            ..LedgerLine::default()
         }
     }
 
@@ -214,5 +232,58 @@ mod tests {
         let two = fit(lines.clone(), all * 3 / 5, &tok);
         assert!(!kept(&two).contains(&"I'm debugging our Rust checkout service."));
         assert!(kept(&two).contains(&"The config lives at /etc/shopd/shop.toml."));
+    }
+
+    #[test]
+    fn what_the_person_said_on_its_own_outlasts_pasted_material_even_when_older() {
+        use crate::core::ledger::extract;
+        let tok = ByteEstimate;
+        let mut lines = extract("The plumber is Branko, he comes on 12 March.", true);
+        lines.extend(extract(
+            "My flight is FL-20931, and the budget is 18,500 EUR.",
+            true,
+        ));
+        let said = lines.len();
+        lines.extend(extract(
+            "Router A: 4x4 MIMO, 2.5 GbE WAN.\nRouter B: 3 units, 160 MHz channels.\n\
+             Satellite: 1 GbE backhaul, 2 ports.\nPrice: 349 EUR per pack of 3.\nWarranty 24 months.",
+            true,
+        ));
+        assert!(lines[said..].iter().all(|l| l.listed));
+        let told: Vec<String> = lines[..said].iter().map(|l| l.text.clone()).collect();
+        let own: u32 = prepare(lines[..said].to_vec(), &tok)
+            .iter()
+            .map(|p| p.plain_cost)
+            .sum();
+        // Room for the person's own lines and a little more: the material leaves, and
+        // what was said first stays, though it is older.
+        let fitted = fit(lines.clone(), own + 8, &tok);
+        for t in &told {
+            assert!(kept(&fitted).contains(&t.as_str()), "{t} left: {fitted:?}");
+        }
+        assert!(fitted.dropped_user > 0);
+        // With no material the oldest leaves first, as before.
+        let alone = fit(lines[..said].to_vec(), own - 1, &tok);
+        assert!(
+            kept(&alone).last().unwrap().contains("FL-20931"),
+            "{alone:?}"
+        );
+    }
+
+    #[test]
+    fn a_pinned_line_never_leaves() {
+        let tok = ByteEstimate;
+        let mut lines: Vec<LedgerLine> = (1..=8)
+            .map(|k| user(&format!("Room {k} is booked for {k}0 people on day {k}.")))
+            .collect();
+        lines[0].pinned = true;
+        let fitted = fit(lines.clone(), 30, &tok);
+        assert!(fitted.dropped_user > 0);
+        assert_eq!(kept(&fitted)[0], lines[0].text, "{fitted:?}");
+        lines[0].pinned = false;
+        assert_ne!(
+            kept(&fit(lines, 30, &tok)).first(),
+            Some(&"Room 1 is booked for 10 people on day 1.")
+        );
     }
 }

@@ -28,18 +28,20 @@
 //! One file per concern: `change.rs` holds the words that say a value changed,
 //! `extract.rs` takes the lines out of a message (and says what
 //! kind each value is), `supersede.rs` decides which later line replaces which, `corrections.rs` what
-//! a correction removes from lines not folded yet, summaries and recall, `compact.rs` shortens a line to its subject and values,
-//! `fit.rs` keeps what fits the ledger's token budget and renders it.
+//! a correction removes from lines not folded yet, summaries and recall, `compact.rs` shortens a line to its subject and values, `edits.rs`
+//! holds what the person pinned, edited or forgot (`/facts`), `fit.rs` keeps what fits the ledger's token budget and renders it.
 
 mod change;
 mod compact;
 mod corrections;
+mod edits;
 mod extract;
 mod fit;
 mod supersede;
 
 pub use compact::{Form, compact};
 pub use corrections::{corrections_said, drop_replaced, replaced, settle};
+pub use edits::{FactEdit, FactEdits, FactMark};
 pub use extract::{confirms, extract, extract_confirmed, values};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
 pub use supersede::merge;
@@ -74,6 +76,27 @@ pub struct LedgerLine {
     /// summaries are sent without what it replaced ([`drop_replaced`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub corrects: bool,
+    /// Taken from a message that stated many things at once (a pasted plan, a spec, a
+    /// list): when the ledger is full such a line leaves before anything the person said
+    /// on its own, which is what a person asks about later ("what was the plumber's
+    /// name?"); the material itself stays whole in the log for recall.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub listed: bool,
+    /// The message it was taken from, so `/facts` can say where a fact was said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<crate::core::message::MessageId>,
+    /// Pinned by the person (`/facts`): never dropped when the ledger is full. Set from
+    /// the person's edits each time the ledger is rendered, never stored.
+    #[serde(skip)]
+    pub pinned: bool,
+}
+
+impl LedgerLine {
+    /// The line, noted as said in message `id`.
+    pub fn said_in(mut self, id: crate::core::message::MessageId) -> Self {
+        self.from = Some(id);
+        self
+    }
 }
 
 /// Lines for the tests of each concern.
@@ -89,7 +112,7 @@ mod lines {
         LedgerLine {
             text: text.into(),
             user: true,
-            corrects: false,
+            ..LedgerLine::default()
         }
     }
 }

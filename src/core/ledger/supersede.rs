@@ -145,6 +145,10 @@ fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
             text: older.line.text.replacen(old, new, 1),
             user: older.line.user,
             corrects: true,
+            // A correction is the person's own word, whatever the line it mends came with.
+            listed: false,
+            from: newer.line.from.or(older.line.from),
+            pinned: false,
         })
 }
 
@@ -520,8 +524,7 @@ mod tests {
     fn the_model_never_supersedes_what_the_person_stated() {
         let assistant = |t: &str| LedgerLine {
             text: t.into(),
-            user: false,
-            corrects: false,
+            ..LedgerLine::default()
         };
         let merged = merge(&[
             user("The public API gateway listens on port 8443."),

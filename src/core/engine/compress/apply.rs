@@ -72,10 +72,13 @@ impl Engine {
                     .is_some_and(|next| ledger::confirms(&next.text)),
                 Role::Tool => false,
             })
-            .flat_map(|m| match m.role {
-                // A confirmed line is the person's now.
-                Role::Assistant => ledger::extract_confirmed(&m.text),
-                _ => ledger::extract(&m.text, true),
+            .flat_map(|m| {
+                let lines = match m.role {
+                    // A confirmed line is the person's now.
+                    Role::Assistant => ledger::extract_confirmed(&m.text),
+                    _ => ledger::extract(&m.text, true),
+                };
+                lines.into_iter().map(|l| l.said_in(m.id))
             })
             .collect();
         ledger::stored(
