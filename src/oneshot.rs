@@ -139,10 +139,15 @@ pub async fn send<S>(
                 // (stdout stays the reply alone).
                 if let Notice::Engine(crate::core::events::EngineEvent::MessageClipped {
                     omitted_tokens,
+                    total_tokens,
+                    fits_ctx,
                     ..
                 }) = n
                 {
-                    eprintln!("{}", clipped_warning(omitted_tokens));
+                    eprintln!(
+                        "{}",
+                        clipped_warning(omitted_tokens, total_tokens, fits_ctx)
+                    );
                 }
             }
             Update::Closed => break,
@@ -188,13 +193,28 @@ impl<W: Write> Printer<'_, W> {
     }
 }
 
-/// What a person piping a file longer than the window is told on stderr.
-fn clipped_warning(omitted_tokens: u32) -> String {
-    format!(
-        "ollm-tui: warning: the input is longer than the model's context: the model saw its \
-         beginning and end, about {omitted_tokens} tokens of the middle were left out. The \
-         whole text is kept in the session; run again with a larger --ctx N to send it whole."
-    )
+/// What a person piping a file longer than the window is told on stderr: what the model
+/// saw of it, and the `--ctx` that would send it whole.
+fn clipped_warning(omitted_tokens: u32, total_tokens: u32, fits_ctx: Option<u32>) -> String {
+    use crate::ui::text::thousands;
+    let saw = if total_tokens > omitted_tokens {
+        format!(
+            "the model saw {} of its {} tokens: the start and the end ({} of the middle left out)",
+            thousands(u64::from(total_tokens - omitted_tokens)),
+            thousands(u64::from(total_tokens)),
+            thousands(u64::from(omitted_tokens)),
+        )
+    } else {
+        format!(
+            "the model saw its start and end ({} tokens of the middle left out)",
+            thousands(u64::from(omitted_tokens))
+        )
+    };
+    let again = match fits_ctx {
+        Some(n) => format!("--ctx {n} would send it whole"),
+        None => "a larger --ctx N would send it whole".into(),
+    };
+    format!("ollm-tui: warning: the input is longer than the model's context: {saw}. {again}.")
 }
 
 /// The notices that mean no reply is coming.

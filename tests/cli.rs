@@ -708,7 +708,17 @@ fn a_piped_input_longer_than_the_window_is_said_on_stderr_not_cut_silently() {
         "stdout is the reply alone: {out:?}"
     );
     assert!(err.contains("left out"), "{err}");
-    assert!(err.contains("--ctx"), "{err}");
+    // What the model saw of the whole, in numbers, and the window that sends it whole
+    // (1,500 lines are some 25,000 tokens: "saw 441 of its 25,513 tokens … --ctx 32768").
+    let saw = regex::Regex::new(r"the model saw ([\d,]+) of its ([\d,]+) tokens").unwrap();
+    let caps = saw.captures(&err).unwrap_or_else(|| panic!("{err}"));
+    let n = |i: usize| caps[i].replace(',', "").parse::<u32>().unwrap();
+    assert!(n(1) < 2048 && n(2) > 20_000, "{err}");
+    let ctx = regex::Regex::new(r"--ctx (\d+) would send it whole").unwrap();
+    let fits: u32 = ctx.captures(&err).unwrap_or_else(|| panic!("{err}"))[1]
+        .parse()
+        .unwrap();
+    assert!(fits.is_power_of_two() && fits >= n(2), "{err}");
     // A small input says nothing of the kind.
     let o = run_with_input(
         home.path(),

@@ -242,6 +242,12 @@ pub enum EngineEvent {
     MessageClipped {
         id: MessageId,
         omitted_tokens: u32,
+        /// The whole message's tokens (0 in logs written before it was kept).
+        #[serde(default)]
+        total_tokens: u32,
+        /// A context size (a power of two) that would send the message whole.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fits_ctx: Option<u32>,
     },
     /// Nothing can make the request fit; the message stays saved, unsent.
     Blocked(Blocked),

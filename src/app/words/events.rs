@@ -256,11 +256,21 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
         } => Words::line(format!(
             "No messages were folded: a summary of what is left would not be smaller than the messages. Condensing older checkpoints took the context from {tokens_before} to {tokens_after} tokens."
         )),
-        EngineEvent::MessageClipped { id, omitted_tokens } => Words::with_hint(
+        EngineEvent::MessageClipped {
+            id,
+            omitted_tokens,
+            fits_ctx,
+            ..
+        } => Words::with_hint(
             format!(
                 "Message {id} is too large for the context: the model sees its beginning and end ({omitted_tokens} tokens cut)."
             ),
-            "The full text is saved in the session. Raise the context with /ctx N to send it whole.",
+            match fits_ctx {
+                Some(n) => format!(
+                    "The full text is saved in the session. /ctx {n} would send it whole."
+                ),
+                None => "The full text is saved in the session. Raise the context with /ctx N to send it whole.".into(),
+            },
         ),
         EngineEvent::Blocked(b) => Words::with_hint("Message not sent", blocked(b)),
         EngineEvent::OverflowPersists { message } => Words::with_hint(

@@ -68,10 +68,11 @@ impl Engine {
             let at_floor = keep_tokens <= CLIP_KEEP_MIN_TOKENS;
             if shown + CLIP_GAIN <= entry.tokens && (shown + over_raw <= entry.tokens || at_floor) {
                 self.commit(RecordBody::Clip { clip }, now, fx);
-                fx.push(Effect::Event(EngineEvent::MessageClipped {
-                    id: entry.id,
-                    omitted_tokens: clip.omitted_tokens,
-                }));
+                fx.push(Effect::Event(self.clipped(
+                    entry.id,
+                    clip.omitted_tokens,
+                    full,
+                )));
                 return true;
             }
             if at_floor {
@@ -155,11 +156,29 @@ impl Engine {
             return false;
         }
         self.commit(RecordBody::Clip { clip }, now, fx);
-        fx.push(Effect::Event(EngineEvent::MessageClipped {
-            id: entry.id,
-            omitted_tokens: clip.omitted_tokens,
-        }));
+        fx.push(Effect::Event(self.clipped(
+            entry.id,
+            clip.omitted_tokens,
+            full,
+        )));
         true
+    }
+
+    /// A clip said with what the model saw of the whole, and the window that would send
+    /// it whole: the window plus what was cut (as the server counts), doubled up to a
+    /// size servers use — what a person piping a file needs to run it again.
+    fn clipped(&self, id: MessageId, omitted_tokens: u32, total_tokens: u32) -> EngineEvent {
+        let omitted = (f64::from(omitted_tokens) * self.calibration().factor).ceil() as u32;
+        let fits_ctx = self
+            .ctx()
+            .checked_add(omitted)
+            .and_then(u32::checked_next_power_of_two);
+        EngineEvent::MessageClipped {
+            id,
+            omitted_tokens,
+            total_tokens,
+            fits_ctx,
+        }
     }
 
     /// What takes the room when nothing can make the request fit.
