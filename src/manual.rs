@@ -22,6 +22,13 @@ impl Topic {
         let first = self.text.lines().next().unwrap_or_default();
         first.trim_start_matches('#').trim()
     }
+
+    /// The text under the title, for a popup whose frame already says it.
+    pub fn body(&self) -> &'static str {
+        self.text
+            .split_once('\n')
+            .map_or("", |(_, rest)| rest.trim_start_matches('\n'))
+    }
 }
 
 /// Every topic, in the order the list shows them: the first hour first. A tidy test keeps

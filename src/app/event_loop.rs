@@ -137,8 +137,19 @@ impl App {
             _ => None,
         };
         let overlay = self.overlay.as_ref().map(|o| match o {
-            OverlayState::Help { scroll } => Overlay::Help {
+            OverlayState::Help {
+                scroll,
+                topic: None,
+            } => Overlay::Help {
                 bindings: &self.help_lines,
+                scroll: *scroll,
+            },
+            OverlayState::Help {
+                scroll,
+                topic: Some(topic),
+            } => Overlay::Topic {
+                title: topic.title(),
+                text: topic.body(),
                 scroll: *scroll,
             },
             OverlayState::Snapshots {

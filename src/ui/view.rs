@@ -152,6 +152,12 @@ pub enum Overlay<'a> {
         bindings: &'a [(String, String)],
         scroll: u16,
     },
+    /// A part of the manual (`/help TOPIC`): Markdown, scrolled as the help is.
+    Topic {
+        title: &'a str,
+        text: &'a str,
+        scroll: u16,
+    },
     /// Restore picker.
     Snapshots {
         items: &'a [SnapshotMeta],

@@ -342,9 +342,14 @@ pub static COMMANDS: &[SlashCommand] = &[
     SlashCommand {
         name: "help",
         aliases: &["?"],
-        usage: "/help",
-        help: "this help",
-        parse: |_, _| Ok(Intent::Help),
+        usage: "/help [TOPIC]",
+        help: "this help; with a TOPIC, that part of the manual (the topics follow)",
+        parse: |_, arg| match arg.trim() {
+            "" => Ok(Intent::Help(None)),
+            topic => crate::manual::find(topic)
+                .map(|t| Intent::Help(Some(t)))
+                .map_err(|e| crate::app::words::no_topic(&e)),
+        },
     },
     SlashCommand {
         name: "quit",
