@@ -1,6 +1,7 @@
 //! The manual is whole: every file in `assets/manual/` is a topic `help` finds, and every
 //! topic is a file there, so a section moved out of the README cannot be left unreachable
-//! and a topic cannot point at nothing.
+//! and a topic cannot point at nothing. The README stays short, starts with the two
+//! commands a fresh machine needs, and names every topic.
 
 use super::source;
 use ollm_tui::manual::TOPICS;
@@ -41,4 +42,51 @@ fn every_manual_file_is_a_topic_and_every_topic_a_file() {
             path.display()
         );
     }
+}
+
+/// The most lines the README may have: a newcomer reads it whole (#37 item 7). What does
+/// not fit is a topic of the manual.
+const README_MAX_LINES: usize = 350;
+
+fn readme() -> String {
+    std::fs::read_to_string(source::root().join("README.md")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_readme_is_short_and_names_every_topic_of_the_manual() {
+    let readme = readme();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, over {README_MAX_LINES}: move a section into \
+         assets/manual/"
+    );
+    for topic in TOPICS {
+        let command = format!("ollm-tui help {}", topic.name);
+        assert!(
+            readme.contains(&command),
+            "README.md never says `{command}`"
+        );
+    }
+}
+
+#[test]
+fn the_readme_starts_with_the_two_commands_a_fresh_machine_needs() {
+    let readme = readme();
+    let first_block: String = readme
+        .split("```")
+        .nth(1)
+        .unwrap_or_else(|| panic!("README.md has no code block"))
+        .to_owned();
+    let test = "cargo test --all-targets --locked";
+    assert!(
+        first_block.contains("cargo run --release --") && first_block.contains(test),
+        "README.md's first block is not build-and-run and the tests:\n{first_block}"
+    );
+    let ci =
+        std::fs::read_to_string(source::root().join(".ci/run")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        ci.contains(test),
+        ".ci/run no longer runs the README's test command"
+    );
 }

@@ -738,6 +738,21 @@ mod tests {
     const MAX: usize = crate::core::params::MAX_SYSTEM_CHARS;
 
     #[test]
+    fn every_command_is_in_the_manual() {
+        // The README's table moved into the manual (#37 item 7); it must stay whole.
+        let keys = crate::manual::find("keys").unwrap().text;
+        let missing: Vec<&str> = COMMANDS
+            .iter()
+            .map(|c| c.name)
+            .filter(|n| !keys.contains(&format!("`/{n}")))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "not in assets/manual/keys.md: {missing:?}"
+        );
+    }
+
+    #[test]
     fn help_rows_name_the_bound_key() {
         let rows = help_rows(|c| (c == "snapshot").then(|| "F5".to_string()));
         let row = |usage: &str| rows.iter().find(|(u, _)| u == usage).unwrap().1.clone();
