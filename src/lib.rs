@@ -12,6 +12,8 @@
 //! - [`launch`]: what a session is made of, from the settings: one place for the chat,
 //!   the one-shot run and the benchmark.
 //! - [`app`] and [`ui`]: the terminal event loop and pure rendering of a view-model.
+//! - [`manual`]: the manual's topics, built in from `assets/manual/`, for `ollm-tui help
+//!   TOPIC` and `/help TOPIC`; it imports nothing of ours.
 //! - [`small_file`]: how every file in the data folder is opened (never a FIFO, a device
 //!   or a link out of it; small ones read with a cap), below all that read one.
 //!
@@ -24,6 +26,7 @@ pub mod config;
 pub mod core;
 pub mod launch;
 pub mod llm;
+pub mod manual;
 pub mod model_word;
 pub mod oneshot;
 pub mod small_file;

@@ -5,7 +5,7 @@ mod binary;
 
 use anyhow::Result;
 use binary::errors::error_text;
-use binary::subcommands::{export, list_sessions, remove_session, rename_session, search};
+use binary::subcommands::{export, list_sessions, manual, remove_session, rename_session, search};
 use binary::{
     chat::chat,
     one_shot::one_shot,
@@ -85,6 +85,10 @@ fn run(cli: Cli, usual_umask: u32) -> Result<()> {
         }
         return chat(&cli, settings, usual_umask);
     };
+    // The manual is built in: it needs neither the data directory nor the config.
+    if let Command::Help { topic } = command {
+        return manual(topic.as_deref());
+    }
     // The subcommands read the data directory (OLLM_HOME, never the config file) and
     // nothing else: a mistake in config.toml must not keep anyone from listing, finding
     // or exporting their sessions, or from printing a good config to compare with. It is
@@ -112,5 +116,7 @@ fn run(cli: Cli, usual_umask: u32) -> Result<()> {
         } => rename_session(&root, id, &title.join(" ")),
         Command::Search { text, limit } => search(&root, &text.join(" "), *limit),
         Command::Export { id, format, output } => export(&root, id, *format, output.as_deref()),
+        // Answered above, before the data directory; here for the match to be whole.
+        Command::Help { topic } => manual(topic.as_deref()),
     }
 }

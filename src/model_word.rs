@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// The subcommands, for "did you mean": kept beside the check that uses them; the CLI
 /// test that runs `--help` fails if one is renamed without this list.
-pub const SUBCOMMANDS: [&str; 4] = ["sessions", "search", "export", "default-config"];
+pub const SUBCOMMANDS: [&str; 5] = ["sessions", "search", "export", "default-config", "help"];
 
 /// How long the server may take to say whether it has the model. A server that does not
 /// answer in time is not a reason to refuse: the chat says what is wrong with it.
@@ -106,13 +106,17 @@ pub fn reads_as_prompt(word: &str, installed: &[String]) -> bool {
     plain && !near_model && nearest_subcommand(word).is_none()
 }
 
-/// The subcommand `word` is a near miss of: at most two edits away, or the start of one.
+/// The subcommand `word` is a near miss of: at most two edits away (one for a name of
+/// four letters: two from `help` are `hello` and `self`), or the start of one.
 fn nearest_subcommand(word: &str) -> Option<&'static str> {
     let word = word.to_lowercase();
     SUBCOMMANDS
         .iter()
         .map(|s| (edits(&word, s), *s))
-        .filter(|(d, s)| *d <= 2 || (word.len() >= 3 && s.starts_with(word.as_str())))
+        .filter(|(d, s)| {
+            *d <= if s.len() <= 4 { 1 } else { 2 }
+                || (word.len() >= 3 && s.starts_with(word.as_str()))
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, s)| s)
 }
@@ -142,6 +146,8 @@ mod tests {
         assert_eq!(nearest_subcommand("sesions"), Some("sessions"));
         assert_eq!(nearest_subcommand("serch"), Some("search"));
         assert_eq!(nearest_subcommand("exp"), Some("export"));
+        assert_eq!(nearest_subcommand("halp"), Some("help"));
+        assert_eq!(nearest_subcommand("hello"), None);
         assert_eq!(nearest_subcommand("llama3.2"), None);
         assert_eq!(nearest_subcommand("qwen2.5-coder:0.5b"), None);
     }
@@ -149,7 +155,15 @@ mod tests {
     #[test]
     fn a_plain_word_no_model_is_called_by_starts_the_message() {
         let installed = vec!["llama3.2:3b".to_string(), "mistral:7b".to_string()];
-        for word in ["summarize", "continue", "explain", "résume", "don't"] {
+        for word in [
+            "summarize",
+            "continue",
+            "explain",
+            "résume",
+            "don't",
+            "hello",
+            "self",
+        ] {
             assert!(reads_as_prompt(word, &installed), "{word}");
         }
         // Names of models, typos of installed ones or of subcommands stay what they were.

@@ -196,7 +196,7 @@ impl<W: Write> Printer<'_, W> {
 /// What a person piping a file longer than the window is told on stderr: what the model
 /// saw of it, and the `--ctx` that would send it whole.
 fn clipped_warning(omitted_tokens: u32, total_tokens: u32, fits_ctx: Option<u32>) -> String {
-    use crate::ui::text::thousands;
+    use crate::view::thousands;
     let saw = if total_tokens > omitted_tokens {
         format!(
             "the model saw {} of its {} tokens: the start and the end ({} of the middle left out)",

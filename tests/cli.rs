@@ -160,6 +160,53 @@ fn help_lists_every_flag_and_subcommand() {
 }
 
 #[test]
+fn help_topic_prints_the_manual_built_into_the_binary() {
+    // #37 item 7: `help` was clap's, and the README's long sections had no other home.
+    let parent = tempfile::tempdir().unwrap();
+    let home = parent.path().join("ollm");
+    let o = run(&home, &["help", "compression"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("# How the context is managed\n"), "{out}");
+    assert!(out.contains("**Fact ledger"), "{out}");
+    // Forgiving: any case, the start of a name, a word for it.
+    for (asked, heading) in [
+        ("COMP", "# How the context is managed"),
+        ("config", "# Configuration"),
+        ("approval", "# Tools and approval"),
+    ] {
+        let (out, err) = text(&run(&home, &["help", asked]));
+        assert!(out.starts_with(heading), "help {asked}: {out}{err}");
+    }
+    // Alone: every topic, one a line.
+    let o = run(&home, &["help"]);
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    for topic in ollm_tui::manual::TOPICS {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(topic.name)),
+            "{} missing:\n{out}",
+            topic.name
+        );
+    }
+    // An unknown topic fails, naming them all.
+    let o = run(&home, &["help", "nope"]);
+    let (out, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("no manual topic \"nope\""), "{err}");
+    for topic in ollm_tui::manual::TOPICS {
+        assert!(err.contains(topic.name), "{err}");
+    }
+    // The manual reads nothing: no data directory is made for it.
+    assert!(!home.exists(), "{} was created", home.display());
+    // `--help` is still clap's, and points at the manual.
+    let (out, _) = text(&run(&home, &["--help"]));
+    assert!(out.contains("Usage: ollm-tui"), "{out}");
+    assert!(out.contains("help TOPIC"), "{out}");
+}
+
+#[test]
 fn sessions_lists_and_export_renders_markdown_and_json() {
     let home = tempfile::tempdir().unwrap();
     let o = run(home.path(), &["sessions"]);

@@ -257,6 +257,11 @@ fn every_size_renders_with_every_screen() {
             bindings: &bindings,
             scroll: 5,
         }),
+        Some(Overlay::Topic {
+            title: ollm_tui::manual::TOPICS[0].title(),
+            text: ollm_tui::manual::TOPICS[0].body(),
+            scroll: 9,
+        }),
         Some(Overlay::Snapshots {
             items: &snaps,
             selected: 4,
@@ -444,6 +449,11 @@ fn untrusted_text_never_reaches_the_buffer() {
             bindings: &bindings,
             scroll: 0,
         },
+        Overlay::Topic {
+            title: NASTY,
+            text: NASTY,
+            scroll: 0,
+        },
         Overlay::Snapshots {
             items: &snaps,
             selected: 0,
@@ -472,6 +482,28 @@ fn untrusted_text_never_reaches_the_buffer() {
         let buf = parts.draw(&mut t, 140, 60, None, Some(overlay));
         assert_clean(&buf);
     }
+}
+
+#[test]
+fn a_topic_of_the_manual_renders_its_markdown_in_the_helps_frame() {
+    // #37 item 7: `/help TOPIC` shows a part of the manual, not its Markdown source.
+    let parts = Parts::new();
+    let mut t = filled(3);
+    let tools = ollm_tui::manual::find("tools").unwrap();
+    let overlay = |scroll| Overlay::Topic {
+        title: tools.title(),
+        text: tools.body(),
+        scroll,
+    };
+    let text = buffer_text(&parts.draw(&mut t, 110, 30, None, Some(overlay(0))));
+    assert!(text.contains("Tools and approval"), "{text}");
+    assert!(text.contains("PgUp/PgDn scroll"), "{text}");
+    assert!(text.contains("read_file"), "{text}");
+    assert!(!text.contains("**") && !text.contains("## "), "{text}");
+    // Scrolled past its end, it shows its end, not nothing.
+    let end = buffer_text(&parts.draw(&mut t, 110, 30, None, Some(overlay(u16::MAX))));
+    assert_ne!(end, text);
+    assert!(end.contains("MCP server"), "{end}");
 }
 
 #[test]

@@ -141,8 +141,19 @@ impl App {
                 rows,
                 selected: *selected,
             },
-            OverlayState::Help { scroll } => Overlay::Help {
+            OverlayState::Help {
+                scroll,
+                topic: None,
+            } => Overlay::Help {
                 bindings: &self.help_lines,
+                scroll: *scroll,
+            },
+            OverlayState::Help {
+                scroll,
+                topic: Some(topic),
+            } => Overlay::Topic {
+                title: topic.title(),
+                text: topic.body(),
                 scroll: *scroll,
             },
             OverlayState::Snapshots {

@@ -85,7 +85,7 @@ impl App {
             && !k.modifiers.contains(KeyModifiers::CONTROL)
             && self.input.is_empty()
         {
-            self.intend(Intent::Help);
+            self.intend(Intent::Help(None));
             return;
         }
         if self.readline_key(&k, intent.is_some()) {
@@ -194,7 +194,7 @@ impl App {
 
     pub(super) fn scroll(&mut self, up: bool, lines: u16) {
         match &mut self.overlay {
-            Some(OverlayState::Help { scroll })
+            Some(OverlayState::Help { scroll, .. })
             | Some(OverlayState::Inspector { scroll, .. })
             | Some(OverlayState::ResultInspector { scroll, .. }) => {
                 *scroll = if up {

@@ -58,7 +58,8 @@ pub enum Intent {
     Fork(Option<MessageId>),
     /// A goal-board change: the engine applies it, the panel shows it.
     Goal(GoalChange),
-    Help,
+    /// The help; with a topic, that part of the manual (`/help tools`) in its place.
+    Help(Option<&'static crate::manual::Topic>),
     /// Quit, asking first when something would be lost.
     Quit,
     /// `/new [MODEL]`: leave this session (it is saved) for an empty one with the same
@@ -109,7 +110,7 @@ impl App {
                 self.command(Request::Goal { change });
                 self.panel = true;
             }
-            Intent::Help => self.overlay = Some(OverlayState::Help { scroll: 0 }),
+            Intent::Help(topic) => self.overlay = Some(OverlayState::Help { scroll: 0, topic }),
             Intent::Quit => self.leave_or_ask(AppExit::Quit),
             Intent::NewSession { model } => self.leave_or_ask(AppExit::New { model }),
             Intent::ShowParams => self.info(words::params_listing(

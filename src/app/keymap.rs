@@ -1,4 +1,5 @@
-//! Key bindings: defaults as the README lists them, overridable in config.toml's `[keys]`.
+//! Key bindings: defaults as the manual lists them (`ollm-tui help keys`), overridable in
+//! config.toml's `[keys]`.
 //!
 //! A binding is written like `ctrl+s`, `alt+enter`, `shift+enter`, `f1`, `esc`, `pageup`,
 //! `?`. Several keys may share an action (`"ctrl+q, ctrl+c"`). Parsing errors name the

@@ -167,6 +167,7 @@ impl App {
                 .map(|(k, v)| (k.to_string(), v.to_string())),
         );
         help_lines.extend(commands::help_rows(|c| opts.keymap.command_label(c)));
+        help_lines.extend(words::topic_rows());
         let (replies_tx, replies_rx) = mpsc::unbounded_channel();
         let session = view_rx.borrow().clone();
         App {

@@ -55,6 +55,9 @@ pub enum Reply {
 pub enum OverlayState {
     Help {
         scroll: u16,
+        /// A part of the manual shown instead of the keys (`/help TOPIC`): the same
+        /// popup, scrolled and closed the same way.
+        topic: Option<&'static crate::manual::Topic>,
     },
     /// `/facts` (`app::facts`).
     Facts {
@@ -219,7 +222,7 @@ impl App {
         // A page of a dialog that fills the screen but its frame, title and footer.
         let page = self.screen_rows.saturating_sub(6).max(1);
         match &mut self.overlay {
-            Some(OverlayState::Help { scroll })
+            Some(OverlayState::Help { scroll, .. })
             | Some(OverlayState::Inspector { scroll, .. })
             | Some(OverlayState::ResultInspector { scroll, .. }) => match k.code {
                 KeyCode::Up => *scroll = scroll.saturating_sub(1),

@@ -1,5 +1,6 @@
 //! The subcommands (`sessions`, `sessions rm`, `sessions rename`, `search`, `export`):
-//! each reads the data directory, prints, and returns; none starts a chat.
+//! each reads the data directory, prints, and returns; none starts a chat. `help` prints
+//! the manual and reads nothing.
 
 use super::setup::data_dir;
 use anyhow::Result;
@@ -7,6 +8,23 @@ use ollm_tui::app::words;
 use ollm_tui::config::ExportFormat;
 use ollm_tui::store;
 use std::io::Write;
+
+/// `ollm-tui help [TOPIC]`: the topic's Markdown as it is (readable as plain text, and
+/// ready for a pager or a Markdown viewer), or the list of topics.
+pub fn manual(topic: Option<&str>) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match topic {
+        Some(asked) => out.write_all(ollm_tui::manual::find(asked)?.text.as_bytes())?,
+        None => write!(
+            out,
+            "The manual, one topic at a time: ollm-tui help TOPIC (in the app: /help TOPIC).\n\n\
+             {}\nA topic can be named by its start (comp) or a word for it (config, approval).\n\
+             Flags and subcommands: ollm-tui --help.\n",
+            ollm_tui::manual::listing()
+        )?,
+    }
+    Ok(())
+}
 
 /// Characters of a session's title shown by `ollm-tui sessions`.
 pub const TITLE_WIDTH: usize = 60;

@@ -9,6 +9,8 @@ use std::path::PathBuf;
 #[command(
     name = "ollm-tui",
     version,
+    // `help` is ours: the manual's topics (`ollm-tui help tools`); `--help` stays clap's.
+    disable_help_subcommand = true,
     about = "Chat with local Ollama models; long conversations are compressed, never lost.",
     override_usage = "ollm-tui [OPTIONS] [MODEL] [PROMPT]...\n       ollm-tui [OPTIONS] <COMMAND>",
     after_help = "One message without the TUI: ollm-tui [MODEL] PROMPT, or pipe text in \
@@ -18,6 +20,8 @@ use std::path::PathBuf;
                   Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
                   In the chat: /new (or /clear) a fresh session, the old one kept · /system TEXT · \
                   /set temperature 0.2 (top_p, seed, num_predict) · /fork · /bye · /help lists them all\n\
+                  The manual, offline: ollm-tui help TOPIC (tools, sessions, compression, \
+                  configuration, …); ollm-tui help lists the topics.\n\
                   Data: $OLLM_HOME (default ~/.ollm). Server: --host, else $OLLAMA_HOST, else http://127.0.0.1:11434."
 )]
 pub struct Cli {
@@ -151,6 +155,11 @@ pub enum Command {
     },
     /// Print the documented default config file
     DefaultConfig,
+    /// Print a topic of the manual: ollm-tui help TOPIC (alone: the topics)
+    Help {
+        /// The topic: its name, an alias or the start of one (comp, config, approval)
+        topic: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Subcommand)]

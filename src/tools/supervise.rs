@@ -26,7 +26,7 @@ pub const SHELL: &str = "sh";
 /// Variables that lead a command to a server which starts processes outside the
 /// supervisor's reach (`tmux new-window` through the person's own tmux, `screen -X`, a
 /// terminal's or an editor's remote control): not handed down. A server reached without
-/// them (tmux's default socket, `systemd-run --user`) is still out of reach; README says so.
+/// them (tmux's default socket, `systemd-run --user`) is still out of reach; the manual says so (`help tools`).
 pub const SERVER_VARIABLES: &[&str] = &[
     "TMUX",
     "TMUX_PANE",

@@ -1,7 +1,7 @@
-//! Popups over the main screen: which one the view-model asks for, and help, the restore
-//! and model pickers, a tool call that asks (the inspectors are `inspector.rs`, the session
-//! browser and search `sessions.rs`, the fact list `facts.rs`; what they all draw with is
-//! `popup.rs`).
+//! Popups over the main screen: which one the view-model asks for, and help (or a part of
+//! the manual in its place), the restore and model pickers, a tool call that asks (the
+//! inspectors are `inspector.rs`, the session browser and search `sessions.rs`, the fact
+//! list `facts.rs`; what they all draw with is `popup.rs`).
 //!
 //! Strategy: each overlay asks for a size, gets a centred rectangle no bigger than the
 //! screen, clears it, and draws wrapped lines with a scroll offset clamped to the content.
@@ -12,6 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
+use super::markdown::render_document;
 use super::popup::{
     OverlayCtx, clamp_scroll, draw_lines, frame, list_offset, local, more_marker, pad_left,
     pad_right, popup,
@@ -33,6 +34,11 @@ pub(crate) fn render_overlay(
     match overlay {
         Overlay::Help { bindings, scroll } => help(bindings, *scroll, area, buf, cx),
         Overlay::Facts { rows, selected } => super::facts::facts(rows, *selected, area, buf, cx),
+        Overlay::Topic {
+            title,
+            text,
+            scroll,
+        } => topic(title, text, *scroll, area, buf, cx),
         Overlay::Snapshots {
             items,
             selected,
@@ -250,6 +256,27 @@ fn help(
     } else {
         help_lines(&rows, usize::from(inner.width), key_w, cx)
     };
+    let off = clamp_scroll(scroll, lines.len(), inner.height);
+    draw_lines(&lines, inner, buf, off);
+    more_marker(lines.len(), off, inner, inner != rect, buf, cx);
+}
+
+/// A part of the manual: its Markdown rendered as a document (paragraphs fill the width),
+/// in the help's frame, with the help's footer and scrolling. The manual is long, so the popup takes the height it
+/// can; the text wraps to the popup's width, its tables shrink to fit.
+fn topic(title: &str, text: &str, scroll: u16, area: Rect, buf: &mut Buffer, cx: &OverlayCtx<'_>) {
+    let rect = popup(area, 100, area.height);
+    let inner = frame(
+        rect,
+        buf,
+        &clean_line(title),
+        &format!("PgUp/PgDn scroll{}Esc close", cx.g.sep),
+        cx,
+    );
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let lines = render_document(text, inner.width, cx.theme, cx.ascii, cx.theme.styles.text);
     let off = clamp_scroll(scroll, lines.len(), inner.height);
     draw_lines(&lines, inner, buf, off);
     more_marker(lines.len(), off, inner, inner != rect, buf, cx);

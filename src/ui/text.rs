@@ -83,18 +83,7 @@ pub(crate) fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
     out
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::view::thousands;
 
 /// Human byte size: `2.0 GB`, `512 MB`.
 pub(crate) fn bytes(n: u64) -> String {

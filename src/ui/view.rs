@@ -157,6 +157,12 @@ pub enum Overlay<'a> {
         rows: &'a [crate::core::engine::FactRow],
         selected: usize,
     },
+    /// A part of the manual (`/help TOPIC`): Markdown, scrolled as the help is.
+    Topic {
+        title: &'a str,
+        text: &'a str,
+        scroll: u16,
+    },
     /// Restore picker.
     Snapshots {
         items: &'a [SnapshotMeta],

@@ -18,3 +18,17 @@ pub use session::{
     Activity, ApprovalAsk, BackgroundWork, Connection, SessionScope, SessionView, ToolsState,
 };
 pub use update::Update;
+
+/// `1234567` → `1,234,567`: how a count is written on the screen and on a pipe's stderr
+/// alike.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

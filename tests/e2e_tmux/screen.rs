@@ -203,3 +203,35 @@ async fn a_fresh_small_model_session_is_calm_and_help_explains_the_status_line()
         t.wait_exit().await;
     }
 }
+
+/// #37 item 7: `/help TOPIC` shows that part of the manual, built into the binary, in the
+/// help's popup: PgDn pages through it, Esc closes it; an unknown topic names the topics.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_topic_shows_the_manual_offline_and_pages_through_it() {
+    let rig = Rig::new().await;
+    let t = rig.connect(&[], 100, 30).await;
+    t.say("/help tools");
+    let first = t
+        .wait_for("the tools topic", |s| {
+            s.contains("Tools and approval") && s.contains("read_file") && s.contains("Esc close")
+        })
+        .await;
+    t.keys(&["PageDown"]);
+    t.wait_for("the next page of it", |s| {
+        s.contains("Tools and approval") && *s != first
+    })
+    .await;
+    t.keys(&["Escape"]);
+    t.wait_for("the topic closed", |s| !s.contains("Tools and approval"))
+        .await;
+    t.say("/help nope");
+    t.wait_for("the topics named", |s| s.contains("no manual topic"))
+        .await;
+    // The mistyped command stays in the box to mend: quitting asks first.
+    t.keys(&["C-q"]);
+    t.wait_for("asked before the draft is lost", |s| {
+        s.contains("Ctrl+Q again")
+    })
+    .await;
+    t.quit().await;
+}

@@ -349,9 +349,14 @@ pub static COMMANDS: &[SlashCommand] = &[
     SlashCommand {
         name: "help",
         aliases: &["?"],
-        usage: "/help",
-        help: "this help",
-        parse: |_, _| Ok(Intent::Help),
+        usage: "/help [TOPIC]",
+        help: "this help; with a TOPIC, that part of the manual (the topics follow)",
+        parse: |_, arg| match arg.trim() {
+            "" => Ok(Intent::Help(None)),
+            topic => crate::manual::find(topic)
+                .map(|t| Intent::Help(Some(t)))
+                .map_err(|e| crate::app::words::no_topic(&e)),
+        },
     },
     SlashCommand {
         name: "quit",
@@ -772,6 +777,21 @@ mod tests {
     }
 
     const MAX: usize = crate::core::params::MAX_SYSTEM_CHARS;
+
+    #[test]
+    fn every_command_is_in_the_manual() {
+        // The README's table moved into the manual (#37 item 7); it must stay whole.
+        let keys = crate::manual::find("keys").unwrap().text;
+        let missing: Vec<&str> = COMMANDS
+            .iter()
+            .map(|c| c.name)
+            .filter(|n| !keys.contains(&format!("`/{n}")))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "not in assets/manual/keys.md: {missing:?}"
+        );
+    }
 
     #[test]
     fn help_rows_name_the_bound_key() {

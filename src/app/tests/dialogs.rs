@@ -295,15 +295,71 @@ async fn page_down_in_the_help_moves_a_page_of_the_screen() {
     press(app, KeyCode::F(1), KeyModifiers::NONE);
     key(app, KeyCode::PageDown);
     assert!(
-        matches!(app.overlay, Some(OverlayState::Help { scroll: 34 })),
+        matches!(
+            app.overlay,
+            Some(OverlayState::Help {
+                scroll: 34,
+                topic: None
+            })
+        ),
         "{:?}",
         app.overlay.as_ref().map(|_| ())
     );
     key(app, KeyCode::PageUp);
     assert!(matches!(
         app.overlay,
-        Some(OverlayState::Help { scroll: 0 })
+        Some(OverlayState::Help {
+            scroll: 0,
+            topic: None
+        })
     ));
+}
+
+#[tokio::test]
+async fn help_topic_opens_that_part_of_the_manual_in_the_helps_popup() {
+    // #37 item 7: /help took no topic, and the README's long sections were nowhere in the app.
+    let mut h = harness();
+    let app = &mut h.app;
+    app.screen_rows = 40;
+    let topic = |app: &App| match &app.overlay {
+        Some(OverlayState::Help { scroll, topic }) => Some((*scroll, topic.map(|t| t.name))),
+        _ => None,
+    };
+    type_text(app, "/help tools");
+    key(app, KeyCode::Enter);
+    assert_eq!(topic(app), Some((0, Some("tools"))));
+    assert_eq!(input(app), "", "the command left the box");
+    // Scrolled and closed as the help is.
+    key(app, KeyCode::PageDown);
+    assert_eq!(topic(app), Some((34, Some("tools"))));
+    key(app, KeyCode::Esc);
+    assert_eq!(topic(app), None);
+    // Forgiving as `ollm-tui help` is.
+    type_text(app, "/help Comp");
+    key(app, KeyCode::Enter);
+    assert_eq!(topic(app), Some((0, Some("compression"))));
+    key(app, KeyCode::Esc);
+    // An unknown topic opens nothing and says which there are; the text stays to mend.
+    type_text(app, "/help nope");
+    key(app, KeyCode::Enter);
+    assert_eq!(topic(app), None);
+    assert_eq!(input(app), "/help nope");
+    let note = app.input_note.clone().unwrap();
+    assert!(note.contains("no manual topic \"nope\""), "{note}");
+    for t in crate::manual::TOPICS {
+        assert!(note.contains(t.name), "{note}");
+    }
+}
+
+#[tokio::test]
+async fn the_help_names_every_topic_of_the_manual() {
+    let h = harness();
+    let rows = &h.app.help_lines;
+    assert!(rows.iter().any(|(k, _)| k == "/help [TOPIC]"), "{rows:#?}");
+    for t in crate::manual::TOPICS {
+        let command = format!("/help {}", t.name);
+        assert!(rows.iter().any(|(k, _)| *k == command), "{command}");
+    }
 }
 
 #[tokio::test]

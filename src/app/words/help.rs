@@ -41,6 +41,20 @@ pub const STATUS_LINE_HELP: &[(&str, &str)] = &[
     ),
 ];
 
+/// The help's last rows: the manual's topics, each as the command that opens it.
+pub fn topic_rows() -> Vec<(String, String)> {
+    crate::manual::TOPICS
+        .iter()
+        .map(|t| (format!("/help {}", t.name), t.summary.to_string()))
+        .collect()
+}
+
+/// Under the message box when `/help TOPIC` names no topic: what is wrong, and the
+/// topics (the error lists them).
+pub fn no_topic(e: &crate::manual::NotFound) -> String {
+    format!("/help: {e}")
+}
+
 /// Under "No messages yet." in an empty transcript.
 pub fn empty_hint(keys: &KeyNames) -> String {
     format!(

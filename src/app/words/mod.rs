@@ -36,7 +36,9 @@ pub use dialogs::{
     no_such_checkpoint, no_such_fact, snapshots_damaged, snapshots_unreadable, title_limit,
 };
 pub use events::skip_reason;
-pub use help::{STATUS_LINE_HELP, TOOLS_UNSUPPORTED, empty_hint, help_close_row};
+pub use help::{
+    STATUS_LINE_HELP, TOOLS_UNSUPPORTED, empty_hint, help_close_row, no_topic, topic_rows,
+};
 pub use input_notes::{
     MULTILINE_OPEN, new_session_note, new_session_pull_note, new_session_unwritten_note, paste_cut,
     paste_folded, quit_note, quit_pull_note, quit_unwritten_note,

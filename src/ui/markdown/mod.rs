@@ -43,8 +43,34 @@ pub fn render_markdown_cached(
     base: Style,
     code_cache: &mut CodeCache,
 ) -> Vec<Line<'static>> {
+    render(src, width, theme, ascii, base, code_cache, false)
+}
+
+/// Render a document written for a reader, such as the manual: a line break inside a
+/// paragraph is a space, as CommonMark has it, so its paragraphs fill the width. A model's
+/// reply keeps its line breaks ([`render_markdown`]): models break lines on purpose.
+pub fn render_document(
+    src: &str,
+    width: u16,
+    theme: &Theme,
+    ascii: bool,
+    base: Style,
+) -> Vec<Line<'static>> {
+    render(src, width, theme, ascii, base, &mut CodeCache::new(), true)
+}
+
+fn render(
+    src: &str,
+    width: u16,
+    theme: &Theme,
+    ascii: bool,
+    base: Style,
+    code_cache: &mut CodeCache,
+    reflow: bool,
+) -> Vec<Line<'static>> {
     let text = clean(src);
     let mut r = Renderer {
+        reflow,
         code_cache,
         width: usize::from(width.max(1)),
         theme,
@@ -99,6 +125,8 @@ struct Link {
 }
 
 struct Renderer<'t> {
+    /// A soft line break is a space (a document), not a new line (a reply).
+    reflow: bool,
     code_cache: &'t mut CodeCache,
     width: usize,
     theme: &'t Theme,
@@ -234,7 +262,7 @@ impl Renderer<'_> {
             // single newline as one, as chat UIs show it; CommonMark would join the lines.
             Event::SoftBreak => {
                 let st = self.style();
-                self.push_text("\n", st);
+                self.push_text(if self.reflow { " " } else { "\n" }, st);
             }
             Event::HardBreak => {
                 let st = self.style();

@@ -23,6 +23,23 @@ fn paragraphs_are_separated_and_wrapped() {
 }
 
 #[test]
+fn a_document_fills_its_paragraphs_where_a_reply_keeps_its_lines() {
+    // The manual is written wrapped at 90 columns: shown as a reply is, every source line
+    // broke the popup's text early.
+    let src = "one two\nthree four\n\n- a\n  b\n\n```\nx\ny\n```";
+    let doc: Vec<String> = render_document(src, 20, &Theme::default(), false, Style::new())
+        .iter()
+        .map(|l| l.to_string().trim_end().to_string())
+        .collect();
+    assert_eq!(doc[0], "one two three four");
+    assert!(doc.iter().any(|l| l.ends_with("a b")), "{doc:?}");
+    // Code keeps its lines.
+    assert!(doc.iter().any(|l| l.trim() == "x"), "{doc:?}");
+    assert!(doc.iter().any(|l| l.trim() == "y"), "{doc:?}");
+    assert_eq!(md("one two\nthree four", 20), ["one two", "three four"]);
+}
+
+#[test]
 fn single_newlines_stay_line_breaks() {
     assert_eq!(
         md(
