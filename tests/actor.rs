@@ -2545,3 +2545,53 @@ async fn tools_offered_over_a_long_chat_are_counted_and_the_window_is_kept() {
         "estimate {estimate}, server {seen}"
     );
 }
+
+#[tokio::test]
+async fn a_check_asks_about_folded_facts_with_the_context_of_the_next_message_and_grades_what_it_carried()
+ {
+    // #37 item 4: an opt-in check measured against the model. The fake answers a blank
+    // from the request's context as a reader would, so an answer is right exactly when
+    // the request carried the fact.
+    let server = FakeOllama::start().await;
+    server.set_reply_words(10);
+    let s = start(&server, "llama3.2:3b", Some(2048));
+    for i in 0..60 {
+        s.say(&format!(
+            "Note {i}: the locker code for room {i} is {}.",
+            ollm_tui::core::testing::locker_code(i)
+        ))
+        .await;
+    }
+    s.wait_for_messages(120).await;
+    let before = server.chat_requests().len();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    s.spawned
+        .handle
+        .send(ollm_tui::actor::Command::Check { reply: tx })
+        .await
+        .unwrap();
+    let report = rx.await.unwrap().unwrap();
+    assert_eq!(report.graded.len(), ollm_tui::core::check::QUESTIONS);
+    let asked: Vec<serde_json::Value> = server.chat_requests()[before..].to_vec();
+    assert_eq!(asked.len(), report.graded.len(), "one request a question");
+    for (g, body) in report.graded.iter().zip(&asked) {
+        // No tool is offered and the answer is short.
+        assert!(body["tools"].as_array().is_none_or(Vec::is_empty), "{body}");
+        assert_eq!(body["options"]["num_predict"], 48);
+        let messages = body["messages"].as_array().unwrap();
+        let (last, context) = messages.split_last().unwrap();
+        assert!(last["content"].as_str().unwrap().contains("____"));
+        let carried = context
+            .iter()
+            .any(|m| m["content"].as_str().unwrap().contains(&g.probe.value));
+        assert_eq!(g.right, carried, "{g:?}");
+    }
+    assert!(report.graded.iter().any(|g| g.right), "{report:?}");
+    // The check wrote nothing into the conversation.
+    let (exit, _) = s.finish().await;
+    let users = records(&exit)
+        .iter()
+        .filter(|r| matches!(r, RecordBody::User { .. }))
+        .count();
+    assert_eq!(users, 60);
+}

@@ -48,6 +48,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Inspect { number, reply } => {
                 let _ = reply.send(self.inspect(number));
             }
+            Command::Check { reply } => self.check(reply),
             Command::ListFacts { reply } => {
                 let _ = reply.send(self.engine.fact_rows());
             }

@@ -38,6 +38,11 @@ pub enum Command {
         number: Option<u32>,
         reply: oneshot::Sender<Option<Inspection>>,
     },
+    /// Ask the model a few questions about the person's folded facts (`/check`); the
+    /// answer arrives when all are graded, or why not.
+    Check {
+        reply: oneshot::Sender<Result<super::CheckReport, String>>,
+    },
     /// Every fact of the conversation and where it stands for the next request (`/facts`).
     ListFacts {
         reply: oneshot::Sender<Vec<crate::core::engine::FactRow>>,

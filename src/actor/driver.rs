@@ -66,6 +66,7 @@ pub(crate) struct Actor<B, S> {
     pub(super) tools: Toolbox,
     pub(super) bg: Background,
     pub(super) title: Titler,
+    pub(super) checker: super::check::Checker,
     pub(super) vectors: Vectors,
 }
 
@@ -169,7 +170,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 self.feed(Request::Retry.into()).await;
             }
-            Command::Request(r) => self.feed(r.into()).await,
+            Command::Request(r) => {
+                if matches!(r, Request::Send { .. }) {
+                    self.checker.stop();
+                }
+                self.feed(r.into()).await;
+            }
             // Between turns, Stop can only mean the compression in the background.
             Command::Stop => self.stop_background().await,
             Command::Shutdown => {}
@@ -210,6 +216,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             | Command::Inspect { .. }
             | Command::InspectResult { .. }
             | Command::ListFacts { .. }
+            | Command::Check { .. }
             | Command::TakeBackQueued { .. }
             | Command::Export { .. } => {}
         }

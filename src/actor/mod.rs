@@ -37,6 +37,7 @@
 
 mod answers;
 mod background;
+mod check;
 pub mod command;
 mod compress;
 mod connect;
@@ -57,6 +58,7 @@ mod tools;
 mod transcript;
 mod vectors;
 
+pub use check::CheckReport;
 pub use command::{Approval, Command, Forked, Inspection, ResultInspection};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
@@ -277,6 +279,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             tools: toolbox::Toolbox::new(tools),
             bg: background::Background::default(),
             title: title::Titler::default(),
+            checker: check::Checker::default(),
             vectors: vectors::Vectors::new(embedding),
         };
         actor.run(model).await

@@ -378,7 +378,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
-    fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
+    pub(super) fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
         ChatRequest {
             model: prompt.model.clone(),
             messages: prompt

@@ -339,6 +339,7 @@ impl App {
     /// compression runs the actor queues it (it shows as queued) and sends it when the
     /// turn ends.
     fn send(&mut self, text: String) {
+        self.check_yields();
         self.take_input();
         self.transcript.to_bottom();
         self.command(Request::Send { text });

@@ -46,6 +46,8 @@ pub enum Intent {
     Inspect(Option<u32>),
     /// `/inspect #N`: tool result N beside its whole original.
     InspectResult(MessageId),
+    /// `/check`: a few questions about the person's folded facts, graded.
+    Check,
     /// `/facts`: the ledger listed, or a fact of it changed.
     Facts(super::facts::FactsAsk),
     /// Copy text from the transcript to the clipboard (OSC 52).
@@ -102,6 +104,7 @@ impl App {
             Intent::Inspect(number) => self.inspect(number, false),
             Intent::InspectResult(id) => self.inspect_result(id),
             Intent::Facts(ask) => self.facts(ask),
+            Intent::Check => self.check(),
             Intent::Pull(name) => self.pull(name, false),
             Intent::Copy(target) => self.copy(target),
             Intent::Mouse(on) => self.set_mouse(on.unwrap_or(!self.mouse)),

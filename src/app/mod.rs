@@ -8,6 +8,7 @@
 //! itself, its state and the few helpers every part uses, are here.
 
 mod browser;
+mod check;
 pub mod commands;
 pub mod copy;
 mod event_loop;
@@ -95,6 +96,8 @@ pub struct App {
     pub(crate) help_lines: Vec<(String, String)>,
     /// Tool calls and reasoning unfolded in the transcript.
     pub(crate) details: bool,
+    /// A `/check` is under way (`check.rs`).
+    pub(crate) checking: bool,
     pub(crate) panel: bool,
     pub(crate) panel_focus: bool,
     pub(crate) panel_selected: Option<usize>,
@@ -189,6 +192,7 @@ impl App {
             help_lines,
             panel: false,
             details: false,
+            checking: false,
             panel_focus: false,
             panel_selected: None,
             overlay: None,

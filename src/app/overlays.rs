@@ -33,6 +33,8 @@ pub enum Reply {
         inspection: Option<Box<Inspection>>,
     },
     InspectResult(Result<Box<ResultInspection>, String>),
+    /// A `/check` graded, or why there was none.
+    Checked(Result<crate::actor::CheckReport, String>),
     /// The facts (`/facts`), and what was asked of them.
     Facts {
         rows: Vec<crate::core::engine::FactRow>,
@@ -390,6 +392,7 @@ impl App {
             Reply::InspectResult(Err(e)) => self.info(format!("Cannot inspect: {e}.")),
             Reply::TakenBack(texts) => self.put_back(texts),
             Reply::Facts { rows, ask } => self.on_facts(rows, ask),
+            Reply::Checked(result) => self.on_checked(result),
             Reply::SessionList(r) => self.on_session_list(r),
             Reply::Searched(r) => self.on_searched(r),
             Reply::Forked(Ok(made)) => self.open_fork(made),

@@ -5,7 +5,9 @@
 //! (persist this record, stream this request, run this compression, tell the person this)
 //! for the session actor to carry out; it takes `now` as an input.
 
+pub mod answer;
 pub mod budget;
+pub mod check;
 pub mod checkpoint;
 pub mod context;
 pub mod digest;

@@ -1263,7 +1263,10 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     let (text, summary_cut) = match scripted {
         Some(text) => (text, false),
         None if summary => summarize(seen, num_predict),
-        None => (normal_reply(seen, &model.name, reply_words, unicode), false),
+        None => match fill_blank(seen) {
+            Some(answer) => (answer, false),
+            None => (normal_reply(seen, &model.name, reply_words, unicode), false),
+        },
     };
 
     // Generation stops at num_predict, and (with shift off) when the context is full.
@@ -1723,6 +1726,45 @@ const FILLER: &[&str] = &[
     "river",
     "garden",
 ];
+
+/// A fill-in-the-blank question (`/check`: a quoted line with `____` in it) is answered as
+/// a reader of the request would: from the line of the context that shares the most
+/// words with the question, the words the question lacks. A fact the request does not
+/// carry gets a neighbour's value or nothing — wrong, as a model would be.
+fn fill_blank(messages: &[Msg]) -> Option<String> {
+    let (last, context) = messages.split_last()?;
+    if last.role != "user" {
+        return None;
+    }
+    let cloze = last.content.lines().find(|l| l.contains("____"))?;
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric() && c != '-' && c != ',' && c != ':')
+            .map(|w| {
+                w.trim_matches(|c: char| c == ',' || c == ':')
+                    .to_lowercase()
+            })
+            .filter(|w| !w.is_empty() && w != "____")
+            .collect()
+    };
+    let asked = words(cloze);
+    let best = context
+        .iter()
+        .flat_map(|m| m.content.lines())
+        .flat_map(|l| l.split(". "))
+        .map(|line| {
+            let ws = words(line);
+            let shared = ws.iter().filter(|w| asked.contains(w)).count();
+            (shared, ws)
+        })
+        .filter(|(shared, _)| *shared >= 2)
+        .max_by_key(|(shared, _)| *shared)?;
+    let rest: Vec<String> = best.1.into_iter().filter(|w| !asked.contains(w)).collect();
+    Some(if rest.is_empty() {
+        "I don't remember.".to_string()
+    } else {
+        rest.join(" ")
+    })
+}
 
 /// `You said: "<first words of the last user message>". ` then seeded filler sentences.
 /// The first words of the last user message (`…` when there are more): how the fake's

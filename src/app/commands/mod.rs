@@ -151,6 +151,13 @@ pub static COMMANDS: &[SlashCommand] = &[
         parse: |_, arg| facts(arg).map(Intent::Facts),
     },
     SlashCommand {
+        name: "check",
+        aliases: &[],
+        usage: "/check",
+        help: "ask the model a few questions about facts you stated earlier, with what it is sent now, and grade them",
+        parse: |_, _| Ok(Intent::Check),
+    },
+    SlashCommand {
         name: "inspect",
         aliases: &[],
         usage: "/inspect [N|#N]",

@@ -455,3 +455,39 @@ async fn the_fact_list_rewords_a_fact_in_the_box_and_says_when_a_row_is_not_ther
 fn last_line(app: &App) -> String {
     app.transcript.entries().last().unwrap().text.clone()
 }
+
+#[tokio::test]
+async fn a_message_sent_during_a_check_goes_first_and_the_checks_answer_is_dropped() {
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "/check");
+    key(app, KeyCode::Enter);
+    assert!(app.checking);
+    assert!(last_line(app).starts_with("Checking"), "{}", last_line(app));
+    type_text(app, "Question 9");
+    key(app, KeyCode::Enter);
+    assert!(!app.checking);
+    assert!(
+        app.transcript
+            .entries()
+            .iter()
+            .any(|e| e.text == crate::app::words::CHECK_STOPPED)
+    );
+    let shown = app.transcript.entries().len();
+    app.on_reply(Reply::Checked(Err("late".into())));
+    assert_eq!(
+        app.transcript.entries().len(),
+        shown,
+        "a stopped check says nothing more"
+    );
+    // A check that ends is said, right or wrong.
+    app.checking = true;
+    app.on_reply(Reply::Checked(Err(
+        "the Ollama server is not connected".into()
+    )));
+    assert!(
+        last_line(app).contains("not connected"),
+        "{}",
+        last_line(app)
+    );
+}

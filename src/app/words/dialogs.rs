@@ -12,6 +12,34 @@ pub fn no_such_fact(row: usize, rows: usize) -> String {
     }
 }
 
+/// `/check` asked.
+pub const CHECK_STARTED: &str = "Checking: the model is asked a few questions about facts you stated earlier, with what it is sent now. Your next message goes first and ends the check.";
+
+/// A message sent during a check.
+pub const CHECK_STOPPED: &str = "Check stopped: your message goes first.";
+
+/// What a check found: the count, the time, then each question's fact and answer.
+pub fn check_report(report: &crate::actor::CheckReport) -> String {
+    let right = report.graded.iter().filter(|g| g.right).count();
+    let mut out = format!(
+        "Check: {} answered {right} of {} questions about your earlier facts right ({:.0} s).",
+        report.model,
+        report.graded.len(),
+        report.seconds
+    );
+    for g in &report.graded {
+        let answer: String = g.answer.split_whitespace().collect::<Vec<_>>().join(" ");
+        let answer: String = answer.chars().take(80).collect();
+        out.push_str(&format!(
+            "\n{} {} — asked for \"{}\", answered \"{answer}\"",
+            if g.right { "right:" } else { "wrong:" },
+            g.probe.fact,
+            g.probe.value,
+        ));
+    }
+    out
+}
+
 /// Rewording a fact whose message the model still sees.
 pub const FACT_IN_VIEW: &str = "That fact is in a message the model still sees: say the change in the chat. Pin it (p) to keep it once its message is folded.";
 

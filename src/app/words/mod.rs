@@ -32,8 +32,9 @@ mod session;
 
 pub use copy::{copied, copy_failed, copy_too_long, mouse_note, mouse_status};
 pub use dialogs::{
-    CHECKPOINT_GONE, FACT_EDIT_BUSY, FACT_IN_VIEW, inspect_merged, no_snapshots,
-    no_such_checkpoint, no_such_fact, snapshots_damaged, snapshots_unreadable, title_limit,
+    CHECK_STARTED, CHECK_STOPPED, CHECKPOINT_GONE, FACT_EDIT_BUSY, FACT_IN_VIEW, check_report,
+    inspect_merged, no_snapshots, no_such_checkpoint, no_such_fact, snapshots_damaged,
+    snapshots_unreadable, title_limit,
 };
 pub use events::skip_reason;
 pub use help::{
