@@ -42,7 +42,24 @@ fn refused_kind(t: std::fs::FileType) -> Option<&'static str> {
     }
 }
 
+/// A path as an error names it: whole up to [`BRIEF_CHARS`], else its start and end. A
+/// small model that passes an error back as the next path (the real 0.5B did, four times
+/// in one turn) would otherwise grow every error by the one before.
+fn brief(shown: &str) -> String {
+    let chars: Vec<char> = shown.chars().collect();
+    if chars.len() <= BRIEF_CHARS {
+        return shown.to_string();
+    }
+    let head: String = chars[..BRIEF_CHARS * 2 / 3].iter().collect();
+    let tail: String = chars[chars.len() - BRIEF_CHARS / 3..].iter().collect();
+    format!("{head}…{tail}")
+}
+
+/// The longest path an error names whole.
+const BRIEF_CHARS: usize = 96;
+
 fn refusal(shown: &str, what: &str) -> ToolError {
+    let shown = &brief(shown);
     ToolError::Failed(format!(
         "{shown} is {what}; only regular files can be read or written"
     ))
@@ -50,6 +67,7 @@ fn refusal(shown: &str, what: &str) -> ToolError {
 
 /// What `path` is, without opening it; a FIFO, device or socket is an error.
 pub(crate) fn check(path: &Path, shown: &str) -> Result<Kind, ToolError> {
+    let shown = &brief(shown);
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Kind::Missing),
         Err(e) => Err(ToolError::Failed(format!("cannot inspect {shown}: {e}"))),
@@ -70,6 +88,7 @@ fn safe_flags() -> i32 {
 
 /// Open a regular file for reading; anything else is refused, without blocking.
 pub(crate) fn open_regular(path: &Path, shown: &str) -> Result<File, ToolError> {
+    let shown = &brief(shown);
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(safe_flags())
@@ -92,6 +111,7 @@ pub(crate) fn open_regular(path: &Path, shown: &str) -> Result<File, ToolError> 
 /// Read a regular file as text, at most `limit` bytes (a larger one is an error: memory
 /// stays bounded whatever the file).
 pub(crate) fn read_text(path: &Path, shown: &str, limit: u64) -> Result<String, ToolError> {
+    let shown = &brief(shown);
     use std::io::Read;
     let file = open_regular(path, shown)?;
     let mut bytes = Vec::new();
@@ -115,6 +135,7 @@ fn mode_for(base: u32, umask: u32) -> Permissions {
 
 /// Create the missing folders above `path`, each with the person's permissions.
 pub(crate) fn create_parents(path: &Path, shown: &str, umask: u32) -> Result<(), ToolError> {
+    let shown = &brief(shown);
     let Some(parent) = path.parent() else {
         return Ok(());
     };
@@ -151,6 +172,7 @@ pub(crate) fn replace(
     content: &[u8],
     umask: u32,
 ) -> Result<(), ToolError> {
+    let shown = &brief(shown);
     let failed = |e: std::io::Error| ToolError::Failed(format!("cannot write {shown}: {e}"));
     let perms = match check(path, shown)? {
         Kind::Dir => return Err(ToolError::Failed(format!("{shown} is a directory"))),
@@ -190,6 +212,27 @@ mod tests {
 
     fn mode_of(p: &Path) -> u32 {
         std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn an_error_names_a_long_path_by_its_start_and_end_so_errors_fed_back_do_not_grow() {
+        let d = tempfile::tempdir().unwrap();
+        let mut path = "steamer worked under the wallpaper there was more wallpaper".to_string();
+        let mut lengths = Vec::new();
+        for _ in 0..4 {
+            let Err(ToolError::Failed(e)) = open_regular(&d.path().join(&path), &path) else {
+                panic!("a missing file opens");
+            };
+            lengths.push(e.chars().count());
+            // What a looping model does: the error back as the next path.
+            path = e;
+        }
+        assert!(lengths.windows(2).all(|w| w[1] <= w[0] + 40), "{lengths:?}");
+        assert!(lengths.iter().all(|n| *n < 200), "{lengths:?}");
+        let short = open_regular(&d.path().join("notes.md"), "notes.md");
+        assert!(
+            matches!(short, Err(ToolError::Failed(e)) if e.starts_with("cannot open notes.md:"))
+        );
     }
 
     #[test]

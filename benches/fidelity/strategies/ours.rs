@@ -245,9 +245,15 @@ async fn reply_ended(
         match u {
             Update::ReplyEnd { id: Some(_), .. } => return false,
             Update::ReplyEnd { id: None, .. } => {}
-            Update::Banner(Notice::Engine(ollm_tui::core::events::EngineEvent::Blocked(_)))
-            | Update::Banner(Notice::RequestFailed { .. })
-            | Update::Banner(Notice::ReplyBrokeOff { .. }) => return true,
+            Update::Banner(
+                n @ (Notice::Engine(ollm_tui::core::events::EngineEvent::Blocked(_))
+                | Notice::RequestFailed { .. }
+                | Notice::ReplyBrokeOff { .. }),
+            ) => {
+                // Why a turn failed is what a reader of the run needs first.
+                eprintln!("[ours] turn failed: {n:?}");
+                return true;
+            }
             _ => {}
         }
     }
