@@ -212,3 +212,48 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 }
+
+impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
+    /// `/check`: the questions made with the next message's context, asked by the
+    /// [`Checker`](super::check::Checker); refused with why between turns only.
+    pub(super) fn check(
+        &mut self,
+        reply: tokio::sync::oneshot::Sender<Result<super::CheckReport, String>>,
+    ) {
+        let probes = crate::core::check::probes(&self.engine.fact_rows());
+        let refused = if *self.out.activity() != crate::view::Activity::Idle {
+            Some("a check runs between replies: ask again when this one has ended")
+        } else if !matches!(
+            self.link.connection(),
+            crate::view::Connection::Connected { .. }
+        ) {
+            Some("the Ollama server is not connected")
+        } else if self.checker.is_running() {
+            Some("a check is already running")
+        } else if probes.is_empty() {
+            Some(
+                "nothing you stated is folded yet: every fact is in the conversation the model sees",
+            )
+        } else {
+            None
+        };
+        if let Some(why) = refused {
+            let _ = reply.send(Err(why.to_string()));
+            return;
+        }
+        let asks: Vec<_> = probes
+            .into_iter()
+            .map(|p| {
+                let mut request = self.chat_request(&self.engine.prompt_for(&p.question));
+                // An answer in words is asked for: no tool, no long reasoning.
+                request.tools.clear();
+                request.think = None;
+                request.options.num_predict = Some(crate::core::check::ANSWER_TOKENS);
+                (p, request)
+            })
+            .collect();
+        let backend = self.link.backend().clone();
+        let model = self.engine.model().to_string();
+        self.checker.start(asks, backend, model, reply);
+    }
+}

@@ -1,12 +1,10 @@
-//! `/check` run between replies (`core::check` draws and grades the questions): each is
-//! sent with the context the next message would get, in a task of its own, and the
-//! person's next message stops it — their reply never waits behind a check.
+//! `/check` run between replies (`core::check` draws and grades the questions; the
+//! questions are made in `answers.rs`, with the context the next message would get): each
+//! is asked in a task of its own, and the person's next message stops it — their reply
+//! never waits behind a check.
 
-use super::driver::Actor;
-use crate::core::check::{self, Graded};
-use crate::llm::ChatBackend;
-use crate::store::SessionStore;
-use crate::view::{Activity, Connection};
+use crate::core::check::{self, Graded, Probe};
+use crate::llm::{ChatBackend, ChatRequest};
 use std::time::Instant;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -26,53 +24,20 @@ pub(super) struct Checker {
 }
 
 impl Checker {
-    /// The person sent a message: it goes first, the check ends unanswered.
-    pub fn stop(&mut self) {
-        if let Some(task) = self.running.take() {
-            task.abort();
-        }
+    pub fn is_running(&self) -> bool {
+        self.running.as_ref().is_some_and(|t| !t.is_finished())
     }
-}
 
-impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
-    pub(super) fn check(&mut self, reply: oneshot::Sender<Result<CheckReport, String>>) {
-        let probes = check::probes(&self.engine.fact_rows());
-        let refused = if *self.out.activity() != Activity::Idle {
-            Some("a check runs between replies: ask again when this one has ended")
-        } else if !matches!(self.link.connection(), Connection::Connected { .. }) {
-            Some("the Ollama server is not connected")
-        } else if self
-            .checker
-            .running
-            .as_ref()
-            .is_some_and(|t| !t.is_finished())
-        {
-            Some("a check is already running")
-        } else if probes.is_empty() {
-            Some(
-                "nothing you stated is folded yet: every fact is in the conversation the model sees",
-            )
-        } else {
-            None
-        };
-        if let Some(why) = refused {
-            let _ = reply.send(Err(why.to_string()));
-            return;
-        }
-        let asks: Vec<_> = probes
-            .into_iter()
-            .map(|p| {
-                let mut request = self.chat_request(&self.engine.prompt_for(&p.question));
-                // An answer in words is asked for: no tool, no long reasoning.
-                request.tools.clear();
-                request.think = None;
-                request.options.num_predict = Some(check::ANSWER_TOKENS);
-                (p, request)
-            })
-            .collect();
-        let backend = self.link.backend().clone();
-        let model = self.engine.model().to_string();
-        self.checker.running = Some(tokio::spawn(async move {
+    /// Ask each question in turn on a task of its own; the report (or the first
+    /// failure) goes to `reply`.
+    pub fn start<B: ChatBackend>(
+        &mut self,
+        asks: Vec<(Probe, ChatRequest)>,
+        backend: std::sync::Arc<B>,
+        model: String,
+        reply: oneshot::Sender<Result<CheckReport, String>>,
+    ) {
+        self.running = Some(tokio::spawn(async move {
             let start = Instant::now();
             let mut graded = Vec::new();
             for (probe, request) in asks {
@@ -90,5 +55,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 model,
             }));
         }));
+    }
+
+    /// The person sent a message: it goes first, the check ends unanswered.
+    pub fn stop(&mut self) {
+        if let Some(task) = self.running.take() {
+            task.abort();
+        }
     }
 }

@@ -3,22 +3,11 @@
 //! that names a row (`/facts pin 3`) asks for them first and acts on that row.
 
 use super::App;
-use super::overlays::{OverlayState, Reply};
+use super::overlays::{FactsAsk, OverlayState, Reply};
 use crate::actor::Command;
 use crate::core::engine::{FactPlace, FactRow, Request};
 use crate::core::ledger::FactEdit;
 use crossterm::event::{KeyCode, KeyEvent};
-
-/// What `/facts` was asked to do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FactsAsk {
-    /// Show the list.
-    List,
-    /// Change row `row` (1-based, as listed).
-    Edit { row: usize, edit: FactEdit },
-    /// Put `/facts edit N TEXT` in the message box, to be reworded there.
-    Reword { row: usize },
-}
 
 impl App {
     pub(super) fn facts(&mut self, ask: FactsAsk) {

@@ -49,7 +49,7 @@ pub enum Intent {
     /// `/check`: a few questions about the person's folded facts, graded.
     Check,
     /// `/facts`: the ledger listed, or a fact of it changed.
-    Facts(super::facts::FactsAsk),
+    Facts(super::overlays::FactsAsk),
     /// Copy text from the transcript to the clipboard (OSC 52).
     Copy(super::copy::CopyTarget),
     /// Capture the mouse or release it to the terminal (`None`: the other way round).

@@ -7,6 +7,7 @@ use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
 use crate::actor::{Command, Inspection, ResultInspection};
 use crate::core::checkpoint::Checkpoint;
+use crate::core::ledger::FactEdit;
 use crate::core::message::Message;
 use crate::core::snapshot::SnapshotMeta;
 use crate::llm::{ModelSummary, PullLine};
@@ -20,6 +21,18 @@ pub enum PullEvent {
     Line(PullLine),
     /// The connection failed, or the server's answer was not a pull's.
     Failed(String),
+}
+
+/// What `/facts` was asked to do: its rows come back with it (`Reply::Facts`), and
+/// `app::facts` acts on them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FactsAsk {
+    /// Show the list.
+    List,
+    /// Change row `row` (1-based, as listed).
+    Edit { row: usize, edit: FactEdit },
+    /// Put `/facts edit N TEXT` in the message box, to be reworded there.
+    Reword { row: usize },
 }
 
 /// Answers that arrive on oneshots.
@@ -38,7 +51,7 @@ pub enum Reply {
     /// The facts (`/facts`), and what was asked of them.
     Facts {
         rows: Vec<crate::core::engine::FactRow>,
-        ask: super::facts::FactsAsk,
+        ask: FactsAsk,
     },
     /// Messages typed ahead, taken back out of the queue: they return to the input.
     TakenBack(Vec<String>),

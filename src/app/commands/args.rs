@@ -180,8 +180,8 @@ pub(super) fn set(arg: &str) -> Result<Option<ParamChange>, String> {
 
 /// `/facts`, `/facts pin 3`, `/facts edit 3 the new words`, `/facts edit 3` (to reword
 /// it in the box).
-pub(super) fn facts(arg: &str) -> Result<crate::app::facts::FactsAsk, String> {
-    use crate::app::facts::FactsAsk;
+pub(super) fn facts(arg: &str) -> Result<crate::app::overlays::FactsAsk, String> {
+    use crate::app::overlays::FactsAsk;
     use crate::core::ledger::FactEdit;
     let usage = || "usage: /facts [pin|unpin|forget|keep|edit N [TEXT]]".to_string();
     let mut words = arg.split_whitespace();

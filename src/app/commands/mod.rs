@@ -661,7 +661,7 @@ mod tests {
     /// forms), checked, with a usage for what cannot be read.
     #[test]
     fn facts_lists_and_changes_a_row() {
-        use crate::app::facts::FactsAsk;
+        use crate::app::overlays::FactsAsk;
         use crate::core::ledger::FactEdit;
         let edit = |row, edit| Intent::Facts(FactsAsk::Edit { row, edit });
         is("/facts", Intent::Facts(FactsAsk::List));

@@ -400,7 +400,7 @@ fn fact_rows() -> Vec<crate::core::engine::FactRow> {
 
 #[tokio::test]
 async fn the_fact_list_rewords_a_fact_in_the_box_and_says_when_a_row_is_not_there() {
-    use crate::app::facts::FactsAsk;
+    use crate::app::overlays::FactsAsk;
     let mut h = harness();
     let app = &mut h.app;
     app.on_reply(Reply::Facts {
