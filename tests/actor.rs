@@ -1411,7 +1411,7 @@ async fn wait_for_view(s: &Session, what: impl Fn(&ollm_tui::view::SessionView) 
         .unwrap();
 }
 
-/// Turns with long replies, then a compression asked for (`Ctrl+K`): the fold is made at
+/// Turns with long replies, then a compression asked for (F7): the fold is made at
 /// once and its summary asked of the server; the messages the session holds when that
 /// summary is running.
 async fn until_summary(s: &Session) -> usize {

@@ -115,17 +115,19 @@ impl App {
     }
 
     /// Readline's habits in the message box, as `ollama run` and shells have them: Ctrl+K
-    /// kills to the end of the line and Ctrl+U to its start (over text; on an empty box
-    /// Ctrl+K keeps its binding, compress), Ctrl+D on an empty box ends the session as
-    /// end-of-input does (over text it deletes the next character), Ctrl+Z undoes. A key
-    /// the person bound in `[keys]` keeps their binding (`bound`), Ctrl+K aside.
+    /// kills to the end of the line and Ctrl+U to its start, Ctrl+D on an empty box ends
+    /// the session as end-of-input does (over text it deletes the next character), Ctrl+Z
+    /// undoes. Ctrl+K is no default binding any more (it compressed on an empty box: a
+    /// shell user's reflex must never fold the context). A key the person bound in `[keys]`
+    /// keeps their binding (`bound`); Ctrl+K only on an empty box, as it always did, so
+    /// over text it still kills.
     fn readline_key(&mut self, k: &KeyEvent, bound: bool) -> bool {
         if k.modifiers != KeyModifiers::CONTROL {
             return false;
         }
         let empty = self.input.is_empty();
         match k.code {
-            KeyCode::Char('k') if !empty => {
+            KeyCode::Char('k') if !bound || !empty => {
                 self.input.delete_line_by_end();
             }
             KeyCode::Char('u') if !bound => {

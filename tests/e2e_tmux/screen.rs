@@ -22,7 +22,7 @@ fn position(lines: &[String], what: &str) -> usize {
         .unwrap_or_else(|| panic!("no {what:?} in {lines:#?}"))
 }
 
-/// Item 10: two folds with no message between them (an automatic one, then Ctrl+K at
+/// Item 10: two folds with no message between them (an automatic one, then F7 at
 /// once), quit, `--resume`: checkpoint 1's divider above checkpoint 2's, each followed by
 /// its own notice, exactly as the live screen read. (The resumed transcript put both
 /// notices below both dividers.)
@@ -41,7 +41,7 @@ async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
         }
     }
     assert!(folded, "no automatic fold:\n{}", t.screen());
-    t.keys(&["C-k"]);
+    t.keys(&["F7"]);
     let live = t
         .wait_for("the second fold", |s| {
             s.contains("┄┄ checkpoint 2:")

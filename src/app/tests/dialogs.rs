@@ -87,7 +87,7 @@ async fn hints_name_the_keys_actually_bound() {
         "so does the empty transcript"
     );
     assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
-    assert!(help("/compress").contains("(Ctrl+K)"));
+    assert!(help("/compress").contains("(F7)"));
 }
 
 fn meta(id: &str) -> SnapshotMeta {

@@ -69,7 +69,7 @@ impl Default for KeyNames {
     fn default() -> Self {
         KeyNames {
             restore: "Ctrl+R".into(),
-            compress: "Ctrl+K".into(),
+            compress: "F7".into(),
             models: "Ctrl+L".into(),
             goals: "Ctrl+G".into(),
             quit: "Ctrl+Q".into(),
