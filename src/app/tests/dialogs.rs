@@ -286,6 +286,56 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
     );
 }
 
+/// #37 item 6: a failed pull left "Pulling NAME: Esc in its dialog cancels…" in the
+/// transcript, reading as a pull still under way.
+#[tokio::test]
+async fn a_failed_pull_replaces_its_pulling_line() {
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "/pull smollm2:135m");
+    key(app, KeyCode::Enter);
+    let lines = |app: &App| -> Vec<String> {
+        app.transcript
+            .entries()
+            .iter()
+            .map(|e| e.text.clone())
+            .collect()
+    };
+    assert!(
+        lines(app)
+            .iter()
+            .any(|l| l.starts_with("Pulling smollm2:135m")),
+        "{:?}",
+        lines(app)
+    );
+    // The harness's server refuses connections: the pull fails.
+    let reply = tokio::time::timeout(Duration::from_secs(10), app.replies_rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    app.on_reply(reply);
+    assert!(app.pull.is_none());
+    let now = lines(app);
+    assert!(!now.iter().any(|l| l.starts_with("Pulling")), "{now:?}");
+    let failed: Vec<_> = app
+        .transcript
+        .entries()
+        .iter()
+        .filter(|e| e.text.starts_with("Cannot pull smollm2:135m"))
+        .collect();
+    assert_eq!(failed.len(), 1, "{now:?}");
+    assert_eq!(
+        failed[0].kind,
+        EntryKind::Notice(crate::view::Severity::Warn)
+    );
+    assert!(
+        app.banner
+            .as_ref()
+            .is_some_and(|b| b.title.starts_with("Cannot pull smollm2:135m")),
+        "the banner says it with the fix"
+    );
+}
+
 #[tokio::test]
 async fn page_down_in_the_help_moves_a_page_of_the_screen() {
     // #37 item 5: PgDn moved 8 lines of a help 40 rows tall.
