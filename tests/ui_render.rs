@@ -1716,3 +1716,72 @@ fn the_panel_names_the_facts_the_request_no_longer_carries() {
     let code = first.rsplit(' ').next().unwrap().trim_end_matches('.');
     assert!(text.contains(code), "{first} not named:\n{text}");
 }
+
+/// #37 item 6: at 120 columns the goal half got 60% of the panel at most, so a long
+/// decision under a few steps was cut short ("… orders move to Postgres …") while the
+/// checkpoint list kept rows it could scroll. The board is read whole; the list keeps its
+/// title and a row, and says how many it shows.
+#[test]
+fn a_long_decision_is_shown_whole_in_the_panel_at_120_columns() {
+    use ollm_tui::core::goals::StepStatus;
+    let mut board = GoalBoard::default();
+    let mut change = |c: GoalChange| board.apply(&c, Author::User, t0()).unwrap();
+    change(GoalChange::SetGoal {
+        description: "Move the order service from Redis caching to Postgres materialized \
+                      views without downtime"
+            .into(),
+        priority: Priority::High,
+    });
+    for step in [
+        "Measure the cache hit rate on the production replica for a week",
+        "Write the materialized views and their refresh job",
+        "Switch reads over behind a flag",
+    ] {
+        change(GoalChange::Checkpoint {
+            description: step.into(),
+            status: StepStatus::Pending,
+        });
+    }
+    let long = "We keep Redis for sessions only; orders move to Postgres materialized views \
+                refreshed every 30 seconds, and the cache keys go away with the last reader";
+    change(GoalChange::Decision {
+        text: long.into(),
+        locked: true,
+    });
+    change(GoalChange::Decision {
+        text: "The payment client retries twice with backoff, then gives up loudly".into(),
+        locked: false,
+    });
+    let cps: Vec<Checkpoint> = (0..6).map(|i| checkpoint(&format!("fold {i}"))).collect();
+    let panel = PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: None,
+        focused: false,
+        now: t0(),
+        params: None,
+        status: None,
+    };
+    let parts = Parts::new();
+    let mut t = filled(4);
+    let text = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel), None));
+    // The panel's column, its rows joined: the decision wrapped over several of them.
+    let column: String = text
+        .lines()
+        .filter_map(|l| {
+            let start = l.char_indices().nth(80)?.0;
+            Some(l[start..].trim_matches(|c: char| c == '│' || c.is_whitespace()))
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let words: Vec<&str> = long.split_whitespace().collect();
+    assert!(
+        column.contains(&words.join(" ")),
+        "the decision is cut:\n{text}"
+    );
+    assert!(column.contains("gives up loudly"), "{text}");
+    assert!(
+        column.contains("shown)"),
+        "the list says it shows fewer:\n{text}"
+    );
+}
