@@ -76,6 +76,9 @@ fn params_lines(
     if let Some(word) = &params.think {
         values.push(format!("think {}", super::text::clean_line(word)));
     }
+    if params.verbose {
+        values.push("verbose".to_string());
+    }
     if !values.is_empty() {
         out.extend(item("params:", s.dim, &values.join(g.sep), s.text, width));
     }

@@ -245,7 +245,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         name: "set",
         aliases: &[],
         usage: "/set [NAME VALUE]",
-        help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT and /set parameter NAME VALUE as in ollama run; alone: list them",
+        help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT, /set parameter NAME VALUE, /set verbose (each reply's timing and speed) and /set quiet as in ollama run; alone: list them",
         parse: |_, arg| match num_ctx(arg) {
             // `/set parameter num_ctx 4096` is `ollama run`'s way to say /ctx 4096.
             Some(value) => ctx(value).map(|ctx| Intent::Engine(Request::SetCtx { ctx })),
@@ -771,7 +771,13 @@ mod tests {
                 "{bad}: {e}"
             );
         }
-        assert!(err("/set verbose").contains("cannot set"));
+        // ollama run's /set verbose and /set quiet (#37 item 3).
+        is("/set verbose", change(ParamChange::Verbose(true)));
+        is("/set VERBOSE on", change(ParamChange::Verbose(true)));
+        is("/set verbose off", change(ParamChange::Verbose(false)));
+        is("/set quiet", change(ParamChange::Verbose(false)));
+        assert!(err("/set quiet please").contains("takes no value"));
+        assert!(err("/set mirostat 1").contains("cannot set"));
         let long = format!("/system {}", "x".repeat(MAX + 1));
         assert!(err(&long).contains("at most"));
     }

@@ -49,7 +49,7 @@ pub use models::{
     LOADING, NO_MODELS, PULL_FOOTER, PULL_USAGE, picker_missing, pull_busy, pull_cancelled,
     pull_failed, pull_figures, pull_row, pull_started, pull_status, pull_title, pulled,
 };
-pub use notices::{not_responding, notice};
+pub use notices::{not_responding, notice, reply_timing};
 pub use session::{forked, new_session, param_change, params_listing, session_info};
 
 /// How hints name the keys: the one the keymap binds, else the command that does the same.
