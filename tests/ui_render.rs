@@ -286,6 +286,12 @@ fn every_size_renders_with_every_screen() {
             originals: &originals,
             scroll: 100,
         }),
+        Some(Overlay::Themes {
+            names: vec!["dark", "light", "high-contrast", "mine"],
+            selected: 3,
+            current: "dark",
+            note: Some("a note long enough to wrap in a narrow popup, and then some more"),
+        }),
     ];
     let mut sizes: Vec<(u16, u16)> = vec![
         (0, 0),
@@ -1208,6 +1214,12 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             original: "line 1\nline 2\n",
             scroll: 0,
         }),
+        Some(Overlay::Themes {
+            names: vec!["dark", "light"],
+            selected: 1,
+            current: "dark",
+            note: Some("NO_COLOR is set"),
+        }),
     ];
     for banner in [
         None,
@@ -1784,4 +1796,49 @@ fn a_long_decision_is_shown_whole_in_the_panel_at_120_columns() {
         column.contains("shown)"),
         "the list says it shows fewer:\n{text}"
     );
+}
+
+/// `/theme` (#37 item 3): the picker's preview is the whole screen drawn in the selected
+/// theme — the transcript, the box, the status line — not a sample inside the popup.
+#[test]
+fn the_theme_picker_shows_the_whole_screen_in_the_selected_theme() {
+    let names = vec!["dark", "light", "high-contrast"];
+    let frame = |name: &str, selected: usize, note: Option<&str>| {
+        let mut parts = Parts::new();
+        parts.theme = Theme::load(name, None, false).unwrap();
+        let mut t = filled(4);
+        let overlay = Overlay::Themes {
+            names: names.clone(),
+            selected,
+            current: "dark",
+            note,
+        };
+        parts.draw(&mut t, 100, 30, None, Some(overlay))
+    };
+    let dark = frame("dark", 0, None);
+    let light = frame("light", 1, None);
+    let text = buffer_text(&light);
+    assert!(
+        text.contains("Theme") && text.contains("Enter keep") && text.contains("Esc back"),
+        "{text}"
+    );
+    for name in &names {
+        assert!(text.contains(name), "{name} listed:\n{text}");
+    }
+    // Outside the popup (its rows are the middle ones) the text is the same, its colours not.
+    let outside = |y: u16| !(8..=22).contains(&y);
+    let mut differ = 0;
+    for y in (0..30).filter(|y| outside(*y)) {
+        for x in 0..100 {
+            assert_eq!(dark[(x, y)].symbol(), light[(x, y)].symbol(), "({x},{y})");
+            if dark[(x, y)].style() != light[(x, y)].style() {
+                differ += 1;
+            }
+        }
+    }
+    assert!(differ > 100, "only {differ} cells changed colour");
+    let status = |b: &Buffer| b[(1, 29)].style();
+    assert_ne!(status(&dark), status(&light), "the status line too");
+    let noted = buffer_text(&frame("dark", 2, Some("NO_COLOR is set: no colours")));
+    assert!(noted.contains("NO_COLOR is set"), "{noted}");
 }

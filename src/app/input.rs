@@ -16,7 +16,6 @@ use super::words;
 use crate::actor::Command;
 use crate::core::engine::Request;
 use crate::core::sanitize::{byte_prefix, sanitize};
-use crate::ui;
 use crate::view::Activity;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_textarea::TextArea;
@@ -286,7 +285,7 @@ impl App {
         }
         let all = parts.join("\n\n");
         self.input = TextArea::new(all.split('\n').map(str::to_string).collect());
-        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.style_input();
         self.input.move_cursor(tui_textarea::CursorMove::Bottom);
         self.input.move_cursor(tui_textarea::CursorMove::End);
     }
@@ -295,7 +294,7 @@ impl App {
         let text = self.draft();
         self.pastes.clear();
         self.input = TextArea::default();
-        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.style_input();
         self.input_note = None;
         text
     }

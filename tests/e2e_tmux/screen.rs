@@ -235,3 +235,57 @@ async fn help_topic_shows_the_manual_offline_and_pages_through_it() {
     .await;
     t.quit().await;
 }
+
+/// The status line (the last row) as captured with its colours.
+fn styled_status(styled: &str) -> String {
+    styled
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `/theme` (#37 item 3): moving in the picker recolours the whole screen at once (the
+/// status line below the popup included), Esc goes back to the colours it had, Enter
+/// keeps the theme and says how to make it last; a typo gets the closest name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_theme_picker_recolours_the_screen_and_esc_goes_back() {
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    t.ask("colour me").await;
+    let dark = styled_status(&t.styled_screen());
+    t.say("/theme");
+    t.wait_for("the picker", |s| {
+        s.contains("Enter keep") && s.contains("high-contrast")
+    })
+    .await;
+    t.keys(&["Down"]);
+    let light = t
+        .wait_for_styled("the screen in the selected theme", |s| {
+            styled_status(s) != dark
+        })
+        .await;
+    let light = styled_status(&light);
+    t.keys(&["Escape"]);
+    t.wait_for_styled("the picker closed and the colours back", |s| {
+        !s.contains("Enter keep") && styled_status(s) == dark
+    })
+    .await;
+    t.say("/theme");
+    t.wait_for("the picker again", |s| s.contains("Enter keep"))
+        .await;
+    t.keys(&["Down"]);
+    t.wait_for_styled("the preview again", |s| styled_status(s) == light)
+        .await;
+    t.keys(&["Enter"]);
+    t.wait_for_styled("light kept", |s| {
+        s.contains("Theme: light, for this run")
+            && s.contains("theme = \"light\" in config.toml")
+            && styled_status(s) == light
+    })
+    .await;
+    t.say("/theme drak");
+    t.wait_for("did you mean", |s| s.contains("did you mean dark?"))
+        .await;
+    t.quit().await;
+}

@@ -182,6 +182,18 @@ pub static COMMANDS: &[SlashCommand] = &[
         parse: |_, arg| crate::app::copy::parse(arg).map(Intent::Copy),
     },
     SlashCommand {
+        name: "theme",
+        aliases: &["themes"],
+        usage: "/theme [NAME]",
+        help: "the colours: alone, a picker that shows the whole screen in each theme as you move (Enter keeps it, Esc goes back); with a NAME, that theme; for this run (theme = \"NAME\" in config.toml keeps it)",
+        parse: |_, arg| {
+            Ok(match rest(arg) {
+                Some(name) => Intent::Theme(name),
+                None => Intent::PickTheme,
+            })
+        },
+    },
+    SlashCommand {
         name: "mouse",
         aliases: &[],
         usage: "/mouse [on|off]",
@@ -425,13 +437,21 @@ pub fn parse(input: &str) -> Option<Result<Intent, String>> {
     })
 }
 
-/// The closest command name to a mistyped one: at most two edits away (one for short
-/// names, so "/x" is not taken for something else).
+/// The closest command name to a mistyped one.
 fn suggestion(typed: &str) -> Option<&'static str> {
+    closest(typed, COMMANDS.iter().map(|c| c.name))
+}
+
+/// The name among `names` that `typed` is a typo of, for "did you mean": at most two
+/// edits away (one for short words, so "/x" is not taken for something else).
+pub(crate) fn closest<'a>(
+    typed: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = if typed.chars().count() <= 3 { 1 } else { 2 };
-    COMMANDS
-        .iter()
-        .map(|c| (strsim::damerau_levenshtein(typed, c.name), c.name))
+    names
+        .into_iter()
+        .map(|n| (strsim::damerau_levenshtein(typed, n), n))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, n)| n)

@@ -505,3 +505,67 @@ async fn the_fact_list_rewords_a_fact_in_the_box_and_says_when_a_row_is_not_ther
 fn last_line(app: &App) -> String {
     app.transcript.entries().last().unwrap().text.clone()
 }
+
+/// `/theme` (#37 item 3): moving in the picker draws the screen in the selected theme,
+/// Esc goes back to the one in use, Enter keeps the selected one and says how to make it
+/// last; `/theme NAME` switches at once, a typo gets the closest name.
+#[tokio::test]
+async fn the_theme_picker_previews_esc_goes_back_and_enter_keeps() {
+    use crate::app::themes::drawn;
+    let mut h = harness();
+    let app = &mut h.app;
+    let drawn_name = |app: &App| drawn(&app.overlay, &app.opts.theme).name.clone();
+    type_text(app, "/theme");
+    key(app, KeyCode::Enter);
+    assert!(matches!(app.overlay, Some(OverlayState::Themes(_))));
+    assert_eq!(drawn_name(app), "dark", "opened on the theme in use");
+    key(app, KeyCode::Down);
+    assert_eq!(
+        drawn_name(app),
+        "light",
+        "the preview follows the selection"
+    );
+    assert_eq!(app.opts.theme.name, "dark", "nothing kept yet");
+    key(app, KeyCode::Down);
+    assert_eq!(drawn_name(app), "high-contrast");
+    key(app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(drawn_name(app), "dark", "Esc goes back");
+    // Closed by typing, it goes back too (the character is typed).
+    type_text(app, "/theme");
+    key(app, KeyCode::Enter);
+    key(app, KeyCode::Down);
+    type_text(app, "x");
+    assert_eq!(
+        (drawn_name(app).as_str(), input(app).as_str()),
+        ("dark", "x")
+    );
+    key(app, KeyCode::Backspace);
+
+    type_text(app, "/theme");
+    key(app, KeyCode::Enter);
+    key(app, KeyCode::Down);
+    key(app, KeyCode::Enter);
+    assert!(app.overlay.is_none());
+    assert_eq!(app.opts.theme.name, "light", "Enter keeps it");
+    assert_eq!(
+        app.theme().name,
+        "light",
+        "the next session of the run gets it"
+    );
+    assert_eq!(app.input_theme, app.opts.theme.fingerprint(), "the box too");
+    let said = &app.transcript.entries().last().unwrap().text;
+    assert!(
+        said.contains("for this run") && said.contains("theme = \"light\" in config.toml"),
+        "{said}"
+    );
+
+    type_text(app, "/theme high-contrast");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.opts.theme.name, "high-contrast");
+    type_text(app, "/theme drak");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.opts.theme.name, "high-contrast", "unchanged");
+    let note = app.input_note.clone().unwrap();
+    assert!(note.contains("did you mean dark?"), "{note}");
+}
