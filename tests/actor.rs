@@ -1411,7 +1411,7 @@ async fn wait_for_view(s: &Session, what: impl Fn(&ollm_tui::view::SessionView) 
         .unwrap();
 }
 
-/// Turns with long replies, then a compression asked for (`Ctrl+K`): the fold is made at
+/// Turns with long replies, then a compression asked for (F7): the fold is made at
 /// once and its summary asked of the server; the messages the session holds when that
 /// summary is running.
 async fn until_summary(s: &Session) -> usize {
@@ -1890,6 +1890,67 @@ async fn think_is_kept_with_the_session_and_sent_again_after_resume() {
         "{:?}",
         notices(&updates)
     );
+}
+
+/// `/set verbose` (#37 item 3), as `ollama run --verbose`: after each reply, the figures
+/// of Ollama's final chunk, right under it. A setting of the session: a resumed one (and
+/// `/new`, `/fork`) goes on showing them; `/set quiet` stops them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verbose_follows_each_reply_with_its_timing_and_is_kept_with_the_session() {
+    use ollm_tui::core::params::ParamChange;
+    use ollm_tui::view::Notice;
+    let verbose = |on| Request::SetParam {
+        change: ParamChange::Verbose(on),
+    };
+    let server = FakeOllama::start().await;
+    let s = start(&server, "llama3.2:3b", None);
+    s.say("before").await;
+    s.cmd(verbose(true)).await;
+    s.say("after").await;
+    s.wait_for_messages(4).await;
+    let (exit, updates) = s.finish().await;
+    let timed: Vec<(usize, ollm_tui::core::speed::CallTiming)> = updates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, u)| match u {
+            Update::Notice(Notice::ReplyTimed(t)) => Some((i, *t)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(timed.len(), 1, "only the reply after /set verbose");
+    let (at, t) = timed[0];
+    assert!(
+        matches!(updates[at - 1], Update::ReplyEnd { .. }),
+        "right under its reply: {:?}",
+        &updates[at - 1]
+    );
+    // What the fake server's final chunk said, as Ollama says it.
+    let outcome = server.chat_outcomes().pop().unwrap();
+    assert_eq!(t.output_tokens, Some(outcome.eval_count));
+    assert_eq!(t.prompt_tokens, Some(outcome.prompt_eval_count));
+    assert_eq!(t.load_time, Some(Duration::from_nanos(12_345_678)));
+    assert!((t.output_rate().unwrap() - 50.0).abs() < 1e-6, "{t:?}");
+    assert!((t.prompt_rate().unwrap() - 4_000.0).abs() < 1e-6, "{t:?}");
+    let line = words::reply_timing(&t);
+    assert!(
+        line.contains("load duration 12 ms") && line.ends_with("50.0 tokens/s"),
+        "{line}"
+    );
+    assert!(exit.engine.params().verbose);
+    let engine = replayed(&exit);
+    assert!(engine.params().verbose, "kept in the log");
+
+    let resumed = start_with(&server, engine, OllamaOptions::default());
+    resumed.say("resumed").await;
+    resumed.cmd(verbose(false)).await;
+    resumed.say("quiet now").await;
+    resumed.wait_for_messages(8).await;
+    let (_, updates) = resumed.finish().await;
+    let timed = updates
+        .iter()
+        .filter(|u| matches!(u, Update::Notice(Notice::ReplyTimed(_))))
+        .count();
+    assert_eq!(timed, 1, "after the resumed reply, not after /set quiet");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -493,12 +493,14 @@ fn a_result_is_read_through_only_when_the_server_is_fast_enough() {
     let (result, _) = tool_output(&call);
     let timed = |prompt_tps: u64, output_tps: u64| {
         let mut h = harness(8192, tok.clone(), cfg.clone());
+        let ms = std::time::Duration::from_millis;
         h.apply(Input::ReplyTimed(CallTiming {
             prompt_tokens: Some(2000),
-            prompt_ms: Some(2000 * 1000 / prompt_tps),
+            prompt_time: Some(ms(2000 * 1000 / prompt_tps)),
             output_tokens: Some(400),
-            output_ms: Some(400 * 1000 / output_tps),
-            total_ms: None,
+            output_time: Some(ms(400 * 1000 / output_tps)),
+            total_time: None,
+            load_time: None,
         }));
         h.engine.digest_plan(&call, &result)
     };

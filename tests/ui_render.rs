@@ -286,6 +286,12 @@ fn every_size_renders_with_every_screen() {
             originals: &originals,
             scroll: 100,
         }),
+        Some(Overlay::Themes {
+            names: vec!["dark", "light", "high-contrast", "mine"],
+            selected: 3,
+            current: "dark",
+            note: Some("a note long enough to wrap in a narrow popup, and then some more"),
+        }),
     ];
     let mut sizes: Vec<(u16, u16)> = vec![
         (0, 0),
@@ -1208,6 +1214,12 @@ fn ascii_mode_draws_only_ascii_on_every_screen() {
             original: "line 1\nline 2\n",
             scroll: 0,
         }),
+        Some(Overlay::Themes {
+            names: vec!["dark", "light"],
+            selected: 1,
+            current: "dark",
+            note: Some("NO_COLOR is set"),
+        }),
     ];
     for banner in [
         None,
@@ -1715,4 +1727,118 @@ fn the_panel_names_the_facts_the_request_no_longer_carries() {
     let first = &status.facts_missing[0];
     let code = first.rsplit(' ').next().unwrap().trim_end_matches('.');
     assert!(text.contains(code), "{first} not named:\n{text}");
+}
+
+/// #37 item 6: at 120 columns the goal half got 60% of the panel at most, so a long
+/// decision under a few steps was cut short ("… orders move to Postgres …") while the
+/// checkpoint list kept rows it could scroll. The board is read whole; the list keeps its
+/// title and a row, and says how many it shows.
+#[test]
+fn a_long_decision_is_shown_whole_in_the_panel_at_120_columns() {
+    use ollm_tui::core::goals::StepStatus;
+    let mut board = GoalBoard::default();
+    let mut change = |c: GoalChange| board.apply(&c, Author::User, t0()).unwrap();
+    change(GoalChange::SetGoal {
+        description: "Move the order service from Redis caching to Postgres materialized \
+                      views without downtime"
+            .into(),
+        priority: Priority::High,
+    });
+    for step in [
+        "Measure the cache hit rate on the production replica for a week",
+        "Write the materialized views and their refresh job",
+        "Switch reads over behind a flag",
+    ] {
+        change(GoalChange::Checkpoint {
+            description: step.into(),
+            status: StepStatus::Pending,
+        });
+    }
+    let long = "We keep Redis for sessions only; orders move to Postgres materialized views \
+                refreshed every 30 seconds, and the cache keys go away with the last reader";
+    change(GoalChange::Decision {
+        text: long.into(),
+        locked: true,
+    });
+    change(GoalChange::Decision {
+        text: "The payment client retries twice with backoff, then gives up loudly".into(),
+        locked: false,
+    });
+    let cps: Vec<Checkpoint> = (0..6).map(|i| checkpoint(&format!("fold {i}"))).collect();
+    let panel = PanelView {
+        goals: &board,
+        checkpoints: &cps,
+        selected: None,
+        focused: false,
+        now: t0(),
+        params: None,
+        status: None,
+    };
+    let parts = Parts::new();
+    let mut t = filled(4);
+    let text = buffer_text(&parts.draw(&mut t, 120, 30, Some(panel), None));
+    // The panel's column, its rows joined: the decision wrapped over several of them.
+    let column: String = text
+        .lines()
+        .filter_map(|l| {
+            let start = l.char_indices().nth(80)?.0;
+            Some(l[start..].trim_matches(|c: char| c == '│' || c.is_whitespace()))
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let words: Vec<&str> = long.split_whitespace().collect();
+    assert!(
+        column.contains(&words.join(" ")),
+        "the decision is cut:\n{text}"
+    );
+    assert!(column.contains("gives up loudly"), "{text}");
+    assert!(
+        column.contains("shown)"),
+        "the list says it shows fewer:\n{text}"
+    );
+}
+
+/// `/theme` (#37 item 3): the picker's preview is the whole screen drawn in the selected
+/// theme — the transcript, the box, the status line — not a sample inside the popup.
+#[test]
+fn the_theme_picker_shows_the_whole_screen_in_the_selected_theme() {
+    let names = vec!["dark", "light", "high-contrast"];
+    let frame = |name: &str, selected: usize, note: Option<&str>| {
+        let mut parts = Parts::new();
+        parts.theme = Theme::load(name, None, false).unwrap();
+        let mut t = filled(4);
+        let overlay = Overlay::Themes {
+            names: names.clone(),
+            selected,
+            current: "dark",
+            note,
+        };
+        parts.draw(&mut t, 100, 30, None, Some(overlay))
+    };
+    let dark = frame("dark", 0, None);
+    let light = frame("light", 1, None);
+    let text = buffer_text(&light);
+    assert!(
+        text.contains("Theme") && text.contains("Enter keep") && text.contains("Esc back"),
+        "{text}"
+    );
+    for name in &names {
+        assert!(text.contains(name), "{name} listed:\n{text}");
+    }
+    // Outside the popup (its rows are the middle ones) the text is the same, its colours not.
+    let outside = |y: u16| !(8..=22).contains(&y);
+    let mut differ = 0;
+    for y in (0..30).filter(|y| outside(*y)) {
+        for x in 0..100 {
+            assert_eq!(dark[(x, y)].symbol(), light[(x, y)].symbol(), "({x},{y})");
+            if dark[(x, y)].style() != light[(x, y)].style() {
+                differ += 1;
+            }
+        }
+    }
+    assert!(differ > 100, "only {differ} cells changed colour");
+    let status = |b: &Buffer| b[(1, 29)].style();
+    assert_ne!(status(&dark), status(&light), "the status line too");
+    let noted = buffer_text(&frame("dark", 2, Some("NO_COLOR is set: no colours")));
+    assert!(noted.contains("NO_COLOR is set"), "{noted}");
 }

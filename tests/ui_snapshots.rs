@@ -653,7 +653,7 @@ fn bindings() -> Vec<(String, String)> {
         ("Esc", "stop generating"),
         ("Ctrl+S", "take a snapshot"),
         ("Ctrl+R", "restore a snapshot (picker)"),
-        ("Ctrl+K", "compress now"),
+        ("F7", "compress now"),
         ("Ctrl+G", "show or hide the goal panel"),
         ("Ctrl+L", "choose a model"),
         ("PgUp / PgDn", "scroll the transcript"),

@@ -162,16 +162,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             }
         }
         let (answer, ended) = self.stream_reply(&prompt).await;
-        if let Ended::Done(stats, since) = &ended {
-            // Before the reply itself: what the engine plans after it weighs this call too.
-            let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
-            let timing = crate::core::speed::CallTiming {
+        let timing = match &ended {
+            Ended::Done(stats, since) => Some(crate::core::speed::CallTiming {
                 prompt_tokens: stats.prompt_eval_count,
-                prompt_ms: ms(stats.prompt_eval_duration),
+                prompt_time: stats.prompt_eval_duration,
                 output_tokens: stats.eval_count,
-                output_ms: ms(stats.eval_duration),
-                total_ms: ms(stats.total_duration).or(Some(since.elapsed().as_millis() as u64)),
-            };
+                output_time: stats.eval_duration,
+                total_time: stats.total_duration.or(Some(since.elapsed())),
+                load_time: stats.load_duration,
+            }),
+            _ => None,
+        };
+        if let Some(timing) = timing {
+            // Before the reply itself: what the engine plans after it weighs this call too.
             self.engine.handle(Input::ReplyTimed(timing), Utc::now());
         }
         let status = match ended {
@@ -194,12 +197,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             let after = fx.split_off(fold);
             let mut job = self.execute(fx);
             self.out.send(Update::ReplyEnd { status, id });
+            self.say_timing(timing);
             if let Some(j) = self.execute(after) {
                 job = Some(j);
             }
             job
         } else {
             self.out.send(Update::ReplyEnd { status, id });
+            self.say_timing(timing);
             self.execute(fx)
         };
         match ended {
@@ -241,6 +246,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Ended::Stopped | Ended::Overflow | Ended::Cut => {}
         }
         job
+    }
+
+    /// `/set verbose`: the figures of the reply that just ended, under it (before a fold's
+    /// divider or a tool call that follows).
+    fn say_timing(&self, timing: Option<crate::core::speed::CallTiming>) {
+        if let Some(t) = timing
+            && self.engine.params().verbose
+        {
+            self.out.notice(Notice::ReplyTimed(t));
+        }
     }
 
     async fn stream_reply(&mut self, prompt: &ChatPrompt) -> (Input, Ended) {

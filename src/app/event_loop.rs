@@ -35,9 +35,11 @@ const MAX_BATCH: usize = 1 << 16;
 const MAX_UPDATES: usize = 256;
 
 impl App {
-    /// Run until the user quits, the actor stops, or a signal asks us to end.
+    /// Run until the user quits, the actor stops, or a signal asks us to end. Borrowed, not
+    /// consumed: what the run chose for the next session in the same terminal (the theme)
+    /// is read after.
     pub async fn run(
-        mut self,
+        &mut self,
         terminal: &mut DefaultTerminal,
         mut updates: mpsc::UnboundedReceiver<Update>,
     ) -> std::io::Result<super::AppExit> {
@@ -233,6 +235,14 @@ impl App {
                 selected: d.selected,
                 note: d.note.as_deref(),
             },
+            OverlayState::Themes(p) => Overlay::Themes {
+                names: p.items.iter().map(|(name, _)| name.as_str()).collect(),
+                selected: p.selected,
+                current: &self.opts.theme.name,
+                note: p
+                    .error()
+                    .or(self.opts.no_color.then_some(super::words::THEMES_NO_COLOR)),
+            },
         });
         let overlay = match &asking {
             Some(ask) => Some(Overlay::Approval {
@@ -250,6 +260,13 @@ impl App {
             params: Some(&session.status.params),
             status: Some(&session.status),
         });
+        // A `/theme` preview: the whole screen in the selected theme, the box included.
+        let theme = super::themes::drawn(&self.overlay, &self.opts.theme);
+        let fingerprint = theme.fingerprint();
+        if fingerprint != self.input_theme {
+            ui::style_textarea(&mut self.input, theme);
+            self.input_theme = fingerprint;
+        }
         let mut view = UiView {
             transcript: &mut self.transcript,
             input: &self.input,
@@ -258,7 +275,7 @@ impl App {
             panel,
             overlay,
             banner: self.banner.clone(),
-            theme: &self.opts.theme,
+            theme,
             ascii: self.opts.ascii,
             utc_offset: Local::now().offset().fix(),
             details: self.details,

@@ -16,7 +16,6 @@ use super::words;
 use crate::actor::Command;
 use crate::core::engine::Request;
 use crate::core::sanitize::{byte_prefix, sanitize};
-use crate::ui;
 use crate::view::Activity;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_textarea::TextArea;
@@ -115,17 +114,19 @@ impl App {
     }
 
     /// Readline's habits in the message box, as `ollama run` and shells have them: Ctrl+K
-    /// kills to the end of the line and Ctrl+U to its start (over text; on an empty box
-    /// Ctrl+K keeps its binding, compress), Ctrl+D on an empty box ends the session as
-    /// end-of-input does (over text it deletes the next character), Ctrl+Z undoes. A key
-    /// the person bound in `[keys]` keeps their binding (`bound`), Ctrl+K aside.
+    /// kills to the end of the line and Ctrl+U to its start, Ctrl+D on an empty box ends
+    /// the session as end-of-input does (over text it deletes the next character), Ctrl+Z
+    /// undoes. Ctrl+K is no default binding any more (it compressed on an empty box: a
+    /// shell user's reflex must never fold the context). A key the person bound in `[keys]`
+    /// keeps their binding (`bound`); Ctrl+K only on an empty box, as it always did, so
+    /// over text it still kills.
     fn readline_key(&mut self, k: &KeyEvent, bound: bool) -> bool {
         if k.modifiers != KeyModifiers::CONTROL {
             return false;
         }
         let empty = self.input.is_empty();
         match k.code {
-            KeyCode::Char('k') if !empty => {
+            KeyCode::Char('k') if !bound || !empty => {
                 self.input.delete_line_by_end();
             }
             KeyCode::Char('u') if !bound => {
@@ -284,7 +285,7 @@ impl App {
         }
         let all = parts.join("\n\n");
         self.input = TextArea::new(all.split('\n').map(str::to_string).collect());
-        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.style_input();
         self.input.move_cursor(tui_textarea::CursorMove::Bottom);
         self.input.move_cursor(tui_textarea::CursorMove::End);
     }
@@ -293,7 +294,7 @@ impl App {
         let text = self.draft();
         self.pastes.clear();
         self.input = TextArea::default();
-        ui::style_textarea(&mut self.input, &self.opts.theme);
+        self.style_input();
         self.input_note = None;
         text
     }

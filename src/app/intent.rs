@@ -52,6 +52,10 @@ pub enum Intent {
     Facts(super::overlays::FactsAsk),
     /// Copy text from the transcript to the clipboard (OSC 52).
     Copy(super::copy::CopyTarget),
+    /// `/theme`: the picker, which shows the screen in the selected theme as it moves.
+    PickTheme,
+    /// `/theme NAME`: that theme for this run.
+    Theme(String),
     /// Capture the mouse or release it to the terminal (`None`: the other way round).
     Mouse(Option<bool>),
     /// Pull a model (`/pull`); without a name, the session's missing one.
@@ -108,6 +112,8 @@ impl App {
             Intent::Pull(name) => self.pull(name, false),
             Intent::Copy(target) => self.copy(target),
             Intent::Mouse(on) => self.set_mouse(on.unwrap_or(!self.mouse)),
+            Intent::PickTheme => self.open_themes(),
+            Intent::Theme(name) => self.switch_theme(&name),
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Goal(change) => {
                 self.command(Request::Goal { change });

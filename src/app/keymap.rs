@@ -83,7 +83,10 @@ pub static BINDINGS: &[Binding] = &[
     Binding {
         name: "compress",
         describe: "compress now",
-        default_keys: "ctrl+k",
+        // Not Ctrl+K: in the message box that is readline's kill, which shell users type
+        // without thinking (#37 item 3). F7 reaches the app in every common terminal and
+        // through tmux, and no shell binds it.
+        default_keys: "f7",
         does: Does::Command("compress"),
     },
     Binding {
@@ -460,7 +463,12 @@ mod tests {
         );
         assert_eq!(name(&k, &ev(KeyCode::Char('s'), c)), Some("snapshot"));
         assert_eq!(name(&k, &ev(KeyCode::Char('r'), c)), Some("restore"));
-        assert_eq!(name(&k, &ev(KeyCode::Char('k'), c)), Some("compress"));
+        assert_eq!(
+            name(&k, &ev(KeyCode::F(7), KeyModifiers::NONE)),
+            Some("compress")
+        );
+        // Ctrl+K is readline's kill in the box, never bound by default.
+        assert_eq!(name(&k, &ev(KeyCode::Char('k'), c)), None);
         assert_eq!(name(&k, &ev(KeyCode::Char('g'), c)), Some("goals"));
         assert_eq!(name(&k, &ev(KeyCode::Char('l'), c)), Some("models"));
         assert_eq!(name(&k, &ev(KeyCode::Char('q'), c)), Some("quit"));

@@ -9,6 +9,7 @@
 
 mod browser;
 mod check;
+mod closest;
 pub mod commands;
 pub mod copy;
 mod event_loop;
@@ -22,6 +23,8 @@ pub mod present;
 pub(crate) mod pull;
 pub(crate) mod sessions;
 pub mod terminal;
+mod theme_picker;
+mod themes;
 pub mod words;
 
 #[cfg(test)]
@@ -45,6 +48,8 @@ use words::KeyNames;
 pub struct AppOptions {
     pub keymap: Keymap,
     pub theme: Theme,
+    /// `NO_COLOR`: a theme chosen with `/theme` is loaded without colour too.
+    pub no_color: bool,
     pub ascii: bool,
     pub paste_limit_bytes: usize,
     /// Shown once at start (e.g. records skipped while loading).
@@ -87,6 +92,9 @@ pub struct App {
     pub(crate) session: Arc<SessionView>,
     pub(crate) transcript: Transcript,
     pub(crate) input: TextArea<'static>,
+    /// The theme the message box was styled with (its fingerprint): a frame in another
+    /// (a `/theme` preview) styles it again.
+    pub(crate) input_theme: u64,
     pub(crate) input_note: Option<String>,
     /// Large pastes of the draft, shown in `input` as markers.
     pub(crate) pastes: paste::Folded,
@@ -155,6 +163,7 @@ impl App {
     ) -> App {
         let mut input = TextArea::default();
         ui::style_textarea(&mut input, &opts.theme);
+        let input_theme = opts.theme.fingerprint();
         // How notices, hints, the help and the empty transcript name the keys.
         let keys = opts.keymap.key_names();
         let mut help_lines: Vec<(String, String)> = words::STATUS_LINE_HELP
@@ -183,6 +192,7 @@ impl App {
                 t
             },
             input,
+            input_theme,
             input_note: None,
             pastes: paste::Folded::default(),
             banner: opts.startup_banner.clone(),
@@ -246,6 +256,12 @@ impl App {
     pub(crate) fn info(&mut self, text: impl Into<String>) {
         self.transcript
             .push(Entry::notice(Severity::Info, text.into(), Utc::now()));
+    }
+
+    /// A warning from the app in the transcript (something asked for did not happen).
+    pub(crate) fn warn(&mut self, text: impl Into<String>) {
+        self.transcript
+            .push(Entry::notice(Severity::Warn, text.into(), Utc::now()));
     }
 
     /// Ask the actor and route the answer back into the loop.

@@ -106,6 +106,8 @@ pub enum OverlayState {
     },
     Sessions(Box<super::browser::Browser>),
     Search(Box<super::browser::SearchDialog>),
+    /// `/theme` (`app::themes`): the screen is drawn in the selected theme while it is open.
+    Themes(super::theme_picker::ThemePicker),
 }
 
 fn model_entry(m: &ModelSummary) -> ModelEntry {
@@ -232,6 +234,10 @@ impl App {
             self.facts_key(k);
             return;
         }
+        if matches!(self.overlay, Some(OverlayState::Themes(_))) {
+            self.themes_key(k);
+            return;
+        }
         let mut chosen: Option<Command> = None;
         let mut pull: Option<String> = None;
         // A page of a dialog that fills the screen but its frame, title and footer.
@@ -302,7 +308,8 @@ impl App {
                 OverlayState::Sessions(_)
                 | OverlayState::Search(_)
                 | OverlayState::Pull
-                | OverlayState::Facts { .. },
+                | OverlayState::Facts { .. }
+                | OverlayState::Themes(_),
             )
             | None => {}
         }

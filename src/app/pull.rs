@@ -27,6 +27,9 @@ pub struct PullJob {
     started: Instant,
     /// Switch to the model once it is installed.
     pub(crate) switch: bool,
+    /// The transcript's "Pulling NAME…" line, which a failure replaces: left as it was,
+    /// it read as a pull still under way.
+    started_line: String,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -140,13 +143,15 @@ impl App {
                 }
             }
         });
-        self.info(words::pull_started(&name));
+        let started_line = words::pull_started(&name);
+        self.info(started_line.clone());
         self.pull = Some(PullJob {
             id,
             name,
             progress: PullProgress::default(),
             started: Instant::now(),
             switch,
+            started_line,
             task,
         });
         self.overlay = Some(OverlayState::Pull);
@@ -196,10 +201,28 @@ impl App {
         };
         let Some(job) = self.pull.take() else { return };
         self.close_pull_dialog();
-        self.banner = Some(banner_of(
-            Severity::Warn,
-            words::pull_failed(&job.name, &failed),
-        ));
+        let said = words::pull_failed(&job.name, &failed);
+        self.replace_started_line(&job.started_line, &said.title);
+        self.banner = Some(banner_of(Severity::Warn, said));
+    }
+
+    /// The pull's "Pulling NAME…" line says `failed` instead, where it stood (the banner
+    /// says it too, with the fix; the line stays once the banner is closed).
+    fn replace_started_line(&mut self, started: &str, failed: &str) {
+        let at = self.transcript.entries().iter().rposition(|e| {
+            matches!(e.kind, crate::view::EntryKind::Notice(_)) && e.text == started
+        });
+        match at {
+            Some(i) => self.transcript.update(i, |e| {
+                e.kind = crate::view::EntryKind::Notice(Severity::Warn);
+                e.text = failed.to_string();
+            }),
+            None => self.transcript.push(crate::view::Entry::notice(
+                Severity::Warn,
+                failed,
+                chrono::Utc::now(),
+            )),
+        }
     }
 
     fn close_pull_dialog(&mut self) {

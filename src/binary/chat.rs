@@ -29,7 +29,8 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
     let _log_guard = init_logging(&dir, &settings.log_level);
     // Everything that can refuse to start does so here, before the terminal changes.
     let keymap = Keymap::new(&settings.keys).context("in config.toml")?;
-    let theme = Theme::load(&settings.theme, Some(&dir.themes_dir()), settings.no_color)?;
+    // `/theme` changes it for the rest of the run: every session opened after gets it.
+    let mut theme = Theme::load(&settings.theme, Some(&dir.themes_dir()), settings.no_color)?;
     let prompts = load_prompts(&dir)?;
     let (backend, summary_backend) = backends(&settings)?;
     if let Some(word) = cli.model_word() {
@@ -104,12 +105,13 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     }
                 });
             }
-            let app = App::new(
+            let mut app = App::new(
                 spawned.handle.clone(),
                 spawned.view.clone(),
                 AppOptions {
                     keymap: keymap.clone(),
                     theme: theme.clone(),
+                    no_color: settings.no_color,
                     ascii: settings.ascii,
                     paste_limit_bytes: settings.paste_limit_bytes,
                     startup_banner: banner.take(),
@@ -120,6 +122,8 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 },
             );
             let ran = app.run(&mut terminal, spawned.updates).await;
+            theme = app.theme().clone();
+            drop(app);
             // Let the actor finish writing, then stop it.
             let _ = spawned
                 .handle

@@ -17,7 +17,7 @@ use std::path::PathBuf;
                   (git diff | ollm-tui \"write a commit message\"); the reply goes to stdout, the \
                   exchange is kept as a session.\n\
                   Keys: Enter send · Alt+Enter newline · Esc stop · Ctrl+S snapshot · Ctrl+R restore · \
-                  Ctrl+K compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
+                  F7 compress · Ctrl+G goals · Ctrl+L models · F1 or ? help · Ctrl+Q quit\n\
                   In the chat: /new (or /clear) a fresh session, the old one kept · /system TEXT · \
                   /set temperature 0.2 (top_p, seed, num_predict) · /fork · /bye · /help lists them all\n\
                   The manual, offline: ollm-tui help TOPIC (tools, sessions, compression, \

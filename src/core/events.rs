@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub enum CompressReason {
     /// The recent messages reached the trigger.
     Auto,
-    /// The user asked (Ctrl+K, /compress), optionally with a focus.
+    /// The user asked (F7, /compress), optionally with a focus.
     Manual { focus: Option<String> },
     /// The server rejected a request as too long, or truncated one.
     Overflow,

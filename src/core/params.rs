@@ -34,6 +34,11 @@ pub struct SessionParams {
     /// word; the actor turns it into the request's `think`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub think: Option<String>,
+    /// `/set verbose` (`/set quiet` ends it), as in `ollama run --verbose`: each reply is
+    /// followed by its timing and speed. Nothing is sent for it; it is kept with the rest
+    /// so that resume, `/new` and `/fork` go on showing them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verbose: bool,
 }
 
 impl SessionParams {
@@ -62,6 +67,7 @@ impl SessionParams {
         match change {
             ParamChange::System(text) => p.system = text.clone(),
             ParamChange::Think(word) => p.think = word.clone(),
+            ParamChange::Verbose(on) => p.verbose = *on,
             ParamChange::Set(param, value) => match (param, value) {
                 (Param::Temperature, v) => p.temperature = v.map(|v| v.as_f32()),
                 (Param::TopP, v) => p.top_p = v.map(|v| v.as_f32()),
@@ -200,6 +206,8 @@ pub enum ParamChange {
     Set(Param, Option<ParamValue>),
     /// `/think`: Ollama's word for how much to reason; `None`: the config's or the model's.
     Think(Option<String>),
+    /// `/set verbose` (true) or `/set quiet` (false).
+    Verbose(bool),
 }
 
 #[cfg(test)]
@@ -285,6 +293,9 @@ mod tests {
             .with(&ParamChange::System(None))
             .with(&ParamChange::Set(Param::Seed, None));
         assert!(p.is_empty());
+        let p = p.with(&ParamChange::Verbose(true));
+        assert!(p.verbose && !p.is_empty());
+        assert!(p.with(&ParamChange::Verbose(false)).is_empty());
     }
 
     #[test]
@@ -297,5 +308,15 @@ mod tests {
         let json = serde_json::to_string(&p).unwrap();
         assert_eq!(json, r#"{"temperature":0.2,"num_predict":-1}"#);
         assert_eq!(serde_json::from_str::<SessionParams>(&json).unwrap(), p);
+        let verbose = SessionParams { verbose: true, ..p };
+        let json = serde_json::to_string(&verbose).unwrap();
+        assert_eq!(
+            json,
+            r#"{"temperature":0.2,"num_predict":-1,"verbose":true}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<SessionParams>(&json).unwrap(),
+            verbose
+        );
     }
 }

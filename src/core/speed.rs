@@ -10,8 +10,10 @@
 //! Prompt speed is the slowest recent reading: a server that reports cached prompt tokens
 //! as evaluated makes most readings look fast, but a summary request is never cached.
 //! Runtime only (not in the log): a resumed session learns again from its first replies.
+//! The same figures of one reply are what `/set verbose` shows after it.
 
 use std::collections::VecDeque;
+use std::time::Duration;
 
 /// Share of the server's busy time compression may take before upkeep goes mechanical.
 pub const COMPRESSION_SHARE: f64 = 0.15;
@@ -22,15 +24,37 @@ const MIN_PROMPT_TOKENS: u32 = 128;
 /// Output readings below this many tokens say little about the rate.
 const MIN_OUTPUT_TOKENS: u32 = 16;
 
-/// What the server said about one reply (Ollama's counts and durations).
+/// What the server said about one reply (Ollama's counts and durations). Durations stay
+/// as precise as the server's nanoseconds: a cached prompt takes well under a
+/// millisecond, and a rate from whole milliseconds would be off by half.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CallTiming {
     pub prompt_tokens: Option<u32>,
-    pub prompt_ms: Option<u64>,
+    pub prompt_time: Option<Duration>,
     pub output_tokens: Option<u32>,
-    pub output_ms: Option<u64>,
+    pub output_time: Option<Duration>,
     /// The whole call as the server timed it (or as the client waited for it).
-    pub total_ms: Option<u64>,
+    pub total_time: Option<Duration>,
+    /// Loading the model into memory, part of the total (Ollama's `load_duration`).
+    pub load_time: Option<Duration>,
+}
+
+/// Tokens a second, when both figures are there and the time is not zero.
+fn rate(tokens: Option<u32>, time: Option<Duration>) -> Option<f64> {
+    let (tokens, secs) = (tokens?, time?.as_secs_f64());
+    (secs > 0.0).then(|| f64::from(tokens) / secs)
+}
+
+impl CallTiming {
+    /// The prompt's evaluation rate, tokens a second.
+    pub fn prompt_rate(&self) -> Option<f64> {
+        rate(self.prompt_tokens, self.prompt_time)
+    }
+
+    /// The reply's generation rate, tokens a second.
+    pub fn output_rate(&self) -> Option<f64> {
+        rate(self.output_tokens, self.output_time)
+    }
 }
 
 /// The server's speed and where its time went.
@@ -55,23 +79,22 @@ fn push(q: &mut VecDeque<f64>, v: f64) {
 impl ServerSpeed {
     /// A reply ended with these figures.
     pub fn reply(&mut self, t: CallTiming) {
-        if let (Some(n), Some(ms)) = (t.prompt_tokens, t.prompt_ms)
-            && n >= MIN_PROMPT_TOKENS
-            && ms > 0
+        if let Some(tps) = t.prompt_rate()
+            && t.prompt_tokens.unwrap_or(0) >= MIN_PROMPT_TOKENS
         {
-            push(&mut self.prompt_tps, f64::from(n) * 1000.0 / ms as f64);
+            push(&mut self.prompt_tps, tps);
         }
-        if let (Some(n), Some(ms)) = (t.output_tokens, t.output_ms)
-            && n >= MIN_OUTPUT_TOKENS
-            && ms > 0
+        if let Some(tps) = t.output_rate()
+            && t.output_tokens.unwrap_or(0) >= MIN_OUTPUT_TOKENS
         {
-            push(&mut self.output_tps, f64::from(n) * 1000.0 / ms as f64);
+            push(&mut self.output_tps, tps);
         }
         let total = t
-            .total_ms
-            .or_else(|| Some(t.prompt_ms? + t.output_ms?))
-            .unwrap_or(0);
-        self.reply_ms = self.reply_ms.saturating_add(total);
+            .total_time
+            .or_else(|| Some(t.prompt_time? + t.output_time?))
+            .unwrap_or_default();
+        let ms = u64::try_from(total.as_millis()).unwrap_or(u64::MAX);
+        self.reply_ms = self.reply_ms.saturating_add(ms);
     }
 
     /// A compression took this long.
@@ -117,13 +140,34 @@ mod tests {
     use super::*;
 
     fn reply(prompt: u32, prompt_ms: u64, out: u32, out_ms: u64) -> CallTiming {
+        let ms = Duration::from_millis;
         CallTiming {
             prompt_tokens: Some(prompt),
-            prompt_ms: Some(prompt_ms),
+            prompt_time: Some(ms(prompt_ms)),
             output_tokens: Some(out),
-            output_ms: Some(out_ms),
-            total_ms: Some(prompt_ms + out_ms),
+            output_time: Some(ms(out_ms)),
+            total_time: Some(ms(prompt_ms + out_ms)),
+            load_time: None,
         }
+    }
+
+    #[test]
+    fn rates_come_from_the_servers_own_durations() {
+        let t = CallTiming {
+            prompt_tokens: Some(26),
+            prompt_time: Some(Duration::from_micros(6_500)),
+            output_tokens: Some(290),
+            output_time: Some(Duration::from_millis(5_800)),
+            ..CallTiming::default()
+        };
+        assert!((t.prompt_rate().unwrap() - 4_000.0).abs() < 1e-6);
+        assert!((t.output_rate().unwrap() - 50.0).abs() < 1e-6);
+        let nothing = CallTiming {
+            output_tokens: Some(3),
+            output_time: Some(Duration::ZERO),
+            ..CallTiming::default()
+        };
+        assert_eq!((nothing.prompt_rate(), nothing.output_rate()), (None, None));
     }
 
     #[test]

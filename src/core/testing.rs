@@ -370,7 +370,7 @@ impl<S: Summarizer> Harness<S> {
             .reduce_with(items, |file| self.saved.get(file).cloned())
     }
 
-    /// A manual compression (Ctrl+K) carried out to the end.
+    /// A manual compression (F7) carried out to the end.
     pub fn compress_now(&mut self, focus: Option<String>) -> TurnReport {
         let mut report = TurnReport::default();
         self.run(Request::Compress { focus }, &mut report, &|_| {

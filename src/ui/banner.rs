@@ -18,6 +18,7 @@ use crate::view::Severity;
 
 fn level_style(level: Severity, theme: &Theme) -> ratatui::style::Style {
     match level {
+        Severity::Quiet => theme.styles.dim,
         Severity::Info => theme.styles.info,
         Severity::Warn => theme.styles.warn,
         Severity::Error => theme.styles.error,

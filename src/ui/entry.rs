@@ -185,6 +185,7 @@ fn plain(text: &str, width: usize, style: Style) -> Vec<Line<'static>> {
 
 fn severity_style(level: Severity, theme: &Theme) -> Style {
     match level {
+        Severity::Quiet => theme.styles.dim,
         Severity::Info => theme.styles.info,
         Severity::Warn => theme.styles.warn,
         Severity::Error => theme.styles.error,
@@ -193,6 +194,8 @@ fn severity_style(level: Severity, theme: &Theme) -> Style {
 
 pub(crate) fn severity_icon(level: Severity, g: &Glyphs) -> &'static str {
     match level {
+        // A space: with the one after every icon, the line sits under the reply's text.
+        Severity::Quiet => " ",
         Severity::Info => g.info,
         Severity::Warn => g.warn,
         Severity::Error => g.error,

@@ -61,6 +61,12 @@ pub(crate) fn render_overlay(
             buf,
             cx,
         ),
+        Overlay::Themes {
+            names,
+            selected,
+            current,
+            note,
+        } => themes(names, *selected, current, *note, area, buf, cx),
         Overlay::Pull {
             title,
             lines,
@@ -424,6 +430,79 @@ fn can(capabilities: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The theme picker: a short list over a screen already drawn in the selected theme (the
+/// preview is the whole screen, so the list itself stays plain); the theme in use before
+/// is marked, as the model picker marks the session's model.
+fn themes(
+    names: &[&str],
+    selected: usize,
+    current: &str,
+    note: Option<&str>,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let s = &cx.theme.styles;
+    let sep = cx.g.sep;
+    let footer = format!("↑↓ preview{sep}Enter keep{sep}Esc back");
+    let footer = if cx.ascii {
+        footer.replace("↑↓", "Up/Down")
+    } else {
+        footer
+    };
+    let name_w = names
+        .iter()
+        .map(|n| str_width(&clean_line(n)))
+        .max()
+        .unwrap_or(0);
+    let want_w = u16::try_from(name_w.max(str_width(&footer)) + 8)
+        .unwrap_or(u16::MAX)
+        .max(44);
+    let note_lines = note.map_or(Vec::new(), |n| {
+        wrap(
+            &[Span::styled(clean_line(n), s.warn)],
+            usize::from(want_w.saturating_sub(2)),
+            &[],
+            &[],
+        )
+    });
+    let want_h = u16::try_from(names.len() + note_lines.len() + 2).unwrap_or(u16::MAX);
+    let rect = popup(area, want_w, want_h);
+    let inner = frame(rect, buf, "Theme", &footer, cx);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let width = usize::from(inner.width);
+    let rows = usize::from(inner.height)
+        .saturating_sub(note_lines.len())
+        .max(1);
+    let selected = selected.min(names.len().saturating_sub(1));
+    let off = list_offset(selected, rows);
+    for (k, name) in names.iter().enumerate().skip(off).take(rows) {
+        let is_sel = k == selected;
+        let mark = if *name == current { cx.g.current } else { " " };
+        let text = truncate(
+            &format!("{mark} {}", clean_line(name)),
+            width,
+            cx.g.ellipsis,
+        );
+        let row = inner.y + u16::try_from(k - off).unwrap_or(0);
+        let style = if is_sel { s.selection } else { s.text };
+        if is_sel {
+            buf.set_style(Rect::new(inner.x, row, inner.width, 1), s.selection);
+        }
+        buf.set_span(inner.x, row, &Span::styled(text, style), inner.width);
+    }
+    let below = u16::try_from(names.len().min(rows)).unwrap_or(0);
+    let area = Rect::new(
+        inner.x,
+        inner.y + below,
+        inner.width,
+        inner.height.saturating_sub(below),
+    );
+    draw_lines(&note_lines, area, buf, 0);
 }
 
 /// The pull dialog: its lines, then a bar as wide as the dialog.

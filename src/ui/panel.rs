@@ -1,9 +1,11 @@
 //! The side panel: the active goal (its checkpoints, decisions, artifacts, next steps)
 //! above the list of compression checkpoints.
 //!
-//! Strategy: both halves are built as wrapped lines and clipped to their share of the
-//! height; the goal half gets what it needs up to 60% when checkpoints exist. The
-//! checkpoint list scrolls to keep the selected row visible. Locked decisions carry a
+//! Strategy: both halves are built as wrapped lines. The goal half comes first and is
+//! shown whole while the checkpoint list keeps its title and one row: the board binds the
+//! model (locked decisions word for word) and has no other place on screen, while the list
+//! says how many rows it shows and scrolls to keep the selected one visible. (It once got
+//! 60% at most, which cut a long decision short at 120 columns.) Locked decisions carry a
 //! lock marker (🔒 or `[L]`) *and* the `locked` style, so they stand out without colour.
 
 use ratatui::buffer::Buffer;
@@ -73,6 +75,9 @@ fn params_lines(
         .collect();
     if let Some(word) = &params.think {
         values.push(format!("think {}", super::text::clean_line(word)));
+    }
+    if params.verbose {
+        values.push("verbose".to_string());
     }
     if !values.is_empty() {
         out.extend(item("params:", s.dim, &values.join(g.sep), s.text, width));
@@ -328,6 +333,10 @@ pub(crate) fn goal_lines(
     out
 }
 
+/// Rows the checkpoint list keeps under a goal board that needs the rest: the blank row
+/// above it, its title and one checkpoint.
+const LIST_MIN_ROWS: usize = 3;
+
 /// One row of the checkpoint list, in words and most telling first (a narrow panel cuts
 /// the end): `3: messages 120–188, 5m ago, 9,400 → 1,180 tokens, detailed`.
 pub(crate) fn checkpoint_row(
@@ -407,14 +416,9 @@ pub(crate) fn render_panel(
     let width = usize::from(inner.width);
     let goal = goal_lines(view, width, theme, g);
     let cps = view.checkpoints;
-    let list_needs = if cps.is_empty() { 2 } else { cps.len() + 1 };
     let h = usize::from(inner.height);
-    let goal_h = if goal.len() + list_needs <= h {
-        goal.len()
-    } else {
-        goal.len().min(h * 6 / 10).max(h.saturating_sub(list_needs))
-    }
-    .min(h);
+    // In a panel too short for both, each gets half.
+    let goal_h = goal.len().min(h.saturating_sub(LIST_MIN_ROWS).max(h / 2));
     for (k, line) in goal.iter().take(goal_h).enumerate() {
         let y = inner.y + u16::try_from(k).unwrap_or(0);
         buf.set_line(inner.x, y, line, inner.width);

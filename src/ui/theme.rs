@@ -229,6 +229,26 @@ impl Theme {
     }
 }
 
+/// The themes there are to choose (`/theme`): the built-ins, then the person's own files
+/// in `user_dir` by name (a file named after a built-in overrides it, listed once).
+/// A directory that cannot be read adds nothing: the built-ins are still there.
+pub fn available(user_dir: Option<&Path>) -> Vec<String> {
+    let mut names: Vec<String> = BUILTIN_THEMES.iter().map(|n| n.to_string()).collect();
+    let mut own: Vec<String> = user_dir
+        .and_then(|d| std::fs::read_dir(d).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".toml")?;
+            (valid_name(stem) && !BUILTIN_THEMES.contains(&stem)).then(|| stem.to_string())
+        })
+        .collect();
+    own.sort();
+    names.extend(own);
+    names
+}
+
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -482,6 +502,26 @@ mod tests {
             assert!(styles.contains_key(*key), "dark.toml lacks styles.{key}");
         }
         assert_eq!(Theme::default(), Theme::load("dark", None, false).unwrap());
+    }
+
+    #[test]
+    fn the_themes_to_choose_are_the_builtins_then_the_persons_own() {
+        assert_eq!(available(None), BUILTIN_THEMES);
+        let dir = tempfile::tempdir().unwrap();
+        for file in [
+            "solar.toml",
+            "light.toml",
+            "notes.txt",
+            "bad name.toml",
+            "aqua.toml",
+        ] {
+            std::fs::write(dir.path().join(file), "").unwrap();
+        }
+        assert_eq!(
+            available(Some(dir.path())),
+            ["dark", "light", "high-contrast", "aqua", "solar"]
+        );
+        assert_eq!(available(Some(&dir.path().join("missing"))), BUILTIN_THEMES);
     }
 
     #[test]

@@ -181,6 +181,16 @@ pub enum Overlay<'a> {
         /// A first row that pulls the session's missing model ("Pull NAME…").
         pull: Option<String>,
     },
+    /// Theme picker (`/theme`). The frame around it is already drawn in the selected
+    /// theme: `UiView::theme` is the preview.
+    Themes {
+        names: Vec<&'a str>,
+        selected: usize,
+        /// The theme in use before the picker opened (Esc goes back to it).
+        current: &'a str,
+        /// Why the selected theme cannot be shown, or that `NO_COLOR` takes the colours.
+        note: Option<&'a str>,
+    },
     /// A model being pulled: the status words and figures, and a bar.
     Pull {
         title: String,

@@ -8,6 +8,9 @@ use serde_json::Value;
 /// How urgent a notice is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Severity {
+    /// Not news: figures the person asked to see (`/set verbose`'s timing), drawn dim and
+    /// without an icon so they stay out of the way of the conversation.
+    Quiet,
     Info,
     Warn,
     Error,

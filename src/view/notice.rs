@@ -87,6 +87,9 @@ pub enum Notice {
     StoppedBeforeReply,
     /// Ollama ended the reply at the context limit (`done_reason: length`).
     ReplyCutAtLimit,
+    /// What the server reported about the reply that just ended (`/set verbose`, as
+    /// `ollama run --verbose`): the figures the engine learns its speed from, as they came.
+    ReplyTimed(crate::core::speed::CallTiming),
     /// A huge tool result was not read through by the model: at the server's measured
     /// speed it would take about `secs`, over the person's `limit`. It is shortened.
     ReadingTooSlow {
@@ -267,6 +270,7 @@ impl Notice {
         use Severity::{Error, Info, Warn};
         match self {
             Notice::Engine(ev) => show(ev).1,
+            Notice::ReplyTimed(_) => Severity::Quiet,
             Notice::Unreachable { .. }
             | Notice::ModelMissing { .. }
             | Notice::NoModels

@@ -178,11 +178,31 @@ impl Tmux {
             .expect("the app is running")
     }
 
+    /// The screen with its colours and attributes, as SGR escape sequences (`-e`): what a
+    /// change of theme changes, where the text stays the same.
+    pub(crate) fn styled_screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-e", "-t", "e2e"])
+    }
+
     /// Wait until `cond` holds for the screen; panic with the screen if it never does.
     pub(crate) async fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        self.wait_on(what, || self.screen(), cond).await
+    }
+
+    /// [`Tmux::wait_for`] on [`Tmux::styled_screen`].
+    pub(crate) async fn wait_for_styled(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        self.wait_on(what, || self.styled_screen(), cond).await
+    }
+
+    async fn wait_on(
+        &self,
+        what: &str,
+        capture: impl Fn() -> String,
+        cond: impl Fn(&str) -> bool,
+    ) -> String {
         let start = Instant::now();
         loop {
-            let s = self.screen();
+            let s = capture();
             if cond(&s) {
                 self.unconfirmed.replace(None);
                 return s;

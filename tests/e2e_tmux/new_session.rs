@@ -132,6 +132,45 @@ async fn new_users_bye_quits() {
     assert!(t.screen().contains("Session saved"), "{}", t.screen());
 }
 
+/// `/set verbose`, as `ollama run --verbose` (#37 item 3): each reply is followed by a dim
+/// line of its timing and speed, the fake server's figures as Ollama reports them;
+/// `/set quiet` stops it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_users_set_verbose_shows_each_replys_timing() {
+    let rig = Rig::new().await;
+    let t = rig.connect(&["-m", SMALL], 120, 30).await;
+    t.say("/set verbose");
+    t.wait_for("verbose on", |s| s.contains("Verbose: each reply"))
+        .await;
+    t.ask("how fast are you").await;
+    let s = t
+        .wait_for("the timing line", |s| {
+            s.contains("load duration 12 ms") && s.contains("tokens/s") && idle(s)
+        })
+        .await;
+    let line = s
+        .lines()
+        .find(|l| l.contains("load duration"))
+        .unwrap()
+        .trim();
+    assert!(line.starts_with("total duration "), "{line}");
+    assert!(
+        line.contains("prompt eval ") && line.contains("4,000 tokens/s"),
+        "{line}"
+    );
+    assert!(line.ends_with(" tokens, 50.0 tokens/s"), "{line}");
+    t.say("/set quiet");
+    t.wait_for("quiet", |s| s.contains("Quiet: no timing after replies"))
+        .await;
+    let s = t.ask("and now").await;
+    assert_eq!(
+        s.matches("load duration").count(),
+        1,
+        "no line after the quiet reply:\n{s}"
+    );
+    t.quit().await;
+}
+
 /// `/system` and `/set temperature` (and `ollama run`'s `/set parameter` form): shown in
 /// the goal panel, sent to the server, and still there after quitting and `--resume`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

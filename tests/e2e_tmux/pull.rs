@@ -106,8 +106,11 @@ async fn an_unknown_model_says_why_and_the_picker_offers_the_missing_one() {
     })
     .await;
     t.say("/pull nosuch:7b");
+    // The "Pulling nosuch:7b…" line is replaced by the failure, not left as if it went on.
     t.wait_for("Ollama's error for an unknown model", |s| {
-        s.contains("Cannot pull nosuch:7b") && s.contains("file does not exist")
+        s.contains("Cannot pull nosuch:7b")
+            && s.contains("file does not exist")
+            && !s.contains("Pulling nosuch:7b")
     })
     .await;
     // The picker's first row pulls the session's missing model.

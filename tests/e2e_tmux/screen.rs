@@ -22,7 +22,7 @@ fn position(lines: &[String], what: &str) -> usize {
         .unwrap_or_else(|| panic!("no {what:?} in {lines:#?}"))
 }
 
-/// Item 10: two folds with no message between them (an automatic one, then Ctrl+K at
+/// Item 10: two folds with no message between them (an automatic one, then F7 at
 /// once), quit, `--resume`: checkpoint 1's divider above checkpoint 2's, each followed by
 /// its own notice, exactly as the live screen read. (The resumed transcript put both
 /// notices below both dividers.)
@@ -41,7 +41,7 @@ async fn resume_after_two_folds_keeps_dividers_and_notices_in_order() {
         }
     }
     assert!(folded, "no automatic fold:\n{}", t.screen());
-    t.keys(&["C-k"]);
+    t.keys(&["F7"]);
     let live = t
         .wait_for("the second fold", |s| {
             s.contains("┄┄ checkpoint 2:")
@@ -233,5 +233,59 @@ async fn help_topic_shows_the_manual_offline_and_pages_through_it() {
         s.contains("Ctrl+Q again")
     })
     .await;
+    t.quit().await;
+}
+
+/// The status line (the last row) as captured with its colours.
+fn styled_status(styled: &str) -> String {
+    styled
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `/theme` (#37 item 3): moving in the picker recolours the whole screen at once (the
+/// status line below the popup included), Esc goes back to the colours it had, Enter
+/// keeps the theme and says how to make it last; a typo gets the closest name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_theme_picker_recolours_the_screen_and_esc_goes_back() {
+    let rig = Rig::new().await;
+    let t = rig.connect(&["--model", "llama3.2:3b"], 100, 30).await;
+    t.ask("colour me").await;
+    let dark = styled_status(&t.styled_screen());
+    t.say("/theme");
+    t.wait_for("the picker", |s| {
+        s.contains("Enter keep") && s.contains("high-contrast")
+    })
+    .await;
+    t.keys(&["Down"]);
+    let light = t
+        .wait_for_styled("the screen in the selected theme", |s| {
+            styled_status(s) != dark
+        })
+        .await;
+    let light = styled_status(&light);
+    t.keys(&["Escape"]);
+    t.wait_for_styled("the picker closed and the colours back", |s| {
+        !s.contains("Enter keep") && styled_status(s) == dark
+    })
+    .await;
+    t.say("/theme");
+    t.wait_for("the picker again", |s| s.contains("Enter keep"))
+        .await;
+    t.keys(&["Down"]);
+    t.wait_for_styled("the preview again", |s| styled_status(s) == light)
+        .await;
+    t.keys(&["Enter"]);
+    t.wait_for_styled("light kept", |s| {
+        s.contains("Theme: light, for this run")
+            && s.contains("theme = \"light\" in config.toml")
+            && styled_status(s) == light
+    })
+    .await;
+    t.say("/theme drak");
+    t.wait_for("did you mean", |s| s.contains("did you mean dark?"))
+        .await;
     t.quit().await;
 }

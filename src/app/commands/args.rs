@@ -113,7 +113,7 @@ pub(super) fn artifact(arg: &str) -> Result<GoalChange, String> {
 /// Words that drop a value (`/system clear`, `/set temperature default`).
 const RESET_WORDS: &[&str] = &["default", "reset", "clear", "none", "off", "unset"];
 
-const SET_USAGE: &str = "usage: /set [temperature|top_p|seed|num_predict VALUE|default] or /set system TEXT (/set alone lists them)";
+const SET_USAGE: &str = "usage: /set [temperature|top_p|seed|num_predict VALUE|default], /set system TEXT, /set verbose or /set quiet (/set alone lists them)";
 
 /// `/system TEXT`, `/system clear`; nothing: the listing.
 pub(super) fn system(arg: &str) -> Result<Option<ParamChange>, String> {
@@ -160,6 +160,17 @@ pub(super) fn set(arg: &str) -> Result<Option<ParamChange>, String> {
         "" => return Ok(None),
         "system" => return system(value),
         "parameter" | "param" | "parameters" => return set(value),
+        // `ollama run`'s words: timing and speed after each reply, or not.
+        "verbose" | "quiet" => {
+            let word = value.trim().to_ascii_lowercase();
+            let on = match (lower.as_str(), word.as_str()) {
+                ("verbose", "" | "on" | "true" | "yes") => true,
+                ("verbose", w) if RESET_WORDS.contains(&w) || matches!(w, "false" | "no") => false,
+                ("quiet", "") => false,
+                _ => return Err(format!("/set {lower} takes no value; {SET_USAGE}")),
+            };
+            return Ok(Some(ParamChange::Verbose(on)));
+        }
         _ => {}
     }
     let Some(param) = Param::parse(&lower) else {

@@ -11,6 +11,7 @@
 
 mod args;
 
+use super::closest::closest;
 use super::intent::Intent;
 use crate::actor::Command;
 use crate::core::engine::Request;
@@ -189,6 +190,18 @@ pub static COMMANDS: &[SlashCommand] = &[
         parse: |_, arg| crate::app::copy::parse(arg).map(Intent::Copy),
     },
     SlashCommand {
+        name: "theme",
+        aliases: &["themes"],
+        usage: "/theme [NAME]",
+        help: "the colours: alone, a picker that shows the whole screen in each theme as you move (Enter keeps it, Esc goes back); with a NAME, that theme; for this run (theme = \"NAME\" in config.toml keeps it)",
+        parse: |_, arg| {
+            Ok(match rest(arg) {
+                Some(name) => Intent::Theme(name),
+                None => Intent::PickTheme,
+            })
+        },
+    },
+    SlashCommand {
         name: "mouse",
         aliases: &[],
         usage: "/mouse [on|off]",
@@ -252,7 +265,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         name: "set",
         aliases: &[],
         usage: "/set [NAME VALUE]",
-        help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT and /set parameter NAME VALUE as in ollama run; alone: list them",
+        help: "this session's temperature (0-2), top_p (0-1), seed or num_predict, over the config's; VALUE default resets it; /set system TEXT, /set parameter NAME VALUE, /set verbose (each reply's timing and speed) and /set quiet as in ollama run; alone: list them",
         parse: |_, arg| match num_ctx(arg) {
             // `/set parameter num_ctx 4096` is `ollama run`'s way to say /ctx 4096.
             Some(value) => ctx(value).map(|ctx| Intent::Engine(Request::SetCtx { ctx })),
@@ -432,16 +445,9 @@ pub fn parse(input: &str) -> Option<Result<Intent, String>> {
     })
 }
 
-/// The closest command name to a mistyped one: at most two edits away (one for short
-/// names, so "/x" is not taken for something else).
+/// The closest command name to a mistyped one.
 fn suggestion(typed: &str) -> Option<&'static str> {
-    let limit = if typed.chars().count() <= 3 { 1 } else { 2 };
-    COMMANDS
-        .iter()
-        .map(|c| (strsim::damerau_levenshtein(typed, c.name), c.name))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n)
+    closest(typed, COMMANDS.iter().map(|c| c.name))
 }
 
 /// What the command `name` (a registry name) asks for without an argument: what a key
@@ -778,7 +784,13 @@ mod tests {
                 "{bad}: {e}"
             );
         }
-        assert!(err("/set verbose").contains("cannot set"));
+        // ollama run's /set verbose and /set quiet (#37 item 3).
+        is("/set verbose", change(ParamChange::Verbose(true)));
+        is("/set VERBOSE on", change(ParamChange::Verbose(true)));
+        is("/set verbose off", change(ParamChange::Verbose(false)));
+        is("/set quiet", change(ParamChange::Verbose(false)));
+        assert!(err("/set quiet please").contains("takes no value"));
+        assert!(err("/set mirostat 1").contains("cannot set"));
         let long = format!("/system {}", "x".repeat(MAX + 1));
         assert!(err(&long).contains("at most"));
     }

@@ -87,7 +87,7 @@ async fn hints_name_the_keys_actually_bound() {
         "so does the empty transcript"
     );
     assert!(help("/restore").contains("(F6)"), "{}", help("/restore"));
-    assert!(help("/compress").contains("(Ctrl+K)"));
+    assert!(help("/compress").contains("(F7)"));
 }
 
 fn meta(id: &str) -> SnapshotMeta {
@@ -283,6 +283,56 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
     assert!(
         app.pull.as_ref().unwrap().switch,
         "the banner said the pull switches to it"
+    );
+}
+
+/// #37 item 6: a failed pull left "Pulling NAME: Esc in its dialog cancels…" in the
+/// transcript, reading as a pull still under way.
+#[tokio::test]
+async fn a_failed_pull_replaces_its_pulling_line() {
+    let mut h = harness();
+    let app = &mut h.app;
+    type_text(app, "/pull smollm2:135m");
+    key(app, KeyCode::Enter);
+    let lines = |app: &App| -> Vec<String> {
+        app.transcript
+            .entries()
+            .iter()
+            .map(|e| e.text.clone())
+            .collect()
+    };
+    assert!(
+        lines(app)
+            .iter()
+            .any(|l| l.starts_with("Pulling smollm2:135m")),
+        "{:?}",
+        lines(app)
+    );
+    // The harness's server refuses connections: the pull fails.
+    let reply = tokio::time::timeout(Duration::from_secs(10), app.replies_rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    app.on_reply(reply);
+    assert!(app.pull.is_none());
+    let now = lines(app);
+    assert!(!now.iter().any(|l| l.starts_with("Pulling")), "{now:?}");
+    let failed: Vec<_> = app
+        .transcript
+        .entries()
+        .iter()
+        .filter(|e| e.text.starts_with("Cannot pull smollm2:135m"))
+        .collect();
+    assert_eq!(failed.len(), 1, "{now:?}");
+    assert_eq!(
+        failed[0].kind,
+        EntryKind::Notice(crate::view::Severity::Warn)
+    );
+    assert!(
+        app.banner
+            .as_ref()
+            .is_some_and(|b| b.title.starts_with("Cannot pull smollm2:135m")),
+        "the banner says it with the fix"
     );
 }
 
@@ -490,4 +540,68 @@ async fn a_message_sent_during_a_check_goes_first_and_the_checks_answer_is_dropp
         "{}",
         last_line(app)
     );
+}
+
+/// `/theme` (#37 item 3): moving in the picker draws the screen in the selected theme,
+/// Esc goes back to the one in use, Enter keeps the selected one and says how to make it
+/// last; `/theme NAME` switches at once, a typo gets the closest name.
+#[tokio::test]
+async fn the_theme_picker_previews_esc_goes_back_and_enter_keeps() {
+    use crate::app::themes::drawn;
+    let mut h = harness();
+    let app = &mut h.app;
+    let drawn_name = |app: &App| drawn(&app.overlay, &app.opts.theme).name.clone();
+    type_text(app, "/theme");
+    key(app, KeyCode::Enter);
+    assert!(matches!(app.overlay, Some(OverlayState::Themes(_))));
+    assert_eq!(drawn_name(app), "dark", "opened on the theme in use");
+    key(app, KeyCode::Down);
+    assert_eq!(
+        drawn_name(app),
+        "light",
+        "the preview follows the selection"
+    );
+    assert_eq!(app.opts.theme.name, "dark", "nothing kept yet");
+    key(app, KeyCode::Down);
+    assert_eq!(drawn_name(app), "high-contrast");
+    key(app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(drawn_name(app), "dark", "Esc goes back");
+    // Closed by typing, it goes back too (the character is typed).
+    type_text(app, "/theme");
+    key(app, KeyCode::Enter);
+    key(app, KeyCode::Down);
+    type_text(app, "x");
+    assert_eq!(
+        (drawn_name(app).as_str(), input(app).as_str()),
+        ("dark", "x")
+    );
+    key(app, KeyCode::Backspace);
+
+    type_text(app, "/theme");
+    key(app, KeyCode::Enter);
+    key(app, KeyCode::Down);
+    key(app, KeyCode::Enter);
+    assert!(app.overlay.is_none());
+    assert_eq!(app.opts.theme.name, "light", "Enter keeps it");
+    assert_eq!(
+        app.theme().name,
+        "light",
+        "the next session of the run gets it"
+    );
+    assert_eq!(app.input_theme, app.opts.theme.fingerprint(), "the box too");
+    let said = &app.transcript.entries().last().unwrap().text;
+    assert!(
+        said.contains("for this run") && said.contains("theme = \"light\" in config.toml"),
+        "{said}"
+    );
+
+    type_text(app, "/theme high-contrast");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.opts.theme.name, "high-contrast");
+    type_text(app, "/theme drak");
+    key(app, KeyCode::Enter);
+    assert_eq!(app.opts.theme.name, "high-contrast", "unchanged");
+    let note = app.input_note.clone().unwrap();
+    assert!(note.contains("did you mean dark?"), "{note}");
 }

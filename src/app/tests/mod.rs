@@ -71,6 +71,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
         AppOptions {
             keymap: Keymap::new(keys).unwrap(),
             theme: Theme::default(),
+            no_color: false,
             ascii: false,
             paste_limit_bytes: 1 << 20,
             startup_banner: None,

@@ -172,6 +172,69 @@ async fn readline_keys_edit_the_box_and_ctrl_d_on_an_empty_one_quits() {
     assert!(app.quit, "nothing to lose: Ctrl+D on an empty box quits");
 }
 
+/// #37 item 3: compress moved to F7, so Ctrl+K on an empty box kills (nothing) rather
+/// than fold the context; a person who bound compress to Ctrl+K keeps it there.
+#[tokio::test]
+async fn ctrl_k_never_compresses_unless_the_person_bound_it() {
+    let ctrl = KeyModifiers::CONTROL;
+    let mut h = harness();
+    press(&mut h.app, KeyCode::Char('k'), ctrl);
+    assert_eq!(input(&h.app), "");
+    // The actor takes commands in order: a compression asked by Ctrl+K would answer
+    // before the message typed after it arrives.
+    type_text(&mut h.app, "probe");
+    key(&mut h.app, KeyCode::Enter);
+    let before = updates_until(
+        &mut h,
+        |u| matches!(u, Update::Appended(e) if e.kind == EntryKind::User),
+    )
+    .await;
+    assert!(!before.iter().any(asks_compression), "{before:?}");
+    key(&mut h.app, KeyCode::F(7));
+    updates_until(&mut h, asks_compression).await;
+
+    let mut keys = BTreeMap::new();
+    keys.insert("compress".to_string(), "ctrl+k".to_string());
+    let mut h = harness_with(&keys);
+    type_text(&mut h.app, "cut this");
+    key(&mut h.app, KeyCode::Home);
+    press(&mut h.app, KeyCode::Char('k'), ctrl);
+    assert_eq!(input(&h.app), "", "over text their Ctrl+K still kills");
+    press(&mut h.app, KeyCode::Char('k'), ctrl);
+    updates_until(&mut h, asks_compression).await;
+}
+
+/// A manual compression's answer (an empty session has nothing to fold).
+fn asks_compression(u: &Update) -> bool {
+    use crate::core::events::EngineEvent;
+    matches!(
+        u,
+        Update::Engine(EngineEvent::NotCompressed { .. } | EngineEvent::Compressed { .. })
+    )
+}
+
+/// The actor's updates up to the first that `until` takes, that one last.
+async fn updates_until(h: &mut Harness, until: impl Fn(&Update) -> bool) -> Vec<Update> {
+    let mut seen = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match h._spawned.updates.recv().await {
+                Some(u) => {
+                    let done = until(&u);
+                    seen.push(u);
+                    if done {
+                        break;
+                    }
+                }
+                None => panic!("the actor stopped"),
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("not seen; the updates were {seen:?}"));
+    seen
+}
+
 #[tokio::test]
 async fn three_quotes_open_a_message_of_several_lines_as_in_ollama_run() {
     let mut h = harness();

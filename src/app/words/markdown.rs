@@ -185,6 +185,9 @@ fn md_settings_record(
         if let Some(word) = &p.think {
             parts.push(format!("think → {}", one_line(word)));
         }
+        if p.verbose {
+            parts.push("verbose".to_string());
+        }
     }
     format!("Settings: {}", parts.join(", "))
 }

@@ -12,8 +12,8 @@
 //! (`/copy` and the mouse), `input_notes.rs` (the notes on the input: what a second quit
 //! or `/new` would lose, a paste cut or folded), `dialogs.rs` (what the snapshot list,
 //! the checkpoint inspector and the session browser say of themselves), `session.rs` (a
-//! session's parameters, a new session, a fork), `load_report.rs` (what loading a log set
-//! aside) and `markdown.rs` (the Markdown export's words). This file holds what they share:
+//! session's parameters, a new session, a fork), `themes.rs` (`/theme`), `load_report.rs`
+//! (what loading a log set aside) and `markdown.rs` (the Markdown export's words). This file holds what they share:
 //! [`KeyNames`], [`Words`], and the few phrases more than one of them says. Every path
 //! stays `app::words::X`: the files are private and re-exported here.
 //!
@@ -29,6 +29,7 @@ mod markdown;
 mod models;
 mod notices;
 mod session;
+mod themes;
 
 pub use copy::{copied, copy_failed, copy_too_long, mouse_note, mouse_status};
 pub use dialogs::{
@@ -50,8 +51,9 @@ pub use models::{
     LOADING, NO_MODELS, PULL_FOOTER, PULL_USAGE, picker_missing, pull_busy, pull_cancelled,
     pull_failed, pull_figures, pull_row, pull_started, pull_status, pull_title, pulled,
 };
-pub use notices::{not_responding, notice};
+pub use notices::{not_responding, notice, reply_timing};
 pub use session::{forked, new_session, param_change, params_listing, session_info};
+pub use themes::{THEMES_NO_COLOR, no_such_theme, theme_kept, theme_unreadable};
 
 /// How hints name the keys: the one the keymap binds, else the command that does the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +72,7 @@ impl Default for KeyNames {
     fn default() -> Self {
         KeyNames {
             restore: "Ctrl+R".into(),
-            compress: "Ctrl+K".into(),
+            compress: "F7".into(),
             models: "Ctrl+L".into(),
             goals: "Ctrl+G".into(),
             quit: "Ctrl+Q".into(),

@@ -51,6 +51,7 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
                 ))
             }
         }
+        Notice::ReplyTimed(t) => Words::line(reply_timing(t)),
         Notice::Unanswered => {
             Words::line("Your last message has no complete reply: /retry asks for it again.")
         }
@@ -239,5 +240,92 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
         Notice::NothingToExport => {
             Words::line("Nothing to export yet: the session has no messages.")
         }
+    }
+}
+
+/// `/set verbose`'s line after a reply, in `ollama run --verbose`'s terms on one line:
+/// `total duration 6.1 s · load duration 12 ms · prompt eval 26 tokens, 4,000 tokens/s ·
+/// eval 290 tokens, 50.0 tokens/s`. What the server left out is left out.
+pub fn reply_timing(t: &crate::core::speed::CallTiming) -> String {
+    use crate::ui::text::thousands;
+    let mut parts = Vec::new();
+    if let Some(d) = t.total_time {
+        parts.push(format!("total duration {}", duration(d)));
+    }
+    // A few milliseconds for a model already in memory, as `ollama run` shows it too;
+    // seconds when it had to be loaded. A server that reports none gets no segment.
+    if let Some(d) = t.load_time.filter(|d| !d.is_zero()) {
+        parts.push(format!("load duration {}", duration(d)));
+    }
+    let count = |label: &str, tokens: Option<u32>, rate: Option<f64>| {
+        let tokens = tokens?;
+        let n = thousands(u64::from(tokens));
+        let unit = if tokens == 1 { "token" } else { "tokens" };
+        Some(match rate {
+            Some(r) => format!("{label} {n} {unit}, {} tokens/s", speed(r)),
+            None => format!("{label} {n} {unit}"),
+        })
+    };
+    parts.extend(count("prompt eval", t.prompt_tokens, t.prompt_rate()));
+    parts.extend(count("eval", t.output_tokens, t.output_rate()));
+    if parts.is_empty() {
+        return "The server reported no timing for this reply.".to_string();
+    }
+    parts.join(" · ")
+}
+
+/// A duration as a person reads it: milliseconds below a second, else seconds.
+fn duration(d: std::time::Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 1.0 {
+        format!("{ms:.2} ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else if ms < 60_000.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else {
+        let secs = d.as_secs();
+        format!("{}m{:02}s", secs / 60, secs % 60)
+    }
+}
+
+/// Tokens a second: one decimal while small, whole (with separators) once large.
+fn speed(rate: f64) -> String {
+    if rate < 100.0 {
+        format!("{rate:.1}")
+    } else {
+        crate::ui::text::thousands(rate.round() as u64)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::speed::CallTiming;
+    use std::time::Duration;
+
+    #[test]
+    fn the_timing_line_says_what_ollama_run_verbose_says() {
+        let t = CallTiming {
+            prompt_tokens: Some(26),
+            prompt_time: Some(Duration::from_micros(6_500)),
+            output_tokens: Some(290),
+            output_time: Some(Duration::from_millis(5_800)),
+            total_time: Some(Duration::from_millis(5_820)),
+            load_time: Some(Duration::from_micros(12_345)),
+        };
+        assert_eq!(
+            reply_timing(&t),
+            "total duration 5.82 s · load duration 12 ms · prompt eval 26 tokens, 4,000 tokens/s · eval 290 tokens, 50.0 tokens/s"
+        );
+        let bare = CallTiming {
+            output_tokens: Some(1),
+            total_time: Some(Duration::from_secs(75)),
+            load_time: Some(Duration::ZERO),
+            ..CallTiming::default()
+        };
+        assert_eq!(reply_timing(&bare), "total duration 1m15s · eval 1 token");
+        assert!(reply_timing(&CallTiming::default()).contains("no timing"));
     }
 }

@@ -17,6 +17,11 @@ pub fn param_change(change: &ParamChange) -> String {
         // The actor says it (`Notice::ThinkSet`, with whether the model can think).
         ParamChange::Think(Some(word)) => format!("Thinking: {word} for this session."),
         ParamChange::Think(None) => "Thinking: back to the default.".to_string(),
+        ParamChange::Verbose(true) => {
+            "Verbose: each reply is followed by its timing and speed (/set quiet stops it)."
+                .to_string()
+        }
+        ParamChange::Verbose(false) => "Quiet: no timing after replies.".to_string(),
         ParamChange::Set(param, Some(v)) => {
             format!("{} set to {v} for this session.", param.name())
         }
@@ -55,6 +60,11 @@ pub fn params_listing(p: &SessionParams, config_temperature: Option<f32>) -> Str
     if let Some(word) = &p.think {
         lines.push(format!("think: {word} (/think default resets it)"));
     }
+    lines.push(if p.verbose {
+        "verbose: on, each reply's timing and speed (/set quiet stops it)".to_string()
+    } else {
+        "verbose: off (/set verbose shows each reply's timing and speed)".to_string()
+    });
     lines.push(
         "Change one with /set NAME VALUE, reset it with /set NAME default; /system clear drops the system prompt."
             .to_string(),

@@ -36,7 +36,7 @@ pub enum Request {
     /// Ask again for the reply to the last message (after an error, or a reply that broke
     /// off); starts a turn.
     Retry,
-    /// Compress now (Ctrl+K, `/compress [focus]`): ignores the trigger and the back-off.
+    /// Compress now (F7, `/compress [focus]`): ignores the trigger and the back-off.
     Compress {
         focus: Option<String>,
     },

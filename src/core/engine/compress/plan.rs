@@ -21,7 +21,7 @@ const MIN_FOLD_RAW: u32 = 48;
 const SUMMARY_MARGIN: u32 = 64;
 
 impl Engine {
-    /// A manual compression (Ctrl+K, `/compress [focus]`): ignores the trigger and the
+    /// A manual compression (F7, `/compress [focus]`): ignores the trigger and the
     /// back-off, never escalates.
     pub(in crate::core::engine) fn compress_now(
         &mut self,
