@@ -6,7 +6,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
 
-use super::popup::{OverlayCtx, draw_lines, frame, list_offset, pad_left, pad_right, popup};
+use super::popup::{
+    OverlayCtx, draw_lines, frame, list_offset, list_row, pad_left, pad_right, popup,
+};
 use super::text::{clean_line, truncate};
 use super::wrap::wrap;
 use crate::core::engine::{FactPlace, FactRow};
@@ -90,23 +92,11 @@ pub(crate) fn facts(
             clean_line(&r.text),
         );
         let y = inner.y + 1 + u16::try_from(k - off).unwrap_or(0);
-        let style = if is_sel {
-            s.selection
-        } else {
-            match r.place {
-                FactPlace::NotSent => s.warn,
-                FactPlace::Forgotten => s.dim,
-                FactPlace::Carried | FactPlace::InView => s.text,
-            }
+        let style = match r.place {
+            FactPlace::NotSent => s.warn,
+            FactPlace::Forgotten => s.dim,
+            FactPlace::Carried | FactPlace::InView => s.text,
         };
-        if is_sel {
-            buf.set_style(Rect::new(inner.x, y, inner.width, 1), s.selection);
-        }
-        buf.set_span(
-            inner.x,
-            y,
-            &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
-            inner.width,
-        );
+        list_row(&text, style, is_sel, inner, y, buf, cx);
     }
 }

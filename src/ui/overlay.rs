@@ -14,8 +14,8 @@ use ratatui::text::{Line, Span};
 
 use super::markdown::render_document;
 use super::popup::{
-    OverlayCtx, clamp_scroll, draw_lines, frame, list_offset, local, more_marker, pad_left,
-    pad_right, popup,
+    OverlayCtx, clamp_scroll, draw_lines, frame, list_offset, list_row, local, more_marker,
+    pad_left, pad_right, popup,
 };
 use super::text::{age, bytes, clean, clean_line, thousands, truncate, width as str_width};
 use super::view::{ModelEntry, Overlay};
@@ -389,16 +389,7 @@ fn snapshots(
             label
         );
         let y = inner.y + 1 + u16::try_from(k - off).unwrap_or(0);
-        let style = if is_sel { s.selection } else { s.text };
-        if is_sel {
-            buf.set_style(Rect::new(inner.x, y, inner.width, 1), s.selection);
-        }
-        buf.set_span(
-            inner.x,
-            y,
-            &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
-            inner.width,
-        );
+        list_row(&text, s.text, is_sel, inner, y, buf, cx);
     }
 }
 
@@ -474,7 +465,6 @@ fn themes(
     if inner.width == 0 || inner.height == 0 {
         return;
     }
-    let width = usize::from(inner.width);
     let rows = usize::from(inner.height)
         .saturating_sub(note_lines.len())
         .max(1);
@@ -483,17 +473,9 @@ fn themes(
     for (k, name) in names.iter().enumerate().skip(off).take(rows) {
         let is_sel = k == selected;
         let mark = if *name == current { cx.g.current } else { " " };
-        let text = truncate(
-            &format!("{mark} {}", clean_line(name)),
-            width,
-            cx.g.ellipsis,
-        );
+        let text = format!("{mark} {}", clean_line(name));
         let row = inner.y + u16::try_from(k - off).unwrap_or(0);
-        let style = if is_sel { s.selection } else { s.text };
-        if is_sel {
-            buf.set_style(Rect::new(inner.x, row, inner.width, 1), s.selection);
-        }
-        buf.set_span(inner.x, row, &Span::styled(text, style), inner.width);
+        list_row(&text, s.text, is_sel, inner, row, buf, cx);
     }
     let below = u16::try_from(names.len().min(rows)).unwrap_or(0);
     let area = Rect::new(
@@ -664,19 +646,7 @@ fn models(
             (None, None) => continue,
         };
         let row = inner.y + u16::try_from(y + k - off).unwrap_or(0);
-        let style = match (is_sel, is_current) {
-            (true, _) => s.selection,
-            (false, true) => s.accent,
-            _ => s.text,
-        };
-        if is_sel {
-            buf.set_style(Rect::new(inner.x, row, inner.width, 1), s.selection);
-        }
-        buf.set_span(
-            inner.x,
-            row,
-            &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
-            inner.width,
-        );
+        let style = if is_current { s.accent } else { s.text };
+        list_row(&text, style, is_sel, inner, row, buf, cx);
     }
 }

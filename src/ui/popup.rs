@@ -1,7 +1,7 @@
 //! What every popup is drawn with: the context it draws in ([`OverlayCtx`]), a centred
 //! rectangle no bigger than the screen ([`popup`]), its frame, wrapped lines under a
-//! clamped scroll, the marker that says more follows, and the small column helpers of the
-//! pickers. The popups themselves are `overlay.rs` (help, pickers, a tool call that asks),
+//! clamped scroll, the marker that says more follows, and the pickers' rows and small
+//! column helpers. The popups themselves are `overlay.rs` (help, pickers, a tool call that asks),
 //! `inspector.rs` and `sessions.rs`; they all draw with these, and none needs another.
 //!
 //! Strategy: borders are dropped below 4×3, so even a 2×2 terminal shows text; a scroll
@@ -129,4 +129,26 @@ pub(crate) fn pad_left(s: &str, w: usize) -> String {
     let mut out: String = std::iter::repeat_n(' ', w.saturating_sub(str_width(s))).collect();
     out.push_str(s);
     out
+}
+
+/// One row of a picker at line `y` of `inner`: cut to the width, in `style`, or — the
+/// selected row — highlighted across the whole width.
+pub(crate) fn list_row(
+    text: &str,
+    style: ratatui::style::Style,
+    selected: bool,
+    inner: Rect,
+    y: u16,
+    buf: &mut Buffer,
+    cx: &OverlayCtx<'_>,
+) {
+    let style = if selected {
+        let sel = cx.theme.styles.selection;
+        buf.set_style(Rect::new(inner.x, y, inner.width, 1), sel);
+        sel
+    } else {
+        style
+    };
+    let text = super::text::truncate(text, usize::from(inner.width), cx.g.ellipsis);
+    buf.set_span(inner.x, y, &Span::styled(text, style), inner.width);
 }

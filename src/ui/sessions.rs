@@ -1,7 +1,7 @@
 //! The session browser and the search hits: lists in a popup, drawn from rows the app
 //! built (the ui knows nothing of the store).
 
-use super::popup::{OverlayCtx, frame, list_offset, local, pad_left, pad_right, popup};
+use super::popup::{OverlayCtx, frame, list_offset, list_row, local, pad_left, pad_right, popup};
 use super::text::{age, bytes, clean_line, thousands, truncate, width as str_width};
 use super::view::{BrowserPrompt, SearchRow, SessionRow};
 use chrono::{DateTime, Utc};
@@ -147,16 +147,7 @@ pub(super) fn browser(
             title
         );
         let row_y = y + u16::try_from(k - off).unwrap_or(0);
-        let style = if is_sel { s.selection } else { s.text };
-        if is_sel {
-            buf.set_style(Rect::new(inner.x, row_y, inner.width, 1), s.selection);
-        }
-        buf.set_span(
-            inner.x,
-            row_y,
-            &Span::styled(truncate(&text, width, cx.g.ellipsis), style),
-            inner.width,
-        );
+        list_row(&text, s.text, is_sel, inner, row_y, buf, cx);
     }
 }
 
