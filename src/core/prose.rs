@@ -24,6 +24,70 @@ pub fn lines_with_code(text: &str) -> impl Iterator<Item = (&str, bool)> {
     })
 }
 
+/// Words that open a question when the word after them is its subject or verb ("how
+/// early do you …", "what's a decent drill …").
+const WH_WORDS: &[&str] = &[
+    "what", "what's", "whats", "which", "who", "who's", "whose", "why", "how", "how's", "where",
+    "where's", "when", "when's",
+];
+/// Verbs that open a question when its subject follows ("are those compatible …").
+const AUXILIARIES: &[&str] = &[
+    "is", "isn't", "are", "aren't", "am", "do", "does", "doesn't", "did", "didn't", "don't", "can",
+    "can't", "could", "should", "shall", "would", "will", "won't", "has", "have", "was", "were",
+];
+/// After an auxiliary opener: a subject, so the sentence asks ("are those …", "do you
+/// …"), where "do not deploy …" or "have a look …" tells.
+const ASKED_ABOUT: &[&str] = &[
+    "i", "you", "we", "they", "it", "he", "she", "those", "these", "that", "this", "there",
+    "anyone", "anybody", "someone", "somebody", "people", "the", "my", "our", "your", "their",
+];
+/// After a wh-word: a verb or a measure, so the sentence asks ("how early do …", "what
+/// is …"), where "when the kitchen arrives, …" or "what we decided: …" tells.
+const ASKED_HOW: &[&str] = &[
+    "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will",
+    "shall", "has", "have", "much", "many", "long", "early", "late", "often", "far", "big", "old",
+    "about", "if", "a", "an", "kind", "sort", "time", "day", "else",
+];
+
+/// Whether `sentence` asks rather than tells: it ends with a question mark, or it is
+/// worded as a question and left open (people in chat often drop the mark: "are those
+/// compatible in a 3rd floor flat or do we need a pump"). Measured: such sentences
+/// entered the fact ledger as facts and pushed out what the person had stated.
+pub fn asks(sentence: &str) -> bool {
+    let s = sentence.trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', ' ']);
+    if s.ends_with('?') {
+        return true;
+    }
+    if s.ends_with(['.', '!']) {
+        return false;
+    }
+    let mut words = s.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .replace('’', "'")
+            .to_lowercase()
+    });
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let wh = WH_WORDS.contains(&first.as_str());
+    if !wh && !AUXILIARIES.contains(&first.as_str()) {
+        return false;
+    }
+    if first.contains('\'') {
+        // "what's", "how's": the verb is in the opener.
+        return wh;
+    }
+    if wh {
+        // "which colour did we pick", "what time is it": a noun, then the verb.
+        let third = words.next().unwrap_or_default();
+        ASKED_HOW.contains(&second.as_str())
+            || ["which", "what", "whose"].contains(&first.as_str())
+                && AUXILIARIES.contains(&third.as_str())
+    } else {
+        ASKED_ABOUT.contains(&second.as_str())
+    }
+}
+
 /// Abbreviations that end in a full stop without ending the sentence: a title before a
 /// name, "No. 5", Latin shorthand. Lower case, without their last full stop.
 const ABBREVIATIONS: &[&str] = &[
@@ -164,5 +228,37 @@ mod tests {
             ["She said \"the room is B2.\"", "Then...", "we left."]
         );
         assert_eq!(split_sentences("  "), Vec::<&str>::new());
+    }
+}
+
+#[cfg(test)]
+mod asks_tests {
+    use super::asks;
+
+    #[test]
+    fn a_question_asks_with_or_without_its_mark() {
+        for q in [
+            "is it normal that half the sockets aren't earthed?",
+            "are those compatible in a 3rd floor flat or do we need a pump",
+            "how early do you have to put out signs",
+            "what's a decent cordless drill for someone who will use it a lot",
+            "which colour did we pick",
+            "should I be wearing a mask for that",
+            "do you think i should bring her something",
+        ] {
+            assert!(asks(q), "{q}");
+        }
+        for s in [
+            "the front door code is 1953",
+            "when the kitchen arrives, Branko connects it",
+            "what we decided: port 8080",
+            "do not deploy on Fridays",
+            "have a look at the logs from 14:00",
+            "how we deploy: blue-green, then the canary at 5%",
+            "is it normal? no. but the code is 1953.",
+            "who knows what's in the layers.",
+        ] {
+            assert!(!asks(s), "{s}");
+        }
     }
 }

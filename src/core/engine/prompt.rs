@@ -553,11 +553,20 @@ impl Engine {
             let (shown, all) = ledger::settle(lines, &said);
             let keep: std::collections::HashSet<&str> =
                 shown.iter().map(|l| l.text.as_str()).collect();
-            let standing = folded
+            let mut standing: Vec<ledger::Prepared> = folded
                 .iter()
                 .filter(|p| keep.contains(p.line.text.as_str()))
                 .cloned()
                 .collect();
+            // Lines a correction rewrote are new: prepared here, once per render.
+            let had: std::collections::HashSet<&str> =
+                folded.iter().map(|p| p.line.text.as_str()).collect();
+            let rewritten: Vec<LedgerLine> = shown
+                .iter()
+                .filter(|l| !had.contains(l.text.as_str()))
+                .cloned()
+                .collect();
+            standing.extend(ledger::prepare(rewritten, self.tok.as_ref()));
             (standing, all.into_iter().filter(|l| l.corrects).collect())
         };
         let prepared = if said.is_empty() {

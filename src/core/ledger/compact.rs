@@ -22,9 +22,10 @@ pub enum Form {
     Tight,
 }
 
-/// Words kept before the first value and after the last in [`Form::Tight`].
+/// Words kept before the first value and, at most, after the last in [`Form::Tight`]
+/// (those after stop where the value's clause does).
 const TIGHT_BEFORE: usize = 8;
-const TIGHT_AFTER: usize = 2;
+const TIGHT_AFTER: usize = 3;
 /// Words [`Form::Tight`] also drops: they join the sentence, the subject and value say
 /// the fact without them ("listens on port 8443" → "listens port 8443"). "from", "to"
 /// and "not" stay: they say which value is which.
@@ -89,6 +90,11 @@ const FILLER: &[&str] = &[
     "currently,",
 ];
 
+/// A word that ends a clause: what follows it is another thing said.
+fn ends_clause(word: &str) -> bool {
+    word.ends_with([',', ';', '.', ':', '!', '?', ')']) || ["-", "–", "—"].contains(&word)
+}
+
 /// `text` compacted to `form`.
 pub fn compact(text: &str, form: Form) -> String {
     let mut rest = text.trim();
@@ -127,12 +133,23 @@ pub fn compact(text: &str, form: Form) -> String {
         )
     {
         let from = first.saturating_sub(TIGHT_BEFORE);
-        let to = (last + TIGHT_AFTER + 1).min(words.len());
+        // After the last value, the words that finish its clause ("Frau Petrović has
+        // our spare key now, for deliveries…" keeps "has spare key"): the subject may
+        // follow its value. A clause that ends at the value ends the line.
+        let mut to = last + 1;
+        if !ends_clause(words[last]) {
+            while to < words.len() && to <= last + TIGHT_AFTER {
+                to += 1;
+                if ends_clause(words[to - 1]) {
+                    break;
+                }
+            }
+        }
         words = words[from..to].to_vec();
         words.retain(|w| *w != "…");
     }
     let mut out = words.join(" ");
-    while out.ends_with(['.', '!', ';']) {
+    while out.ends_with(['.', '!', ';', ',', ':']) {
         out.pop();
     }
     if out.is_empty() {

@@ -4,7 +4,7 @@
 
 use super::LedgerLine;
 use super::change::says_change;
-use super::extract::{extract, line_sentences};
+use super::extract::{extract, line_sentences, values};
 use super::supersede::{Parsed, REPLACED, merge, supersedes};
 use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;
@@ -24,19 +24,34 @@ pub fn corrections_said(text: &str) -> Vec<LedgerLine> {
 
 /// The folded ledger beside what the person said since, not folded yet: the folded lines
 /// still standing (to show: the later lines are in the request word for word already),
-/// and the whole merge (whose corrections [`drop_replaced`] takes). A correction then
-/// replaces the old value when it is said, not when it is folded (measured: with the
-/// correction still recent, the ledger's old line beside it won the model's answer).
+/// with a folded line a correction rewrote in its corrected form (the correction said
+/// only what changed: "so LH 1234 on the 14th" keeps "leaves at 7:45" of the line it
+/// corrects, which is nowhere else in the request), and the whole merge (whose
+/// corrections [`drop_replaced`] takes). A correction then replaces the old value when it
+/// is said, not when it is folded (measured: with the correction still recent, the
+/// ledger's old line beside it won the model's answer).
 pub fn settle(folded: Vec<LedgerLine>, said: &[LedgerLine]) -> (Vec<LedgerLine>, Vec<LedgerLine>) {
     if said.is_empty() {
         return (folded.clone(), folded);
     }
     let all = merge(folded.iter().chain(said));
+    let was: HashSet<&str> = folded.iter().chain(said).map(|l| l.text.as_str()).collect();
     let standing: HashSet<&str> = all.iter().map(|l| l.text.as_str()).collect();
-    let shown = folded
-        .into_iter()
+    let mut shown: Vec<LedgerLine> = folded
+        .iter()
         .filter(|l| standing.contains(l.text.as_str()))
+        .cloned()
         .collect();
+    // A rewritten line shows only when it keeps a value the correction does not say.
+    let said_values: HashSet<String> = said.iter().flat_map(|l| values(&l.text)).collect();
+    shown.extend(
+        all.iter()
+            .filter(|l| {
+                !was.contains(l.text.as_str())
+                    && values(&l.text).iter().any(|v| !said_values.contains(v))
+            })
+            .cloned(),
+    );
     (shown, all)
 }
 
@@ -150,6 +165,25 @@ mod tests {
         // A line that corrects nothing folded leaves the ledger whole.
         let other = corrections_said("The cache now listens on port 6380.");
         assert_eq!(settle(folded.clone(), &other).0, folded);
+    }
+
+    #[test]
+    fn a_correction_of_one_value_keeps_the_rest_of_the_folded_line_in_view() {
+        let folded = merge(&extract(
+            "flights are booked, Flight LH 1234 out of Zürich, leaves at 7:45 on the 12th.",
+            true,
+        ));
+        let said = corrections_said(
+            "wait no — we fly out on the 14th not the 12th. so LH 1234 on the 14th, sorry",
+        );
+        let (shown, _) = settle(folded, &said);
+        // The departure time was said only in the folded line: it stays, with the new day.
+        assert!(
+            shown.iter().any(|l| l.text.contains("7:45")
+                && l.text.contains("14th")
+                && !l.text.contains("12th")),
+            "{shown:?}"
+        );
     }
 
     #[test]

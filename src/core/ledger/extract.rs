@@ -3,7 +3,7 @@
 
 use super::LedgerLine;
 use super::change::says_change;
-use crate::core::prose::{bare, split_sentences};
+use crate::core::prose::{asks, bare, split_sentences};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -462,7 +462,7 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     let all = sentences(text);
     for (i, s) in all.iter().enumerate() {
         let made_before = last_line.take();
-        if s.ends_with('?') && !questions && !tag_question(s) {
+        if !questions && asks(s) && !tag_question(s) {
             continue;
         }
         let prev = i.checked_sub(1).map(|p| all[p]);

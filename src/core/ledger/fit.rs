@@ -6,14 +6,14 @@
 //! model's lines (oldest first); the person's lines taken from material that stated many
 //! things at once (`LedgerLine::listed`: a pasted plan fills a small ledger with its
 //! specs and pushes out the plumber's name said in passing); then the person's own
-//! statements — within each, lines whose only value is a capitalised word first (a name
-//! is weak evidence: "our Rust service", "Historians argue"), then the oldest. What
+//! statements — within each, the lightest first (`weight.rs`: a story placed in time,
+//! then names alone, then values a person looks up), then the oldest. What
 //! leaves is counted, so the transcript can say so; it stays in the log, where recall
 //! finds it. A line the person pinned (`/facts`) is compacted last and never leaves.
 
 use super::LedgerLine;
 use super::compact::{Form, compact};
-use super::extract::VALUE;
+use super::weight::{Weight, weight};
 use crate::core::tokens::Tokenizer;
 
 /// What the model said is marked, so it never reads as the person's word.
@@ -48,6 +48,7 @@ pub struct Prepared {
     tight: String,
     plain_cost: u32,
     tight_cost: u32,
+    weight: Weight,
 }
 
 /// Each line with its compacted forms (each counted as rendered, with its "- ").
@@ -60,6 +61,7 @@ pub fn prepare(lines: Vec<LedgerLine>, tok: &dyn Tokenizer) -> Vec<Prepared> {
             let plain_cost = tok.count(&plain) + 2;
             let tight_cost = (tok.count(&tight) + 2).min(plain_cost);
             Prepared {
+                weight: weight(&line.text),
                 line,
                 plain,
                 tight,
@@ -105,20 +107,21 @@ pub fn fit_prepared(lines: &[Prepared], budget: u32) -> Fitted {
         }
     };
     let mut keep = vec![true; lines.len()];
-    let names_only = |l: &LedgerLine| !VALUE.is_match(&l.text);
     let user = |i: usize| lines[i].line.user;
-    let person = |material: bool, names: bool| {
-        (0..lines.len()).filter(move |&i| {
-            user(i) && !pinned(i) && listed(i) == material && names_only(&lines[i].line) == names
-        })
+    // The person's lines, weakest first, then the oldest: material before what they
+    // said on its own.
+    let person = |material: bool| {
+        let mut ids: Vec<usize> = (0..lines.len())
+            .filter(|&i| user(i) && !pinned(i) && listed(i) == material)
+            .collect();
+        ids.sort_by_key(|&i| (lines[i].weight, i));
+        ids
     };
     // What the person pinned never leaves.
     let order: Vec<usize> = (0..lines.len())
         .filter(|&i| !user(i) && !pinned(i))
-        .chain(person(true, true))
-        .chain(person(true, false))
-        .chain(person(false, true))
-        .chain(person(false, false))
+        .chain(person(true))
+        .chain(person(false))
         .collect();
     let mut out = Fitted::default();
     for i in order {

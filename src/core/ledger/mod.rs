@@ -29,7 +29,8 @@
 //! `extract.rs` takes the lines out of a message (and says what
 //! kind each value is), `supersede.rs` decides which later line replaces which, `corrections.rs` what
 //! a correction removes from lines not folded yet, summaries and recall, `compact.rs` shortens a line to its subject and values, `edits.rs`
-//! holds what the person pinned, edited or forgot (`/facts`), `fit.rs` keeps what fits the ledger's token budget and renders it.
+//! holds what the person pinned, edited or forgot (`/facts`), `fit.rs` keeps what fits the ledger's token budget and renders it, `weight.rs`
+//! says which lines it lets go of first.
 
 mod change;
 mod compact;
@@ -38,6 +39,7 @@ mod edits;
 mod extract;
 mod fit;
 mod supersede;
+mod weight;
 
 pub use compact::{Form, compact};
 pub use corrections::{corrections_said, drop_replaced, replaced, settle};
