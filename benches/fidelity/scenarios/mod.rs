@@ -11,8 +11,10 @@ mod classic;
 mod coding24;
 mod fits;
 mod marathon;
+mod night_shift;
 mod offsite;
 mod services;
+mod standup;
 mod trip;
 mod varied;
 
@@ -224,6 +226,8 @@ pub fn all() -> Vec<Scenario> {
         offsite::offsite(),
         fits::fits(),
         marathon::marathon(),
+        night_shift::night_shift(),
+        standup::standup(),
     ]
 }
 
