@@ -84,6 +84,8 @@ pub struct DigestPlan {
     pub parts: Vec<Part>,
     /// Tokens the finished digest may take in the context.
     pub limit: u32,
+    /// Tokens of notes one merge request may carry (what a part may).
+    pub window: u32,
     pub original_chars: usize,
 }
 
@@ -106,7 +108,15 @@ impl DigestPlan {
             })
             .collect();
         let notes: u32 = out.iter().map(|(_, cap)| cap).sum();
-        if notes > self.limit {
+        if notes > self.limit && notes > self.window {
+            // Merged in groups first (as `run_while` does), then once.
+            let groups = notes.div_ceil(self.window.max(1));
+            let cap = (self.limit / groups).max(MIN_NOTE_TOKENS);
+            for _ in 0..groups {
+                out.push((self.window + PART_OVERHEAD_TOKENS, cap));
+            }
+            out.push((cap * groups + PART_OVERHEAD_TOKENS, self.limit));
+        } else if notes > self.limit {
             out.push((notes + PART_OVERHEAD_TOKENS, self.limit));
         }
         out
@@ -155,8 +165,34 @@ pub fn plan(
         kind: Kind::of(tool, text),
         parts,
         limit,
+        window: part_tokens,
         original_chars: text.chars().count(),
     })
+}
+
+/// Rounds of merging in groups before the notes are merged (and cut) at once.
+const MAX_MERGE_ROUNDS: u32 = 3;
+
+/// `notes` joined into groups of neighbours of at most `window` tokens each (a note
+/// longer than that is a group of its own).
+fn groups(notes: &[String], window: u32, tok: &dyn Tokenizer) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut tokens = 0u32;
+    for note in notes {
+        let t = tok.count(note) + 1;
+        match out.last_mut() {
+            Some(last) if tokens + t <= window => {
+                last.push('\n');
+                last.push_str(note);
+                tokens += t;
+            }
+            _ => {
+                out.push(note.clone());
+                tokens = t;
+            }
+        }
+    }
+    out
 }
 
 /// Cut `text` into parts of at most `max` tokens at line boundaries (a single longer
@@ -219,9 +255,9 @@ pub(crate) fn split(text: &str, max: u32, tok: &dyn Tokenizer) -> Vec<Part> {
 }
 
 impl DigestPlan {
-    /// Model calls the plan makes at most (parts, and one merge).
+    /// Model calls the plan makes (parts and merges), as [`DigestPlan::calls`] counts.
     pub fn most_calls(&self) -> usize {
-        self.parts.len() + 1
+        self.calls().len()
     }
 
     /// Read the result through: each part to notes, then one merge when they are over the
@@ -298,30 +334,40 @@ impl DigestPlan {
         if notes.is_empty() {
             return Err(DigestError::Empty);
         }
-        let mut body = notes.join("\n");
         let header = self.header();
         let room = self.limit.saturating_sub(tok.count(&header) + 8);
-        if tok.count(&body) > room {
-            let user = format!(
-                "Task: {}\n{}Notes on the parts of {}:\n\n{body}\n\n\
-                 Merged notes (at most {} words):",
-                self.purpose,
-                self.call_line(),
-                self.whole(),
-                room * 3 / 4
-            );
-            let merged = summarizer
-                .summarize(SummaryRequest {
-                    system: merge_system.to_string(),
-                    user,
-                    num_predict: room,
-                })
-                .await?;
-            calls += 1;
-            body = cut_to(clean_summary(&merged).trim(), room, tok);
-            if body.is_empty() {
+        // One merge when the notes fit one request; many parts' notes (a long input at a
+        // small window) are first merged in groups of neighbours that each fit.
+        let mut rounds = 0;
+        let body = loop {
+            let body = notes.join("\n");
+            if tok.count(&body) <= room {
+                break body;
+            }
+            let groups = groups(&notes, self.window, tok);
+            rounds += 1;
+            if groups.len() <= 1 || rounds > MAX_MERGE_ROUNDS {
+                let merged = self.merge(summarizer, merge_system, &body, room).await?;
+                calls += 1;
+                break cut_to(clean_summary(&merged).trim(), room, tok);
+            }
+            let cap = (room / groups.len() as u32).max(MIN_NOTE_TOKENS);
+            let mut next = Vec::with_capacity(groups.len());
+            for group in groups {
+                let merged = self.merge(summarizer, merge_system, &group, cap).await?;
+                calls += 1;
+                let merged = cut_to(clean_summary(&merged).trim(), cap + cap / 5, tok);
+                if !merged.trim().is_empty() {
+                    next.push(merged);
+                }
+            }
+            if next.is_empty() {
                 return Err(DigestError::Empty);
             }
+            notes = next;
+        };
+        if body.is_empty() {
+            return Err(DigestError::Empty);
         }
         let text = format!("{}\n{body}", self.header());
         // Unreachable by construction; a digest over its limit is never handed on.
@@ -329,6 +375,31 @@ impl DigestPlan {
             return Err(DigestError::TooLarge);
         }
         Ok(Digest { text, calls })
+    }
+
+    /// The model's merge of `notes` in at most `cap` tokens.
+    async fn merge<S: Summarizer>(
+        &self,
+        summarizer: &S,
+        system: &str,
+        notes: &str,
+        cap: u32,
+    ) -> Result<String, SummaryError> {
+        let user = format!(
+            "Task: {}\n{}Notes on the parts of {}:\n\n{notes}\n\n\
+             Merged notes (at most {} words):",
+            self.purpose,
+            self.call_line(),
+            self.whole(),
+            cap * 3 / 4
+        );
+        summarizer
+            .summarize(SummaryRequest {
+                system: system.to_string(),
+                user,
+                num_predict: cap,
+            })
+            .await
     }
 
     /// The tool call as a line of the prompt (none for the person's input).

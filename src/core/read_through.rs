@@ -119,6 +119,7 @@ pub fn plan(
         kind: Kind::of("", input),
         parts: split(input, part_tokens.max(256), tok),
         limit,
+        window: part_tokens.max(256),
         original_chars: input.chars().count(),
     }
 }
@@ -245,6 +246,38 @@ mod tests {
         let m = notes_message("summarise", &d.text);
         assert!(m.starts_with("summarise\n\nInput (from stdin), as notes:\n[The input"));
         assert_eq!(notes_message("", &d.text), d.text);
+    }
+
+    /// Extractive, keeping the largest prompt it was sent.
+    struct Widest(Extractive, std::sync::atomic::AtomicU32);
+
+    impl crate::core::summarizer::Summarizer for Widest {
+        async fn summarize(
+            &self,
+            r: crate::core::summarizer::SummaryRequest,
+        ) -> Result<String, crate::core::summarizer::SummaryError> {
+            let t = ByteEstimate.count(&r.user);
+            self.1.fetch_max(t, std::sync::atomic::Ordering::Relaxed);
+            self.0.summarize(r).await
+        }
+    }
+
+    #[test]
+    fn many_parts_notes_are_merged_in_groups_that_each_fit_a_request() {
+        // ~30 parts of 256 tokens: their notes together are far over what one request
+        // of that window carries.
+        let tok = ByteEstimate;
+        let p = plan("summarise", &lines(900), 300, 256, &tok);
+        assert!(p.parts.len() >= 25, "{}", p.parts.len());
+        let s = Widest(Extractive::new(), Default::default());
+        let d = futures_util::FutureExt::now_or_never(Box::pin(p.run(&s, &tok, |_, _| {})))
+            .unwrap()
+            .unwrap();
+        assert!(tok.count(&d.text) <= 300);
+        assert!(d.calls as usize > p.parts.len() + 1, "{}", d.calls);
+        let widest = s.1.into_inner();
+        assert!(widest <= 256 + 120, "a merge request of {widest} tokens");
+        assert!(p.calls().len() > p.parts.len() + 1);
     }
 
     #[test]
