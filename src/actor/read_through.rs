@@ -64,6 +64,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         });
         self.publish();
         let line = self.out.line();
+        let summarizer = self.summarizer();
+        // A cold start is not the server's speed: the model's loading is left out.
+        let loading = summarizer.loading.clone();
+        let timed = move || {
+            let load = loading.load(std::sync::atomic::Ordering::Relaxed);
+            since
+                .elapsed()
+                .saturating_sub(std::time::Duration::from_nanos(load))
+                .as_secs_f64()
+        };
+        let measure = timed.clone();
         let calls = plan.calls();
         let first = calls.clone();
         let go_on = move |done: usize, of: usize| {
@@ -73,11 +84,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             });
             // Not measured before: the first part's time decides the rest.
             if probe && done == 1 {
-                return read_through::go_on(&first, done, since.elapsed().as_secs_f64(), limit);
+                return read_through::go_on(&first, done, measure(), limit);
             }
             true
         };
-        let summarizer = self.summarizer();
         let tok = self.engine.tokenizer().clone();
         let tokens = plan.tokens();
         let run = async move { plan.run_while(&summarizer, tok.as_ref(), go_on).await };
@@ -101,8 +111,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Some(Err(crate::core::digest::DigestError::Stopped { after })) => {
                 // The reading stopped as soon as it was measured: the time so far is the
                 // time of those parts.
-                let elapsed = since.elapsed().as_secs_f64();
-                let secs = read_through::projected_secs(&calls, after, elapsed).ceil() as u32;
+                let secs = read_through::projected_secs(&calls, after, timed()).ceil() as u32;
                 tracing::info!(
                     after,
                     secs,
