@@ -8,6 +8,7 @@
 use crate::actor::{Command, Spawned};
 use crate::core::engine::Request;
 use crate::core::message::ReplyStatus;
+use crate::core::read_through::{InputOutcome, LongInput};
 use crate::core::sanitize::Scrubber;
 use crate::view::{Connection, Notice, Update};
 use std::io::Write;
@@ -50,11 +51,37 @@ pub fn compose(prompt: Option<&str>, input: Option<&str>) -> Result<String, Fail
     }
 }
 
+/// What is sent: the composed message, and its parts for when it is too long for the
+/// context and is read through (`core::read_through`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    pub message: String,
+    prompt: String,
+    input: Option<String>,
+    choice: LongInput,
+}
+
+/// [`compose`], keeping the prompt and stdin apart for a read-through; `choice`: what the
+/// person chose for input too long for the context (`--long-input`).
+pub fn outgoing(
+    prompt: Option<&str>,
+    input: Option<&str>,
+    choice: LongInput,
+) -> Result<Outgoing, Failure> {
+    let message = compose(prompt, input)?;
+    Ok(Outgoing {
+        message,
+        prompt: prompt.map(str::trim).unwrap_or_default().to_string(),
+        input: input.filter(|i| !i.trim().is_empty()).map(str::to_string),
+        choice,
+    })
+}
+
 /// Send `message` to the session `spawned` runs and write the reply to `out` as it
 /// streams. Returns once the reply is whole; the caller shuts the actor down.
 pub async fn send<S>(
     spawned: &mut Spawned<S>,
-    message: String,
+    message: Outgoing,
     out: &mut impl Write,
 ) -> Result<(), Stopped> {
     // The actor checks the server first; what it finds decides whether to send at all.
@@ -95,9 +122,21 @@ pub async fn send<S>(
             .into());
         }
     }
+    let command = match message.input {
+        // With stdin attached it may not fit: the actor reads it through or clips it.
+        Some(input) => Command::SendInput {
+            request: message.prompt,
+            input,
+            message: message.message,
+            choice: message.choice,
+        },
+        None => Command::Request(Request::Send {
+            text: message.message,
+        }),
+    };
     spawned
         .handle
-        .send(Command::Request(Request::Send { text: message }))
+        .send(command)
         .await
         .map_err(|_| Failure("the session stopped before the message was sent".into()))?;
     let mut printer = Printer {
@@ -134,6 +173,10 @@ pub async fn send<S>(
                 if let Some(why) = failure(&n) {
                     printer.end_line()?;
                     return Err(Failure(why).into());
+                }
+                // Read through or clipped, and why: said on stderr (stdout stays the reply).
+                if let Notice::LongInput(outcome) = &n {
+                    eprintln!("{}", long_input_line(outcome));
                 }
                 // The TUI shows this as a banner; a pipe must not cut the input silently
                 // (stdout stays the reply alone).
@@ -215,6 +258,44 @@ fn clipped_warning(omitted_tokens: u32, total_tokens: u32, fits_ctx: Option<u32>
         None => "a larger --ctx N would send it whole".into(),
     };
     format!("ollm-tui: warning: the input is longer than the model's context: {saw}. {again}.")
+}
+
+/// What became of input too long for the context, for stderr.
+fn long_input_line(outcome: &InputOutcome) -> String {
+    use crate::view::thousands;
+    match outcome {
+        InputOutcome::Read {
+            parts,
+            tokens,
+            secs,
+        } => format!(
+            "ollm-tui: the input is longer than the model's context: read through in {parts} \
+             parts ({secs} s): the model read all {} tokens and answers from its notes on \
+             each part. --long-input clip sends its start and end instead.",
+            thousands(u64::from(*tokens))
+        ),
+        InputOutcome::TooSlow {
+            secs,
+            limit,
+            measured,
+            after,
+        } => {
+            let how = match (measured, after) {
+                (true, 0) => "at this server's measured speed".to_string(),
+                (true, n) => format!("as measured on its first {n} part(s)"),
+                (false, _) => "even at a fast GPU's speed".to_string(),
+            };
+            format!(
+                "ollm-tui: not read through: reading the input in parts would take about \
+                 {secs} s {how}, over the {limit} s limit ([tools] digest_max_secs; \
+                 --long-input read reads it anyway)."
+            )
+        }
+        InputOutcome::Failed { error } => {
+            format!("ollm-tui: warning: the input could not be read through ({error}).")
+        }
+        InputOutcome::Stopped => "ollm-tui: reading the input through was stopped.".into(),
+    }
 }
 
 /// The notices that mean no reply is coming.

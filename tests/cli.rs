@@ -766,6 +766,10 @@ fn a_piped_input_longer_than_the_window_is_said_on_stderr_not_cut_silently() {
         .parse()
         .unwrap();
     assert!(fits.is_power_of_two() && fits >= n(2), "{err}");
+    // Not read through, and why: some 25,000 tokens in parts would take longer than the
+    // limit even on a fast GPU.
+    assert!(err.contains("not read through"), "{err}");
+    assert!(err.contains("over the 30 s limit"), "{err}");
     // A small input says nothing of the kind.
     let o = run_with_input(
         home.path(),
@@ -773,6 +777,123 @@ fn a_piped_input_longer_than_the_window_is_said_on_stderr_not_cut_silently() {
         Some(b"a short note\n"),
     );
     assert!(!text(&o).1.contains("left out"), "{:?}", text(&o));
+}
+
+/// Some 6,000 tokens with a marker at the start, in the middle and at the end: five
+/// parts at --ctx 2048.
+fn marked_input() -> String {
+    let mut big: String = (0..360)
+        .map(|i| format!("line {i}: let value_{i} = compute({i}) + offset;\n"))
+        .collect();
+    big.insert_str(0, "[START-MARK] the first line, 7731 of them\n");
+    let middle = big.len() / 2;
+    let at = middle + big[middle..].find('\n').unwrap() + 1;
+    big.insert_str(at, "[MIDDLE-MARK] the middle line, 4242 of them\n");
+    big.push_str("[END-MARK] the last line, 9090 of them\n");
+    big
+}
+
+const SMALL_CTX: &[&str] = &["-m", "llama3.2:3b", "--ctx", "2048", "summarise this"];
+
+#[test]
+fn a_piped_input_longer_than_the_window_is_read_through_in_parts_when_that_is_quick() {
+    // #37 item 1: what does not fit is read through when the speed allows.
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    let mut args = vec!["--host", url.as_str()];
+    args.extend_from_slice(SMALL_CTX);
+    let o = run_with_input(home.path(), &args, Some(marked_input().as_bytes()));
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("You said: \"summarise this"), "{out:?}");
+    // Every part reached the model: each marker is in some note-taking request.
+    let notes = server.fake.summary_requests();
+    assert!(notes.len() >= 4, "{}", notes.len());
+    for mark in ["[START-MARK]", "[MIDDLE-MARK]", "[END-MARK]"] {
+        assert!(
+            notes.iter().any(|r| r.to_string().contains(mark)),
+            "{mark} never reached the model"
+        );
+    }
+    // The answer is asked over the notes, the person's words first; nothing clipped.
+    let sent = user_messages_sent(&server);
+    let answered = sent
+        .iter()
+        .find(|m| m.starts_with("summarise this\n\nInput (from stdin), as notes:\n"))
+        .unwrap_or_else(|| panic!("{sent:?}"));
+    assert!(
+        answered.contains("[The input was too long for the context: the model read all")
+            && answered.contains("Lines 1-")
+            && answered.contains("[START-MARK]"),
+        "the notes, as the parts gave them: {answered}"
+    );
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m.contains("[MIDDLE-MARK] the middle line")
+                && m.starts_with("summarise this\n\nInput (from stdin):")),
+        "{sent:?}"
+    );
+    let read = regex::Regex::new(
+        r"read through in (\d+) parts \(\d+ s\): the model read all ([\d,]+) tokens",
+    )
+    .unwrap();
+    let caps = read.captures(&err).unwrap_or_else(|| panic!("{err}"));
+    assert!(caps[1].parse::<usize>().unwrap() >= 4, "{err}");
+    assert!(
+        caps[2].replace(',', "").parse::<u32>().unwrap() > 4_000,
+        "{err}"
+    );
+    assert!(!err.contains("left out"), "{err}");
+}
+
+#[test]
+fn long_input_clip_and_a_slow_first_part_keep_the_start_and_end_with_the_warning() {
+    let server = Server::start();
+    let url = server.url();
+    let home = tempfile::tempdir().unwrap();
+    // Chosen by the person.
+    let mut args = vec!["--host", url.as_str(), "--long-input", "clip"];
+    args.extend_from_slice(SMALL_CTX);
+    let o = run_with_input(home.path(), &args, Some(marked_input().as_bytes()));
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("the model saw") && err.contains("left out"),
+        "{err}"
+    );
+    assert!(!err.contains("read through"), "{err}");
+    // Nothing was read in parts: the middle never reached the model.
+    let middle = |server: &Server| {
+        server
+            .fake
+            .chat_requests()
+            .iter()
+            .filter(|r| r.to_string().contains("[MIDDLE-MARK]"))
+            .count()
+    };
+    assert_eq!(middle(&server), 0);
+    // Measured: the first part takes some 7 s (60 ms a token), so the five would take
+    // over the 30 s limit; the reading stops there and the input is clipped.
+    server
+        .fake
+        .set_token_delay(std::time::Duration::from_millis(60));
+    let mut args = vec!["--host", url.as_str()];
+    args.extend_from_slice(SMALL_CTX);
+    let o = run_with_input(home.path(), &args, Some(marked_input().as_bytes()));
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("not read through") && err.contains("as measured on its first 1 part"),
+        "{err}"
+    );
+    assert!(err.contains("left out"), "{err}");
+    assert_eq!(
+        middle(&server),
+        0,
+        "the reading stopped after the first part"
+    );
 }
 
 #[test]

@@ -60,6 +60,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 let _ = reply.send(self.take_back_queued());
             }
             c @ (Command::Request(_)
+            | Command::SendInput { .. }
             | Command::Stop
             | Command::SetModel { .. }
             | Command::Restore { .. }

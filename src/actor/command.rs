@@ -13,6 +13,15 @@ pub enum Command {
     /// What the person asks of the conversation, passed to the engine as it is (a message,
     /// retry, compress, the goal board, pins, ctx, mode, a snapshot).
     Request(Request),
+    /// Send `message`, the person's `request` with a long `input` attached (a pipe's
+    /// stdin): read through in parts first when it does not fit (`choice` and the
+    /// clock permitting), else sent as it is, clipped by the turn.
+    SendInput {
+        request: String,
+        input: String,
+        message: String,
+        choice: crate::core::read_through::LongInput,
+    },
     /// Stop the reply being generated, or the compression under way.
     Stop,
     /// Switch models: checked with the server first.

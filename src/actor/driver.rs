@@ -176,6 +176,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 self.feed(r.into()).await;
             }
+            Command::SendInput {
+                request,
+                input,
+                message,
+                choice,
+            } => {
+                self.checker.stop();
+                self.send_input(request, input, message, choice).await;
+            }
             // Between turns, Stop can only mean the compression in the background.
             Command::Stop => self.stop_background().await,
             Command::Shutdown => {}

@@ -190,6 +190,7 @@ impl<B: ChatBackend> Link<B> {
             // chat model's capabilities are known; `think` for another model is left out
             // (Ollama refuses it for models that cannot think).
             think: (own && self.thinking_capable).then_some(Think::Off),
+            loading: Default::default(),
         }
     }
 }

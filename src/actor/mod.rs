@@ -47,6 +47,7 @@ mod inbox;
 mod link;
 mod persist;
 mod publish;
+mod read_through;
 mod recall;
 pub mod repetition;
 mod reply;

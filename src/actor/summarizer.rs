@@ -16,6 +16,10 @@ pub struct BackendSummarizer<B> {
     pub model: String,
     pub num_ctx: u32,
     pub think: Option<crate::llm::Think>,
+    /// Nanoseconds the server spent loading the model for these calls (Ollama's
+    /// `load_duration`), so a reading timed to learn the server's speed can leave a cold
+    /// start out.
+    pub loading: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
@@ -44,6 +48,11 @@ impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
             .chat(chat)
             .await
             .map_err(|e| SummaryError::Failed(e.to_string()))?;
+        if let Some(load) = reply.stats.load_duration {
+            let ns = u64::try_from(load.as_nanos()).unwrap_or(u64::MAX);
+            self.loading
+                .fetch_add(ns, std::sync::atomic::Ordering::Relaxed);
+        }
         tracing::info!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             prompt_tokens = reply.stats.prompt_eval_count,

@@ -32,7 +32,11 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
     } else {
         None
     };
-    let message = ollm_tui::oneshot::compose(cli.prompt().as_deref(), input.as_deref())?;
+    let message = ollm_tui::oneshot::outgoing(
+        cli.prompt().as_deref(),
+        input.as_deref(),
+        cli.long_input.map(Into::into).unwrap_or_default(),
+    )?;
     let (backend, summary_backend) = backends(&settings)?;
     if let Some(word) = cli.model_word() {
         check_model_word(&backend, word)?;
@@ -112,7 +116,7 @@ pub fn one_shot(cli: &Cli, settings: Settings, piped: bool) -> Result<()> {
 /// could not take.
 async fn send_one<S: ollm_tui::store::SessionStore + Send + 'static>(
     parts: Parts<ollm_tui::llm::OllamaBackend, S>,
-    message: String,
+    message: ollm_tui::oneshot::Outgoing,
 ) -> (
     Result<(), ollm_tui::oneshot::Stopped>,
     bool,

@@ -1,6 +1,7 @@
 //! The command line: flags, subcommands, and the checks on their values.
 
 use crate::core::mode::Mode;
+use crate::core::read_through::LongInput;
 use crate::tools::ToolMode;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -70,6 +71,11 @@ pub struct Cli {
     /// one: sent after the app's own instructions
     #[arg(long, value_name = "TEXT", conflicts_with = "resume")]
     pub system: Option<String>,
+    /// Piped input longer than the model's context: read (the model reads it in parts and
+    /// answers from its notes), clip (its start and end), auto (read when that takes
+    /// under [tools] digest_max_secs) [default: auto]
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub long_input: Option<LongInputArg>,
     /// How much a thinking model reasons: on, off, low, medium, high [default: config,
     /// else the model's own]
     #[arg(long, value_enum, value_name = "LEVEL")]
@@ -124,6 +130,23 @@ impl From<ModeArg> for Mode {
             ModeArg::Developer => Mode::Developer,
             ModeArg::Planning => Mode::Planning,
             ModeArg::Debugger => Mode::Debugger,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LongInputArg {
+    Auto,
+    Read,
+    Clip,
+}
+
+impl From<LongInputArg> for LongInput {
+    fn from(a: LongInputArg) -> LongInput {
+        match a {
+            LongInputArg::Auto => LongInput::Auto,
+            LongInputArg::Read => LongInput::Read,
+            LongInputArg::Clip => LongInput::Clip,
         }
     }
 }

@@ -39,6 +39,27 @@ short set of notes for an assistant that cannot see the result. Keep what matter
 task: names, numbers together with what they are, paths, errors and line numbers. Drop \
 repetition. No introduction.";
 
+const INPUT_PART_SYSTEM: &str = "You take notes on one part of a long text the person gave, \
+for an assistant that cannot see it and must answer the person's request from your notes. \
+Write short notes of what in this part matters for the request: what it says and does, \
+names, numbers together with what they are, and the line numbers where they are. No \
+introduction, no advice.";
+
+const INPUT_MERGE_SYSTEM: &str = "You merge notes on the parts of a long text the person \
+gave into one short set of notes for an assistant that cannot see the text and must answer \
+the person's request from them. Keep what matters for the request: names, numbers together \
+with what they are, and line numbers. Drop repetition. No introduction.";
+
+/// What is read through: the wording of the prompts and of the digest's header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A tool's result, saved whole and recalled by the plan's `reference`.
+    ToolResult,
+    /// The person's own input, too long for the context (a pipe's stdin): the notes stand
+    /// in for it, and the person's request is the question they serve.
+    Input,
+}
+
 /// One part of the result, with the lines it spans (1-based, inclusive).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Part {
@@ -51,6 +72,7 @@ pub struct Part {
 /// How one huge result is to be read through.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DigestPlan {
+    pub source: Source,
     /// The message id the result will have (what `recall` is given).
     pub reference: u64,
     pub tool: String,
@@ -62,6 +84,8 @@ pub struct DigestPlan {
     pub parts: Vec<Part>,
     /// Tokens the finished digest may take in the context.
     pub limit: u32,
+    /// Tokens of notes one merge request may carry (what a part may).
+    pub window: u32,
     pub original_chars: usize,
 }
 
@@ -84,7 +108,15 @@ impl DigestPlan {
             })
             .collect();
         let notes: u32 = out.iter().map(|(_, cap)| cap).sum();
-        if notes > self.limit {
+        if notes > self.limit && notes > self.window {
+            // Merged in groups first (as `run_while` does), then once.
+            let groups = notes.div_ceil(self.window.max(1));
+            let cap = (self.limit / groups).max(MIN_NOTE_TOKENS);
+            for _ in 0..groups {
+                out.push((self.window + PART_OVERHEAD_TOKENS, cap));
+            }
+            out.push((cap * groups + PART_OVERHEAD_TOKENS, self.limit));
+        } else if notes > self.limit {
             out.push((notes + PART_OVERHEAD_TOKENS, self.limit));
         }
         out
@@ -125,6 +157,7 @@ pub fn plan(
         return None;
     }
     Some(DigestPlan {
+        source: Source::ToolResult,
         reference,
         tool: tool.to_string(),
         call,
@@ -132,13 +165,39 @@ pub fn plan(
         kind: Kind::of(tool, text),
         parts,
         limit,
+        window: part_tokens,
         original_chars: text.chars().count(),
     })
 }
 
+/// Rounds of merging in groups before the notes are merged (and cut) at once.
+const MAX_MERGE_ROUNDS: u32 = 3;
+
+/// `notes` joined into groups of neighbours of at most `window` tokens each (a note
+/// longer than that is a group of its own).
+fn groups(notes: &[String], window: u32, tok: &dyn Tokenizer) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut tokens = 0u32;
+    for note in notes {
+        let t = tok.count(note) + 1;
+        match out.last_mut() {
+            Some(last) if tokens + t <= window => {
+                last.push('\n');
+                last.push_str(note);
+                tokens += t;
+            }
+            _ => {
+                out.push(note.clone());
+                tokens = t;
+            }
+        }
+    }
+    out
+}
+
 /// Cut `text` into parts of at most `max` tokens at line boundaries (a single longer
 /// line is cut by characters and keeps its line number).
-fn split(text: &str, max: u32, tok: &dyn Tokenizer) -> Vec<Part> {
+pub(crate) fn split(text: &str, max: u32, tok: &dyn Tokenizer) -> Vec<Part> {
     let mut parts = Vec::new();
     let mut current = String::new();
     let mut tokens = 0u32;
@@ -196,9 +255,9 @@ fn split(text: &str, max: u32, tok: &dyn Tokenizer) -> Vec<Part> {
 }
 
 impl DigestPlan {
-    /// Model calls the plan makes at most (parts, and one merge).
+    /// Model calls the plan makes (parts and merges), as [`DigestPlan::calls`] counts.
     pub fn most_calls(&self) -> usize {
-        self.parts.len() + 1
+        self.calls().len()
     }
 
     /// Read the result through: each part to notes, then one merge when they are over the
@@ -211,6 +270,26 @@ impl DigestPlan {
         tok: &dyn Tokenizer,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<Digest, DigestError> {
+        self.run_while(summarizer, tok, |done, of| {
+            progress(done, of);
+            true
+        })
+        .await
+    }
+
+    /// [`DigestPlan::run`], asking `go_on(done, of)` after each part whether to read on:
+    /// a reading whose speed is first measured on its own parts stops as soon as it
+    /// would take too long ([`DigestError::Stopped`]).
+    pub async fn run_while<S: Summarizer>(
+        &self,
+        summarizer: &S,
+        tok: &dyn Tokenizer,
+        mut go_on: impl FnMut(usize, usize) -> bool,
+    ) -> Result<Digest, DigestError> {
+        let (part_system, merge_system) = match self.source {
+            Source::ToolResult => (PART_SYSTEM, MERGE_SYSTEM),
+            Source::Input => (INPUT_PART_SYSTEM, INPUT_MERGE_SYSTEM),
+        };
         let of = self.parts.len();
         let mut notes = Vec::with_capacity(of);
         let mut calls = 0u32;
@@ -218,25 +297,28 @@ impl DigestPlan {
             let cap = (part.tokens / 10).max(MIN_NOTE_TOKENS);
             let words = cap * 3 / 4;
             let user = format!(
-                "Task: {}\nTool call: {}\nPart {} of {} of its result (lines {}-{}):\n\n{}\n\n\
+                "Task: {}\n{}Part {} of {} of {} (lines {}-{}):\n\n{}\n\n\
                  Notes on this part (at most {words} words):",
                 self.purpose,
-                self.call,
+                self.call_line(),
                 i + 1,
                 of,
+                self.whole(),
                 part.first_line,
                 part.last_line,
                 part.text.trim_end()
             );
             let text = summarizer
                 .summarize(SummaryRequest {
-                    system: PART_SYSTEM.to_string(),
+                    system: part_system.to_string(),
                     user,
                     num_predict: cap,
                 })
                 .await?;
             calls += 1;
-            progress(i + 1, of);
+            if !go_on(i + 1, of) && i + 1 < of {
+                return Err(DigestError::Stopped { after: i + 1 });
+            }
             // Our tokenizer is not the model's: notes that count over their cap here are
             // cut at a word (they are notes on a result that stays whole on disk).
             let text = cut_to(clean_summary(&text).trim(), cap + cap / 5, tok);
@@ -252,29 +334,40 @@ impl DigestPlan {
         if notes.is_empty() {
             return Err(DigestError::Empty);
         }
-        let mut body = notes.join("\n");
         let header = self.header();
         let room = self.limit.saturating_sub(tok.count(&header) + 8);
-        if tok.count(&body) > room {
-            let user = format!(
-                "Task: {}\nTool call: {}\nNotes on the parts of its result:\n\n{body}\n\n\
-                 Merged notes (at most {} words):",
-                self.purpose,
-                self.call,
-                room * 3 / 4
-            );
-            let merged = summarizer
-                .summarize(SummaryRequest {
-                    system: MERGE_SYSTEM.to_string(),
-                    user,
-                    num_predict: room,
-                })
-                .await?;
-            calls += 1;
-            body = cut_to(clean_summary(&merged).trim(), room, tok);
-            if body.is_empty() {
+        // One merge when the notes fit one request; many parts' notes (a long input at a
+        // small window) are first merged in groups of neighbours that each fit.
+        let mut rounds = 0;
+        let body = loop {
+            let body = notes.join("\n");
+            if tok.count(&body) <= room {
+                break body;
+            }
+            let groups = groups(&notes, self.window, tok);
+            rounds += 1;
+            if groups.len() <= 1 || rounds > MAX_MERGE_ROUNDS {
+                let merged = self.merge(summarizer, merge_system, &body, room).await?;
+                calls += 1;
+                break cut_to(clean_summary(&merged).trim(), room, tok);
+            }
+            let cap = (room / groups.len() as u32).max(MIN_NOTE_TOKENS);
+            let mut next = Vec::with_capacity(groups.len());
+            for group in groups {
+                let merged = self.merge(summarizer, merge_system, &group, cap).await?;
+                calls += 1;
+                let merged = cut_to(clean_summary(&merged).trim(), cap + cap / 5, tok);
+                if !merged.trim().is_empty() {
+                    next.push(merged);
+                }
+            }
+            if next.is_empty() {
                 return Err(DigestError::Empty);
             }
+            notes = next;
+        };
+        if body.is_empty() {
+            return Err(DigestError::Empty);
         }
         let text = format!("{}\n{body}", self.header());
         // Unreachable by construction; a digest over its limit is never handed on.
@@ -284,7 +377,61 @@ impl DigestPlan {
         Ok(Digest { text, calls })
     }
 
+    /// The model's merge of `notes` in at most `cap` tokens.
+    async fn merge<S: Summarizer>(
+        &self,
+        summarizer: &S,
+        system: &str,
+        notes: &str,
+        cap: u32,
+    ) -> Result<String, SummaryError> {
+        let user = format!(
+            "Task: {}\n{}Notes on the parts of {}:\n\n{notes}\n\n\
+             Merged notes (at most {} words):",
+            self.purpose,
+            self.call_line(),
+            self.whole(),
+            cap * 3 / 4
+        );
+        summarizer
+            .summarize(SummaryRequest {
+                system: system.to_string(),
+                user,
+                num_predict: cap,
+            })
+            .await
+    }
+
+    /// The tool call as a line of the prompt (none for the person's input).
+    fn call_line(&self) -> String {
+        match self.source {
+            Source::ToolResult => format!("Tool call: {}\n", self.call),
+            Source::Input => String::new(),
+        }
+    }
+
+    /// What the parts are parts of, as the prompts name it.
+    fn whole(&self) -> &'static str {
+        match self.source {
+            Source::ToolResult => "its result",
+            Source::Input => "the input",
+        }
+    }
+
+    /// Tokens of the whole text read (our tokenizer's count).
+    pub fn tokens(&self) -> u32 {
+        self.parts.iter().map(|p| p.tokens).sum()
+    }
+
     fn header(&self) -> String {
+        if self.source == Source::Input {
+            return format!(
+                "[The input was too long for the context: the model read all {} tokens of it \
+                 in {} parts and wrote these notes on each.]",
+                human(self.tokens() as usize),
+                self.parts.len()
+            );
+        }
         format!(
             "[Summarized {}: the model read all {} characters in {} parts and wrote these \
              notes. The whole result is saved: call recall with id {} (and \
@@ -306,6 +453,8 @@ pub enum DigestError {
     Empty,
     #[error("the model's notes did not fit the result's limit")]
     TooLarge,
+    #[error("stopped after {after} part(s): reading on would take too long")]
+    Stopped { after: usize },
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ pub mod pipeline;
 pub mod prompts;
 pub mod prose;
 pub mod purpose;
+pub mod read_through;
 pub mod recall;
 pub mod record;
 pub mod reliability;

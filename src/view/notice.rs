@@ -97,6 +97,9 @@ pub enum Notice {
         secs: u32,
         limit: u32,
     },
+    /// What became of a message too long for the context: read through in parts, or
+    /// clipped and why (`core::read_through`).
+    LongInput(crate::core::read_through::InputOutcome),
     /// The app stopped reading a reply that went past its own ceiling
     /// (`llm::ReplyCeiling`); what arrived is kept, marked. `error` holds the figures.
     ReplyTooLong {
@@ -289,6 +292,8 @@ impl Notice {
             | Notice::ReplyLooped { .. }
             | Notice::ReplyTooLong { .. }
             | Notice::ResultNotSaved(_) => Warn,
+            Notice::LongInput(crate::core::read_through::InputOutcome::Read { .. }) => Info,
+            Notice::LongInput(_) => Warn,
             Notice::ThinkSet { capable: false, .. } | Notice::Mcp(McpEvent::Failed { .. }) => Warn,
             Notice::Unanswered
             | Notice::ThinkSet { .. }

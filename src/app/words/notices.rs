@@ -125,6 +125,7 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
             ),
             format!("Raise [tools] digest_max_secs (now {limit}) to wait for readings this long."),
         ),
+        Notice::LongInput(outcome) => long_input(outcome),
         Notice::ReplyTooLong { error } => {
             let figures = match error {
                 crate::llm::LlmError::ReplyTooLong {
@@ -295,6 +296,36 @@ fn speed(rate: f64) -> String {
         format!("{rate:.1}")
     } else {
         crate::ui::text::thousands(rate.round() as u64)
+    }
+}
+
+/// What became of a message too long for the context.
+fn long_input(outcome: &crate::core::read_through::InputOutcome) -> Words {
+    use crate::core::read_through::InputOutcome as O;
+    let limit_hint = |limit: u32| {
+        format!("Raise [tools] digest_max_secs (now {limit}) to wait for readings this long.")
+    };
+    match outcome {
+        O::Read {
+            parts,
+            tokens,
+            secs,
+        } => Words::line(format!(
+            "The message was too long for the context: the model read all {} tokens of it in {parts} parts ({secs} s) and answers from its notes.",
+            crate::view::thousands(u64::from(*tokens))
+        )),
+        O::TooSlow { secs, limit, .. } => Words::with_hint(
+            format!(
+                "The message is too long for the context, and reading it through would take about {secs} s: the model gets its start and end."
+            ),
+            limit_hint(*limit),
+        ),
+        O::Failed { error } => Words::line(format!(
+            "The message could not be read through ({error}): the model gets its start and end."
+        )),
+        O::Stopped => Words::line(
+            "Reading the message through was stopped: the model gets its start and end.",
+        ),
     }
 }
 

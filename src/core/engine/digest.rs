@@ -25,9 +25,9 @@ pub enum Digestion {
 /// Share of the window one part of a result may take in a summary request (the rest is
 /// the instructions, the purpose, the notes and the gap between our tokenizer and the
 /// model's).
-const PART_SHARE: f64 = 0.6;
+pub(super) const PART_SHARE: f64 = 0.6;
 /// However large the window, parts stay this small: smaller reads keep their detail.
-const MAX_PART_TOKENS: u32 = 8_000;
+pub(super) const MAX_PART_TOKENS: u32 = 8_000;
 
 impl Engine {
     /// Whether to read `result` (a successful call's output) through, and how: when it is

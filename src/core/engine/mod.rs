@@ -42,6 +42,7 @@ mod facts;
 mod input;
 mod offer;
 mod prompt;
+mod read_through;
 mod reduce;
 mod replay;
 mod semantic;
@@ -56,6 +57,7 @@ pub use facts::{FactPlace, FactRow};
 pub use input::{Effect, Input, NotRun, Request, ToolAnswer, kept_in_log};
 pub use offer::{FIXED_SHARE, Need, ToolOffer, ToolsOffered};
 pub use prompt::{ChatPrompt, PromptMessage, PromptRole, max_reply};
+pub use read_through::InputReading;
 pub use reduce::{REDUCE_ABOVE_CHARS, Reduction};
 pub use replay::ReplayReport;
 pub use semantic::{
