@@ -88,6 +88,27 @@ pub fn asks(sentence: &str) -> bool {
     }
 }
 
+/// Words that open a question's premise: "since the nets are booked under ref NX-3307,
+/// can I add a lane?" states the booking before it asks.
+const PREMISES: &[&str] = &[
+    "since ",
+    "as ",
+    "given that ",
+    "now that ",
+    "because ",
+    "seeing as ",
+    "seeing that ",
+];
+
+/// The premise a question states before it asks (up to its first comma), if it opens
+/// with one.
+pub fn premise(question: &str) -> Option<&str> {
+    let lower = question.to_lowercase();
+    let p = PREMISES.iter().find(|p| lower.starts_with(*p))?;
+    let end = question.find(", ")?;
+    (end > p.len()).then(|| &question[..end])
+}
+
 /// Abbreviations that end in a full stop without ending the sentence: a title before a
 /// name, "No. 5", Latin shorthand. Lower case, without their last full stop.
 const ABBREVIATIONS: &[&str] = &[
@@ -233,7 +254,7 @@ mod tests {
 
 #[cfg(test)]
 mod asks_tests {
-    use super::asks;
+    use super::{asks, premise};
 
     #[test]
     fn a_question_asks_with_or_without_its_mark() {
@@ -260,5 +281,10 @@ mod asks_tests {
         ] {
             assert!(!asks(s), "{s}");
         }
+        assert_eq!(
+            premise("since the nets are booked under ref NX-3307 for Tuesdays, can I add a lane?"),
+            Some("since the nets are booked under ref NX-3307 for Tuesdays")
+        );
+        assert_eq!(premise("can I add a lane, or a whole net?"), None);
     }
 }

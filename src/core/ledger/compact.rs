@@ -134,15 +134,13 @@ pub fn compact(text: &str, form: Form) -> String {
     {
         let from = first.saturating_sub(TIGHT_BEFORE);
         // After the last value, the words that finish its clause ("Frau Petrović has
-        // our spare key now, for deliveries…" keeps "has spare key"): the subject may
-        // follow its value. A clause that ends at the value ends the line.
+        // our spare key now, for deliveries…" keeps "has spare key"; "PAY-2231, the
+        // webhook retries …" keeps "webhook retries"): the subject may follow its value.
         let mut to = last + 1;
-        if !ends_clause(words[last]) {
-            while to < words.len() && to <= last + TIGHT_AFTER {
-                to += 1;
-                if ends_clause(words[to - 1]) {
-                    break;
-                }
+        while to < words.len() && to <= last + TIGHT_AFTER {
+            to += 1;
+            if ends_clause(words[to - 1]) {
+                break;
             }
         }
         words = words[from..to].to_vec();

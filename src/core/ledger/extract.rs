@@ -3,7 +3,7 @@
 
 use super::LedgerLine;
 use super::change::says_change;
-use crate::core::prose::{asks, bare, split_sentences};
+use crate::core::prose::{asks, bare, premise, split_sentences};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -462,9 +462,15 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     let all = sentences(text);
     for (i, s) in all.iter().enumerate() {
         let made_before = last_line.take();
-        if !questions && asks(s) && !tag_question(s) {
-            continue;
-        }
+        let s = if !questions && asks(s) && !tag_question(s) {
+            // A question states nothing, but what it takes as given it states.
+            match premise(s) {
+                Some(p) => p,
+                None => continue,
+            }
+        } else {
+            s
+        };
         let prev = i.checked_sub(1).map(|p| all[p]);
         let joined;
         let s: &str = match prev {
@@ -488,14 +494,25 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
             }
             _ => s,
         };
-        let vals = values(s);
-        if vals.is_empty()
-            || (vals.iter().all(|v| kind(v) == Kind::Name)
-                && s.split_whitespace().count() > NAME_SENTENCE_WORDS)
-        {
+        let mut vals = values(s);
+        let names_only = vals.iter().all(|v| kind(v) == Kind::Name);
+        let s = if names_only && s.split_whitespace().count() > NAME_SENTENCE_WORDS {
+            // In a long sentence a name counts in a short clause of its own: "presentation
+            // night is booked at the Fleece on Towngate, upstairs room, they want …".
+            match name_clause(s) {
+                Some(c) => {
+                    vals = values(c);
+                    c
+                }
+                None => continue,
+            }
+        } else {
+            s
+        };
+        if vals.is_empty() {
             continue;
         }
-        let line = if vals.iter().all(|v| kind(v) == Kind::Name) {
+        let line = if names_only {
             s.to_string()
         } else {
             window(s, &vals)
@@ -516,6 +533,18 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     }
     out
 }
+
+/// The first clause of `sentence` (up to a comma or semicolon) that names something and
+/// is short enough to be said of it.
+fn name_clause(sentence: &str) -> Option<&str> {
+    sentence
+        .split([',', ';'])
+        .map(str::trim)
+        .find(|c| c.split_whitespace().count() <= NAME_CLAUSE_WORDS && !values(c).is_empty())
+}
+
+/// A clause of a long sentence is kept for its name when it has at most this many words.
+const NAME_CLAUSE_WORDS: usize = 14;
 
 /// A message that yields this many lines states many things at once — a pasted plan, a
 /// spec, a list — rather than telling one: its lines are marked [`LedgerLine::listed`].
@@ -571,6 +600,37 @@ mod tests {
         ] {
             assert!(!confirms(no), "{no}");
         }
+    }
+
+    #[test]
+    fn a_questions_premise_and_a_name_in_a_long_sentence_are_facts() {
+        let premise = extract(
+            "since the winter nets at St. Wilfrid's are booked under ref NX-3307 for Tuesdays, \
+             can I tack a second lane on for the juniors?",
+            true,
+        );
+        assert!(
+            texts(&premise)
+                .iter()
+                .any(|l| l.contains("nets") && l.contains("NX-3307"))
+        );
+        assert!(
+            extract(
+                "are those compatible in a 3rd floor flat or do we need a pump",
+                true
+            )
+            .is_empty()
+        );
+        let named = extract(
+            "presentation night is booked at the Fleece on Towngate, upstairs room, they want a \
+             deposit by the end of the month but they do a hot buffet and the landlord used to \
+             open the batting for us back then, so we'd never get away with going anywhere else",
+            true,
+        );
+        assert_eq!(
+            texts(&named),
+            ["presentation night is booked at the Fleece on Towngate"]
+        );
     }
 
     #[test]

@@ -83,20 +83,24 @@ fn different_things(a: &Parsed, b: &Parsed) -> bool {
         && !a.entities.iter().any(|e| b.entities.contains(e))
 }
 
-/// `newer` brings a value of a kind `older` holds and `newer` does not repeat: what it
-/// could be replacing.
+/// `newer` brings a value of a kind `older` holds and `newer` does not repeat, with the
+/// change said of it: what it could be replacing. The change must stand by the new value
+/// (measured: "right now I've got seven" made a voice note about the season's opener
+/// replace "the registration fee is £145", the two sharing only the name of who said it).
 fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
     newer
         .lower_values
         .iter()
+        .zip(&newer.values)
         .zip(&newer.kinds)
-        .filter(|(v, _)| !older.lower_values.contains(v))
-        .any(|(_, k)| {
-            older
-                .lower_values
-                .iter()
-                .zip(&older.kinds)
-                .any(|(ov, ok)| ok == k && !newer.lower_values.contains(ov))
+        .filter(|((v, _), _)| !older.lower_values.contains(v))
+        .any(|((_, nv), k)| {
+            change_near(&newer.line.text, nv)
+                && older
+                    .lower_values
+                    .iter()
+                    .zip(&older.kinds)
+                    .any(|(ov, ok)| ok == k && !newer.lower_values.contains(ov))
         })
 }
 
@@ -134,8 +138,10 @@ fn named_replaced<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, 
 /// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
 /// not the 12th" keep "leaves at 7:45 on the 14th" (dropping the line lost the 7:45).
 fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
-    let (old, new) = named_replaced(newer, older)?;
-    let new = new?;
+    let (old, new) = match named_replaced(newer, older) {
+        Some((old, new)) => (old, new?),
+        None => said_again(newer, older)?,
+    };
     // Only values the correction does not speak of are worth keeping around it.
     older
         .values
@@ -152,9 +158,41 @@ fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
         })
 }
 
+/// The value of `older` that `newer` says again beside the one new value of its kind
+/// it changes to ("300 seconds is too long … so the backoff cap is 120 seconds"), when
+/// there is just one of each: a rewrite keeps the rest of `older` ("give up after 8
+/// attempts" was lost with the whole line).
+fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a str)> {
+    let mut pairs = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| {
+            **k != Kind::Name && !older.values.contains(v) && change_near(&newer.line.text, v)
+        })
+        .flat_map(|(nv, nk)| {
+            older
+                .values
+                .iter()
+                .zip(&older.kinds)
+                .filter(move |(ov, ok)| *ok == nk && newer.values.contains(ov))
+                .map(move |(ov, _)| (ov.as_str(), nv.as_str()))
+        });
+    match (pairs.next(), pairs.next()) {
+        (Some(pair), None) => Some(pair),
+        _ => None,
+    }
+}
+
 /// Whether `newer` supersedes `older`.
 pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
-    if older.values.is_empty() || different_things(newer, older) {
+    // Pasted material (a rule book, a config) restates its own values; it does not
+    // correct what the person said (measured: a league's "reduced … for every four
+    // minutes" replaced "we open the season at Oakworth on the 26th of April").
+    if older.values.is_empty()
+        || different_things(newer, older)
+        || newer.line.listed && !older.line.listed
+    {
         return false;
     }
     // "now Porto, not Lisbon": the old value named as replaced beside a new one
@@ -178,7 +216,11 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
             .zip(&newer.kinds)
             .filter(|(v, _)| !older.values.contains(v))
             .any(|(nv, nk)| {
-                change_near(&newer.line.text, nv)
+                // Names are said beside each other without one replacing the other
+                // (measured: "Haworth have moved it … and Gwilym's signed it off"
+                // replaced "Gwilym's mobile is 07700 914 262").
+                *nk != Kind::Name
+                    && change_near(&newer.line.text, nv)
                     && older
                         .values
                         .iter()
@@ -425,6 +467,53 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
 mod tests {
     use super::*;
     use crate::core::ledger::lines::{texts, user};
+
+    #[test]
+    fn a_change_said_beside_the_old_value_keeps_the_rest_of_its_line() {
+        let plan = user(
+            "plan for the backoff: cap the backoff at 300 seconds, give up after 8 attempts and park it",
+        );
+        let change = user(
+            "Priya says 300 seconds is too long. So the backoff cap is now 120 seconds, changed and re-pushed",
+        );
+        let merged = merge(&[plan, change]);
+        assert!(
+            merged
+                .iter()
+                .any(|l| l.text.contains("8 attempts") && l.text.contains("120 seconds")),
+            "{merged:?}"
+        );
+        assert!(
+            !merged
+                .iter()
+                .any(|l| l.text.contains("cap the backoff at 300"))
+        );
+    }
+
+    #[test]
+    fn lines_sharing_only_a_name_or_a_paste_do_not_replace_each_other() {
+        let fee = user(
+            "Chris left me the list: the league registration fee is £145 and it has to be in by the end of the month.",
+        );
+        let note = user(
+            "Chris sent a voice note, we open the season at Oakworth on the 26th of April and right now I've got 7 players.",
+        );
+        let mobile = user("Gwilym's mobile is 07700 914 262 but he says text first.");
+        let moved =
+            user("Haworth have moved it to Sunday the 8th of June and Gwilym's signed it off.");
+        let mut rules = user(
+            "7.3 Where play is interrupted, overs are reduced by one for every four minutes lost.",
+        );
+        rules.listed = true;
+        let merged = merge(&[fee.clone(), note.clone(), mobile.clone(), moved, rules]);
+        for kept in [&fee, &note, &mobile] {
+            assert!(
+                merged.iter().any(|l| l.text == kept.text),
+                "{} left: {merged:?}",
+                kept.text
+            );
+        }
+    }
 
     #[test]
     fn a_later_value_replaces_an_earlier_one() {
