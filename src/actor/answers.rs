@@ -56,6 +56,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 let _ = reply.send(self.inspect_result(id));
             }
             Command::Export { format } => self.export(&format),
+            // On a task of the link's own: a pull takes minutes, chatting goes on.
+            Command::Pull { name, lines } => self.link.pull(name, lines),
+            Command::ListSessions { change, reply } => {
+                super::folder::list(self.disk.folder(), change, reply);
+            }
+            Command::SearchSessions {
+                query,
+                limit,
+                reply,
+            } => super::folder::search(self.disk.folder(), query, limit, reply),
             Command::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }

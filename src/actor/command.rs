@@ -3,8 +3,8 @@
 use crate::core::checkpoint::Checkpoint;
 use crate::core::engine::Request;
 use crate::core::message::Message;
-use crate::llm::ModelSummary;
-use tokio::sync::oneshot;
+use crate::llm::{ModelSummary, PullLine};
+use tokio::sync::{mpsc, oneshot};
 
 /// A request to the actor. Replies, where there are any, come back on a oneshot; every
 /// other outcome arrives as [`crate::view::Update`]s and in the published view.
@@ -79,8 +79,61 @@ pub enum Command {
     TakeBackQueued {
         reply: oneshot::Sender<Vec<String>>,
     },
+    /// Download a model to the server (`/pull`): its lines go to `lines` as they come,
+    /// from a task of the link's own, so chatting goes on. Dropping the receiver cancels
+    /// the pull (the HTTP stream is dropped: the server sees the client leave).
+    Pull {
+        name: String,
+        lines: mpsc::UnboundedSender<PullEvent>,
+    },
+    /// The sessions of the data folder (the browser), listed after `change` when one is
+    /// asked: what the change did, and the list.
+    ListSessions {
+        change: Option<SessionChange>,
+        reply: oneshot::Sender<SessionListing>,
+    },
+    /// Search every session of the data folder (`/search`), `limit` hits at most.
+    SearchSessions {
+        query: String,
+        limit: usize,
+        reply: oneshot::Sender<Result<crate::store::search::SearchReport, String>>,
+    },
     /// Finish what is under way, sync, and stop.
     Shutdown,
+}
+
+/// A change to a session of the data folder, made from the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionChange {
+    /// A new title (empty: titled by its first message again).
+    Rename { id: String, title: String },
+    /// Moved to the trash folder.
+    Trash { id: String },
+}
+
+/// What a [`SessionChange`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionChanged {
+    /// The title kept (`None`: the first message's again), or why not.
+    Renamed(Result<Option<String>, String>),
+    /// The trash folder it went to, or why not.
+    Trashed(Result<std::path::PathBuf, String>),
+}
+
+/// The answer to `Command::ListSessions`.
+#[derive(Debug)]
+pub struct SessionListing {
+    pub changed: Option<SessionChanged>,
+    /// Every session, newest first, or why they cannot be listed.
+    pub list: Result<Vec<crate::store::SessionSummary>, String>,
+}
+
+/// A line of a pull under way (`Command::Pull`), or why it ended early.
+#[derive(Debug)]
+pub enum PullEvent {
+    Line(PullLine),
+    /// The connection failed, or the server's answer was not a pull's.
+    Failed(String),
 }
 
 /// A fork just made (`Command::Fork`).

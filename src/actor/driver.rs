@@ -89,7 +89,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Some(c) => c,
                 None if self.inbox.closed()
                     && !self.bg.is_running()
-                    && !self.vectors.is_running() =>
+                    && !self.vectors.is_running()
+                    && !self.title.is_running() =>
                 {
                     break;
                 }
@@ -105,6 +106,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         out = self.bg.done() => {
                             self.background_ended(out).await;
                             self.publish();
+                            continue;
+                        }
+                        title = self.title.done() => {
+                            if let Some(title) = title {
+                                self.disk.save_title(&title);
+                            }
                             continue;
                         }
                         answer = self.vectors.done() => {
@@ -139,6 +146,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     bg.abort();
                 }
                 self.vectors.abort();
+                self.title.abort();
                 break;
             }
             self.handle(cmd).await;
@@ -218,6 +226,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             | Command::ListFacts { .. }
             | Command::Check { .. }
             | Command::TakeBackQueued { .. }
+            | Command::Pull { .. }
+            | Command::ListSessions { .. }
+            | Command::SearchSessions { .. }
             | Command::Export { .. } => {}
         }
         self.publish();

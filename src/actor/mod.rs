@@ -43,6 +43,7 @@ mod compress;
 mod connect;
 mod digest;
 mod driver;
+mod folder;
 mod inbox;
 mod link;
 mod persist;
@@ -59,7 +60,10 @@ mod transcript;
 mod vectors;
 
 pub use check::CheckReport;
-pub use command::{Approval, Command, Forked, Inspection, ResultInspection};
+pub use command::{
+    Approval, Command, Forked, Inspection, PullEvent, ResultInspection, SessionChange,
+    SessionChanged, SessionListing,
+};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
 use crate::core::engine::Engine;
@@ -114,6 +118,9 @@ pub struct ActorConfig {
     pub app_version: String,
     /// Where records the session log could not take are written at exit.
     pub rescue_dir: std::path::PathBuf,
+    /// The data folder whose sessions the browser lists and `/search` searches; `None`:
+    /// not kept on disk.
+    pub data_dir: Option<crate::store::DataDir>,
     /// Tools the model may call; `None`: none.
     pub tools: Option<ToolsConfig>,
     /// `think` for thinking models; `None`: the model's default.
@@ -160,6 +167,7 @@ impl Default for ActorConfig {
             reconnect_after: std::time::Duration::from_secs(2),
             app_version: env!("CARGO_PKG_VERSION").to_string(),
             rescue_dir: std::env::temp_dir(),
+            data_dir: None,
             tools: None,
             think: None,
             repeat_limit: repetition::DEFAULT_REPEAT_LIMIT,
@@ -250,6 +258,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             reconnect_after,
             app_version,
             rescue_dir,
+            data_dir,
             tools,
             think,
             repeat_limit,
@@ -275,7 +284,13 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             link: link::Link::new(backend, summary_backend, asking),
             out: publish::Publisher::new(updates_tx, view_tx),
             inbox: inbox::Inbox::new(rx),
-            disk: persist::Persistence::new(store, keep_auto_snapshots, rescue_dir, app_version),
+            disk: persist::Persistence::new(
+                store,
+                keep_auto_snapshots,
+                rescue_dir,
+                app_version,
+                data_dir,
+            ),
             tools: toolbox::Toolbox::new(tools),
             bg: background::Background::default(),
             title: title::Titler::default(),

@@ -36,6 +36,8 @@ pub(super) struct Persistence<S> {
     rescue_dir: PathBuf,
     /// For the rescue file's header.
     app_version: String,
+    /// The data folder, whose other sessions the browser and `/search` read (`folder.rs`).
+    folder: Option<crate::store::DataDir>,
 }
 
 impl<S: SessionStore> Persistence<S> {
@@ -44,6 +46,7 @@ impl<S: SessionStore> Persistence<S> {
         keep_auto_snapshots: usize,
         rescue_dir: PathBuf,
         app_version: String,
+        folder: Option<crate::store::DataDir>,
     ) -> Self {
         Persistence {
             store,
@@ -51,7 +54,24 @@ impl<S: SessionStore> Persistence<S> {
             keep_auto_snapshots,
             rescue_dir,
             app_version,
+            folder,
         }
+    }
+
+    /// Keep the title the model wrote beside the log, unless the session has one by now
+    /// (a rename wins) or keeps none (not on disk).
+    pub fn save_title(&self, title: &str) {
+        let Some((dir, id)) = self.store.title_target() else {
+            return;
+        };
+        if let Err(e) = crate::store::manage::save_auto_title(&dir, &id, title) {
+            tracing::warn!(error = %e, "cannot keep the session's title");
+        }
+    }
+
+    /// The data folder, when sessions are kept on disk.
+    pub fn folder(&self) -> Option<crate::store::DataDir> {
+        self.folder.clone()
     }
 
     /// The store, for reading (snapshots, saved results, export).

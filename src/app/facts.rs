@@ -85,7 +85,7 @@ impl App {
             _ => return,
         };
         let fact = fact.key.clone();
-        self.command(Request::Fact { fact, edit });
+        self.intend(Request::Fact { fact, edit }.into());
         // The list shows the change once the engine made it.
         self.facts(FactsAsk::List);
     }

@@ -97,7 +97,7 @@ impl App {
                     && k.modifiers.contains(KeyModifiers::CONTROL)
                     && self.generating() =>
             {
-                self.command(Command::Stop);
+                self.intend(Intent::Actor(Command::Stop));
             }
             Some(Ok(intent)) => self.intend(intent),
             Some(Err(usage)) => self.input_note = Some(usage),
@@ -188,7 +188,7 @@ impl App {
             self.approval_scroll = 0;
             // Answered once: the dialog goes until the actor publishes what follows.
             self.approval_answered = id;
-            self.command(Command::Approve { id, answer });
+            self.intend(Intent::Actor(Command::Approve { id, answer }));
         }
         true
     }

@@ -84,6 +84,22 @@ pub enum Intent {
     Actor(Command),
 }
 
+/// A command for the actor, as the pickers and the pull's end ask for one: through
+/// [`App::intend`] like every other intent (and without naming this file, which names
+/// theirs).
+impl From<Command> for Intent {
+    fn from(c: Command) -> Intent {
+        Intent::Actor(c)
+    }
+}
+
+/// A request for the engine, as a dialog's key asks for one (see `From<Command>`).
+impl From<Request> for Intent {
+    fn from(r: Request) -> Intent {
+        Intent::Engine(r)
+    }
+}
+
 impl App {
     /// Carry out what the person asked for; the one place each intent is handled.
     pub(super) fn intend(&mut self, intent: Intent) {

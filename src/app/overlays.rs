@@ -10,18 +10,13 @@ use crate::core::checkpoint::Checkpoint;
 use crate::core::ledger::FactEdit;
 use crate::core::message::Message;
 use crate::core::snapshot::SnapshotMeta;
-use crate::llm::{ModelSummary, PullLine};
+use crate::llm::ModelSummary;
 use crate::ui::ModelEntry;
 use crate::view::Severity;
 use crossterm::event::{KeyCode, KeyEvent};
 
-/// What the pull task (`app::pull`) sends back.
-#[derive(Debug)]
-pub enum PullEvent {
-    Line(PullLine),
-    /// The connection failed, or the server's answer was not a pull's.
-    Failed(String),
-}
+/// A pull's line as the actor sends it (`app::pull`).
+pub use crate::actor::PullEvent;
 
 /// What `/facts` was asked to do: its rows come back with it (`Reply::Facts`), and
 /// `app::facts` acts on them.
@@ -56,7 +51,7 @@ pub enum Reply {
     /// Messages typed ahead, taken back out of the queue: they return to the input.
     TakenBack(Vec<String>),
     /// The sessions (after a rename or delete, with what happened).
-    SessionList(Result<(Vec<crate::store::SessionSummary>, Option<String>), String>),
+    SessionList(crate::actor::SessionListing),
     Searched(Result<crate::store::search::SearchReport, String>),
     /// A fork just made, to open.
     Forked(Result<crate::actor::Forked, String>),
@@ -320,7 +315,7 @@ impl App {
         }
         if let Some(c) = chosen {
             let keep_open = matches!(c, Command::DeleteSnapshot { .. });
-            self.command(c);
+            self.intend(c.into());
             if !keep_open {
                 self.overlay = None;
             }

@@ -1,10 +1,11 @@
 //! `/pull NAME`: a model downloaded by the Ollama server, as `ollama pull` does, with its
 //! progress in a dialog.
 //!
-//! The pull runs on a task of its own (`llm::pull` over the session's server), never on
-//! the event loop or the actor: chatting goes on, and the dialog can be hidden (`q`, or
-//! typing) while it runs. Its lines come back to the loop as [`Reply::Pull`]. Esc in the
-//! dialog aborts the task, which drops the HTTP stream: the server sees the client leave.
+//! The actor's link runs the pull (`Command::Pull`) on a task of its own, never on the
+//! event loop or the actor's: chatting goes on, and the dialog can be hidden (`q`, or
+//! typing) while it runs. Its lines come back to the loop as [`Reply::Pull`], carried by a
+//! small task here. Esc in the dialog aborts that task, which drops the receiver: the link
+//! drops the HTTP stream, and the server sees the client leave.
 //! On success the model is switched to when the session wanted it (it was missing, or it
 //! was chosen in the picker); otherwise the notice says how to switch.
 
@@ -13,9 +14,8 @@ use super::overlays::{OverlayState, PullEvent, Reply};
 use super::present::banner_of;
 use super::words;
 use crate::actor::Command;
-use crate::llm::{LlmError, OllamaBackend, OllamaOptions, PullLine, PullProgress};
+use crate::llm::{LlmError, PullLine, PullProgress};
 use crate::view::{Connection, Notice, Severity};
-use futures_util::StreamExt;
 use tokio::time::Instant;
 
 /// The pull under way (one at a time).
@@ -110,36 +110,20 @@ impl App {
             || missing.as_deref() == Some(name.as_str())
             || self.pull_wanted.as_deref() == Some(name.as_str())
             || matches!(self.session.connection, Connection::NoModels);
-        let backend = match OllamaBackend::new(&self.session.host, OllamaOptions::default()) {
-            Ok(b) => b,
-            Err(e) => {
-                self.banner = Some(banner_of(
-                    Severity::Warn,
-                    words::pull_failed(&name, &e.to_string()),
-                ));
-                return;
-            }
-        };
         self.pull_seq += 1;
         let id = self.pull_seq;
+        // The actor's link pulls; this task only carries its lines into the loop, and
+        // aborting it drops the receiver, which ends the pull.
+        let (lines, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        self.command(Command::Pull {
+            name: name.clone(),
+            lines,
+        });
         let back = self.replies_tx.clone();
-        let model = name.clone();
         let task = tokio::spawn(async move {
-            let send = |event| back.send(Reply::Pull { id, event }).is_ok();
-            match backend.pull(&model).await {
-                Ok(mut stream) => {
-                    while let Some(item) = stream.next().await {
-                        let event = match item {
-                            Ok(line) => PullEvent::Line(line),
-                            Err(e) => PullEvent::Failed(e.to_string()),
-                        };
-                        if !send(event) {
-                            return;
-                        }
-                    }
-                }
-                Err(e) => {
-                    send(PullEvent::Failed(e.to_string()));
+            while let Some(event) = rx.recv().await {
+                if back.send(Reply::Pull { id, event }).is_err() {
+                    return;
                 }
             }
         });
@@ -192,9 +176,9 @@ impl App {
                     embeds,
                 ));
                 // An embedding model serves recall: the session picks it up.
-                self.command(Command::ModelsChanged);
+                self.intend(Command::ModelsChanged.into());
                 if job.switch && !embeds {
-                    self.command(Command::SetModel { name: job.name });
+                    self.intend(Command::SetModel { name: job.name }.into());
                 }
                 return;
             }
