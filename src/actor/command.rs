@@ -8,19 +8,22 @@ use tokio::sync::{mpsc, oneshot};
 
 /// A request to the actor. Replies, where there are any, come back on a oneshot; every
 /// other outcome arrives as [`crate::view::Update`]s and in the published view.
+///
+/// Sorted once, by its type: an [`Ask`] is answered at once (`answers.rs`), even while a
+/// reply streams or a compression runs; every other command runs in its turn
+/// (`driver.rs`).
 #[derive(Debug)]
 pub enum Command {
     /// What the person asks of the conversation, passed to the engine as it is (a message,
     /// retry, compress, the goal board, pins, ctx, mode, a snapshot).
     Request(Request),
+    /// Answered at once, without waiting for the turn (see [`Ask`]).
+    Ask(Ask),
     /// Stop the reply being generated, or the compression under way.
     Stop,
     /// Switch models: checked with the server first.
     SetModel {
         name: String,
-    },
-    ListSnapshots {
-        reply: oneshot::Sender<Result<crate::store::snapshot::SnapshotListing, String>>,
     },
     /// Restore a snapshot by id or the start of one.
     Restore {
@@ -28,6 +31,37 @@ pub enum Command {
     },
     DeleteSnapshot {
         id: String,
+    },
+    /// Check the server again now.
+    Reconnect,
+    /// A model was installed (a pull ended): recall's embedding model is picked again.
+    ModelsChanged,
+    /// How much a thinking model reasons (`/think`); `None`: the model's default.
+    SetThink(Option<crate::llm::Think>),
+    /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
+    /// with this `id`).
+    Approve {
+        id: u64,
+        answer: Approval,
+    },
+    /// Start a new session from this one's messages up to `at` (the last when `None`);
+    /// answers the new session's id and the message it was made at (`/fork`).
+    Fork {
+        at: Option<crate::core::message::MessageId>,
+        reply: oneshot::Sender<Result<Forked, String>>,
+    },
+    /// Finish what is under way, sync, and stop.
+    Shutdown,
+}
+
+/// What the actor answers at once — between turns, while a reply streams, while a
+/// compression runs or a tool call waits — because it does not change the conversation:
+/// lists, the inspector, export, `/check` and `/pull` on tasks of their own, the
+/// type-ahead queue taken back, the data folder's other sessions.
+#[derive(Debug)]
+pub enum Ask {
+    ListSnapshots {
+        reply: oneshot::Sender<Result<crate::store::snapshot::SnapshotListing, String>>,
     },
     ListModels {
         reply: oneshot::Sender<Result<Vec<ModelSummary>, String>>,
@@ -57,28 +91,8 @@ pub enum Command {
     Export {
         format: crate::store::export::Format,
     },
-    /// Check the server again now.
-    Reconnect,
-    /// A model was installed (a pull ended): recall's embedding model is picked again.
-    ModelsChanged,
-    /// How much a thinking model reasons (`/think`); `None`: the model's default.
-    SetThink(Option<crate::llm::Think>),
-    /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
-    /// with this `id`).
-    Approve {
-        id: u64,
-        answer: Approval,
-    },
-    /// Start a new session from this one's messages up to `at` (the last when `None`);
-    /// answers the new session's id and the message it was made at (`/fork`).
-    Fork {
-        at: Option<crate::core::message::MessageId>,
-        reply: oneshot::Sender<Result<Forked, String>>,
-    },
     /// Return the messages typed ahead (not sent yet) and drop them from the queue.
-    TakeBackQueued {
-        reply: oneshot::Sender<Vec<String>>,
-    },
+    TakeBackQueued { reply: oneshot::Sender<Vec<String>> },
     /// Download a model to the server (`/pull`): its lines go to `lines` as they come,
     /// from a task of the link's own, so chatting goes on. Dropping the receiver cancels
     /// the pull (the HTTP stream is dropped: the server sees the client leave).
@@ -98,8 +112,20 @@ pub enum Command {
         limit: usize,
         reply: oneshot::Sender<Result<crate::store::search::SearchReport, String>>,
     },
-    /// Finish what is under way, sync, and stop.
-    Shutdown,
+}
+
+impl From<Ask> for Command {
+    fn from(a: Ask) -> Command {
+        Command::Ask(a)
+    }
+}
+
+/// A line of a pull under way (`Ask::Pull`), or why it ended early.
+#[derive(Debug)]
+pub enum PullEvent {
+    Line(PullLine),
+    /// The connection failed, or the server's answer was not a pull's.
+    Failed(String),
 }
 
 /// A change to a session of the data folder, made from the browser.
@@ -120,20 +146,12 @@ pub enum SessionChanged {
     Trashed(Result<std::path::PathBuf, String>),
 }
 
-/// The answer to `Command::ListSessions`.
+/// The answer to `Ask::ListSessions`.
 #[derive(Debug)]
 pub struct SessionListing {
     pub changed: Option<SessionChanged>,
     /// Every session, newest first, or why they cannot be listed.
     pub list: Result<Vec<crate::store::SessionSummary>, String>,
-}
-
-/// A line of a pull under way (`Command::Pull`), or why it ended early.
-#[derive(Debug)]
-pub enum PullEvent {
-    Line(PullLine),
-    /// The connection failed, or the server's answer was not a pull's.
-    Failed(String),
 }
 
 /// A fork just made (`Command::Fork`).

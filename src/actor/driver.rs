@@ -162,11 +162,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     }
 
     async fn handle(&mut self, cmd: Command) {
-        let Some(cmd) = self.answer(cmd) else {
-            self.publish();
-            return;
-        };
         match cmd {
+            Command::Ask(ask) => self.answer(ask),
             Command::Request(Request::Retry) => {
                 // What waits to be written goes first: a message is sent only once it is
                 // on disk.
@@ -218,18 +215,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Fork { at, reply } => {
                 let _ = reply.send(self.disk.fork(at, &self.engine, &mut self.out));
             }
-            // Answered above (`answer`).
-            Command::ListSnapshots { .. }
-            | Command::ListModels { .. }
-            | Command::Inspect { .. }
-            | Command::InspectResult { .. }
-            | Command::ListFacts { .. }
-            | Command::Check { .. }
-            | Command::TakeBackQueued { .. }
-            | Command::Pull { .. }
-            | Command::ListSessions { .. }
-            | Command::SearchSessions { .. }
-            | Command::Export { .. } => {}
         }
         self.publish();
     }
@@ -339,11 +324,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.inbox.push_front(Command::Shutdown);
                         return None;
                     }
-                    Some(c) => {
-                        if let Some(c) = self.answer(c) {
-                            self.defer(c);
-                        }
-                    }
+                    Some(c) => self.while_busy(c),
                     None => {}
                 },
                 out = &mut fut => return Some(out),
@@ -351,11 +332,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
-    /// A command that arrived while something ran waits its turn; a message typed ahead
-    /// shows as queued at once.
-    pub(super) fn defer(&mut self, c: Command) {
-        if self.inbox.defer(c) {
-            self.publish();
+    /// A command that arrived while something ran: an [`Ask`](super::command::Ask) is
+    /// answered at once, any other waits its turn (a message typed ahead shows as queued
+    /// at once).
+    pub(super) fn while_busy(&mut self, c: Command) {
+        match c {
+            Command::Ask(ask) => self.answer(ask),
+            c => {
+                if self.inbox.defer(c) {
+                    self.publish();
+                }
+            }
         }
     }
 

@@ -61,7 +61,7 @@ mod vectors;
 
 pub use check::CheckReport;
 pub use command::{
-    Approval, Command, Forked, Inspection, PullEvent, ResultInspection, SessionChange,
+    Approval, Ask, Command, Forked, Inspection, PullEvent, ResultInspection, SessionChange,
     SessionChanged, SessionListing,
 };
 pub use store::{LazyStore, StoreFactory, StoreSlot};

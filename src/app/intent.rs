@@ -10,7 +10,7 @@
 use super::overlays::{OverlayState, Reply};
 use super::words;
 use super::{App, AppExit};
-use crate::actor::Command;
+use crate::actor::{Ask, Command};
 use crate::core::engine::Request;
 use crate::core::goals::GoalChange;
 use crate::core::message::MessageId;
@@ -191,7 +191,7 @@ impl App {
     /// Esc: messages typed ahead come back first; the next Esc stops the reply.
     fn stop(&mut self) {
         if !self.session.queued.is_empty() {
-            self.ask(|reply| Command::TakeBackQueued { reply }, Reply::TakenBack);
+            self.ask(|reply| Ask::TakeBackQueued { reply }, Reply::TakenBack);
         } else if self.generating() {
             self.command(Command::Stop);
         } else if self.banner.is_some() {

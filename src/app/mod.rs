@@ -265,9 +265,9 @@ impl App {
     }
 
     /// Ask the actor and route the answer back into the loop.
-    pub(crate) fn ask<T: Send + 'static>(
+    pub(crate) fn ask<T: Send + 'static, C: Into<Command>>(
         &mut self,
-        make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> Command,
+        make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> C,
         wrap: impl FnOnce(T) -> Reply + Send + 'static,
     ) {
         let (tx, rx) = tokio::sync::oneshot::channel();

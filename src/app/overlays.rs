@@ -5,7 +5,7 @@
 use super::App;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
-use crate::actor::{Command, Inspection, ResultInspection};
+use crate::actor::{Ask, Command, Inspection, ResultInspection};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::ledger::FactEdit;
 use crate::core::message::Message;
@@ -122,7 +122,7 @@ impl App {
             selected: 0,
             confirm_delete: false,
         });
-        self.ask(|reply| Command::ListSnapshots { reply }, Reply::Snapshots);
+        self.ask(|reply| Ask::ListSnapshots { reply }, Reply::Snapshots);
     }
 
     pub(super) fn open_models(&mut self) {
@@ -133,13 +133,13 @@ impl App {
             note: Some(LOADING.into()),
             pull,
         });
-        self.ask(|reply| Command::ListModels { reply }, Reply::Models);
+        self.ask(|reply| Ask::ListModels { reply }, Reply::Models);
     }
 
     /// The inspector for checkpoint `number` (the newest when `None`).
     pub(super) fn inspect(&mut self, number: Option<u32>, from_panel: bool) {
         self.ask(
-            move |reply| Command::Inspect { number, reply },
+            move |reply| Ask::Inspect { number, reply },
             move |inspection: Option<Inspection>| Reply::Inspect {
                 from_panel,
                 inspection: inspection.map(Box::new),
@@ -150,7 +150,7 @@ impl App {
     /// Tool result `id` beside its whole original.
     pub(super) fn inspect_result(&mut self, id: crate::core::message::MessageId) {
         self.ask(
-            move |reply| Command::InspectResult { id, reply },
+            move |reply| Ask::InspectResult { id, reply },
             |r: Result<ResultInspection, String>| Reply::InspectResult(r.map(Box::new)),
         );
     }

@@ -1,7 +1,7 @@
 //! `/pull NAME`: a model downloaded by the Ollama server, as `ollama pull` does, with its
 //! progress in a dialog.
 //!
-//! The actor's link runs the pull (`Command::Pull`) on a task of its own, never on the
+//! The actor's link runs the pull (`Ask::Pull`) on a task of its own, never on the
 //! event loop or the actor's: chatting goes on, and the dialog can be hidden (`q`, or
 //! typing) while it runs. Its lines come back to the loop as [`Reply::Pull`], carried by a
 //! small task here. Esc in the dialog aborts that task, which drops the receiver: the link
@@ -13,7 +13,7 @@ use super::App;
 use super::overlays::{OverlayState, PullEvent, Reply};
 use super::present::banner_of;
 use super::words;
-use crate::actor::Command;
+use crate::actor::{Ask, Command};
 use crate::llm::{LlmError, PullLine, PullProgress};
 use crate::view::{Connection, Notice, Severity};
 use tokio::time::Instant;
@@ -115,7 +115,7 @@ impl App {
         // The actor's link pulls; this task only carries its lines into the loop, and
         // aborting it drops the receiver, which ends the pull.
         let (lines, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        self.command(Command::Pull {
+        self.command(Ask::Pull {
             name: name.clone(),
             lines,
         });

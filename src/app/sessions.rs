@@ -9,7 +9,7 @@ pub use super::browser::{Browser, BrowserMode, SearchDialog};
 use super::overlays::{OverlayState, Reply};
 use super::words;
 use super::{App, AppExit};
-use crate::actor::{Command, SessionChange, SessionChanged, SessionListing};
+use crate::actor::{Ask, SessionChange, SessionChanged, SessionListing};
 use crate::core::message::MessageId;
 use crate::store::manage::MAX_TITLE_CHARS;
 use crate::store::search::SearchReport;
@@ -46,7 +46,7 @@ impl App {
     /// browser shows the list with what the change did.
     fn relist(&mut self, change: Option<SessionChange>) {
         self.ask(
-            |reply| Command::ListSessions { change, reply },
+            |reply| Ask::ListSessions { change, reply },
             Reply::SessionList,
         );
     }
@@ -62,7 +62,7 @@ impl App {
             note: None,
         })));
         self.ask(
-            |reply| Command::SearchSessions {
+            |reply| Ask::SearchSessions {
                 query,
                 limit: SEARCH_LIMIT,
                 reply,
