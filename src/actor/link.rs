@@ -7,6 +7,7 @@
 //! think, the loaded window is asked of the server once per model and size. Checking the
 //! server and switching models feed the engine, so they run in `connect.rs`.
 
+use super::ActorConfig;
 use super::command::PullEvent;
 use super::summarizer::BackendSummarizer;
 use crate::llm::{ChatBackend, Think};
@@ -46,33 +47,30 @@ pub(super) struct Link<B> {
     repeat_limit: usize,
 }
 
-/// How the session asks the server, from the actor's settings.
-pub(super) struct Asking {
-    pub host: String,
-    pub reconnect_after: Duration,
-    pub think: Option<Think>,
-    pub temperature: Option<f32>,
-    pub summary_model: Option<String>,
-    pub repeat_limit: usize,
-}
-
 impl<B: ChatBackend> Link<B> {
-    pub fn new(backend: Arc<B>, summary_backend: Arc<B>, asking: Asking) -> Self {
+    /// The link as the actor's settings make it; `think` is the session's own (its
+    /// `/think`) when it has one, else the settings'.
+    pub fn new(
+        backend: Arc<B>,
+        summary_backend: Arc<B>,
+        config: &ActorConfig,
+        think: Option<Think>,
+    ) -> Self {
         Link {
             backend,
             summary_backend,
-            host: asking.host,
+            host: config.host.clone(),
             connection: Connection::Connecting,
             reconnect_at: None,
-            reconnect_delay: asking.reconnect_after,
-            reconnect_after: asking.reconnect_after,
+            reconnect_delay: config.reconnect_after,
+            reconnect_after: config.reconnect_after,
             loaded_checked: None,
             tools_capable: false,
             thinking_capable: false,
-            think: asking.think,
-            temperature: asking.temperature,
-            summary_model: asking.summary_model,
-            repeat_limit: asking.repeat_limit,
+            think,
+            temperature: config.temperature,
+            summary_model: config.summary_model.clone(),
+            repeat_limit: config.repeat_limit,
         }
     }
 

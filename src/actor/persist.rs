@@ -9,9 +9,9 @@
 //! (through the [`Publisher`]), and the view carries the count the app asks about before
 //! quitting.
 
-use super::Rescued;
 use super::publish::Publisher;
 use super::store::LazyStore;
+use super::{ActorConfig, Rescued};
 use crate::core::engine::{Engine, Input};
 use crate::core::message::MessageId;
 use crate::core::record::{Record, RecordBody, SnapshotPurpose};
@@ -41,20 +41,14 @@ pub(super) struct Persistence<S> {
 }
 
 impl<S: SessionStore> Persistence<S> {
-    pub fn new(
-        store: LazyStore<S>,
-        keep_auto_snapshots: usize,
-        rescue_dir: PathBuf,
-        app_version: String,
-        folder: Option<crate::store::DataDir>,
-    ) -> Self {
+    pub fn new(store: LazyStore<S>, config: &ActorConfig) -> Self {
         Persistence {
             store,
             retry_at: tokio::time::Instant::now(),
-            keep_auto_snapshots,
-            rescue_dir,
-            app_version,
-            folder,
+            keep_auto_snapshots: config.keep_auto_snapshots,
+            rescue_dir: config.rescue_dir.clone(),
+            app_version: config.app_version.clone(),
+            folder: config.data_dir.clone(),
         }
     }
 
