@@ -55,6 +55,25 @@ impl PullJob {
     }
 }
 
+/// The app's part for `/pull`: the pull under way, the names of its answers, and the
+/// model a failed switch asked for. Its fields are this file's.
+#[derive(Default)]
+pub struct Pulling {
+    /// The model being pulled, whether or not its dialog shows.
+    job: Option<PullJob>,
+    /// The last pull's id (`PullJob::id`).
+    seq: u64,
+    /// The model a failed `/model NAME` asked for (the server lacks it): pulling it switches.
+    wanted: Option<String>,
+}
+
+impl Pulling {
+    /// The pull under way.
+    pub fn job(&self) -> Option<&PullJob> {
+        self.job.as_ref()
+    }
+}
+
 /// The model `/pull` without a name means: the session's, when the server lacks it.
 pub fn missing_model(connection: &Connection, model: &str) -> Option<String> {
     match connection {
@@ -72,7 +91,7 @@ impl App {
 
     /// The status line's word for a pull that goes on with its dialog hidden.
     pub(super) fn hidden_pull(&self) -> Option<String> {
-        let job = self.pull.as_ref()?;
+        let job = self.pull.job.as_ref()?;
         if matches!(self.overlay, Some(OverlayState::Pull)) {
             return None;
         }
@@ -87,14 +106,14 @@ impl App {
             error: LlmError::ModelNotFound { .. },
         } = notice
         {
-            self.pull_wanted = Some(name.clone());
+            self.pull.wanted = Some(name.clone());
         }
     }
 
     /// `/pull [NAME]`; `from_picker`: chosen in the model picker (switch to it after).
     pub(super) fn pull(&mut self, name: Option<String>, from_picker: bool) {
         let missing = self.missing_model();
-        if let Some(job) = &self.pull {
+        if let Some(job) = &self.pull.job {
             if name.as_ref().is_none_or(|n| *n == job.name) {
                 self.overlay = Some(OverlayState::Pull);
             } else {
@@ -108,10 +127,10 @@ impl App {
         };
         let switch = from_picker
             || missing.as_deref() == Some(name.as_str())
-            || self.pull_wanted.as_deref() == Some(name.as_str())
+            || self.pull.wanted.as_deref() == Some(name.as_str())
             || matches!(self.session.connection, Connection::NoModels);
-        self.pull_seq += 1;
-        let id = self.pull_seq;
+        self.pull.seq += 1;
+        let id = self.pull.seq;
         // The actor's link pulls; this task only carries its lines into the loop, and
         // aborting it drops the receiver, which ends the pull.
         let (lines, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -129,7 +148,7 @@ impl App {
         });
         let started_line = words::pull_started(&name);
         self.info(started_line.clone());
-        self.pull = Some(PullJob {
+        self.pull.job = Some(PullJob {
             id,
             name,
             progress: PullProgress::default(),
@@ -146,7 +165,7 @@ impl App {
         if matches!(self.overlay, Some(OverlayState::Pull)) {
             self.overlay = None;
         }
-        if let Some(job) = self.pull.take() {
+        if let Some(job) = self.pull.job.take() {
             job.task.abort();
             self.info(words::pull_cancelled(&job.name, job.progress.completed()));
         }
@@ -154,7 +173,7 @@ impl App {
 
     /// A line (or the failure) of the pull under way.
     pub(super) fn on_pull(&mut self, id: u64, event: PullEvent) {
-        let Some(job) = self.pull.as_mut().filter(|j| j.id == id) else {
+        let Some(job) = self.pull.job.as_mut().filter(|j| j.id == id) else {
             return;
         };
         let failed = match event {
@@ -164,7 +183,9 @@ impl App {
                 if !job.progress.done {
                     return;
                 }
-                let Some(job) = self.pull.take() else { return };
+                let Some(job) = self.pull.job.take() else {
+                    return;
+                };
                 self.close_pull_dialog();
                 let secs = job.started.elapsed().as_secs();
                 let embeds = crate::llm::embedding_only(&job.name, &[]);
@@ -183,7 +204,9 @@ impl App {
                 return;
             }
         };
-        let Some(job) = self.pull.take() else { return };
+        let Some(job) = self.pull.job.take() else {
+            return;
+        };
         self.close_pull_dialog();
         let said = words::pull_failed(&job.name, &failed);
         self.replace_started_line(&job.started_line, &said.title);

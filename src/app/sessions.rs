@@ -220,11 +220,10 @@ impl App {
 
     /// A fork was made: go on in it (this session stays as it was); `main` says so there.
     pub(super) fn open_fork(&mut self, made: crate::actor::Forked) {
-        self.exit = AppExit::Forked {
+        self.leaving.leave(AppExit::Forked {
             id: made.id,
             at: made.at,
-        };
-        self.quit = true;
+        });
     }
 
     /// Leave this session for `id` (at message `at`): this one is closed cleanly by
@@ -251,8 +250,7 @@ impl App {
             }
             return;
         }
-        self.exit = AppExit::Open { id, at };
-        self.quit = true;
+        self.leaving.leave(AppExit::Open { id, at });
     }
 }
 

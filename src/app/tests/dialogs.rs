@@ -260,7 +260,7 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
     let app = &mut h.app;
     app.pull(Some("smollm2:135m".into()), false);
     assert!(
-        !app.pull.as_ref().unwrap().switch,
+        !app.pull.job().unwrap().switch,
         "a model nobody asked for is only pulled"
     );
     app.cancel_pull();
@@ -281,7 +281,7 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
     );
     app.pull(Some("tinyllama:1.1b".into()), false);
     assert!(
-        app.pull.as_ref().unwrap().switch,
+        app.pull.job().unwrap().switch,
         "the banner said the pull switches to it"
     );
 }
@@ -314,7 +314,7 @@ async fn a_failed_pull_replaces_its_pulling_line() {
         .unwrap()
         .unwrap();
     app.on_reply(reply);
-    assert!(app.pull.is_none());
+    assert!(app.pull.job().is_none());
     let now = lines(app);
     assert!(!now.iter().any(|l| l.starts_with("Pulling")), "{now:?}");
     let failed: Vec<_> = app
