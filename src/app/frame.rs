@@ -132,11 +132,11 @@ impl App {
             }),
             None => overlay,
         };
-        let panel = self.panel.then(|| PanelView {
+        let panel = self.panel.shown().then(|| PanelView {
             goals: &self.session.goals,
             checkpoints: &self.session.checkpoints,
-            selected: self.panel_selected,
-            focused: self.panel_focus,
+            selected: self.panel.selected(),
+            focused: self.panel.focused(),
             now,
             params: Some(&self.session.status.params),
             status: Some(&self.session.status),

@@ -62,16 +62,16 @@ impl App {
                 return;
             }
             self.overlay = None;
-            self.panel_focus = false;
+            self.panel.unfocus();
         }
-        if self.panel_focus {
+        if self.panel.focused() {
             if self.panel_key(k) {
                 return;
             }
             // Editing hands the keys back to the input, so the Enter that follows sends
             // rather than opening a checkpoint.
             if edits_input(&k) {
-                self.panel_focus = false;
+                self.panel.unfocus();
             }
         }
         let intent = self.opts.keymap.intent(&k);
@@ -99,9 +99,7 @@ impl App {
             Some(Ok(intent)) => self.intend(intent),
             Some(Err(usage)) => self.input_note = Some(usage),
             None => {
-                if k.code == KeyCode::Tab && self.panel {
-                    self.panel_focus = true;
-                    self.panel_selected.get_or_insert(0);
+                if k.code == KeyCode::Tab && self.panel.focus() {
                     return;
                 }
                 self.input.input(k);
@@ -146,7 +144,7 @@ impl App {
         is_text(k)
             && !asking
             && self.overlay.is_none()
-            && !self.panel_focus
+            && !self.panel.focused()
             && self.opts.keymap.binding(k).is_none()
             && !(k.code == KeyCode::Char('?') && self.input.is_empty())
     }
@@ -170,7 +168,7 @@ impl App {
     pub(super) fn on_paste(&mut self, text: &str) {
         // Pasted text goes to the input; close what hides it so nothing lands unseen.
         self.overlay = None;
-        self.panel_focus = false;
+        self.panel.unfocus();
         let text = paste::normalize_newlines(text);
         let clean = sanitize(&text);
         let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
@@ -187,33 +185,6 @@ impl App {
             self.input.insert_str(kept);
             self.input_note = cut_note;
         }
-    }
-
-    pub(super) fn toggle_panel(&mut self) {
-        self.panel = !self.panel;
-        self.panel_focus = false;
-    }
-
-    /// Keys while the panel has focus; true if used.
-    fn panel_key(&mut self, k: KeyEvent) -> bool {
-        let n = self.session.checkpoints.len();
-        match k.code {
-            KeyCode::Up => {
-                self.panel_selected = Some(self.panel_selected.unwrap_or(0).saturating_sub(1));
-            }
-            KeyCode::Down => {
-                self.panel_selected =
-                    Some((self.panel_selected.unwrap_or(0) + 1).min(n.saturating_sub(1)));
-            }
-            KeyCode::Enter => {
-                if let Some(i) = self.panel_selected {
-                    self.inspect_selected(i);
-                }
-            }
-            KeyCode::Tab | KeyCode::Esc => self.panel_focus = false,
-            _ => return false,
-        }
-        true
     }
 
     /// The draft as it will be sent: folded pastes in place of their markers.

@@ -133,7 +133,7 @@ impl App {
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Goal(change) => {
                 self.command(Request::Goal { change });
-                self.panel = true;
+                self.panel.show();
             }
             Intent::Help(topic) => self.overlay = Some(OverlayState::Help { scroll: 0, topic }),
             Intent::Quit => self.leave_or_ask(AppExit::Quit),
@@ -196,8 +196,8 @@ impl App {
             self.command(Command::Stop);
         } else if self.banner.is_some() {
             self.banner = None;
-        } else if self.panel_focus {
-            self.panel_focus = false;
+        } else if self.panel.focused() {
+            self.panel.unfocus();
         } else if self.session.background.is_some() {
             // Nothing else to stop: the compression between turns.
             self.command(Command::Stop);

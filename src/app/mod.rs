@@ -1,8 +1,8 @@
 //! The terminal application: events in, commands to the actor out, a view-model drawn.
 //!
 //! Files by job: `event_loop` (the loop), `frame` (the view-model drawn, built there
-//! only), `input` (where keys and pastes go), `leaving` and `approval` (parts of the app
-//! with fields of their own),
+//! only), `input` (where keys and pastes go), `leaving`, `approval` and `goal_panel`
+//! (parts of the app with fields of their own),
 //! `intent` (what the person wants, from a key or a command, and the one handler of
 //! each), `overlays` (the dialogs), `present` (what the actor publishes → what the ui
 //! draws), `words` (every sentence about what happened, in one place), `commands` (the
@@ -18,6 +18,7 @@ pub mod copy;
 mod event_loop;
 pub mod facts;
 mod frame;
+mod goal_panel;
 mod input;
 pub mod intent;
 pub mod keymap;
@@ -111,9 +112,8 @@ pub struct App {
     pub(crate) details: bool,
     /// A `/check` is under way (`check.rs`).
     pub(crate) checking: bool,
-    pub(crate) panel: bool,
-    pub(crate) panel_focus: bool,
-    pub(crate) panel_selected: Option<usize>,
+    /// The goal panel: shown, focused, its selection (`goal_panel.rs`).
+    pub(crate) panel: goal_panel::GoalPanel,
     pub(crate) overlay: Option<OverlayState>,
     /// A tool call's question: answered, and its preview's scroll (`approval.rs`).
     pub(crate) approving: approval::Approving,
@@ -197,11 +197,9 @@ impl App {
             mouse: opts.mouse,
             opts,
             help_lines,
-            panel: false,
+            panel: goal_panel::GoalPanel::default(),
             details: false,
             checking: false,
-            panel_focus: false,
-            panel_selected: None,
             overlay: None,
             approving: approval::Approving::default(),
             screen_rows: 24,

@@ -9,7 +9,7 @@ async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
     let app = &mut h.app;
     focus_panel(app);
     type_text(app, "Question 9");
-    assert!(!app.panel_focus, "typing hands focus back to the input");
+    assert!(!app.panel.focused(), "typing hands focus back to the input");
     assert_eq!(input(app), "Question 9");
     key(app, KeyCode::Enter);
     assert!(app.overlay.is_none());
@@ -17,9 +17,9 @@ async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
     // Backspace, too, edits the input rather than being swallowed by the panel.
     type_text(app, "ab");
     key(app, KeyCode::Tab);
-    assert!(app.panel_focus);
+    assert!(app.panel.focused());
     key(app, KeyCode::Backspace);
-    assert!(!app.panel_focus);
+    assert!(!app.panel.focused());
     assert_eq!(input(app), "a");
 }
 
@@ -40,7 +40,7 @@ async fn a_key_typed_over_the_inspector_closes_it_and_reaches_the_input() {
         app.overlay.is_none(),
         "the first letter closed the inspector"
     );
-    assert!(!app.panel_focus);
+    assert!(!app.panel.focused());
     assert_eq!(input(app), "Question 9", "no letter was lost");
     key(app, KeyCode::Enter);
     assert_eq!(input(app), "", "Enter sent the message");
@@ -162,7 +162,7 @@ async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
     open_inspector(app);
     app.on_event(Event::Paste("one\rtwo".into()));
     assert!(app.overlay.is_none());
-    assert!(!app.panel_focus);
+    assert!(!app.panel.focused());
     assert_eq!(input(app), "one\ntwo");
 }
 
