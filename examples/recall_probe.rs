@@ -94,6 +94,9 @@ impl ChatBackend for Planted {
     async fn embed(&self, model: &str, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
         self.inner.embed(model, inputs).await
     }
+    async fn pull(&self, model: &str) -> Result<ollm_tui::llm::PullStream, LlmError> {
+        ChatBackend::pull(&self.inner, model).await
+    }
 }
 
 /// A session through the actor and the real server, tools in read mode.

@@ -64,10 +64,34 @@ pub fn actor_config(settings: &Settings, tools: Option<ToolsConfig>) -> ActorCon
 }
 
 /// The tools a session offers, as the settings have them (`None` when they are off),
-/// working in the settings' directory.
+/// working in the settings' directory. A working directory that cannot be opened is an
+/// error now, not at the first call.
 pub fn tools(
     settings: &Settings,
     env: crate::tools::ToolEnv,
 ) -> std::io::Result<Option<ToolsConfig>> {
-    settings.tools.for_session(env)
+    let tools = &settings.tools;
+    if tools.mode == crate::tools::ToolMode::Off {
+        return Ok(None);
+    }
+    Ok(Some(ToolsConfig {
+        sandbox: crate::tools::Sandbox::new(&tools.workdir)?,
+        approvals: crate::tools::Approvals::new(tools.mode, tools.policy.clone()),
+        limits: tools.limits,
+        mcp: tools.mcp.clone(),
+        env,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The config's default for `repeat_limit` is the guard's own (config cannot name the
+    /// actor: the two are held equal here, where both are known).
+    #[test]
+    fn the_repeat_limit_has_one_default() {
+        assert_eq!(
+            crate::config::DEFAULT_REPEAT_LIMIT,
+            crate::actor::repetition::DEFAULT_REPEAT_LIMIT
+        );
+    }
 }

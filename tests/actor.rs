@@ -7,7 +7,7 @@
 
 mod support;
 
-use ollm_tui::actor::{self, ActorConfig, ActorExit, Command, Parts, StoreSlot};
+use ollm_tui::actor::{self, ActorConfig, ActorExit, Ask, Command, Parts, StoreSlot};
 use ollm_tui::app::words::{self, KeyNames};
 use ollm_tui::core::budget::CtxSource;
 use ollm_tui::core::engine::{Engine, EngineConfig, Input, ReplyInput, Request};
@@ -589,7 +589,7 @@ async fn snapshot_restore_goal_pin_and_settings_commands() {
     s.say("second").await;
     s.wait_for_messages(4).await;
     let (tx, rx) = tokio::sync::oneshot::channel();
-    s.cmd(Command::ListSnapshots { reply: tx }).await;
+    s.cmd(Ask::ListSnapshots { reply: tx }).await;
     let snaps = rx.await.unwrap().unwrap().snapshots;
     assert_eq!(snaps.len(), 1, "{snaps:?}");
     assert_eq!(snaps[0].label.as_deref(), Some("after first"));
@@ -1296,7 +1296,7 @@ async fn list_snapshots_timed(
 ) -> (Vec<ollm_tui::core::snapshot::SnapshotMeta>, Duration) {
     let started = std::time::Instant::now();
     let (tx, rx) = tokio::sync::oneshot::channel();
-    s.cmd(Command::ListSnapshots { reply: tx }).await;
+    s.cmd(Ask::ListSnapshots { reply: tx }).await;
     let list = tokio::time::timeout(Duration::from_secs(10), rx)
         .await
         .expect("no answer while busy")
@@ -1381,7 +1381,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     assert_eq!(list.len(), 1, "{list:?}");
     // The model list is fetched apart: it cannot hold up the actor either.
     let (tx, rx) = tokio::sync::oneshot::channel();
-    s.cmd(Command::ListModels { reply: tx }).await;
+    s.cmd(Ask::ListModels { reply: tx }).await;
     let models = tokio::time::timeout(Duration::from_secs(10), rx)
         .await
         .unwrap()
@@ -2160,7 +2160,7 @@ async fn a_large_result_is_shortened_and_recall_brings_back_the_lines_asked_for(
     );
     // `/inspect #N`: what the model saw beside the whole result.
     let (tx, rx) = tokio::sync::oneshot::channel();
-    s.cmd(Command::InspectResult {
+    s.cmd(Ask::InspectResult {
         id: ollm_tui::core::message::MessageId(id),
         reply: tx,
     })
@@ -2362,7 +2362,7 @@ async fn a_queued_message_taken_back_is_not_sent() {
     s.say("SECOND, on second thought").await;
     wait_for_view(&s, |v| v.queued.len() == 1).await;
     let (tx, rx) = tokio::sync::oneshot::channel();
-    s.cmd(Command::TakeBackQueued { reply: tx }).await;
+    s.cmd(Ask::TakeBackQueued { reply: tx }).await;
     assert_eq!(rx.await.unwrap(), vec!["SECOND, on second thought"]);
     assert!(s.spawned.view.borrow().queued.is_empty());
     s.wait_for_messages(2).await;
@@ -2628,7 +2628,7 @@ async fn a_check_asks_about_folded_facts_with_the_context_of_the_next_message_an
     let (tx, rx) = tokio::sync::oneshot::channel();
     s.spawned
         .handle
-        .send(ollm_tui::actor::Command::Check { reply: tx })
+        .send(ollm_tui::actor::Ask::Check { reply: tx }.into())
         .await
         .unwrap();
     let report = rx.await.unwrap().unwrap();

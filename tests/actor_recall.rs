@@ -7,7 +7,7 @@
 
 mod support;
 
-use ollm_tui::actor::{self, ActorConfig, Command, EmbeddingChoice, Parts, StoreSlot};
+use ollm_tui::actor::{self, ActorConfig, Ask, Command, EmbeddingChoice, Parts, StoreSlot};
 use ollm_tui::core::engine::{Embedder, Engine};
 use ollm_tui::core::log_recall::RecallIndex;
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role};
@@ -387,7 +387,7 @@ async fn an_embedding_model_never_chats() {
     server.add_model(embedding_model());
     let s = start(&server, engine("llama3.2:3b", None), EmbeddingChoice::Auto);
     let (tx, rx) = tokio::sync::oneshot::channel();
-    s.cmd(Command::ListModels { reply: tx }).await;
+    s.cmd(Ask::ListModels { reply: tx }).await;
     let models = rx.await.unwrap().unwrap();
     assert!(!models.is_empty());
     assert!(models.iter().all(|m| !m.name.starts_with("all-minilm")));

@@ -15,7 +15,7 @@
 mod harness;
 mod support;
 
-use ollm_tui::actor::{self, ActorConfig, Command, Parts, StoreSlot};
+use ollm_tui::actor::{self, ActorConfig, Ask, Command, Parts, StoreSlot};
 use ollm_tui::core::message::ReplyStatus;
 use ollm_tui::llm::{ChatOptions, LlmError, OllamaBackend, OllamaOptions, ReplyCeiling};
 use ollm_tui::store::MemoryStore;
@@ -114,7 +114,7 @@ async fn child_reads_endless_replies() {
     // Under the flood: a read-only command is answered, then Stop.
     let asked = Instant::now();
     let (reply, answer) = tokio::sync::oneshot::channel();
-    s.cmd(Command::ListSnapshots { reply }).await;
+    s.cmd(Ask::ListSnapshots { reply }).await;
     let _ = tokio::time::timeout(Duration::from_secs(30), answer)
         .await
         .unwrap();

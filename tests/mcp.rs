@@ -121,9 +121,7 @@ fn tools_from_config(workdir: &std::path::Path, extra: &str) -> ToolsConfig {
         },
     )
     .unwrap();
-    settings
-        .tools
-        .for_session(ollm_tui::tools::ToolEnv::default())
+    ollm_tui::launch::tools(&settings, ollm_tui::tools::ToolEnv::default())
         .unwrap()
         .unwrap()
 }

@@ -166,4 +166,8 @@ impl<B: ChatBackend> ChatBackend for Recording<B> {
     async fn embed(&self, model: &str, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
         self.inner.embed(model, inputs).await
     }
+
+    async fn pull(&self, model: &str) -> Result<ollm_tui::llm::PullStream, LlmError> {
+        self.inner.pull(model).await
+    }
 }

@@ -2,7 +2,7 @@
 //! reply streams or a compression runs — and the snapshot commands that work on the store
 //! before the engine sees them (finding the snapshot to restore, deleting one).
 
-use super::command::{Command, Inspection};
+use super::command::{Ask, Inspection};
 use super::driver::Actor;
 use crate::core::engine::Input;
 use crate::llm::ChatBackend;
@@ -10,15 +10,13 @@ use crate::store::SessionStore;
 use crate::view::{Notice, RestoreLookup};
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
-    /// Answer `cmd` at once when it only reads the session — even while a reply streams
-    /// or a compression runs — and give back any other command, to run in its turn. Every
-    /// command is named here (no catch-all), so a new one does not compile until it is
-    /// decided: this match is the one list of what is read-only. Nothing here waits on the
-    /// network: listing models runs as a task of its own, so a slow server cannot hold up a
-    /// streaming reply or Stop.
-    pub(super) fn answer(&mut self, cmd: Command) -> Option<Command> {
-        match cmd {
-            Command::ListSnapshots { reply } => {
+    /// Answer `ask` at once — even while a reply streams or a compression runs. Nothing
+    /// here waits on the network: listing models and pulling run as tasks of their own, so
+    /// a slow server cannot hold up a streaming reply or Stop; the data folder's sessions
+    /// are read on the blocking pool.
+    pub(super) fn answer(&mut self, ask: Ask) {
+        match ask {
+            Ask::ListSnapshots { reply } => {
                 let _ = reply.send(
                     self.disk
                         .store()
@@ -26,7 +24,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         .map_err(|e| e.to_string()),
                 );
             }
-            Command::ListModels { reply } => {
+            Ask::ListModels { reply } => {
                 let backend = self.link.backend().clone();
                 tokio::spawn(async move {
                     let models = backend
@@ -45,34 +43,31 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     let _ = reply.send(models);
                 });
             }
-            Command::Inspect { number, reply } => {
+            Ask::Inspect { number, reply } => {
                 let _ = reply.send(self.inspect(number));
             }
-            Command::Check { reply } => self.check(reply),
-            Command::ListFacts { reply } => {
+            Ask::Check { reply } => self.check(reply),
+            Ask::ListFacts { reply } => {
                 let _ = reply.send(self.engine.fact_rows());
             }
-            Command::InspectResult { id, reply } => {
+            Ask::InspectResult { id, reply } => {
                 let _ = reply.send(self.inspect_result(id));
             }
-            Command::Export { format } => self.export(&format),
-            Command::TakeBackQueued { reply } => {
+            Ask::Export { format } => self.export(&format),
+            // On a task of the link's own: a pull takes minutes, chatting goes on.
+            Ask::Pull { name, lines } => self.link.pull(name, lines),
+            Ask::ListSessions { change, reply } => {
+                super::folder::list(self.disk.folder(), change, reply);
+            }
+            Ask::SearchSessions {
+                query,
+                limit,
+                reply,
+            } => super::folder::search(self.disk.folder(), query, limit, reply),
+            Ask::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }
-            c @ (Command::Request(_)
-            | Command::SendInput { .. }
-            | Command::Stop
-            | Command::SetModel { .. }
-            | Command::Restore { .. }
-            | Command::DeleteSnapshot { .. }
-            | Command::Reconnect
-            | Command::ModelsChanged
-            | Command::SetThink(_)
-            | Command::Approve { .. }
-            | Command::Fork { .. }
-            | Command::Shutdown) => return Some(c),
         }
-        None
     }
 
     fn inspect(&self, number: Option<u32>) -> Option<Inspection> {

@@ -3,11 +3,15 @@
 use crate::core::checkpoint::Checkpoint;
 use crate::core::engine::Request;
 use crate::core::message::Message;
-use crate::llm::ModelSummary;
-use tokio::sync::oneshot;
+use crate::llm::{ModelSummary, PullLine};
+use tokio::sync::{mpsc, oneshot};
 
 /// A request to the actor. Replies, where there are any, come back on a oneshot; every
 /// other outcome arrives as [`crate::view::Update`]s and in the published view.
+///
+/// Sorted once, by its type: an [`Ask`] is answered at once (`answers.rs`), even while a
+/// reply streams or a compression runs; every other command runs in its turn
+/// (`driver.rs`).
 #[derive(Debug)]
 pub enum Command {
     /// What the person asks of the conversation, passed to the engine as it is (a message,
@@ -22,14 +26,13 @@ pub enum Command {
         message: String,
         choice: crate::core::read_through::LongInput,
     },
+    /// Answered at once, without waiting for the turn (see [`Ask`]).
+    Ask(Ask),
     /// Stop the reply being generated, or the compression under way.
     Stop,
     /// Switch models: checked with the server first.
     SetModel {
         name: String,
-    },
-    ListSnapshots {
-        reply: oneshot::Sender<Result<crate::store::snapshot::SnapshotListing, String>>,
     },
     /// Restore a snapshot by id or the start of one.
     Restore {
@@ -37,6 +40,37 @@ pub enum Command {
     },
     DeleteSnapshot {
         id: String,
+    },
+    /// Check the server again now.
+    Reconnect,
+    /// A model was installed (a pull ended): recall's embedding model is picked again.
+    ModelsChanged,
+    /// How much a thinking model reasons (`/think`); `None`: the model's default.
+    SetThink(Option<crate::llm::Think>),
+    /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
+    /// with this `id`).
+    Approve {
+        id: u64,
+        answer: Approval,
+    },
+    /// Start a new session from this one's messages up to `at` (the last when `None`);
+    /// answers the new session's id and the message it was made at (`/fork`).
+    Fork {
+        at: Option<crate::core::message::MessageId>,
+        reply: oneshot::Sender<Result<Forked, String>>,
+    },
+    /// Finish what is under way, sync, and stop.
+    Shutdown,
+}
+
+/// What the actor answers at once — between turns, while a reply streams, while a
+/// compression runs or a tool call waits — because it does not change the conversation:
+/// lists, the inspector, export, `/check` and `/pull` on tasks of their own, the
+/// type-ahead queue taken back, the data folder's other sessions.
+#[derive(Debug)]
+pub enum Ask {
+    ListSnapshots {
+        reply: oneshot::Sender<Result<crate::store::snapshot::SnapshotListing, String>>,
     },
     ListModels {
         reply: oneshot::Sender<Result<Vec<ModelSummary>, String>>,
@@ -66,30 +100,67 @@ pub enum Command {
     Export {
         format: crate::store::export::Format,
     },
-    /// Check the server again now.
-    Reconnect,
-    /// A model was installed (a pull ended): recall's embedding model is picked again.
-    ModelsChanged,
-    /// How much a thinking model reasons (`/think`); `None`: the model's default.
-    SetThink(Option<crate::llm::Think>),
-    /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
-    /// with this `id`).
-    Approve {
-        id: u64,
-        answer: Approval,
-    },
-    /// Start a new session from this one's messages up to `at` (the last when `None`);
-    /// answers the new session's id and the message it was made at (`/fork`).
-    Fork {
-        at: Option<crate::core::message::MessageId>,
-        reply: oneshot::Sender<Result<Forked, String>>,
-    },
     /// Return the messages typed ahead (not sent yet) and drop them from the queue.
-    TakeBackQueued {
-        reply: oneshot::Sender<Vec<String>>,
+    TakeBackQueued { reply: oneshot::Sender<Vec<String>> },
+    /// Download a model to the server (`/pull`): its lines go to `lines` as they come,
+    /// from a task of the link's own, so chatting goes on. Dropping the receiver cancels
+    /// the pull (the HTTP stream is dropped: the server sees the client leave).
+    Pull {
+        name: String,
+        lines: mpsc::UnboundedSender<PullEvent>,
     },
-    /// Finish what is under way, sync, and stop.
-    Shutdown,
+    /// The sessions of the data folder (the browser), listed after `change` when one is
+    /// asked: what the change did, and the list.
+    ListSessions {
+        change: Option<SessionChange>,
+        reply: oneshot::Sender<SessionListing>,
+    },
+    /// Search every session of the data folder (`/search`), `limit` hits at most.
+    SearchSessions {
+        query: String,
+        limit: usize,
+        reply: oneshot::Sender<Result<crate::store::search::SearchReport, String>>,
+    },
+}
+
+impl From<Ask> for Command {
+    fn from(a: Ask) -> Command {
+        Command::Ask(a)
+    }
+}
+
+/// A line of a pull under way (`Ask::Pull`), or why it ended early.
+#[derive(Debug)]
+pub enum PullEvent {
+    Line(PullLine),
+    /// The connection failed, or the server's answer was not a pull's.
+    Failed(String),
+}
+
+/// A change to a session of the data folder, made from the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionChange {
+    /// A new title (empty: titled by its first message again).
+    Rename { id: String, title: String },
+    /// Moved to the trash folder.
+    Trash { id: String },
+}
+
+/// What a [`SessionChange`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionChanged {
+    /// The title kept (`None`: the first message's again), or why not.
+    Renamed(Result<Option<String>, String>),
+    /// The trash folder it went to, or why not.
+    Trashed(Result<std::path::PathBuf, String>),
+}
+
+/// The answer to `Ask::ListSessions`.
+#[derive(Debug)]
+pub struct SessionListing {
+    pub changed: Option<SessionChanged>,
+    /// Every session, newest first, or why they cannot be listed.
+    pub list: Result<Vec<crate::store::SessionSummary>, String>,
 }
 
 /// A fork just made (`Command::Fork`).

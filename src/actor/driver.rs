@@ -89,7 +89,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Some(c) => c,
                 None if self.inbox.closed()
                     && !self.bg.is_running()
-                    && !self.vectors.is_running() =>
+                    && !self.vectors.is_running()
+                    && !self.title.is_running() =>
                 {
                     break;
                 }
@@ -105,6 +106,12 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         out = self.bg.done() => {
                             self.background_ended(out).await;
                             self.publish();
+                            continue;
+                        }
+                        title = self.title.done() => {
+                            if let Some(title) = title {
+                                self.disk.save_title(&title);
+                            }
                             continue;
                         }
                         answer = self.vectors.done() => {
@@ -139,6 +146,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     bg.abort();
                 }
                 self.vectors.abort();
+                self.title.abort();
                 break;
             }
             self.handle(cmd).await;
@@ -154,11 +162,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     }
 
     async fn handle(&mut self, cmd: Command) {
-        let Some(cmd) = self.answer(cmd) else {
-            self.publish();
-            return;
-        };
         match cmd {
+            Command::Ask(ask) => self.answer(ask),
             Command::Request(Request::Retry) => {
                 // What waits to be written goes first: a message is sent only once it is
                 // on disk.
@@ -219,15 +224,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::Fork { at, reply } => {
                 let _ = reply.send(self.disk.fork(at, &self.engine, &mut self.out));
             }
-            // Answered above (`answer`).
-            Command::ListSnapshots { .. }
-            | Command::ListModels { .. }
-            | Command::Inspect { .. }
-            | Command::InspectResult { .. }
-            | Command::ListFacts { .. }
-            | Command::Check { .. }
-            | Command::TakeBackQueued { .. }
-            | Command::Export { .. } => {}
         }
         self.publish();
     }
@@ -337,11 +333,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         self.inbox.push_front(Command::Shutdown);
                         return None;
                     }
-                    Some(c) => {
-                        if let Some(c) = self.answer(c) {
-                            self.defer(c);
-                        }
-                    }
+                    Some(c) => self.while_busy(c),
                     None => {}
                 },
                 out = &mut fut => return Some(out),
@@ -349,11 +341,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
-    /// A command that arrived while something ran waits its turn; a message typed ahead
-    /// shows as queued at once.
-    pub(super) fn defer(&mut self, c: Command) {
-        if self.inbox.defer(c) {
-            self.publish();
+    /// A command that arrived while something ran: an [`Ask`](super::command::Ask) is
+    /// answered at once, any other waits its turn (a message typed ahead shows as queued
+    /// at once).
+    pub(super) fn while_busy(&mut self, c: Command) {
+        match c {
+            Command::Ask(ask) => self.answer(ask),
+            c => {
+                if self.inbox.defer(c) {
+                    self.publish();
+                }
+            }
         }
     }
 

@@ -7,11 +7,15 @@
 //! think, the loaded window is asked of the server once per model and size. Checking the
 //! server and switching models feed the engine, so they run in `connect.rs`.
 
+use super::ActorConfig;
+use super::command::PullEvent;
 use super::summarizer::BackendSummarizer;
 use crate::llm::{ChatBackend, Think};
 use crate::view::Connection;
+use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
 
 /// Longest wait between reconnect attempts.
 const RECONNECT_MAX: Duration = Duration::from_secs(30);
@@ -43,33 +47,30 @@ pub(super) struct Link<B> {
     repeat_limit: usize,
 }
 
-/// How the session asks the server, from the actor's settings.
-pub(super) struct Asking {
-    pub host: String,
-    pub reconnect_after: Duration,
-    pub think: Option<Think>,
-    pub temperature: Option<f32>,
-    pub summary_model: Option<String>,
-    pub repeat_limit: usize,
-}
-
 impl<B: ChatBackend> Link<B> {
-    pub fn new(backend: Arc<B>, summary_backend: Arc<B>, asking: Asking) -> Self {
+    /// The link as the actor's settings make it; `think` is the session's own (its
+    /// `/think`) when it has one, else the settings'.
+    pub fn new(
+        backend: Arc<B>,
+        summary_backend: Arc<B>,
+        config: &ActorConfig,
+        think: Option<Think>,
+    ) -> Self {
         Link {
             backend,
             summary_backend,
-            host: asking.host,
+            host: config.host.clone(),
             connection: Connection::Connecting,
             reconnect_at: None,
-            reconnect_delay: asking.reconnect_after,
-            reconnect_after: asking.reconnect_after,
+            reconnect_delay: config.reconnect_after,
+            reconnect_after: config.reconnect_after,
             loaded_checked: None,
             tools_capable: false,
             thinking_capable: false,
-            think: asking.think,
-            temperature: asking.temperature,
-            summary_model: asking.summary_model,
-            repeat_limit: asking.repeat_limit,
+            think,
+            temperature: config.temperature,
+            summary_model: config.summary_model.clone(),
+            repeat_limit: config.repeat_limit,
         }
     }
 
@@ -172,6 +173,39 @@ impl<B: ChatBackend> Link<B> {
             .iter()
             .find(|m| same_model(&m.name, model))
             .and_then(|m| m.context_length)
+    }
+
+    /// `/pull NAME` on the chat server, on a task of its own: each line goes to `lines`
+    /// until the pull ends or nobody listens any more (the stream is dropped at once then,
+    /// so the server sees the client leave).
+    pub fn pull(&self, name: String, lines: mpsc::UnboundedSender<PullEvent>) {
+        let backend = self.backend.clone();
+        tokio::spawn(async move {
+            let mut stream = tokio::select! {
+                s = backend.pull(&name) => match s {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let _ = lines.send(PullEvent::Failed(e.to_string()));
+                        return;
+                    }
+                },
+                () = lines.closed() => return,
+            };
+            loop {
+                let item = tokio::select! {
+                    item = stream.next() => item,
+                    () = lines.closed() => return,
+                };
+                let Some(item) = item else { return };
+                let event = match item {
+                    Ok(line) => PullEvent::Line(line),
+                    Err(e) => PullEvent::Failed(e.to_string()),
+                };
+                if lines.send(event).is_err() {
+                    return;
+                }
+            }
+        });
     }
 
     /// The summarizer of this session: the summary model on the summary server, with the

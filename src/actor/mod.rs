@@ -43,6 +43,7 @@ mod compress;
 mod connect;
 mod digest;
 mod driver;
+mod folder;
 mod inbox;
 mod link;
 mod persist;
@@ -59,8 +60,12 @@ mod tools;
 mod transcript;
 mod vectors;
 
+pub use crate::llm::EmbeddingChoice;
 pub use check::CheckReport;
-pub use command::{Approval, Command, Forked, Inspection, ResultInspection};
+pub use command::{
+    Approval, Ask, Command, Forked, Inspection, PullEvent, ResultInspection, SessionChange,
+    SessionChanged, SessionListing,
+};
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
 use crate::core::engine::Engine;
@@ -115,6 +120,9 @@ pub struct ActorConfig {
     pub app_version: String,
     /// Where records the session log could not take are written at exit.
     pub rescue_dir: std::path::PathBuf,
+    /// The data folder whose sessions the browser lists and `/search` searches; `None`:
+    /// not kept on disk.
+    pub data_dir: Option<crate::store::DataDir>,
     /// Tools the model may call; `None`: none.
     pub tools: Option<ToolsConfig>,
     /// `think` for thinking models; `None`: the model's default.
@@ -124,19 +132,6 @@ pub struct ActorConfig {
     pub repeat_limit: usize,
     /// Which model makes the vectors of recall by meaning (`[recall] embedding_model`).
     pub embedding: EmbeddingChoice,
-}
-
-/// Which model makes the vectors of recall by meaning.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum EmbeddingChoice {
-    /// An installed embedding model, if any (`llm::pick_embedding_model`; the one the
-    /// session's vectors are from while it is installed).
-    #[default]
-    Auto,
-    /// None: recall is by words alone, and nothing suggests a model.
-    Off,
-    /// This one, when installed.
-    Named(String),
 }
 
 /// The tools of a session: where they work and who decides.
@@ -161,6 +156,7 @@ impl Default for ActorConfig {
             reconnect_after: std::time::Duration::from_secs(2),
             app_version: env!("CARGO_PKG_VERSION").to_string(),
             rescue_dir: std::env::temp_dir(),
+            data_dir: None,
             tools: None,
             think: None,
             repeat_limit: repetition::DEFAULT_REPEAT_LIMIT,
@@ -243,45 +239,25 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         let store = LazyStore::new(store, engine.header(&config.app_version));
         let backend = Arc::new(backend);
         let summary_backend = summary_backend.map_or_else(|| backend.clone(), Arc::new);
-        let ActorConfig {
-            host,
-            temperature,
-            summary_model,
-            keep_auto_snapshots,
-            reconnect_after,
-            app_version,
-            rescue_dir,
-            tools,
-            think,
-            repeat_limit,
-            embedding,
-        } = config;
         // The session's own `/think` (in its settings) over the config's.
         let think = engine
             .params()
             .think
             .as_deref()
             .and_then(crate::llm::Think::parse)
-            .or(think);
-        let asking = link::Asking {
-            host,
-            reconnect_after,
-            think,
-            temperature,
-            summary_model,
-            repeat_limit,
-        };
+            .or(config.think);
+        // Each part takes what it needs of the one settings value.
         let actor = driver::Actor {
             engine,
-            link: link::Link::new(backend, summary_backend, asking),
+            link: link::Link::new(backend, summary_backend, &config, think),
             out: publish::Publisher::new(updates_tx, view_tx),
             inbox: inbox::Inbox::new(rx),
-            disk: persist::Persistence::new(store, keep_auto_snapshots, rescue_dir, app_version),
-            tools: toolbox::Toolbox::new(tools),
+            disk: persist::Persistence::new(store, &config),
+            tools: toolbox::Toolbox::new(config.tools),
             bg: background::Background::default(),
             title: title::Titler::default(),
             checker: check::Checker::default(),
-            vectors: vectors::Vectors::new(embedding),
+            vectors: vectors::Vectors::new(config.embedding),
         };
         actor.run(model).await
     });

@@ -9,9 +9,9 @@
 //! (through the [`Publisher`]), and the view carries the count the app asks about before
 //! quitting.
 
-use super::Rescued;
 use super::publish::Publisher;
 use super::store::LazyStore;
+use super::{ActorConfig, Rescued};
 use crate::core::engine::{Engine, Input};
 use crate::core::message::MessageId;
 use crate::core::record::{Record, RecordBody, SnapshotPurpose};
@@ -36,22 +36,36 @@ pub(super) struct Persistence<S> {
     rescue_dir: PathBuf,
     /// For the rescue file's header.
     app_version: String,
+    /// The data folder, whose other sessions the browser and `/search` read (`folder.rs`).
+    folder: Option<crate::store::DataDir>,
 }
 
 impl<S: SessionStore> Persistence<S> {
-    pub fn new(
-        store: LazyStore<S>,
-        keep_auto_snapshots: usize,
-        rescue_dir: PathBuf,
-        app_version: String,
-    ) -> Self {
+    pub fn new(store: LazyStore<S>, config: &ActorConfig) -> Self {
         Persistence {
             store,
             retry_at: tokio::time::Instant::now(),
-            keep_auto_snapshots,
-            rescue_dir,
-            app_version,
+            keep_auto_snapshots: config.keep_auto_snapshots,
+            rescue_dir: config.rescue_dir.clone(),
+            app_version: config.app_version.clone(),
+            folder: config.data_dir.clone(),
         }
+    }
+
+    /// Keep the title the model wrote beside the log, unless the session has one by now
+    /// (a rename wins) or keeps none (not on disk).
+    pub fn save_title(&self, title: &str) {
+        let Some((dir, id)) = self.store.title_target() else {
+            return;
+        };
+        if let Err(e) = crate::store::manage::save_auto_title(&dir, &id, title) {
+            tracing::warn!(error = %e, "cannot keep the session's title");
+        }
+    }
+
+    /// The data folder, when sessions are kept on disk.
+    pub fn folder(&self) -> Option<crate::store::DataDir> {
+        self.folder.clone()
     }
 
     /// The store, for reading (snapshots, saved results, export).

@@ -1,7 +1,9 @@
 //! A short title the model writes for a session, once, after its first answer: in the
 //! background (the person is reading; the request is a few tokens), never for a session
-//! that has a title already (one given with rename always wins), and written beside the
-//! log (`<id>.autotitle`) where the session list and the browser read it.
+//! that has a title already (one given with rename always wins). The request runs as a
+//! task of its own; its answer comes back to the actor's loop, and the actor's writer
+//! (`Persistence::save_title`) keeps it beside the log (`<id>.autotitle`), where the
+//! session list and the browser read it — unless the session got a title meanwhile.
 
 use super::store::LazyStore;
 use super::summarizer::BackendSummarizer;
@@ -9,6 +11,7 @@ use crate::core::engine::Engine;
 use crate::core::message::Role;
 use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest};
 use crate::store::SessionStore;
+use tokio::task::JoinHandle;
 
 /// How much of the first exchange the title is made from.
 const EXCERPT_CHARS: usize = 600;
@@ -19,10 +22,13 @@ const TITLE_TOKENS: i32 = 24;
 const SYSTEM: &str = "You summarize a conversation as a title of 3 to 6 words. Reply with \
 the title only: no quotes, no full stop, no preamble.";
 
-/// Whether a title was asked of the model in this run.
+/// Whether a title was asked of the model in this run, and the request under way.
 #[derive(Default)]
 pub(super) struct Titler {
     asked: bool,
+    /// The model writing the title; its answer is kept by the actor's writer
+    /// (`Persistence::save_title`), like every other write of the session.
+    running: Option<JoinHandle<Option<String>>>,
 }
 
 impl Titler {
@@ -33,12 +39,9 @@ impl Titler {
         engine: &Engine,
         summarizer: BackendSummarizer<B>,
     ) {
-        if self.asked {
+        if self.asked || store.title_target().is_none() {
             return;
         }
-        let Some((dir, id)) = store.title_target() else {
-            return;
-        };
         let history = engine.history();
         let first = |role: Role| {
             history
@@ -69,17 +72,37 @@ impl Titler {
             server_truncates: false,
         };
         let backend = summarizer.backend.clone();
-        tokio::spawn(async move {
+        self.running = Some(tokio::spawn(async move {
             match backend.chat(request).await {
-                Ok(r) => {
-                    let title = clean_title(&r.text);
-                    if let Err(e) = crate::store::manage::save_auto_title(&dir, &id, &title) {
-                        tracing::warn!(error = %e, "cannot keep the session's title");
-                    }
+                Ok(r) => Some(clean_title(&r.text)),
+                Err(e) => {
+                    tracing::info!(error = %e, "no title for the session");
+                    None
                 }
-                Err(e) => tracing::info!(error = %e, "no title for the session"),
             }
-        });
+        }));
+    }
+
+    /// The title the model wrote, when its request ends (never when none runs: for
+    /// `select!`); `None` when it failed.
+    pub async fn done(&mut self) -> Option<String> {
+        let Some(task) = &mut self.running else {
+            return std::future::pending().await;
+        };
+        let out = task.await;
+        self.running = None;
+        out.ok().flatten()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Quitting does not wait for a title: the next run asks again.
+    pub fn abort(&mut self) {
+        if let Some(task) = self.running.take() {
+            task.abort();
+        }
     }
 }
 

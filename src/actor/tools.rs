@@ -285,11 +285,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     self.inbox.push_front(Command::Shutdown);
                     return None;
                 }
-                Some(c) => {
-                    if let Some(c) = self.answer(c) {
-                        self.defer(c);
-                    }
-                }
+                Some(c) => self.while_busy(c),
             }
         }
     }

@@ -3,13 +3,13 @@
 
 use super::App;
 use super::overlays::Reply;
-use crate::actor::{CheckReport, Command};
+use crate::actor::{Ask, CheckReport};
 
 impl App {
     pub(super) fn check(&mut self) {
         self.checking = true;
         self.info(super::words::CHECK_STARTED);
-        self.ask(|reply| Command::Check { reply }, Reply::Checked);
+        self.ask(|reply| Ask::Check { reply }, Reply::Checked);
     }
 
     pub(super) fn on_checked(&mut self, result: Result<CheckReport, String>) {

@@ -8,12 +8,8 @@
 //! oneshots that are awaited by small tasks which wake the loop.
 
 use super::App;
-use super::overlays::OverlayState;
-use super::present::status_view;
-use super::words;
-use crate::ui::{self, Overlay, PanelView, UiView};
-use crate::view::{Activity, Update};
-use chrono::{Local, Offset, Utc};
+use crate::ui;
+use crate::view::Update;
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
 use futures_util::StreamExt;
 use ratatui::DefaultTerminal;
@@ -61,7 +57,7 @@ impl App {
         let mut last_draw: Option<Instant> = None;
         let mut spinner = tokio::time::interval(SPINNER);
         spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        while !self.quit {
+        while !self.leaving.decided() {
             if dirty && last_draw.is_none_or(|t| t.elapsed() >= FRAME) {
                 self.draw(terminal)?;
                 last_draw = Some(Instant::now());
@@ -121,166 +117,14 @@ impl App {
                 }, if dirty => {}
             }
         }
-        Ok(std::mem::take(&mut self.exit))
+        Ok(self.leaving.take_exit())
     }
 
     fn draw(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
         // The actor publishes the view before sending the updates that follow from it, so
         // the freshest view is never older than the transcript drawn with it.
         self.sync_session();
-        let mut status = status_view(&self.session, self.spinner);
-        status.pull = self.hidden_pull();
-        status.mouse = (!self.mouse).then(|| words::mouse_status(&self.mouse_key()));
-        let now = Utc::now();
-        let session = self.session.clone();
-        // A call waiting for the person's answer comes before any other popup.
-        let asking = match &session.activity {
-            Activity::Approval(ask) if ask.id != self.approval_answered => Some(ask.clone()),
-            _ => None,
-        };
-        let overlay = self.overlay.as_ref().map(|o| match o {
-            OverlayState::Facts { rows, selected } => Overlay::Facts {
-                rows,
-                selected: *selected,
-            },
-            OverlayState::Help {
-                scroll,
-                topic: None,
-            } => Overlay::Help {
-                bindings: &self.help_lines,
-                scroll: *scroll,
-            },
-            OverlayState::Help {
-                scroll,
-                topic: Some(topic),
-            } => Overlay::Topic {
-                title: topic.title(),
-                text: topic.body(),
-                scroll: *scroll,
-            },
-            OverlayState::Snapshots {
-                items,
-                selected,
-                confirm_delete,
-            } => Overlay::Snapshots {
-                items,
-                selected: *selected,
-                now,
-                confirm_delete: *confirm_delete,
-            },
-            OverlayState::Models {
-                items,
-                selected,
-                note,
-                pull,
-            } => Overlay::Models {
-                items,
-                selected: *selected,
-                current: &session.status.model,
-                note: note.as_deref(),
-                pull: pull.as_deref().map(super::words::pull_row),
-            },
-            // Closed with its pull (`app::pull`); an empty frame at worst.
-            OverlayState::Pull => Overlay::Pull {
-                title: self
-                    .pull
-                    .as_ref()
-                    .map(|j| super::words::pull_title(&j.name))
-                    .unwrap_or_default(),
-                lines: self.pull.as_ref().map(|j| j.lines()).unwrap_or_default(),
-                ratio: self.pull.as_ref().and_then(|j| j.ratio()),
-                footer: super::words::PULL_FOOTER,
-            },
-            OverlayState::Inspector {
-                checkpoint,
-                originals,
-                scroll,
-            } => Overlay::Inspector {
-                checkpoint,
-                originals,
-                scroll: *scroll,
-            },
-            OverlayState::ResultInspector { inspection, scroll } => Overlay::ResultInspector {
-                id: inspection.id,
-                tool: &inspection.tool,
-                seen: &inspection.seen,
-                original: &inspection.original,
-                scroll: *scroll,
-            },
-            OverlayState::Sessions(b) => Overlay::Sessions {
-                rows: b.all.as_ref().map(|_| {
-                    b.shown()
-                        .into_iter()
-                        .map(|s| super::sessions::session_row(s, &session.session_id))
-                        .collect()
-                }),
-                total: b.all.as_ref().map_or(0, Vec::len),
-                selected: b.selected,
-                filter: &b.filter,
-                prompt: match &b.mode {
-                    super::sessions::BrowserMode::Browse => crate::ui::BrowserPrompt::None,
-                    super::sessions::BrowserMode::Rename(t) => {
-                        crate::ui::BrowserPrompt::Rename(t, crate::store::manage::MAX_TITLE_CHARS)
-                    }
-                    super::sessions::BrowserMode::ConfirmDelete => {
-                        crate::ui::BrowserPrompt::ConfirmDelete
-                    }
-                },
-                note: b.note.as_deref(),
-                now,
-            },
-            OverlayState::Search(d) => Overlay::Search {
-                query: &d.query,
-                rows: d.report.as_ref().map(super::sessions::search_rows),
-                selected: d.selected,
-                note: d.note.as_deref(),
-            },
-            OverlayState::Themes(p) => Overlay::Themes {
-                names: p.items.iter().map(|(name, _)| name.as_str()).collect(),
-                selected: p.selected,
-                current: &self.opts.theme.name,
-                note: p
-                    .error()
-                    .or(self.opts.no_color.then_some(super::words::THEMES_NO_COLOR)),
-            },
-        });
-        let overlay = match &asking {
-            Some(ask) => Some(Overlay::Approval {
-                ask,
-                scroll: self.approval_scroll,
-            }),
-            None => overlay,
-        };
-        let panel = self.panel.then(|| PanelView {
-            goals: &session.goals,
-            checkpoints: &session.checkpoints,
-            selected: self.panel_selected,
-            focused: self.panel_focus,
-            now,
-            params: Some(&session.status.params),
-            status: Some(&session.status),
-        });
-        // A `/theme` preview: the whole screen in the selected theme, the box included.
-        let theme = super::themes::drawn(&self.overlay, &self.opts.theme);
-        let fingerprint = theme.fingerprint();
-        if fingerprint != self.input_theme {
-            ui::style_textarea(&mut self.input, theme);
-            self.input_theme = fingerprint;
-        }
-        let mut view = UiView {
-            transcript: &mut self.transcript,
-            input: &self.input,
-            input_note: self.input_note.clone(),
-            status,
-            panel,
-            overlay,
-            banner: self.banner.clone(),
-            theme,
-            ascii: self.opts.ascii,
-            utc_offset: Local::now().offset().fix(),
-            details: self.details,
-            queued: &self.session.queued,
-        };
+        let mut view = self.view_model();
         let frame = terminal.draw(|f| ui::render(f, &mut view))?;
         self.screen_rows = frame.area.height;
         Ok(())

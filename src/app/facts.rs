@@ -4,7 +4,7 @@
 
 use super::App;
 use super::overlays::{FactsAsk, OverlayState, Reply};
-use crate::actor::Command;
+use crate::actor::Ask;
 use crate::core::engine::{FactPlace, FactRow, Request};
 use crate::core::ledger::FactEdit;
 use crossterm::event::{KeyCode, KeyEvent};
@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 impl App {
     pub(super) fn facts(&mut self, ask: FactsAsk) {
         self.ask(
-            |reply| Command::ListFacts { reply },
+            |reply| Ask::ListFacts { reply },
             move |rows| Reply::Facts { rows, ask },
         );
     }
@@ -85,7 +85,7 @@ impl App {
             _ => return,
         };
         let fact = fact.key.clone();
-        self.command(Request::Fact { fact, edit });
+        self.intend(Request::Fact { fact, edit }.into());
         // The list shows the change once the engine made it.
         self.facts(FactsAsk::List);
     }

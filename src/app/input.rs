@@ -16,7 +16,6 @@ use super::words;
 use crate::actor::Command;
 use crate::core::engine::Request;
 use crate::core::sanitize::{byte_prefix, sanitize};
-use crate::view::Activity;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_textarea::TextArea;
 
@@ -49,9 +48,7 @@ fn cap_paste(text: &str, limit: usize) -> (&str, bool) {
 impl App {
     pub(super) fn on_key(&mut self, k: KeyEvent) {
         self.opts.start_at = None;
-        if let Activity::Approval(ask) = &self.session.activity
-            && ask.id != self.approval_answered
-        {
+        if let Some(ask) = self.approving.asking(&self.session.activity) {
             let id = ask.id;
             let session_offered =
                 !matches!(ask.session_scope, crate::view::SessionScope::NotOffered(_));
@@ -65,16 +62,16 @@ impl App {
                 return;
             }
             self.overlay = None;
-            self.panel_focus = false;
+            self.panel.unfocus();
         }
-        if self.panel_focus {
+        if self.panel.focused() {
             if self.panel_key(k) {
                 return;
             }
             // Editing hands the keys back to the input, so the Enter that follows sends
             // rather than opening a checkpoint.
             if edits_input(&k) {
-                self.panel_focus = false;
+                self.panel.unfocus();
             }
         }
         let intent = self.opts.keymap.intent(&k);
@@ -97,14 +94,12 @@ impl App {
                     && k.modifiers.contains(KeyModifiers::CONTROL)
                     && self.generating() =>
             {
-                self.command(Command::Stop);
+                self.intend(Intent::Actor(Command::Stop));
             }
             Some(Ok(intent)) => self.intend(intent),
             Some(Err(usage)) => self.input_note = Some(usage),
             None => {
-                if k.code == KeyCode::Tab && self.panel {
-                    self.panel_focus = true;
-                    self.panel_selected.get_or_insert(0);
+                if k.code == KeyCode::Tab && self.panel.focus() {
                     return;
                 }
                 self.input.input(k);
@@ -145,52 +140,13 @@ impl App {
     /// Whether `k` only types a character into the message box (no dialog, panel or
     /// binding takes it), so that a run of such keys can be inserted at once.
     pub(super) fn types_into_the_box(&self, k: &KeyEvent) -> bool {
-        let asking = matches!(&self.session.activity,
-            Activity::Approval(ask) if ask.id != self.approval_answered);
+        let asking = self.approving.asking(&self.session.activity).is_some();
         is_text(k)
             && !asking
             && self.overlay.is_none()
-            && !self.panel_focus
+            && !self.panel.focused()
             && self.opts.keymap.binding(k).is_none()
             && !(k.code == KeyCode::Char('?') && self.input.is_empty())
-    }
-
-    /// A tool call asks: y or Enter allows it once, a for the session (when offered), n or
-    /// Esc denies; arrows scroll a long preview. Quitting still works; other keys wait.
-    fn approval_key(&mut self, id: u64, session_offered: bool, k: &KeyEvent) -> bool {
-        use crate::actor::Approval;
-        if self.opts.keymap.quits(k) {
-            return false;
-        }
-        let answer = match k.code {
-            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(Approval::Once),
-            KeyCode::Char('a' | 'A') if session_offered => Some(Approval::Session),
-            KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Approval::Deny { reason: None }),
-            KeyCode::Down => {
-                self.approval_scroll = self.approval_scroll.saturating_add(1);
-                None
-            }
-            KeyCode::Up => {
-                self.approval_scroll = self.approval_scroll.saturating_sub(1);
-                None
-            }
-            KeyCode::PageDown => {
-                self.approval_scroll = self.approval_scroll.saturating_add(10);
-                None
-            }
-            KeyCode::PageUp => {
-                self.approval_scroll = self.approval_scroll.saturating_sub(10);
-                None
-            }
-            _ => None,
-        };
-        if let Some(answer) = answer {
-            self.approval_scroll = 0;
-            // Answered once: the dialog goes until the actor publishes what follows.
-            self.approval_answered = id;
-            self.command(Command::Approve { id, answer });
-        }
-        true
     }
 
     pub(super) fn scroll(&mut self, up: bool, lines: u16) {
@@ -212,7 +168,7 @@ impl App {
     pub(super) fn on_paste(&mut self, text: &str) {
         // Pasted text goes to the input; close what hides it so nothing lands unseen.
         self.overlay = None;
-        self.panel_focus = false;
+        self.panel.unfocus();
         let text = paste::normalize_newlines(text);
         let clean = sanitize(&text);
         let (kept, cut) = cap_paste(&clean, self.opts.paste_limit_bytes);
@@ -229,33 +185,6 @@ impl App {
             self.input.insert_str(kept);
             self.input_note = cut_note;
         }
-    }
-
-    pub(super) fn toggle_panel(&mut self) {
-        self.panel = !self.panel;
-        self.panel_focus = false;
-    }
-
-    /// Keys while the panel has focus; true if used.
-    fn panel_key(&mut self, k: KeyEvent) -> bool {
-        let n = self.session.checkpoints.len();
-        match k.code {
-            KeyCode::Up => {
-                self.panel_selected = Some(self.panel_selected.unwrap_or(0).saturating_sub(1));
-            }
-            KeyCode::Down => {
-                self.panel_selected =
-                    Some((self.panel_selected.unwrap_or(0) + 1).min(n.saturating_sub(1)));
-            }
-            KeyCode::Enter => {
-                if let Some(i) = self.panel_selected {
-                    self.inspect_selected(i);
-                }
-            }
-            KeyCode::Tab | KeyCode::Esc => self.panel_focus = false,
-            _ => return false,
-        }
-        true
     }
 
     /// The draft as it will be sent: folded pastes in place of their markers.

@@ -10,7 +10,7 @@
 use super::overlays::{OverlayState, Reply};
 use super::words;
 use super::{App, AppExit};
-use crate::actor::Command;
+use crate::actor::{Ask, Command};
 use crate::core::engine::Request;
 use crate::core::goals::GoalChange;
 use crate::core::message::MessageId;
@@ -84,6 +84,22 @@ pub enum Intent {
     Actor(Command),
 }
 
+/// A command for the actor, as the pickers and the pull's end ask for one: through
+/// [`App::intend`] like every other intent (and without naming this file, which names
+/// theirs).
+impl From<Command> for Intent {
+    fn from(c: Command) -> Intent {
+        Intent::Actor(c)
+    }
+}
+
+/// A request for the engine, as a dialog's key asks for one (see `From<Command>`).
+impl From<Request> for Intent {
+    fn from(r: Request) -> Intent {
+        Intent::Engine(r)
+    }
+}
+
 impl App {
     /// Carry out what the person asked for; the one place each intent is handled.
     pub(super) fn intend(&mut self, intent: Intent) {
@@ -117,7 +133,7 @@ impl App {
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Goal(change) => {
                 self.command(Request::Goal { change });
-                self.panel = true;
+                self.panel.show();
             }
             Intent::Help(topic) => self.overlay = Some(OverlayState::Help { scroll: 0, topic }),
             Intent::Quit => self.leave_or_ask(AppExit::Quit),
@@ -175,77 +191,16 @@ impl App {
     /// Esc: messages typed ahead come back first; the next Esc stops the reply.
     fn stop(&mut self) {
         if !self.session.queued.is_empty() {
-            self.ask(|reply| Command::TakeBackQueued { reply }, Reply::TakenBack);
+            self.ask(|reply| Ask::TakeBackQueued { reply }, Reply::TakenBack);
         } else if self.generating() {
             self.command(Command::Stop);
         } else if self.banner.is_some() {
             self.banner = None;
-        } else if self.panel_focus {
-            self.panel_focus = false;
+        } else if self.panel.focused() {
+            self.panel.unfocus();
         } else if self.session.background.is_some() {
             // Nothing else to stop: the compression between turns.
             self.command(Command::Stop);
         }
     }
-
-    /// Quit (or leave for a new session: `exit`), unless something would be lost that the
-    /// person was not asked about yet: unsent text (the box, messages typed ahead), then
-    /// records the log could not take (the actor writes those to a rescue file when it
-    /// stops), then a pull under way (its task ends with the app). Each question is asked once about the same stake; a change to the draft or
-    /// the queue asks again.
-    fn leave_or_ask(&mut self, exit: AppExit) {
-        let stake = QuitStake {
-            draft: self.draft(),
-            queued: self.session.queued.len(),
-            unwritten: self.session.unwritten,
-            pulling: self.pull.as_ref().map(|job| job.name.clone()),
-        };
-        let mut questions = Vec::new();
-        let new = matches!(exit, AppExit::New { .. });
-        if !stake.draft.trim().is_empty() || stake.queued > 0 {
-            questions.push(if new {
-                words::new_session_note()
-            } else {
-                words::quit_note(&self.keys)
-            });
-        }
-        if stake.unwritten > 0 {
-            questions.push(if new {
-                words::new_session_unwritten_note(stake.unwritten)
-            } else {
-                words::quit_unwritten_note(&self.keys, stake.unwritten)
-            });
-        }
-        if let Some(name) = &stake.pulling {
-            questions.push(if new {
-                words::new_session_pull_note(name)
-            } else {
-                words::quit_pull_note(&self.keys, name)
-            });
-        }
-        let asked = match &self.quit_asked {
-            Some((same, n)) if *same == stake => *n,
-            _ => 0,
-        };
-        match questions.into_iter().nth(asked) {
-            Some(question) => {
-                self.input_note = Some(question);
-                self.quit_asked = Some((stake, asked + 1));
-            }
-            None => {
-                self.exit = exit;
-                self.quit = true;
-            }
-        }
-    }
-}
-
-/// What quitting now would lose, as it was when the person was asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct QuitStake {
-    draft: String,
-    queued: usize,
-    unwritten: usize,
-    /// The model a pull is fetching: leaving stops it.
-    pulling: Option<String>,
 }

@@ -1,12 +1,15 @@
 //! The terminal application: events in, commands to the actor out, a view-model drawn.
 //!
-//! Files by job: `event_loop` (the loop and drawing), `input` (where keys and pastes go),
+//! Files by job: `event_loop` (the loop), `frame` (the view-model drawn, built there
+//! only), `input` (where keys and pastes go), `leaving`, `approval` and `goal_panel`
+//! (parts of the app with fields of their own),
 //! `intent` (what the person wants, from a key or a command, and the one handler of
 //! each), `overlays` (the dialogs), `present` (what the actor publishes → what the ui
 //! draws), `words` (every sentence about what happened, in one place), `commands` (the
 //! slash command registry), `keymap` (keys → intents), `paste`, `terminal`. The [`App`]
 //! itself, its state and the few helpers every part uses, are here.
 
+mod approval;
 mod browser;
 mod check;
 mod closest;
@@ -14,9 +17,12 @@ pub mod commands;
 pub mod copy;
 mod event_loop;
 pub mod facts;
+mod frame;
+mod goal_panel;
 mod input;
 pub mod intent;
 pub mod keymap;
+mod leaving;
 mod overlays;
 pub mod paste;
 pub mod present;
@@ -106,28 +112,19 @@ pub struct App {
     pub(crate) details: bool,
     /// A `/check` is under way (`check.rs`).
     pub(crate) checking: bool,
-    pub(crate) panel: bool,
-    pub(crate) panel_focus: bool,
-    pub(crate) panel_selected: Option<usize>,
+    /// The goal panel: shown, focused, its selection (`goal_panel.rs`).
+    pub(crate) panel: goal_panel::GoalPanel,
     pub(crate) overlay: Option<OverlayState>,
-    /// Scroll of the approval dialog's preview (a long diff).
-    pub(crate) approval_scroll: u16,
+    /// A tool call's question: answered, and its preview's scroll (`approval.rs`).
+    pub(crate) approving: approval::Approving,
     /// Rows of the last frame drawn: PgUp/PgDn in a scrolled dialog move by its page.
     pub(crate) screen_rows: u16,
-    /// The approval question last answered (its dialog is not shown again).
-    pub(crate) approval_answered: u64,
     pub(crate) banner: Option<Banner>,
     pub(crate) spinner: usize,
-    pub(crate) quit: bool,
-    /// What quitting would have lost when the person was last asked, and how many
-    /// questions about it were asked (`App::intend`, `Intent::Quit`).
-    pub(crate) quit_asked: Option<(intent::QuitStake, usize)>,
-    pub(crate) exit: AppExit,
-    /// The model being pulled (`/pull`), whether or not its dialog shows.
-    pub(crate) pull: Option<pull::PullJob>,
-    pub(crate) pull_seq: u64,
-    /// The model a failed `/model NAME` asked for (the server lacks it): pulling it switches.
-    pub(crate) pull_wanted: Option<String>,
+    /// Whether and where the app ends, and what the person was asked first (`leaving.rs`).
+    pub(crate) leaving: leaving::Leaving,
+    /// `/pull`: the pull under way and what it switches to (`pull.rs`).
+    pub(crate) pull: pull::Pulling,
     /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
     pub(crate) mouse: bool,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
@@ -200,22 +197,15 @@ impl App {
             mouse: opts.mouse,
             opts,
             help_lines,
-            panel: false,
+            panel: goal_panel::GoalPanel::default(),
             details: false,
             checking: false,
-            panel_focus: false,
-            panel_selected: None,
             overlay: None,
-            approval_scroll: 0,
+            approving: approval::Approving::default(),
             screen_rows: 24,
-            approval_answered: 0,
             spinner: 0,
-            quit: false,
-            quit_asked: None,
-            exit: AppExit::Quit,
-            pull: None,
-            pull_seq: 0,
-            pull_wanted: None,
+            leaving: leaving::Leaving::default(),
+            pull: pull::Pulling::default(),
             replies_tx,
             replies_rx,
         }
@@ -265,9 +255,9 @@ impl App {
     }
 
     /// Ask the actor and route the answer back into the loop.
-    pub(crate) fn ask<T: Send + 'static>(
+    pub(crate) fn ask<T: Send + 'static, C: Into<Command>>(
         &mut self,
-        make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> Command,
+        make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> C,
         wrap: impl FnOnce(T) -> Reply + Send + 'static,
     ) {
         let (tx, rx) = tokio::sync::oneshot::channel();

@@ -5,23 +5,18 @@
 use super::App;
 use super::present::banner_of;
 use super::words::{self, CHECKPOINT_GONE, LOADING, NO_MODELS};
-use crate::actor::{Command, Inspection, ResultInspection};
+use crate::actor::{Ask, Command, Inspection, ResultInspection};
 use crate::core::checkpoint::Checkpoint;
 use crate::core::ledger::FactEdit;
 use crate::core::message::Message;
 use crate::core::snapshot::SnapshotMeta;
-use crate::llm::{ModelSummary, PullLine};
+use crate::llm::ModelSummary;
 use crate::ui::ModelEntry;
 use crate::view::Severity;
 use crossterm::event::{KeyCode, KeyEvent};
 
-/// What the pull task (`app::pull`) sends back.
-#[derive(Debug)]
-pub enum PullEvent {
-    Line(PullLine),
-    /// The connection failed, or the server's answer was not a pull's.
-    Failed(String),
-}
+/// A pull's line as the actor sends it (`app::pull`).
+pub use crate::actor::PullEvent;
 
 /// What `/facts` was asked to do: its rows come back with it (`Reply::Facts`), and
 /// `app::facts` acts on them.
@@ -56,7 +51,7 @@ pub enum Reply {
     /// Messages typed ahead, taken back out of the queue: they return to the input.
     TakenBack(Vec<String>),
     /// The sessions (after a rename or delete, with what happened).
-    SessionList(Result<(Vec<crate::store::SessionSummary>, Option<String>), String>),
+    SessionList(crate::actor::SessionListing),
     Searched(Result<crate::store::search::SearchReport, String>),
     /// A fork just made, to open.
     Forked(Result<crate::actor::Forked, String>),
@@ -127,7 +122,7 @@ impl App {
             selected: 0,
             confirm_delete: false,
         });
-        self.ask(|reply| Command::ListSnapshots { reply }, Reply::Snapshots);
+        self.ask(|reply| Ask::ListSnapshots { reply }, Reply::Snapshots);
     }
 
     pub(super) fn open_models(&mut self) {
@@ -138,13 +133,13 @@ impl App {
             note: Some(LOADING.into()),
             pull,
         });
-        self.ask(|reply| Command::ListModels { reply }, Reply::Models);
+        self.ask(|reply| Ask::ListModels { reply }, Reply::Models);
     }
 
     /// The inspector for checkpoint `number` (the newest when `None`).
     pub(super) fn inspect(&mut self, number: Option<u32>, from_panel: bool) {
         self.ask(
-            move |reply| Command::Inspect { number, reply },
+            move |reply| Ask::Inspect { number, reply },
             move |inspection: Option<Inspection>| Reply::Inspect {
                 from_panel,
                 inspection: inspection.map(Box::new),
@@ -155,7 +150,7 @@ impl App {
     /// Tool result `id` beside its whole original.
     pub(super) fn inspect_result(&mut self, id: crate::core::message::MessageId) {
         self.ask(
-            move |reply| Command::InspectResult { id, reply },
+            move |reply| Ask::InspectResult { id, reply },
             |r: Result<ResultInspection, String>| Reply::InspectResult(r.map(Box::new)),
         );
     }
@@ -320,7 +315,7 @@ impl App {
         }
         if let Some(c) = chosen {
             let keep_open = matches!(c, Command::DeleteSnapshot { .. });
-            self.command(c);
+            self.intend(c.into());
             if !keep_open {
                 self.overlay = None;
             }

@@ -157,7 +157,7 @@ impl App {
                 }
             }
             Update::Engine(_) => {}
-            Update::Closed => self.quit = true,
+            Update::Closed => self.leaving.closed(),
         }
     }
 

@@ -1,10 +1,11 @@
 //! `/pull NAME`: a model downloaded by the Ollama server, as `ollama pull` does, with its
 //! progress in a dialog.
 //!
-//! The pull runs on a task of its own (`llm::pull` over the session's server), never on
-//! the event loop or the actor: chatting goes on, and the dialog can be hidden (`q`, or
-//! typing) while it runs. Its lines come back to the loop as [`Reply::Pull`]. Esc in the
-//! dialog aborts the task, which drops the HTTP stream: the server sees the client leave.
+//! The actor's link runs the pull (`Ask::Pull`) on a task of its own, never on the
+//! event loop or the actor's: chatting goes on, and the dialog can be hidden (`q`, or
+//! typing) while it runs. Its lines come back to the loop as [`Reply::Pull`], carried by a
+//! small task here. Esc in the dialog aborts that task, which drops the receiver: the link
+//! drops the HTTP stream, and the server sees the client leave.
 //! On success the model is switched to when the session wanted it (it was missing, or it
 //! was chosen in the picker); otherwise the notice says how to switch.
 
@@ -12,10 +13,9 @@ use super::App;
 use super::overlays::{OverlayState, PullEvent, Reply};
 use super::present::banner_of;
 use super::words;
-use crate::actor::Command;
-use crate::llm::{LlmError, OllamaBackend, OllamaOptions, PullLine, PullProgress};
+use crate::actor::{Ask, Command};
+use crate::llm::{LlmError, PullLine, PullProgress};
 use crate::view::{Connection, Notice, Severity};
-use futures_util::StreamExt;
 use tokio::time::Instant;
 
 /// The pull under way (one at a time).
@@ -55,6 +55,25 @@ impl PullJob {
     }
 }
 
+/// The app's part for `/pull`: the pull under way, the names of its answers, and the
+/// model a failed switch asked for. Its fields are this file's.
+#[derive(Default)]
+pub struct Pulling {
+    /// The model being pulled, whether or not its dialog shows.
+    job: Option<PullJob>,
+    /// The last pull's id (`PullJob::id`).
+    seq: u64,
+    /// The model a failed `/model NAME` asked for (the server lacks it): pulling it switches.
+    wanted: Option<String>,
+}
+
+impl Pulling {
+    /// The pull under way.
+    pub fn job(&self) -> Option<&PullJob> {
+        self.job.as_ref()
+    }
+}
+
 /// The model `/pull` without a name means: the session's, when the server lacks it.
 pub fn missing_model(connection: &Connection, model: &str) -> Option<String> {
     match connection {
@@ -72,7 +91,7 @@ impl App {
 
     /// The status line's word for a pull that goes on with its dialog hidden.
     pub(super) fn hidden_pull(&self) -> Option<String> {
-        let job = self.pull.as_ref()?;
+        let job = self.pull.job.as_ref()?;
         if matches!(self.overlay, Some(OverlayState::Pull)) {
             return None;
         }
@@ -87,14 +106,14 @@ impl App {
             error: LlmError::ModelNotFound { .. },
         } = notice
         {
-            self.pull_wanted = Some(name.clone());
+            self.pull.wanted = Some(name.clone());
         }
     }
 
     /// `/pull [NAME]`; `from_picker`: chosen in the model picker (switch to it after).
     pub(super) fn pull(&mut self, name: Option<String>, from_picker: bool) {
         let missing = self.missing_model();
-        if let Some(job) = &self.pull {
+        if let Some(job) = &self.pull.job {
             if name.as_ref().is_none_or(|n| *n == job.name) {
                 self.overlay = Some(OverlayState::Pull);
             } else {
@@ -108,44 +127,28 @@ impl App {
         };
         let switch = from_picker
             || missing.as_deref() == Some(name.as_str())
-            || self.pull_wanted.as_deref() == Some(name.as_str())
+            || self.pull.wanted.as_deref() == Some(name.as_str())
             || matches!(self.session.connection, Connection::NoModels);
-        let backend = match OllamaBackend::new(&self.session.host, OllamaOptions::default()) {
-            Ok(b) => b,
-            Err(e) => {
-                self.banner = Some(banner_of(
-                    Severity::Warn,
-                    words::pull_failed(&name, &e.to_string()),
-                ));
-                return;
-            }
-        };
-        self.pull_seq += 1;
-        let id = self.pull_seq;
+        self.pull.seq += 1;
+        let id = self.pull.seq;
+        // The actor's link pulls; this task only carries its lines into the loop, and
+        // aborting it drops the receiver, which ends the pull.
+        let (lines, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        self.command(Ask::Pull {
+            name: name.clone(),
+            lines,
+        });
         let back = self.replies_tx.clone();
-        let model = name.clone();
         let task = tokio::spawn(async move {
-            let send = |event| back.send(Reply::Pull { id, event }).is_ok();
-            match backend.pull(&model).await {
-                Ok(mut stream) => {
-                    while let Some(item) = stream.next().await {
-                        let event = match item {
-                            Ok(line) => PullEvent::Line(line),
-                            Err(e) => PullEvent::Failed(e.to_string()),
-                        };
-                        if !send(event) {
-                            return;
-                        }
-                    }
-                }
-                Err(e) => {
-                    send(PullEvent::Failed(e.to_string()));
+            while let Some(event) = rx.recv().await {
+                if back.send(Reply::Pull { id, event }).is_err() {
+                    return;
                 }
             }
         });
         let started_line = words::pull_started(&name);
         self.info(started_line.clone());
-        self.pull = Some(PullJob {
+        self.pull.job = Some(PullJob {
             id,
             name,
             progress: PullProgress::default(),
@@ -162,7 +165,7 @@ impl App {
         if matches!(self.overlay, Some(OverlayState::Pull)) {
             self.overlay = None;
         }
-        if let Some(job) = self.pull.take() {
+        if let Some(job) = self.pull.job.take() {
             job.task.abort();
             self.info(words::pull_cancelled(&job.name, job.progress.completed()));
         }
@@ -170,7 +173,7 @@ impl App {
 
     /// A line (or the failure) of the pull under way.
     pub(super) fn on_pull(&mut self, id: u64, event: PullEvent) {
-        let Some(job) = self.pull.as_mut().filter(|j| j.id == id) else {
+        let Some(job) = self.pull.job.as_mut().filter(|j| j.id == id) else {
             return;
         };
         let failed = match event {
@@ -180,7 +183,9 @@ impl App {
                 if !job.progress.done {
                     return;
                 }
-                let Some(job) = self.pull.take() else { return };
+                let Some(job) = self.pull.job.take() else {
+                    return;
+                };
                 self.close_pull_dialog();
                 let secs = job.started.elapsed().as_secs();
                 let embeds = crate::llm::embedding_only(&job.name, &[]);
@@ -192,14 +197,16 @@ impl App {
                     embeds,
                 ));
                 // An embedding model serves recall: the session picks it up.
-                self.command(Command::ModelsChanged);
+                self.intend(Command::ModelsChanged.into());
                 if job.switch && !embeds {
-                    self.command(Command::SetModel { name: job.name });
+                    self.intend(Command::SetModel { name: job.name }.into());
                 }
                 return;
             }
         };
-        let Some(job) = self.pull.take() else { return };
+        let Some(job) = self.pull.job.take() else {
+            return;
+        };
         self.close_pull_dialog();
         let said = words::pull_failed(&job.name, &failed);
         self.replace_started_line(&job.started_line, &said.title);

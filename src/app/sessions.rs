@@ -1,6 +1,6 @@
 //! The session browser (`/sessions`, Ctrl+T) and search across sessions (`/search`):
-//! their state, their keys, and the store work they ask for — run off the event loop
-//! (`spawn_blocking`), the answers coming back as [`Reply`]s like the actor's.
+//! their state, their keys, and the store work they ask of the actor (which runs it on
+//! the blocking pool), the answers coming back as [`Reply`]s.
 //!
 //! Opening another session ends this app with [`AppExit::Open`]; `main` closes the current
 //! session cleanly (the actor syncs and stops) and starts the other in the same terminal.
@@ -9,6 +9,7 @@ pub use super::browser::{Browser, BrowserMode, SearchDialog};
 use super::overlays::{OverlayState, Reply};
 use super::words;
 use super::{App, AppExit};
+use crate::actor::{Ask, SessionChange, SessionChanged, SessionListing};
 use crate::core::message::MessageId;
 use crate::store::manage::MAX_TITLE_CHARS;
 use crate::store::search::SearchReport;
@@ -28,7 +29,9 @@ impl App {
     }
 
     pub(super) fn open_sessions(&mut self) {
-        let Some(dir) = self.data_dir() else { return };
+        if self.data_dir().is_none() {
+            return;
+        }
         self.overlay = Some(OverlayState::Sessions(Box::new(Browser {
             all: None,
             filter: String::new(),
@@ -36,64 +39,51 @@ impl App {
             mode: BrowserMode::Browse,
             note: None,
         })));
-        self.relist(dir, |_| None);
+        self.relist(None);
     }
 
-    /// Off the loop: `change` the sessions on disk (or not), then list them again; the
-    /// browser shows the list with what `change` says happened.
-    fn relist(
-        &mut self,
-        dir: DataDir,
-        change: impl FnOnce(&DataDir) -> Option<String> + Send + 'static,
-    ) {
-        self.off_loop(
-            move || {
-                let note = change(&dir);
-                crate::store::sessions::list(&dir)
-                    .map_err(|e| e.to_string())
-                    .map(|l| (l, note))
-            },
+    /// Ask the actor to `change` the sessions on disk (or not), then list them again; the
+    /// browser shows the list with what the change did.
+    fn relist(&mut self, change: Option<SessionChange>) {
+        self.ask(
+            |reply| Ask::ListSessions { change, reply },
             Reply::SessionList,
         );
     }
 
     pub(super) fn open_search(&mut self, query: String) {
-        let Some(dir) = self.data_dir() else { return };
+        if self.data_dir().is_none() {
+            return;
+        }
         self.overlay = Some(OverlayState::Search(Box::new(SearchDialog {
             query: query.clone(),
             report: None,
             selected: 0,
             note: None,
         })));
-        self.off_loop(
-            move || {
-                crate::store::search::search(&dir, &query, SEARCH_LIMIT).map_err(|e| e.to_string())
+        self.ask(
+            |reply| Ask::SearchSessions {
+                query,
+                limit: SEARCH_LIMIT,
+                reply,
             },
             Reply::Searched,
         );
     }
 
-    /// Run blocking store work on tokio's blocking pool; the answer comes back as a reply.
-    fn off_loop<T: Send + 'static>(
-        &mut self,
-        work: impl FnOnce() -> T + Send + 'static,
-        wrap: impl FnOnce(T) -> Reply + Send + 'static,
-    ) {
-        let back = self.replies_tx.clone();
-        tokio::task::spawn_blocking(move || {
-            let _ = back.send(wrap(work()));
-        });
-    }
-
-    pub(super) fn on_session_list(
-        &mut self,
-        r: Result<(Vec<SessionSummary>, Option<String>), String>,
-    ) {
+    pub(super) fn on_session_list(&mut self, listing: SessionListing) {
         let Some(OverlayState::Sessions(b)) = &mut self.overlay else {
             return;
         };
-        match r {
-            Ok((list, note)) => {
+        let note = listing.changed.map(|c| match c {
+            SessionChanged::Renamed(Ok(Some(t))) => format!("Renamed to \"{t}\"."),
+            SessionChanged::Renamed(Ok(None)) => "Titled by its first message again.".to_string(),
+            SessionChanged::Renamed(Err(e)) => format!("Cannot rename: {e}"),
+            SessionChanged::Trashed(Ok(folder)) => format!("Moved to {}.", folder.display()),
+            SessionChanged::Trashed(Err(e)) => format!("Not deleted: {e}"),
+        });
+        match listing.list {
+            Ok(list) => {
                 let first = b.all.is_none();
                 b.all = Some(list);
                 b.note = note;
@@ -177,16 +167,8 @@ impl App {
                     (BrowserMode::Rename(title), KeyCode::Enter) => {
                         let title = std::mem::take(title);
                         b.mode = BrowserMode::Browse;
-                        if let (Some(s), Some(dir)) =
-                            (b.chosen().map(|s| s.id.clone()), self.opts.data_dir.clone())
-                        {
-                            self.relist(dir, move |dir| {
-                                Some(match crate::store::manage::rename(dir, &s, &title) {
-                                    Ok(Some(t)) => format!("Renamed to \"{t}\"."),
-                                    Ok(None) => "Titled by its first message again.".to_string(),
-                                    Err(e) => format!("Cannot rename: {e}"),
-                                })
-                            });
+                        if let Some(id) = b.chosen().map(|s| s.id.clone()) {
+                            self.relist(Some(SessionChange::Rename { id, title }));
                         }
                     }
                     (BrowserMode::ConfirmDelete, KeyCode::Char('y') | KeyCode::Delete) => {
@@ -198,16 +180,7 @@ impl App {
                                     "This is the session you are in: open another first.".into(),
                                 );
                             }
-                            Some(id) => {
-                                if let Some(dir) = self.opts.data_dir.clone() {
-                                    self.relist(dir, move |dir| {
-                                        Some(match crate::store::manage::trash(dir, &id) {
-                                            Ok(t) => format!("Moved to {}.", t.folder.display()),
-                                            Err(e) => format!("Not deleted: {e}"),
-                                        })
-                                    });
-                                }
-                            }
+                            Some(id) => self.relist(Some(SessionChange::Trash { id })),
                             None => {}
                         }
                     }
@@ -247,11 +220,10 @@ impl App {
 
     /// A fork was made: go on in it (this session stays as it was); `main` says so there.
     pub(super) fn open_fork(&mut self, made: crate::actor::Forked) {
-        self.exit = AppExit::Forked {
+        self.leaving.leave(AppExit::Forked {
             id: made.id,
             at: made.at,
-        };
-        self.quit = true;
+        });
     }
 
     /// Leave this session for `id` (at message `at`): this one is closed cleanly by
@@ -278,8 +250,7 @@ impl App {
             }
             return;
         }
-        self.exit = AppExit::Open { id, at };
-        self.quit = true;
+        self.leaving.leave(AppExit::Open { id, at });
     }
 }
 

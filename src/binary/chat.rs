@@ -93,7 +93,10 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                 summary_backend: summary_backend.clone(),
                 engine: make_engine(opened.spec, opened.loaded, &settings, &tokenizer, &prompts),
                 store: opened.store,
-                config: actor_config(&settings, tools.clone()),
+                config: ollm_tui::actor::ActorConfig {
+                    data_dir: Some(dir.clone()),
+                    ..actor_config(&settings, tools.clone())
+                },
                 model: model.take(),
             });
             if opened_new {

@@ -5,11 +5,10 @@
 //! optional and documented in `assets/default-config.toml`. Unknown keys are an error
 //! that names them: a typo should not silently fall back to a default.
 
-use crate::actor::EmbeddingChoice;
 use crate::core::budget::BudgetConfig;
 use crate::core::engine::EngineConfig;
 use crate::core::mode::Mode;
-use crate::llm::{DEFAULT_HOST, OllamaOptions, parse_host};
+use crate::llm::{DEFAULT_HOST, EmbeddingChoice, OllamaOptions, parse_host};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,11 +19,11 @@ mod tools;
 
 use cli::check_ctx;
 pub use cli::{CTX_RANGE, Cli, Command, ExportFormat, MAX_RESERVE_TOKENS, ModeArg, SessionsAction};
-pub use tools::{McpFileConfig, ToolSettings, ToolsConfig};
+pub use tools::{McpFileConfig, ToolSettings, ToolsFile};
 
 /// Repeats of the same lines that stop a reply (`repeat_limit`), unless the config says
-/// otherwise: the guard's own default.
-pub use crate::actor::repetition::DEFAULT_REPEAT_LIMIT;
+/// otherwise: the guard's own default (`launch`'s tests hold the two equal).
+pub const DEFAULT_REPEAT_LIMIT: usize = 10;
 
 /// The documented default config, shipped in the binary.
 pub const DEFAULT_CONFIG: &str = include_str!("../../assets/default-config.toml");
@@ -60,7 +59,7 @@ pub struct FileConfig {
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
     #[serde(default)]
-    pub tools: ToolsConfig,
+    pub tools: ToolsFile,
     /// `[mcp.NAME]`: MCP servers whose tools are offered beside the built-in ones.
     #[serde(default)]
     pub mcp: BTreeMap<String, McpFileConfig>,

@@ -24,7 +24,7 @@ pub struct McpFileConfig {
 /// `[tools]` in `config.toml`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ToolsConfig {
+pub struct ToolsFile {
     pub mode: Option<ToolMode>,
     /// Rounds of tool calls one message may lead to.
     pub rounds: Option<u32>,
@@ -66,30 +66,9 @@ pub struct ToolSettings {
     pub mcp: Vec<crate::tools::mcp::ServerConfig>,
 }
 
-impl ToolSettings {
-    /// The session's tools as these settings give them, for the actor; `None` when they
-    /// are off. A working directory that cannot be opened is an error now, not at the first
-    /// call.
-    pub fn for_session(
-        &self,
-        env: crate::tools::ToolEnv,
-    ) -> std::io::Result<Option<crate::actor::ToolsConfig>> {
-        if self.mode == ToolMode::Off {
-            return Ok(None);
-        }
-        Ok(Some(crate::actor::ToolsConfig {
-            sandbox: crate::tools::Sandbox::new(&self.workdir)?,
-            approvals: crate::tools::Approvals::new(self.mode, self.policy.clone()),
-            limits: self.limits,
-            mcp: self.mcp.clone(),
-            env,
-        }))
-    }
-}
-
 pub(super) fn resolve(
     cli: &Cli,
-    file: &ToolsConfig,
+    file: &ToolsFile,
     mcp: &BTreeMap<String, McpFileConfig>,
     path: &Path,
 ) -> Result<ToolSettings, ConfigError> {

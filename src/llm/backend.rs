@@ -236,4 +236,8 @@ pub trait ChatBackend: Send + Sync + 'static {
         model: &str,
         inputs: &[String],
     ) -> impl Future<Output = Result<Vec<Vec<f32>>, LlmError>> + Send;
+    /// Download `model` to the server (`/api/pull`, `/pull`): its progress lines.
+    /// Dropping the stream cancels the pull on the server's side too.
+    fn pull(&self, model: &str)
+    -> impl Future<Output = Result<super::PullStream, LlmError>> + Send;
 }

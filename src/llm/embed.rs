@@ -75,6 +75,21 @@ fn known_rank(name: &str) -> Option<usize> {
     })
 }
 
+/// Which model makes the vectors of recall by meaning (`[recall] embedding_model`): a
+/// setting the config reads and the actor's `vectors.rs` applies, so it lives with the
+/// embedding models it picks among.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum EmbeddingChoice {
+    /// An installed embedding model, if any ([`pick_embedding_model`]; the one the
+    /// session's vectors are from while it is installed).
+    #[default]
+    Auto,
+    /// None: recall is by words alone, and nothing suggests a model.
+    Off,
+    /// This one, when installed.
+    Named(String),
+}
+
 /// The installed model recall should embed with: a known embedding model first (in the
 /// order of [`KNOWN_EMBEDDERS`]), else any model whose capabilities say `embedding`, the
 /// smallest; `None` when nothing installed embeds (recall is then by words alone).

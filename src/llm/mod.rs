@@ -25,7 +25,9 @@ pub use backend::{
     ChatBackend, ChatMessage, ChatOptions, ChatReply, ChatRequest, ChatRole, ChatStats, ChatStream,
     LoadedModel, ModelInfo, ModelSummary, StreamEvent, Think, ToolCall,
 };
-pub use embed::{EMBED_BATCH, embedding_only, is_embedding_model, pick_embedding_model};
+pub use embed::{
+    EMBED_BATCH, EmbeddingChoice, embedding_only, is_embedding_model, pick_embedding_model,
+};
 pub use error::{LlmError, SUGGESTED_EMBEDDING_MODEL, Waiting};
 pub use host::{DEFAULT_HOST, DEFAULT_PORT, HostError, parse_host};
 pub use ollama::{OllamaBackend, OllamaOptions};

@@ -336,6 +336,10 @@ impl ChatBackend for OllamaBackend {
     async fn embed(&self, model: &str, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
         self.embed_all(model, inputs).await
     }
+
+    async fn pull(&self, model: &str) -> Result<super::PullStream, LlmError> {
+        OllamaBackend::pull(self, model).await
+    }
 }
 
 #[cfg(test)]

@@ -120,6 +120,6 @@ pub struct SessionView {
     pub persisted: bool,
     pub tools: ToolsState,
     /// Messages typed ahead while a reply or compression ran: sent in order when the
-    /// turn ends (`Command::TakeBackQueued` returns them to the input).
+    /// turn ends (`Ask::TakeBackQueued` returns them to the input).
     pub queued: Vec<String>,
 }

@@ -13,7 +13,7 @@ mod args;
 
 use super::closest::closest;
 use super::intent::Intent;
-use crate::actor::Command;
+use crate::actor::{Ask, Command};
 use crate::core::engine::Request;
 use crate::core::goals::{GoalChange, GoalStatus, Priority};
 use crate::core::message::MessageId;
@@ -278,12 +278,12 @@ pub static COMMANDS: &[SlashCommand] = &[
         usage: "/export [md|json]",
         help: "write the session to a file",
         parse: |_, arg| match arg.trim().to_ascii_lowercase().as_str() {
-            "" | "md" | "markdown" => Ok(Intent::Actor(Command::Export {
+            "" | "md" | "markdown" => Ok(Intent::Actor(Command::Ask(Ask::Export {
                 format: Format::Markdown(crate::app::words::MARKDOWN),
-            })),
-            "json" => Ok(Intent::Actor(Command::Export {
+            }))),
+            "json" => Ok(Intent::Actor(Command::Ask(Ask::Export {
                 format: Format::Json,
-            })),
+            }))),
             _ => Err("usage: /export [md|json]".into()),
         },
     },

@@ -168,9 +168,9 @@ fn settings_and_actions() {
     );
     is(
         "/export json",
-        Intent::Actor(Command::Export {
+        Intent::Actor(Command::Ask(Ask::Export {
             format: Format::Json,
-        }),
+        })),
     );
     is("/RETRY", Intent::Engine(Request::Retry));
     is("/inspect #42", Intent::InspectResult(MessageId(42)));

@@ -9,7 +9,7 @@ async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
     let app = &mut h.app;
     focus_panel(app);
     type_text(app, "Question 9");
-    assert!(!app.panel_focus, "typing hands focus back to the input");
+    assert!(!app.panel.focused(), "typing hands focus back to the input");
     assert_eq!(input(app), "Question 9");
     key(app, KeyCode::Enter);
     assert!(app.overlay.is_none());
@@ -17,9 +17,9 @@ async fn typing_with_the_panel_focused_goes_to_the_input_and_enter_sends() {
     // Backspace, too, edits the input rather than being swallowed by the panel.
     type_text(app, "ab");
     key(app, KeyCode::Tab);
-    assert!(app.panel_focus);
+    assert!(app.panel.focused());
     key(app, KeyCode::Backspace);
-    assert!(!app.panel_focus);
+    assert!(!app.panel.focused());
     assert_eq!(input(app), "a");
 }
 
@@ -40,7 +40,7 @@ async fn a_key_typed_over_the_inspector_closes_it_and_reaches_the_input() {
         app.overlay.is_none(),
         "the first letter closed the inspector"
     );
-    assert!(!app.panel_focus);
+    assert!(!app.panel.focused());
     assert_eq!(input(app), "Question 9", "no letter was lost");
     key(app, KeyCode::Enter);
     assert_eq!(input(app), "", "Enter sent the message");
@@ -162,7 +162,7 @@ async fn a_paste_over_a_dialog_or_the_focused_panel_lands_in_the_input() {
     open_inspector(app);
     app.on_event(Event::Paste("one\rtwo".into()));
     assert!(app.overlay.is_none());
-    assert!(!app.panel_focus);
+    assert!(!app.panel.focused());
     assert_eq!(input(app), "one\ntwo");
 }
 
@@ -260,7 +260,7 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
     let app = &mut h.app;
     app.pull(Some("smollm2:135m".into()), false);
     assert!(
-        !app.pull.as_ref().unwrap().switch,
+        !app.pull.job().unwrap().switch,
         "a model nobody asked for is only pulled"
     );
     app.cancel_pull();
@@ -281,7 +281,7 @@ async fn pulling_the_model_a_failed_switch_asked_for_switches_to_it() {
     );
     app.pull(Some("tinyllama:1.1b".into()), false);
     assert!(
-        app.pull.as_ref().unwrap().switch,
+        app.pull.job().unwrap().switch,
         "the banner said the pull switches to it"
     );
 }
@@ -314,7 +314,7 @@ async fn a_failed_pull_replaces_its_pulling_line() {
         .unwrap()
         .unwrap();
     app.on_reply(reply);
-    assert!(app.pull.is_none());
+    assert!(app.pull.job().is_none());
     let now = lines(app);
     assert!(!now.iter().any(|l| l.starts_with("Pulling")), "{now:?}");
     let failed: Vec<_> = app

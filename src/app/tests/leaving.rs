@@ -8,19 +8,19 @@ async fn quitting_over_unsent_text_asks_first() {
     let app = &mut h.app;
     type_text(app, "half a thought");
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(!app.quit, "the draft would be lost");
+    assert!(!app.leaving.decided(), "the draft would be lost");
     assert!(app.input_note.as_deref().unwrap().contains("Ctrl+Q again"));
     // Typing on withdraws the question; the next Ctrl+Q asks again.
     type_text(app, "!");
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(!app.quit);
+    assert!(!app.leaving.decided());
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(app.quit, "asked twice: quit");
+    assert!(app.leaving.decided(), "asked twice: quit");
     assert_eq!(input(app), "half a thought!");
 
     let mut h = harness();
     press(&mut h.app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(h.app.quit, "nothing to lose: quit at once");
+    assert!(h.app.leaving.decided(), "nothing to lose: quit at once");
 }
 
 #[tokio::test]
@@ -35,7 +35,10 @@ async fn ctrl_c_while_a_tool_runs_stops_it_rather_than_quitting() {
     app.session = Arc::new(v);
     assert!(app.generating(), "Esc stops a running tool");
     press(app, KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert!(!app.quit, "Ctrl+C stopped the call, it did not quit");
+    assert!(
+        !app.leaving.decided(),
+        "Ctrl+C stopped the call, it did not quit"
+    );
 }
 
 #[tokio::test]
@@ -46,14 +49,17 @@ async fn quitting_while_records_wait_to_be_written_asks_first() {
     v.unwritten = 2;
     app.session = Arc::new(v);
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(!app.quit, "the records would be lost");
+    assert!(!app.leaving.decided(), "the records would be lost");
     let note = app.input_note.clone().unwrap();
     assert!(
         note.contains("2 records not on disk") && note.contains("rescue file"),
         "{note}"
     );
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(app.quit, "asked once: the second press quits (and rescues)");
+    assert!(
+        app.leaving.decided(),
+        "asked once: the second press quits (and rescues)"
+    );
 }
 
 #[tokio::test]
@@ -64,9 +70,9 @@ async fn quitting_with_messages_queued_asks_first() {
     v.queued = vec!["typed ahead".into()];
     app.session = Arc::new(v);
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(!app.quit, "the queued message would be lost");
+    assert!(!app.leaving.decided(), "the queued message would be lost");
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(app.quit);
+    assert!(app.leaving.decided());
 }
 
 /// `/quit` and Ctrl+Q are one intent with one handler: typed, it asks before dropping
@@ -80,12 +86,12 @@ async fn slash_quit_asks_before_dropping_what_the_key_would_ask_about() {
     app.session = Arc::new(v);
     type_text(app, "/quit");
     key(app, KeyCode::Enter);
-    assert!(!app.quit, "the queued message would be lost");
+    assert!(!app.leaving.decided(), "the queued message would be lost");
     assert!(app.input_note.as_deref().unwrap().contains("again quits"));
     // Asked once about the same queue: the second /quit quits.
     type_text(app, "/exit");
     key(app, KeyCode::Enter);
-    assert!(app.quit, "asked once: /quit again quits");
+    assert!(app.leaving.decided(), "asked once: /quit again quits");
 
     let mut h = harness();
     let app = &mut h.app;
@@ -94,7 +100,7 @@ async fn slash_quit_asks_before_dropping_what_the_key_would_ask_about() {
     app.session = Arc::new(v);
     type_text(app, "/q");
     key(app, KeyCode::Enter);
-    assert!(!app.quit, "the records would be lost");
+    assert!(!app.leaving.decided(), "the records would be lost");
     assert!(
         app.input_note
             .as_deref()
@@ -102,12 +108,15 @@ async fn slash_quit_asks_before_dropping_what_the_key_would_ask_about() {
             .contains("3 records not on disk")
     );
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(app.quit, "the key answers the question /quit asked");
+    assert!(
+        app.leaving.decided(),
+        "the key answers the question /quit asked"
+    );
 
     let mut h = harness();
     type_text(&mut h.app, "/quit");
     key(&mut h.app, KeyCode::Enter);
-    assert!(h.app.quit, "nothing to lose: quit at once");
+    assert!(h.app.leaving.decided(), "nothing to lose: quit at once");
 }
 
 /// Asked about unsent text and then about records not on disk, the third press quits:
@@ -124,9 +133,9 @@ async fn two_questions_then_quit() {
     assert!(app.input_note.as_deref().unwrap().contains("unsent text"));
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert!(app.input_note.as_deref().unwrap().contains("not on disk"));
-    assert!(!app.quit);
+    assert!(!app.leaving.decided());
     press(app, KeyCode::Char('q'), KeyModifiers::CONTROL);
-    assert!(app.quit, "both questions answered");
+    assert!(app.leaving.decided(), "both questions answered");
 }
 
 /// #31 item 2: `/new` leaves for a new session (`AppExit::New`), asking first, as
@@ -141,14 +150,14 @@ async fn new_leaves_for_a_new_session_asking_over_what_would_be_lost() {
     app.session = Arc::new(v);
     type_text(app, "/new");
     key(app, KeyCode::Enter);
-    assert!(!app.quit, "the queued message would be lost");
+    assert!(!app.leaving.decided(), "the queued message would be lost");
     let note = app.input_note.clone().unwrap();
     assert!(note.contains("/new again"), "{note}");
     type_text(app, "/new llama3.2:1b");
     key(app, KeyCode::Enter);
-    assert!(app.quit);
+    assert!(app.leaving.decided());
     assert_eq!(
-        app.exit,
+        app.leaving.exit(),
         AppExit::New {
             model: Some("llama3.2:1b".into())
         }
@@ -157,8 +166,8 @@ async fn new_leaves_for_a_new_session_asking_over_what_would_be_lost() {
     let mut h = harness();
     type_text(&mut h.app, "/bye");
     key(&mut h.app, KeyCode::Enter);
-    assert!(h.app.quit, "nothing to lose: quit at once");
-    assert_eq!(h.app.exit, AppExit::Quit);
+    assert!(h.app.leaving.decided(), "nothing to lose: quit at once");
+    assert_eq!(h.app.leaving.exit(), AppExit::Quit);
 }
 
 #[tokio::test]
@@ -167,11 +176,14 @@ async fn leaving_during_a_pull_asks_first() {
         let mut h = harness();
         let app = &mut h.app;
         app.pull(Some("tinyllama:1.1b".into()), false);
-        assert!(app.pull.is_some());
+        assert!(app.pull.job().is_some());
         app.overlay = None;
         type_text(app, typed);
         key(app, KeyCode::Enter);
-        assert!(!app.quit, "{typed}: the pull would stop unasked");
+        assert!(
+            !app.leaving.decided(),
+            "{typed}: the pull would stop unasked"
+        );
         let note = app.input_note.clone().unwrap();
         assert!(
             note.contains("pulling tinyllama:1.1b") && note.contains(again),
@@ -179,7 +191,7 @@ async fn leaving_during_a_pull_asks_first() {
         );
         type_text(app, typed);
         key(app, KeyCode::Enter);
-        assert!(app.quit, "{typed} again leaves");
+        assert!(app.leaving.decided(), "{typed} again leaves");
     }
 }
 
@@ -190,8 +202,11 @@ async fn ctrl_n_starts_a_new_session_and_load_switches_the_model() {
     use crate::app::intent::Intent;
     let mut h = harness();
     press(&mut h.app, KeyCode::Char('n'), KeyModifiers::CONTROL);
-    assert!(h.app.quit, "nothing to lose: a new session at once");
-    assert_eq!(h.app.exit, AppExit::New { model: None });
+    assert!(
+        h.app.leaving.decided(),
+        "nothing to lose: a new session at once"
+    );
+    assert_eq!(h.app.leaving.exit(), AppExit::New { model: None });
     assert!(matches!(
         crate::app::commands::parse("/load llama3.2:1b"),
         Some(Ok(Intent::Actor(crate::actor::Command::SetModel { name }))) if name == "llama3.2:1b"

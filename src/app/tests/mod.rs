@@ -152,5 +152,5 @@ fn open_inspector(app: &mut App) {
 fn focus_panel(app: &mut App) {
     press(app, KeyCode::Char('g'), KeyModifiers::CONTROL);
     key(app, KeyCode::Tab);
-    assert!(app.panel && app.panel_focus);
+    assert!(app.panel.shown() && app.panel.focused());
 }

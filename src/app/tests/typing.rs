@@ -162,14 +162,17 @@ async fn readline_keys_edit_the_box_and_ctrl_d_on_an_empty_one_quits() {
     key(app, KeyCode::Home);
     press(app, KeyCode::Char('d'), ctrl);
     assert_eq!(input(app), "eep this ");
-    assert!(!app.quit);
+    assert!(!app.leaving.decided());
     press(app, KeyCode::Char('u'), ctrl);
     key(app, KeyCode::End);
     press(app, KeyCode::Char('k'), ctrl);
     press(app, KeyCode::Char('u'), ctrl);
     assert_eq!(input(app), "");
     press(app, KeyCode::Char('d'), ctrl);
-    assert!(app.quit, "nothing to lose: Ctrl+D on an empty box quits");
+    assert!(
+        app.leaving.decided(),
+        "nothing to lose: Ctrl+D on an empty box quits"
+    );
 }
 
 /// #37 item 3: compress moved to F7, so Ctrl+K on an empty box kills (nothing) rather
