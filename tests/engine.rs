@@ -4,6 +4,7 @@
 
 use ollm_tui::core::budget::{MIN_RESERVE_TOKENS, reserve_for};
 use ollm_tui::core::checkpoint::Level;
+use ollm_tui::core::compress::pipeline::limit_for;
 use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineConfig, EngineError, Input, PromptRole, ReplyInput, Request,
@@ -13,7 +14,6 @@ use ollm_tui::core::events::{CompressReason, EngineEvent, Intensity, SkipReason}
 use ollm_tui::core::goals::{GoalChange, GoalError, Priority};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use ollm_tui::core::mode::Mode;
-use ollm_tui::core::pipeline::limit_for;
 use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
 use ollm_tui::core::snapshot::Snapshot;
 use ollm_tui::core::summarizer::doubles::{Extractive, Failing, Scripted};

@@ -30,9 +30,10 @@
 //!
 //! Files: `input` (the door), `turn` (a turn's steps), `commands` (goal board, pins,
 //! settings), `facts` (the ledger as `/facts` lists and edits it), `snapshots` (save and restore), `apply` (records → state), `replay`,
-//! `prompt` (what is sent, and the budget), `semantic` (recall by meaning: the vectors
-//! asked for, kept and used), `compress/` (identify, plan, apply, and the emergency
-//! measures).
+//! `prompt` (what is sent, and the budget), `recall` (recall from the log: the index, the
+//! slot in a request, `search_history`), `semantic` (recall by meaning: the vectors
+//! asked for, kept and used), `compress/` (identify, plan, summarize, apply, and the
+//! emergency measures).
 
 mod apply;
 mod commands;
@@ -42,6 +43,7 @@ mod facts;
 mod input;
 mod offer;
 mod prompt;
+mod recall;
 mod reduce;
 mod replay;
 mod semantic;
@@ -280,10 +282,8 @@ pub struct Engine {
     folded_facts: Vec<crate::core::ledger::LedgerLine>,
     /// What the person pinned, reworded or forgot in the ledger (from the log).
     fact_edits: crate::core::ledger::FactEdits,
-    /// The folded messages' sentences, for recall (`log_recall`), brought up to date when
-    /// the folded set changes (`recall_for`: the ids it holds, sorted).
-    recall_index: crate::core::log_recall::RecallIndex,
-    recall_for: Vec<MessageId>,
+    /// The folded messages' sentences, for recall (`recall.rs`).
+    recall: recall::Recall,
     /// Recall by meaning: the folded sentences' vectors (from the log), the embedding
     /// model the driver has, the vector of the message a turn answers (`semantic.rs`).
     semantic: semantic::Semantic,
@@ -374,8 +374,7 @@ impl Engine {
             facts_carried: Default::default(),
             folded_facts: Vec::new(),
             fact_edits: Default::default(),
-            recall_index: Default::default(),
-            recall_for: Vec::new(),
+            recall: Default::default(),
             semantic: Default::default(),
             speed: Default::default(),
             tools: Vec::new(),

@@ -15,11 +15,11 @@
 //! the facts would is left out, and the fold keeps its facts only.
 
 use super::super::Engine;
+use super::pipeline::{self, Piece, Task, TaskResult, TaskTarget};
 use super::{CompressionPlan, format_message, range_label};
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{CompressReason, EngineEvent, Intensity};
-use crate::core::pipeline::{self, Piece, Task, TaskResult, TaskTarget};
 use crate::core::record::RecordBody;
 use crate::core::summary_check;
 use chrono::{DateTime, Utc};
