@@ -966,6 +966,7 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
                 prompt_raw: 0,
                 tool_calls: Vec::new(),
                 thinking: String::new(),
+                timing: None,
             }),
         ],
     );
@@ -1366,6 +1367,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
             prompt_raw: 0,
             tool_calls: Vec::new(),
             thinking: String::new(),
+            timing: None,
         }));
     }
     let e = with_inputs(engine("llama3.2:3b", Some(2048)), inputs);

@@ -801,6 +801,7 @@ impl Sim {
                         prompt_raw: p.raw_estimate,
                         tool_calls: Vec::new(),
                         thinking: String::new(),
+                        timing: None,
                     });
                     self.feed(input, answer);
                     if status == ReplyStatus::Complete {

@@ -114,9 +114,6 @@ pub enum Input {
     },
     /// Answer to `Chat`: no reply (the request failed, or was stopped before it began).
     NoReply,
-    /// What the server said about the time a reply took (after `Reply`); not persisted:
-    /// it teaches the engine the server's speed (`core::speed`).
-    ReplyTimed(crate::core::speed::CallTiming),
     /// Answer to `Compress` or `CompressInBackground`.
     Compressed(Box<CompressionOutcome>),
     /// Answer to `Compress` or `CompressInBackground`: it was stopped (by the person, or
@@ -281,10 +278,14 @@ impl Engine {
             Input::ToolsAvailable(offers) => self.set_tools(offers),
             Input::ToolResult(answer) => self.tool_result(answer, now, &mut fx),
             Input::ToolsStopped => self.tools_stopped(now, &mut fx),
-            Input::Reply(reply) => self.reply(reply, now, &mut fx),
+            Input::Reply(reply) => {
+                if let Some(t) = reply.timing {
+                    self.speed.reply(t);
+                }
+                self.reply(reply, now, &mut fx)
+            }
             Input::Overflow { message } => self.overflow(message, now, &mut fx),
             Input::NoReply => self.end_turn(),
-            Input::ReplyTimed(t) => self.speed.reply(t),
             Input::Compressed(outcome) => self.compressed(*outcome, now, &mut fx),
             Input::CompressionStopped => self.compression_stopped(&mut fx),
             Input::SnapshotSaved { meta } => self.snapshot_saved(&meta, now, &mut fx),

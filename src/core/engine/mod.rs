@@ -149,6 +149,10 @@ pub struct ReplyInput {
     pub tool_calls: Vec<ToolCall>,
     /// The reasoning that streamed before the answer (thinking models).
     pub thinking: String,
+    /// What the server said about the time the call took (a complete reply): it teaches
+    /// the engine the server's speed (`core::speed`) before the reply is weighed, so what
+    /// the engine plans after it counts this call too.
+    pub timing: Option<crate::core::speed::CallTiming>,
 }
 
 /// Everything the status line and panels need, computed in O(1).
