@@ -17,7 +17,7 @@
 //! and the folded sentences embedded between turns, `vectors.rs`). This file hands each step the parts
 //! it needs. The executors of the long-running effects are methods of the actor beside
 //! this file, since they listen while they run: `reply.rs` (a chat request), `compress.rs`
-//! (a compression, and a turn's wait for the background one), `tools.rs` (a reply's tool
+//! (the background compression's outcome handed to the engine), `tools.rs` (a reply's tool
 //! calls), `digest.rs` (a huge result read through), `recall.rs` (the person's message
 //! embedded before its request), `connect.rs` (the server),
 //! `answers.rs` (what is answered without changing the session). A new kind of effect gets
@@ -135,9 +135,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             if matches!(cmd, Command::Shutdown) {
                 // Quitting does not wait for a compression nobody waits for; the next
                 // session compresses again.
-                if let Some(bg) = self.bg.take() {
-                    bg.abort();
-                }
+                self.bg.abort();
                 self.vectors.abort();
                 break;
             }
@@ -176,12 +174,13 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 }
                 self.feed(r.into()).await;
             }
-            // Between turns, Stop can only mean the compression in the background.
-            Command::Stop => self.stop_background().await,
+            // Between turns, Stop can only mean the compression in the background; the
+            // engine knows whether one runs.
+            Command::Stop => self.feed(Input::StopBackground).await,
             Command::Shutdown => {}
             Command::Restore { id } => {
                 // The state it would fold is about to be replaced.
-                self.stop_background().await;
+                self.feed(Input::StopBackground).await;
                 self.restore(&id).await;
             }
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
@@ -281,7 +280,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Effect::Chat(prompt) => job = Some(Job::Chat(prompt)),
                 Effect::CompressInBackground(plan) => {
                     let summarizer = self.summarizer();
-                    self.bg.start(*plan, summarizer, self.out.line());
+                    self.bg.start(*plan, summarizer, &self.out);
                 }
                 Effect::CancelBackground => self.cancel_background(),
                 Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
