@@ -397,35 +397,30 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
+    /// The engine's request as the server gets it: the messages, the session's own
+    /// parameters (`/set`) over the config file's, the tools offered, `think`.
     pub(super) fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
-        ChatRequest {
-            model: prompt.model.clone(),
-            messages: prompt
-                .messages
-                .iter()
-                .map(|m| ChatMessage {
-                    role: chat_role(m.role),
-                    content: m.content.clone(),
-                    tool_calls: m.tool_calls.clone(),
-                    tool_name: m.tool_name.clone(),
-                    tool_call_id: m.tool_call_id.clone(),
-                })
-                .collect(),
-            // The session's own parameters (`/set`) win over the config file's.
-            options: {
-                let own = self.engine.params();
-                ChatOptions {
-                    num_ctx: prompt.num_ctx,
-                    num_predict: Some(own.reply_cap(prompt.max_reply)),
-                    temperature: own.temperature.or(self.link.temperature()),
-                    top_p: own.top_p,
-                    seed: own.seed,
-                }
-            },
-            keep_alive: None,
-            tools: self.tools.schemas(&prompt.tools),
-            think: self.link.think_for_chat(),
-            server_truncates: false,
-        }
+        let messages = prompt
+            .messages
+            .iter()
+            .map(|m| ChatMessage {
+                role: chat_role(m.role),
+                content: m.content.clone(),
+                tool_calls: m.tool_calls.clone(),
+                tool_name: m.tool_name.clone(),
+                tool_call_id: m.tool_call_id.clone(),
+            })
+            .collect();
+        let own = self.engine.params();
+        let options = ChatOptions {
+            num_ctx: prompt.num_ctx,
+            num_predict: Some(own.reply_cap(prompt.max_reply)),
+            temperature: own.temperature.or(self.link.temperature()),
+            top_p: own.top_p,
+            seed: own.seed,
+        };
+        ChatRequest::new(prompt.model.clone(), messages, options)
+            .with_tools(self.tools.schemas(&prompt.tools))
+            .with_think(self.link.think_for_chat())
     }
 }
