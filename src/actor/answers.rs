@@ -66,7 +66,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             | Command::DeleteSnapshot { .. }
             | Command::Reconnect
             | Command::ModelsChanged
-            | Command::SetThink(_)
             | Command::Approve { .. }
             | Command::Fork { .. }
             | Command::Shutdown) => return Some(c),

@@ -37,6 +37,7 @@ use super::transcript;
 use super::vectors::Vectors;
 use crate::core::engine::{ChatPrompt, Effect, Engine, Input, Request};
 use crate::core::events::EngineEvent;
+use crate::core::params::ParamChange;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
 use crate::view::{Activity, Connection, Update};
@@ -187,23 +188,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Command::SetModel { name } => self.set_model(name).await,
             Command::Reconnect => self.connect().await,
             Command::ModelsChanged => self.models_changed().await,
-            Command::SetThink(think) => {
-                self.link.set_think(think);
-                // Logged with the session's settings: resume, /new and /fork go on with it.
-                let word = think.map(|t| t.name().to_string());
-                self.feed(
-                    Request::SetParam {
-                        change: crate::core::params::ParamChange::Think(word),
-                    }
-                    .into(),
-                )
-                .await;
-                self.out.notice(Notice::ThinkSet {
-                    think,
-                    model: self.engine.model().to_string(),
-                    capable: self.link.thinking_capable(),
-                });
-            }
             // Only meaningful while a call asks (answered in `tools.rs`).
             Command::Approve { .. } => {}
             Command::Fork { at, reply } => {
@@ -401,6 +385,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             EngineEvent::Pinned { id, pinned } => self.out.send(Update::Pinned {
                 id: *id,
                 pinned: *pinned,
+            }),
+            // `/think`, the engine's setting, is said with what only the link knows: the
+            // `think` sent from now on, and whether the model thinks at all.
+            EngineEvent::ParamsChanged {
+                change: ParamChange::Think(word),
+            } => self.out.notice(Notice::ThinkSet {
+                think: self.link.think(word.as_deref()),
+                model: self.engine.model().to_string(),
+                capable: self.link.thinking_capable(),
             }),
             _ => {}
         }

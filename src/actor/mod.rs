@@ -255,13 +255,6 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             repeat_limit,
             embedding,
         } = config;
-        // The session's own `/think` (in its settings) over the config's.
-        let think = engine
-            .params()
-            .think
-            .as_deref()
-            .and_then(crate::llm::Think::parse)
-            .or(think);
         let asking = link::Asking {
             host,
             reconnect_after,

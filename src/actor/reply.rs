@@ -421,6 +421,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         };
         ChatRequest::new(prompt.model.clone(), messages, options)
             .with_tools(self.tools.schemas(&prompt.tools))
-            .with_think(self.link.think_for_chat())
+            .with_think(self.link.think_for_chat(own.think.as_deref()))
     }
 }

@@ -307,9 +307,9 @@ pub static COMMANDS: &[SlashCommand] = &[
         usage: "/think [on|off|low|medium|high|default]",
         help: "how much a thinking model reasons before it answers",
         parse: |_, arg| match arg.trim() {
-            "" | "default" => Ok(Intent::Actor(Command::SetThink(None))),
+            "" | "default" => Ok(think(None)),
             a => crate::llm::Think::parse(a)
-                .map(|t| Intent::Actor(Command::SetThink(Some(t))))
+                .map(|t| think(Some(t)))
                 .ok_or_else(|| "usage: /think [on|off|low|medium|high|default]".into()),
         },
     },
@@ -393,6 +393,12 @@ fn param_intent(change: Option<crate::core::params::ParamChange>) -> Intent {
         Some(change) => Intent::Engine(Request::SetParam { change }),
         None => Intent::ShowParams,
     }
+}
+
+/// `/think`: a setting of the session, the engine's (`None`: back to the default).
+fn think(level: Option<crate::llm::Think>) -> Intent {
+    let word = level.map(|t| t.name().to_string());
+    param_intent(Some(crate::core::params::ParamChange::Think(word)))
 }
 
 /// A goal-board change: the engine's (the app opens the panel to show it).

@@ -56,17 +56,16 @@ fn plain_text_and_escapes_are_not_commands() {
 
 #[test]
 fn think_takes_a_level_or_the_default() {
-    use crate::llm::Think;
-    is("/think", Intent::Actor(Command::SetThink(None)));
-    is("/think default", Intent::Actor(Command::SetThink(None)));
-    is(
-        "/think off",
-        Intent::Actor(Command::SetThink(Some(Think::Off))),
-    );
-    is(
-        "/think HIGH",
-        Intent::Actor(Command::SetThink(Some(Think::High))),
-    );
+    use crate::core::params::ParamChange;
+    let think = |word: Option<&str>| {
+        Intent::Engine(Request::SetParam {
+            change: ParamChange::Think(word.map(str::to_string)),
+        })
+    };
+    is("/think", think(None));
+    is("/think default", think(None));
+    is("/think off", think(Some("off")));
+    is("/think HIGH", think(Some("high")));
     assert!(parse("/think lots").unwrap().unwrap_err().contains("usage"));
     is("/details", Intent::Details);
 }
