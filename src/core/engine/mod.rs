@@ -301,11 +301,9 @@ pub struct Engine {
     /// The conversation has turned to the workspace (files, code, commands) or used a
     /// tool: the workspace tools are offered from then on (`offer.rs`). From the log.
     workspace_talk: bool,
-    /// How the model's summaries of folds fared (from the log: `compress/summary.rs`).
-    summaries: compress::SummaryVerdicts,
-    /// The person's last pauses between a reply and their next message, in seconds
-    /// (runtime only): a summary between turns must fit in one.
-    pauses: Vec<f64>,
+    /// How the model's summaries of folds fared (from the log), and the person's last
+    /// pauses, which a summary between turns must fit in (`compress/summary.rs`).
+    summaries: compress::Summaries,
 }
 
 impl Engine {
@@ -385,7 +383,6 @@ impl Engine {
             offer: ToolsOffered::default(),
             workspace_talk: false,
             summaries: Default::default(),
-            pauses: Vec::new(),
         };
         e.rebuild_system();
         e.rebuild_goals();

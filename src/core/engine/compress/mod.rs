@@ -33,6 +33,7 @@ mod plan;
 mod summary;
 
 pub use identify::Selection;
+pub(super) use summary::Summaries;
 pub use summary::SummaryVerdicts;
 
 use crate::core::checkpoint::Checkpoint;
