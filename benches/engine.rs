@@ -187,6 +187,7 @@ fn benches(c: &mut Criterion) {
                 prompt_raw: 0,
                 tool_calls: Vec::new(),
                 thinking: String::new(),
+                timing: None,
             }),
             now,
         );
@@ -225,6 +226,7 @@ fn benches(c: &mut Criterion) {
                         prompt_raw: prompt.raw_estimate,
                         tool_calls: Vec::new(),
                         thinking: String::new(),
+                        timing: None,
                     }),
                     now,
                 );
@@ -282,6 +284,7 @@ fn benches(c: &mut Criterion) {
                         prompt_raw: prompt.raw_estimate,
                         tool_calls: Vec::new(),
                         thinking: String::new(),
+                        timing: None,
                     }),
                     now,
                 );

@@ -966,6 +966,7 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
                 prompt_raw: 0,
                 tool_calls: Vec::new(),
                 thinking: String::new(),
+                timing: None,
             }),
         ],
     );
@@ -1366,6 +1367,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
             prompt_raw: 0,
             tool_calls: Vec::new(),
             thinking: String::new(),
+            timing: None,
         }));
     }
     let e = with_inputs(engine("llama3.2:3b", Some(2048)), inputs);
@@ -1845,14 +1847,20 @@ async fn thinking_is_shown_and_stored_but_never_sent_back() {
     assert!(reply.thinking.starts_with("Thinking about"));
 }
 
+/// `/think WORD` as the app sends it: a setting of the session, the engine's.
+fn think(word: &str) -> Command {
+    Command::Request(Request::SetParam {
+        change: ollm_tui::core::params::ParamChange::Think(Some(word.to_string())),
+    })
+}
+
 /// `/think` is a setting of the session: logged, so a resumed session (and `/new`, `/fork`,
 /// which start from its settings) goes on thinking as it was told.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn think_is_kept_with_the_session_and_sent_again_after_resume() {
     let server = server_with_a_thinking_model().await;
     let s = start(&server, "qwen3:4b", None);
-    s.cmd(Command::SetThink(Some(ollm_tui::llm::Think::High)))
-        .await;
+    s.cmd(think("high")).await;
     s.say("first").await;
     s.wait_for_messages(2).await;
     let (exit, _) = s.finish().await;
@@ -1957,12 +1965,10 @@ async fn verbose_follows_each_reply_with_its_timing_and_is_kept_with_the_session
 async fn think_is_sent_only_to_models_that_can_think() {
     let server = server_with_a_thinking_model().await;
     let s = start(&server, "qwen3:4b", None);
-    s.cmd(Command::SetThink(Some(ollm_tui::llm::Think::Off)))
-        .await;
+    s.cmd(think("off")).await;
     s.say("first").await;
     s.wait_for_messages(2).await;
-    s.cmd(Command::SetThink(Some(ollm_tui::llm::Think::High)))
-        .await;
+    s.cmd(think("high")).await;
     s.say("second").await;
     s.wait_for_messages(4).await;
     // The same setting for a model without the capability: not sent (Ollama would refuse

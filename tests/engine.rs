@@ -4,6 +4,7 @@
 
 use ollm_tui::core::budget::{MIN_RESERVE_TOKENS, reserve_for};
 use ollm_tui::core::checkpoint::Level;
+use ollm_tui::core::compress::pipeline::limit_for;
 use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineConfig, EngineError, Input, PromptRole, ReplyInput, Request,
@@ -13,7 +14,6 @@ use ollm_tui::core::events::{CompressReason, EngineEvent, Intensity, SkipReason}
 use ollm_tui::core::goals::{GoalChange, GoalError, Priority};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use ollm_tui::core::mode::Mode;
-use ollm_tui::core::pipeline::limit_for;
 use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
 use ollm_tui::core::snapshot::Snapshot;
 use ollm_tui::core::summarizer::doubles::{Extractive, Failing, Scripted};
@@ -932,6 +932,7 @@ fn interrupted_replies_are_kept_and_marked() {
         prompt_raw: p.raw_estimate,
         tool_calls: Vec::new(),
         thinking: String::new(),
+        timing: None,
     }));
     let m = h.engine.history().get(MessageId(2)).unwrap();
     assert_eq!(m.status, ReplyStatus::Interrupted);
@@ -959,6 +960,7 @@ fn interrupted_replies_are_kept_and_marked() {
         prompt_raw: retry.raw_estimate,
         tool_calls: Vec::new(),
         thinking: String::new(),
+        timing: None,
     }));
     // Answered afresh: the fragment stays in history, out of the requests.
     let r = h.turn("and then?", |_| "They lived on.".into());
@@ -991,6 +993,7 @@ fn interrupted_replies_are_kept_and_marked() {
         prompt_raw: 0,
         tool_calls: Vec::new(),
         thinking: String::new(),
+        timing: None,
     }));
     let r = h.turn("continue from there", |_| "2. two".into());
     assert!(contents(r.sent.last().unwrap()).contains(&"2. tw".to_string()));
@@ -1058,6 +1061,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
         prompt_raw: prompt.raw_estimate,
         tool_calls: Vec::new(),
         thinking: String::new(),
+        timing: None,
     };
     let fx = h.engine.handle(Input::Reply(reply), h.clock.tick());
     // The background pass after the reply is stopped, so the retry must make room itself
@@ -1763,6 +1767,7 @@ fn reply_turn<S: ollm_tui::core::summarizer::Summarizer>(
             prompt_raw: prompt.raw_estimate,
             tool_calls: Vec::new(),
             thinking: String::new(),
+            timing: None,
         }),
         h.clock.tick(),
     );

@@ -24,6 +24,7 @@
 
 use ollm_tui::core::budget::{Budget, MAX_CHECKPOINTS, RESERVE_SAMPLES, reserve_for};
 use ollm_tui::core::checkpoint::Level;
+use ollm_tui::core::compress::pipeline::limit_for;
 use ollm_tui::core::engine::ToolAnswer;
 use ollm_tui::core::engine::{
     ChatPrompt, Effect, EngineError, Input, PromptRole, ReplyInput, Request,
@@ -32,7 +33,6 @@ use ollm_tui::core::events::{CompressReason, EngineEvent};
 use ollm_tui::core::goals::{ArtifactAction, GoalChange, GoalStatus, Priority, StepStatus};
 use ollm_tui::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use ollm_tui::core::mode::{Mode, Tier};
-use ollm_tui::core::pipeline::limit_for;
 use ollm_tui::core::record::{RecordBody, SnapshotPurpose};
 use ollm_tui::core::snapshot::Snapshot;
 use ollm_tui::core::summarizer::doubles::{Erratic, Extractive};
@@ -801,6 +801,7 @@ impl Sim {
                         prompt_raw: p.raw_estimate,
                         tool_calls: Vec::new(),
                         thinking: String::new(),
+                        timing: None,
                     });
                     self.feed(input, answer);
                     if status == ReplyStatus::Complete {

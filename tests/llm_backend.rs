@@ -30,18 +30,14 @@ fn backend_with(server: &FakeOllama, options: OllamaOptions) -> OllamaBackend {
 }
 
 fn request(messages: Vec<ChatMessage>) -> ChatRequest {
-    ChatRequest {
-        model: "llama3.2:3b".into(),
+    ChatRequest::new(
+        "llama3.2:3b",
         messages,
-        options: ChatOptions {
+        ChatOptions {
             num_ctx: 8192,
             ..ChatOptions::default()
         },
-        keep_alive: None,
-        tools: Vec::new(),
-        think: None,
-        server_truncates: false,
-    }
+    )
 }
 
 fn hello() -> ChatRequest {

@@ -35,7 +35,7 @@ pub use report::{Measured, QuizScore};
 pub use scenarios::Scenario;
 pub use strategies::{KeptBy, Pace, Passes, Run, RunError, Setup, Strategy};
 
-use ollm_tui::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole};
+use ollm_tui::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest, ChatRole, OllamaBackend};
 use recorder::CallKind;
 use std::time::Instant;
 
@@ -44,17 +44,29 @@ const QUIZ_ANSWER_TOKENS: i32 = 48;
 /// The largest context the ceiling may ask for.
 pub const CEILING_MAX_CTX: u32 = 8192;
 
+/// A backend the benchmark plays through: a chat backend that can also give a copy of
+/// itself whose chats let the server truncate (the truncation baseline read from the
+/// server's log), which the app never sends.
+pub trait Backend: ChatBackend + Clone {
+    fn server_truncating(&self) -> Self;
+}
+
+impl Backend for OllamaBackend {
+    fn server_truncating(&self) -> Self {
+        OllamaBackend::server_truncating(self)
+    }
+}
+
 /// Ask the quiz against `context`; one fresh request per question. A question whose
-/// request does not fit `num_ctx` gets no answer, unless `server_truncates` (the
-/// truncation baseline measured from the server's log, whose next request the server
-/// would cut as it cut the others).
+/// request does not fit `num_ctx` gets no answer, unless `backend` lets the server
+/// truncate (the truncation baseline measured from the server's log, whose next request
+/// the server would cut as it cut the others).
 pub async fn quiz<B: ChatBackend>(
     backend: &B,
     setup: &Setup,
     scenario: &Scenario,
     context: &[(ChatRole, String)],
     num_ctx: u32,
-    server_truncates: bool,
     ask: Option<&strategies::Asker>,
 ) -> Result<QuizScore, RunError> {
     let mut score = QuizScore::default();
@@ -73,21 +85,14 @@ pub async fn quiz<B: ChatBackend>(
                 .chain(std::iter::once(ChatMessage::user(question.clone())))
                 .collect(),
         };
-        let req = ChatRequest {
-            model: setup.model.clone(),
-            messages,
-            options: ChatOptions {
-                num_ctx,
-                num_predict: Some(QUIZ_ANSWER_TOKENS),
-                temperature: Some(0.0),
-                seed: Some(7),
-                top_p: None,
-            },
-            keep_alive: None,
-            tools: Vec::new(),
-            think: None,
-            server_truncates,
+        let options = ChatOptions {
+            num_ctx,
+            num_predict: Some(QUIZ_ANSWER_TOKENS),
+            temperature: Some(0.0),
+            seed: Some(7),
+            top_p: None,
         };
+        let req = ChatRequest::new(setup.model.clone(), messages, options);
         let answer = match backend.chat(req).await {
             Ok(r) => r.text,
             Err(ollm_tui::llm::LlmError::ContextOverflow { .. }) => String::new(),
@@ -102,7 +107,7 @@ pub async fn quiz<B: ChatBackend>(
 }
 
 /// Play `scenario` with `strategy`, then score and quiz it.
-pub async fn measure<B: ChatBackend + Clone>(
+pub async fn measure<B: Backend>(
     strategy: Strategy,
     backend: &B,
     scenario: &Scenario,
@@ -123,17 +128,28 @@ pub async fn measure<B: ChatBackend + Clone>(
         ),
         None => None,
     };
-    let server_truncates = run.kept_by == KeptBy::ServerLog;
-    let quiz = quiz(
-        backend,
-        setup,
-        scenario,
-        &run.context,
-        setup.ctx,
-        server_truncates,
-        run.ask.as_ref(),
-    )
-    .await?;
+    let quiz = if run.kept_by == KeptBy::ServerLog {
+        let truncating = backend.server_truncating();
+        quiz(
+            &truncating,
+            setup,
+            scenario,
+            &run.context,
+            setup.ctx,
+            run.ask.as_ref(),
+        )
+        .await?
+    } else {
+        quiz(
+            backend,
+            setup,
+            scenario,
+            &run.context,
+            setup.ctx,
+            run.ask.as_ref(),
+        )
+        .await?
+    };
     Ok((report::measured(scenario, setup, &run, quiz, cut), run))
 }
 
@@ -151,11 +167,11 @@ pub async fn bounds<B: ChatBackend>(
     let need = tokens + tokens / 4 + 512;
     let ceiling = if need <= CEILING_MAX_CTX {
         let ctx = need.max(setup.ctx);
-        Some(quiz(backend, setup, scenario, transcript, ctx, false, None).await?)
+        Some(quiz(backend, setup, scenario, transcript, ctx, None).await?)
     } else {
         None
     };
-    let floor = quiz(backend, setup, scenario, &[], setup.ctx, false, None).await?;
+    let floor = quiz(backend, setup, scenario, &[], setup.ctx, None).await?;
     Ok((ceiling, floor))
 }
 

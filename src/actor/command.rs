@@ -45,8 +45,6 @@ pub enum Command {
     Reconnect,
     /// A model was installed (a pull ended): recall's embedding model is picked again.
     ModelsChanged,
-    /// How much a thinking model reasons (`/think`); `None`: the model's default.
-    SetThink(Option<crate::llm::Think>),
     /// The person's answer to the tool call that asks ([`crate::view::Activity::Approval`]
     /// with this `id`).
     Approve {

@@ -17,7 +17,7 @@
 //! and the folded sentences embedded between turns, `vectors.rs`). This file hands each step the parts
 //! it needs. The executors of the long-running effects are methods of the actor beside
 //! this file, since they listen while they run: `reply.rs` (a chat request), `compress.rs`
-//! (a compression, and a turn's wait for the background one), `tools.rs` (a reply's tool
+//! (the background compression's outcome handed to the engine), `tools.rs` (a reply's tool
 //! calls), `digest.rs` (a huge result read through), `recall.rs` (the person's message
 //! embedded before its request), `connect.rs` (the server),
 //! `answers.rs` (what is answered without changing the session). A new kind of effect gets
@@ -37,6 +37,7 @@ use super::transcript;
 use super::vectors::Vectors;
 use crate::core::engine::{ChatPrompt, Effect, Engine, Input, Request};
 use crate::core::events::EngineEvent;
+use crate::core::params::ParamChange;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
 use crate::view::{Activity, Connection, Update};
@@ -142,9 +143,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             if matches!(cmd, Command::Shutdown) {
                 // Quitting does not wait for a compression nobody waits for; the next
                 // session compresses again.
-                if let Some(bg) = self.bg.take() {
-                    bg.abort();
-                }
+                self.bg.abort();
                 self.vectors.abort();
                 self.title.abort();
                 break;
@@ -190,35 +189,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.checker.stop();
                 self.send_input(request, input, message, choice).await;
             }
-            // Between turns, Stop can only mean the compression in the background.
-            Command::Stop => self.stop_background().await,
+            // Between turns, Stop can only mean the compression in the background; the
+            // engine knows whether one runs.
+            Command::Stop => self.feed(Input::StopBackground).await,
             Command::Shutdown => {}
             Command::Restore { id } => {
                 // The state it would fold is about to be replaced.
-                self.stop_background().await;
+                self.feed(Input::StopBackground).await;
                 self.restore(&id).await;
             }
             Command::DeleteSnapshot { id } => self.delete_snapshot(id),
             Command::SetModel { name } => self.set_model(name).await,
             Command::Reconnect => self.connect().await,
             Command::ModelsChanged => self.models_changed().await,
-            Command::SetThink(think) => {
-                self.link.set_think(think);
-                // Logged with the session's settings: resume, /new and /fork go on with it.
-                let word = think.map(|t| t.name().to_string());
-                self.feed(
-                    Request::SetParam {
-                        change: crate::core::params::ParamChange::Think(word),
-                    }
-                    .into(),
-                )
-                .await;
-                self.out.notice(Notice::ThinkSet {
-                    think,
-                    model: self.engine.model().to_string(),
-                    capable: self.link.thinking_capable(),
-                });
-            }
             // Only meaningful while a call asks (answered in `tools.rs`).
             Command::Approve { .. } => {}
             Command::Fork { at, reply } => {
@@ -286,7 +269,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Effect::Chat(prompt) => job = Some(Job::Chat(prompt)),
                 Effect::CompressInBackground(plan) => {
                     let summarizer = self.summarizer();
-                    self.bg.start(*plan, summarizer, self.out.line());
+                    self.bg.start(*plan, summarizer, &self.out);
                 }
                 Effect::CancelBackground => self.cancel_background(),
                 Effect::RunTools(calls) => job = Some(Job::Tools(calls)),
@@ -409,6 +392,15 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             EngineEvent::Pinned { id, pinned } => self.out.send(Update::Pinned {
                 id: *id,
                 pinned: *pinned,
+            }),
+            // `/think`, the engine's setting, is said with what only the link knows: the
+            // `think` sent from now on, and whether the model thinks at all.
+            EngineEvent::ParamsChanged {
+                change: ParamChange::Think(word),
+            } => self.out.notice(Notice::ThinkSet {
+                think: self.link.think(word.as_deref()),
+                model: self.engine.model().to_string(),
+                capable: self.link.thinking_capable(),
             }),
             _ => {}
         }

@@ -38,7 +38,8 @@ pub(super) struct Link<B> {
     tools_capable: bool,
     /// The model has the `thinking` capability: `think` is sent only then.
     thinking_capable: bool,
-    /// `think` for chat requests (`/think`, `--think`); `None`: the model's default.
+    /// `think` from the settings (`--think`, the config), for a session that set none of
+    /// its own (`/think` is the engine's: `SessionParams::think`); `None`: the model's.
     think: Option<Think>,
     temperature: Option<f32>,
     /// The model that writes summaries; `None`: the chat model.
@@ -48,8 +49,8 @@ pub(super) struct Link<B> {
 }
 
 impl<B: ChatBackend> Link<B> {
-    /// The link as the actor's settings make it; `think` is the session's own (its
-    /// `/think`) when it has one, else the settings'.
+    /// The link as the actor's settings make it; `think` is the settings' (a session's own
+    /// `/think` is read from the engine each time a request is built: [`Link::think`]).
     pub fn new(
         backend: Arc<B>,
         summary_backend: Arc<B>,
@@ -136,14 +137,15 @@ impl<B: ChatBackend> Link<B> {
         self.thinking_capable
     }
 
-    /// `/think`: kept for the next requests.
-    pub fn set_think(&mut self, think: Option<Think>) {
-        self.think = think;
+    /// The `think` in force: the session's own word (`/think`, the engine's setting), else
+    /// the settings'; `None`: the model's default.
+    pub fn think(&self, session: Option<&str>) -> Option<Think> {
+        session.and_then(Think::parse).or(self.think)
     }
 
     /// `think` as a chat request sends it: only to a model that can think.
-    pub fn think_for_chat(&self) -> Option<Think> {
-        self.think.filter(|_| self.thinking_capable)
+    pub fn think_for_chat(&self, session: Option<&str>) -> Option<Think> {
+        self.think(session).filter(|_| self.thinking_capable)
     }
 
     pub fn temperature(&self) -> Option<f32> {

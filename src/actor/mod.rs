@@ -239,17 +239,10 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         let store = LazyStore::new(store, engine.header(&config.app_version));
         let backend = Arc::new(backend);
         let summary_backend = summary_backend.map_or_else(|| backend.clone(), Arc::new);
-        // The session's own `/think` (in its settings) over the config's.
-        let think = engine
-            .params()
-            .think
-            .as_deref()
-            .and_then(crate::llm::Think::parse)
-            .or(config.think);
         // Each part takes what it needs of the one settings value.
         let actor = driver::Actor {
             engine,
-            link: link::Link::new(backend, summary_backend, &config, think),
+            link: link::Link::new(backend, summary_backend, &config, config.think),
             out: publish::Publisher::new(updates_tx, view_tx),
             inbox: inbox::Inbox::new(rx),
             disk: persist::Persistence::new(store, &config),

@@ -126,7 +126,20 @@ fn partial(text: String, thinking: String, prompt_raw: u32) -> Input {
         eval_count: None,
         prompt_raw,
         tool_calls: Vec::new(),
+        timing: None,
     })
+}
+
+/// What the server said about the time a complete reply took.
+fn call_timing(stats: &ChatStats, since: Instant) -> crate::core::speed::CallTiming {
+    crate::core::speed::CallTiming {
+        prompt_tokens: stats.prompt_eval_count,
+        prompt_time: stats.prompt_eval_duration,
+        output_tokens: stats.eval_count,
+        output_time: stats.eval_duration,
+        total_time: stats.total_duration.or(Some(since.elapsed())),
+        load_time: stats.load_duration,
+    }
 }
 
 impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
@@ -162,21 +175,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             }
         }
         let (answer, ended) = self.stream_reply(&prompt).await;
-        let timing = match &ended {
-            Ended::Done(stats, since) => Some(crate::core::speed::CallTiming {
-                prompt_tokens: stats.prompt_eval_count,
-                prompt_time: stats.prompt_eval_duration,
-                output_tokens: stats.eval_count,
-                output_time: stats.eval_duration,
-                total_time: stats.total_duration.or(Some(since.elapsed())),
-                load_time: stats.load_duration,
-            }),
+        // A complete reply carries its timing: the engine learns the speed from it first.
+        let timing = match &answer {
+            Input::Reply(r) => r.timing,
             _ => None,
         };
-        if let Some(timing) = timing {
-            // Before the reply itself: what the engine plans after it weighs this call too.
-            self.engine.handle(Input::ReplyTimed(timing), Utc::now());
-        }
         let status = match ended {
             Ended::Done(..) => ReplyStatus::Complete,
             _ => ReplyStatus::Interrupted,
@@ -374,6 +377,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                         prompt_raw: raw,
                         tool_calls: calls,
                         thinking,
+                        timing: Some(call_timing(&stats, since)),
                     };
                     return (Input::Reply(reply), Ended::Done(stats, since));
                 }
@@ -393,35 +397,30 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
+    /// The engine's request as the server gets it: the messages, the session's own
+    /// parameters (`/set`) over the config file's, the tools offered, `think`.
     pub(super) fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
-        ChatRequest {
-            model: prompt.model.clone(),
-            messages: prompt
-                .messages
-                .iter()
-                .map(|m| ChatMessage {
-                    role: chat_role(m.role),
-                    content: m.content.clone(),
-                    tool_calls: m.tool_calls.clone(),
-                    tool_name: m.tool_name.clone(),
-                    tool_call_id: m.tool_call_id.clone(),
-                })
-                .collect(),
-            // The session's own parameters (`/set`) win over the config file's.
-            options: {
-                let own = self.engine.params();
-                ChatOptions {
-                    num_ctx: prompt.num_ctx,
-                    num_predict: Some(own.reply_cap(prompt.max_reply)),
-                    temperature: own.temperature.or(self.link.temperature()),
-                    top_p: own.top_p,
-                    seed: own.seed,
-                }
-            },
-            keep_alive: None,
-            tools: self.tools.schemas(&prompt.tools),
-            think: self.link.think_for_chat(),
-            server_truncates: false,
-        }
+        let messages = prompt
+            .messages
+            .iter()
+            .map(|m| ChatMessage {
+                role: chat_role(m.role),
+                content: m.content.clone(),
+                tool_calls: m.tool_calls.clone(),
+                tool_name: m.tool_name.clone(),
+                tool_call_id: m.tool_call_id.clone(),
+            })
+            .collect();
+        let own = self.engine.params();
+        let options = ChatOptions {
+            num_ctx: prompt.num_ctx,
+            num_predict: Some(own.reply_cap(prompt.max_reply)),
+            temperature: own.temperature.or(self.link.temperature()),
+            top_p: own.top_p,
+            seed: own.seed,
+        };
+        ChatRequest::new(prompt.model.clone(), messages, options)
+            .with_tools(self.tools.schemas(&prompt.tools))
+            .with_think(self.link.think_for_chat(own.think.as_deref()))
     }
 }

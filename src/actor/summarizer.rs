@@ -22,26 +22,26 @@ pub struct BackendSummarizer<B> {
     pub loading: Arc<std::sync::atomic::AtomicU64>,
 }
 
+impl<B> BackendSummarizer<B> {
+    /// A short chat asked in the background (a summary, the session's title): the
+    /// instruction as system message, the text as the person's, `cap` tokens at most, at a
+    /// low temperature.
+    pub fn request(&self, system: String, user: String, cap: u32) -> ChatRequest {
+        let options = ChatOptions {
+            num_ctx: self.num_ctx,
+            num_predict: Some(i32::try_from(cap).unwrap_or(i32::MAX)),
+            temperature: Some(SUMMARY_TEMPERATURE),
+            top_p: None,
+            seed: None,
+        };
+        let messages = vec![ChatMessage::system(system), ChatMessage::user(user)];
+        ChatRequest::new(self.model.clone(), messages, options).with_think(self.think)
+    }
+}
+
 impl<B: ChatBackend> Summarizer for BackendSummarizer<B> {
     async fn summarize(&self, request: SummaryRequest) -> Result<String, SummaryError> {
-        let chat = ChatRequest {
-            model: self.model.clone(),
-            messages: vec![
-                ChatMessage::system(request.system),
-                ChatMessage::user(request.user),
-            ],
-            options: ChatOptions {
-                num_ctx: self.num_ctx,
-                num_predict: Some(i32::try_from(request.num_predict).unwrap_or(i32::MAX)),
-                temperature: Some(SUMMARY_TEMPERATURE),
-                top_p: None,
-                seed: None,
-            },
-            keep_alive: None,
-            tools: Vec::new(),
-            think: self.think,
-            server_truncates: false,
-        };
+        let chat = self.request(request.system, request.user, request.num_predict);
         let started = std::time::Instant::now();
         let reply = self
             .backend

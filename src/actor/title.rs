@@ -9,14 +9,14 @@ use super::store::LazyStore;
 use super::summarizer::BackendSummarizer;
 use crate::core::engine::Engine;
 use crate::core::message::Role;
-use crate::llm::{ChatBackend, ChatMessage, ChatOptions, ChatRequest};
+use crate::llm::ChatBackend;
 use crate::store::SessionStore;
 use tokio::task::JoinHandle;
 
 /// How much of the first exchange the title is made from.
 const EXCERPT_CHARS: usize = 600;
 /// A title is a few words.
-const TITLE_TOKENS: i32 = 24;
+const TITLE_TOKENS: u32 = 24;
 /// The job, stated first (small models refuse a bare request; the fake server and the
 /// logs know a summary request by it).
 const SYSTEM: &str = "You summarize a conversation as a title of 3 to 6 words. Reply with \
@@ -53,24 +53,11 @@ impl Titler {
             return;
         };
         self.asked = true;
-        let request = ChatRequest {
-            model: summarizer.model.clone(),
-            messages: vec![
-                ChatMessage::system(SYSTEM.to_string()),
-                ChatMessage::user(format!("User: {user}\n\nAssistant: {reply}\n\nTitle:")),
-            ],
-            options: ChatOptions {
-                num_ctx: summarizer.num_ctx,
-                num_predict: Some(TITLE_TOKENS),
-                temperature: Some(0.2),
-                top_p: None,
-                seed: None,
-            },
-            keep_alive: None,
-            tools: Vec::new(),
-            think: summarizer.think,
-            server_truncates: false,
-        };
+        let request = summarizer.request(
+            SYSTEM.to_string(),
+            format!("User: {user}\n\nAssistant: {reply}\n\nTitle:"),
+            TITLE_TOKENS,
+        );
         let backend = summarizer.backend.clone();
         self.running = Some(tokio::spawn(async move {
             match backend.chat(request).await {

@@ -224,7 +224,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Ok((_, text)) => text,
             Err(why) => return failed(why),
         };
-        match crate::core::recall::slice(&text, r.id, r.start_line, r.end_line) {
+        match crate::core::result_lines::slice(&text, r.id, r.start_line, r.end_line) {
             Ok(s) => Outcome::ok(s),
             Err(e) => failed(e),
         }

@@ -12,7 +12,6 @@ use super::words;
 use super::{App, AppExit};
 use crate::actor::{Ask, Command};
 use crate::core::engine::Request;
-use crate::core::goals::GoalChange;
 use crate::core::message::MessageId;
 
 /// Something the person asks for. (Not `Clone`: an actor command may carry a reply
@@ -62,8 +61,6 @@ pub enum Intent {
     Pull(Option<String>),
     /// A new session from this one's messages up to N (the last by default).
     Fork(Option<MessageId>),
-    /// A goal-board change: the engine applies it, the panel shows it.
-    Goal(GoalChange),
     /// The help; with a topic, that part of the manual (`/help tools`) in its place.
     Help(Option<&'static crate::manual::Topic>),
     /// Quit, asking first when something would be lost.
@@ -131,10 +128,6 @@ impl App {
             Intent::PickTheme => self.open_themes(),
             Intent::Theme(name) => self.switch_theme(&name),
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
-            Intent::Goal(change) => {
-                self.command(Request::Goal { change });
-                self.panel.show();
-            }
             Intent::Help(topic) => self.overlay = Some(OverlayState::Help { scroll: 0, topic }),
             Intent::Quit => self.leave_or_ask(AppExit::Quit),
             Intent::NewSession { model } => self.leave_or_ask(AppExit::New { model }),
@@ -143,7 +136,14 @@ impl App {
                 self.opts.config_temperature,
             )),
             Intent::ShowInfo => self.info(words::session_info(&self.session.status)),
-            Intent::Engine(request) => self.command(request),
+            Intent::Engine(request) => {
+                // A goal-board change shows in the panel.
+                let board = matches!(request, Request::Goal { .. });
+                self.command(request);
+                if board {
+                    self.panel.show();
+                }
+            }
             Intent::Actor(command) => self.command(command),
         }
     }

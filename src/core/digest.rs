@@ -14,7 +14,7 @@
 //! one or a failed call is no digest — the caller falls back to the shortened form, never
 //! to a blind cut. Planning is pure; running needs only a [`Summarizer`].
 
-use crate::core::pipeline::{clean_summary, cut_to};
+use crate::core::compress::pipeline::{clean_summary, cut_to};
 use crate::core::results::{Kind, human};
 use crate::core::summarizer::{Summarizer, SummaryError, SummaryRequest};
 use crate::core::tokens::Tokenizer;

@@ -291,6 +291,7 @@ impl<S: Summarizer> Harness<S> {
                         eval_count: Some(10),
                         prompt_raw: prompt.raw_estimate,
                         tool_calls: self.scripted_calls.pop_front().unwrap_or_default(),
+                        timing: None,
                     };
                     report.sent.push(prompt);
                     self.run(Input::Reply(reply), report, server);

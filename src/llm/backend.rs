@@ -86,11 +86,40 @@ pub struct ChatRequest {
     pub tools: Vec<serde_json::Value>,
     /// Ollama's `think`; `None` leaves the model's default (and is not sent).
     pub think: Option<Think>,
-    /// For the fidelity benchmark's truncation baseline only: leave out `"truncate": false`
-    /// and `"shift": false`, so the server drops the oldest messages itself, as Ollama does
-    /// for a client that manages no context. Everything else sends `false`: an overflow
-    /// must be an error the engine handles, never history silently dropped.
-    pub server_truncates: bool,
+}
+
+impl ChatRequest {
+    /// The one way a request is made: the model, the messages and the options every chat
+    /// sends; no tools, the model's own `think` and the server's own `keep_alive` until
+    /// the `with_` methods say otherwise (the fields stay readable, for recorders).
+    pub fn new(model: impl Into<String>, messages: Vec<ChatMessage>, options: ChatOptions) -> Self {
+        ChatRequest {
+            model: model.into(),
+            messages,
+            options,
+            keep_alive: None,
+            tools: Vec::new(),
+            think: None,
+        }
+    }
+
+    /// The tools the model may call (Ollama's schema objects).
+    pub fn with_tools(mut self, tools: Vec<serde_json::Value>) -> Self {
+        self.tools = tools;
+        self
+    }
+
+    /// Ollama's `think`; `None`: the model's default.
+    pub fn with_think(mut self, think: Option<Think>) -> Self {
+        self.think = think;
+        self
+    }
+
+    /// How long the server keeps the model loaded afterwards.
+    pub fn with_keep_alive(mut self, keep_alive: Option<String>) -> Self {
+        self.keep_alive = keep_alive;
+        self
+    }
 }
 
 /// How much a thinking model reasons before it answers (Ollama's `think`: a boolean, or a

@@ -1,61 +1,60 @@
-//! The chat request's body: ollama-rs's request serialised, plus what it cannot express
-//! (`truncate`, `shift`, `stream`, `think`, `tools`, messages with `tool_name` and
-//! `tool_call_id`, `keep_alive` as a number).
+//! The chat request's body, written from a [`ChatRequest`] in one step: the model, the
+//! messages as Ollama reads them (with `tool_name` and `tool_call_id`), the options,
+//! `stream`, `think`, `tools`, `truncate` and `shift`, and `keep_alive` as a number when it
+//! is one.
 
-use ollama_rs::generation::chat::request::ChatMessageRequest;
-use ollama_rs::models::ModelOptions;
 use serde_json::{Value, json};
 
 use super::backend::{ChatMessage, ChatRequest, ChatRole};
 
-/// The chat body: ollama-rs's request, plus what it cannot express.
-pub(super) fn wire_chat(req: &ChatRequest) -> Value {
-    let mut options = ModelOptions::default().num_ctx(u64::from(req.options.num_ctx));
-    if let Some(n) = req.options.num_predict {
-        options = options.num_predict(n);
+/// The chat body. `server_truncates` (the benchmark's truncation baseline only) leaves out
+/// `"truncate": false` and `"shift": false`.
+pub(super) fn wire_chat(req: &ChatRequest, server_truncates: bool) -> Value {
+    let o = &req.options;
+    let mut options = serde_json::Map::new();
+    options.insert("num_ctx".into(), json!(u64::from(o.num_ctx)));
+    if let Some(n) = o.num_predict {
+        options.insert("num_predict".into(), json!(n));
     }
-    if let Some(t) = req.options.temperature {
-        options = options.temperature(t);
+    if let Some(t) = o.temperature {
+        options.insert("temperature".into(), json!(t));
     }
-    if let Some(p) = req.options.top_p {
-        options = options.top_p(p);
+    if let Some(p) = o.top_p {
+        options.insert("top_p".into(), json!(p));
     }
-    if let Some(seed) = req.options.seed {
-        options = options.seed(seed);
+    if let Some(seed) = o.seed {
+        options.insert("seed".into(), json!(seed));
     }
-    let request = ChatMessageRequest::new(req.model.clone(), Vec::new()).options(options);
-    let mut body = serde_json::to_value(&request).unwrap_or_else(|_| json!({}));
-    if let Value::Object(map) = &mut body {
-        // Messages as Ollama reads them, written here: ollama-rs's message type has no
-        // `tool_name` / `tool_call_id`, and serialises empty tool lists and null thinking.
-        map.insert(
-            "messages".into(),
-            Value::Array(req.messages.iter().map(wire_message).collect()),
-        );
-        if !req.tools.is_empty() {
-            map.insert("tools".into(), Value::Array(req.tools.clone()));
-        }
-        if let Some(think) = &req.think {
-            map.insert("think".into(), think.wire());
-        }
-        map.insert("stream".into(), json!(true));
-        if !req.server_truncates {
-            // Overflow is an error, not silently dropped history.
-            map.insert("truncate".into(), json!(false));
-            // A full context ends the reply ("length") instead of discarding its start.
-            map.insert("shift".into(), json!(false));
-        }
-        // Ollama reads a number as seconds and a string as a Go duration ("-1" alone is
-        // not one), so plain integers go out as numbers.
-        if let Some(k) = req.keep_alive.as_deref() {
-            let v = match k.trim().parse::<i64>() {
-                Ok(secs) => json!(secs),
-                Err(_) => json!(k),
-            };
-            map.insert("keep_alive".into(), v);
-        }
+    let mut map = serde_json::Map::new();
+    map.insert("model".into(), json!(req.model));
+    map.insert(
+        "messages".into(),
+        Value::Array(req.messages.iter().map(wire_message).collect()),
+    );
+    map.insert("options".into(), Value::Object(options));
+    if !req.tools.is_empty() {
+        map.insert("tools".into(), Value::Array(req.tools.clone()));
     }
-    body
+    if let Some(think) = &req.think {
+        map.insert("think".into(), think.wire());
+    }
+    map.insert("stream".into(), json!(true));
+    if !server_truncates {
+        // Overflow is an error, not silently dropped history.
+        map.insert("truncate".into(), json!(false));
+        // A full context ends the reply ("length") instead of discarding its start.
+        map.insert("shift".into(), json!(false));
+    }
+    // Ollama reads a number as seconds and a string as a Go duration ("-1" alone is not
+    // one), so plain integers go out as numbers.
+    if let Some(k) = req.keep_alive.as_deref() {
+        let v = match k.trim().parse::<i64>() {
+            Ok(secs) => json!(secs),
+            Err(_) => json!(k),
+        };
+        map.insert("keep_alive".into(), v);
+    }
+    Value::Object(map)
 }
 
 /// One message on the wire. Tool calls go back with their arguments as an object (as
@@ -108,23 +107,20 @@ mod tests {
     use crate::llm::backend::ChatOptions;
 
     fn request(keep_alive: Option<&str>) -> ChatRequest {
-        ChatRequest {
-            model: "m".into(),
-            messages: vec![ChatMessage::user("hi")],
-            options: ChatOptions {
+        ChatRequest::new(
+            "m",
+            vec![ChatMessage::user("hi")],
+            ChatOptions {
                 num_ctx: 8192,
                 ..ChatOptions::default()
             },
-            keep_alive: keep_alive.map(str::to_string),
-            tools: Vec::new(),
-            think: None,
-            server_truncates: false,
-        }
+        )
+        .with_keep_alive(keep_alive.map(str::to_string))
     }
 
     #[test]
     fn wire_body_always_carries_num_ctx_truncate_and_shift() {
-        let body = wire_chat(&request(None));
+        let body = wire_chat(&request(None), false);
         assert_eq!(
             body,
             json!({
@@ -140,10 +136,7 @@ mod tests {
 
     #[test]
     fn only_the_benchmark_opt_out_leaves_truncation_to_the_server() {
-        let body = wire_chat(&ChatRequest {
-            server_truncates: true,
-            ..request(None)
-        });
+        let body = wire_chat(&request(None), true);
         let map = body.as_object().unwrap();
         assert!(!map.contains_key("truncate") && !map.contains_key("shift"));
         assert_eq!(body["options"]["num_ctx"], json!(8192));
@@ -151,9 +144,9 @@ mod tests {
 
     #[test]
     fn keep_alive_numbers_go_out_as_numbers() {
-        let body = wire_chat(&request(Some("-1")));
+        let body = wire_chat(&request(Some("-1")), false);
         assert_eq!(body["keep_alive"], json!(-1));
-        let body = wire_chat(&request(Some("10m")));
+        let body = wire_chat(&request(Some("10m")), false);
         assert_eq!(body["keep_alive"], json!("10m"));
     }
 }

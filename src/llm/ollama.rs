@@ -1,10 +1,10 @@
 //! [`ChatBackend`] for Ollama's native HTTP API (never `/v1`).
 //!
-//! ollama-rs provides the client for the plain calls (`/api/tags`, `/api/show`) and the
-//! request types of a chat (`ChatMessageRequest`, `ModelOptions`, `ChatMessage`). Where it
+//! ollama-rs provides the client for the plain calls (`/api/tags`, `/api/show`). Where it
 //! falls short we extend it rather than drop features:
-//! - its chat body has no `truncate`/`shift`: we serialise its request and add them (and
-//!   `stream`, which it only sets inside its own send methods);
+//! - its chat request has no `truncate`/`shift`, no `tool_name` or `tool_call_id` on a
+//!   message, and serialises empty tool lists and null thinking: the chat body is written
+//!   from our [`ChatRequest`] in one step (`chat_body.rs`);
 //! - its chat stream cannot be used: it drops text when a UTF-8 character is split across
 //!   HTTP chunks, swallows mid-stream `{"error"}` lines, prints to stderr (the TUI owns the
 //!   terminal) and gives no statistics unless every metric is present. We read the stream
@@ -21,7 +21,8 @@
 //! from a dead one, which one long blind wait for a non-streamed body cannot. Every chat
 //! body carries `options.num_ctx`, `"truncate": false` and `"shift": false`, so an
 //! overflow is an HTTP 400 the caller handles rather than silently dropped history (the
-//! one exception, `ChatRequest::server_truncates`, is the benchmark's truncation baseline).
+//! one exception, a backend made by [`OllamaBackend::server_truncating`], is the
+//! benchmark's truncation baseline).
 //!
 //! The parts: `chat_body.rs` (the chat body), `reply_stream.rs` (a reply read as it
 //! streams), `http.rs` (the plain calls, transport errors), `status.rs` (error answers),
@@ -80,6 +81,9 @@ pub struct OllamaBackend {
     /// ollama-rs's client on the same connection pool, for the plain calls.
     pub(super) ollama: Ollama,
     pub(super) options: OllamaOptions,
+    /// Chats leave out `"truncate": false` and `"shift": false` (see
+    /// [`OllamaBackend::server_truncating`]).
+    server_truncates: bool,
 }
 
 /// Models whose details are fetched at once when listing.
@@ -116,7 +120,20 @@ impl OllamaBackend {
             http,
             ollama,
             options,
+            server_truncates: false,
         })
+    }
+
+    /// The same server, its chats sent without `"truncate": false` and `"shift": false`, so
+    /// the server drops the oldest messages itself, as Ollama does for a client that
+    /// manages no context: for the fidelity benchmark's truncation baseline only. The app
+    /// never makes one: an overflow must be an error the engine handles, never history
+    /// silently dropped.
+    pub fn server_truncating(&self) -> Self {
+        Self {
+            server_truncates: true,
+            ..self.clone()
+        }
     }
 
     /// The normalised address, e.g. `http://127.0.0.1:11434`.
@@ -277,7 +294,11 @@ impl ChatBackend for OllamaBackend {
             messages = req.messages.len(),
             "chat request"
         );
-        let send = self.http.post(&url).json(&wire_chat(&req)).send();
+        let send = self
+            .http
+            .post(&url)
+            .json(&wire_chat(&req, self.server_truncates))
+            .send();
         let resp = match tokio::time::timeout_at(deadline, send).await {
             Err(_) => return Err(first_token_timeout),
             Ok(Err(e)) => return Err(self.send_error(&e)),

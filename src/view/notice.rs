@@ -199,7 +199,8 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
     use Place::{Banner, Line, Nowhere, TransientBanner};
     use Severity::{Error, Info, Warn};
     match ev {
-        // `/think` is said by the actor, which knows whether the model can think.
+        // `/think` is said by the actor as `Notice::ThinkSet`, with what the link knows:
+        // the `think` in force and whether the model can think.
         EngineEvent::ParamsChanged {
             change: ParamChange::Think(_),
         } => (Nowhere, Info),

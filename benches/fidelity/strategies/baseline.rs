@@ -33,13 +33,25 @@ fn estimate(tok: &dyn Tokenizer, messages: &[ChatMessage]) -> u32 {
         + 3
 }
 
-pub(super) async fn baseline<B: ChatBackend>(
+pub(super) async fn baseline<B: crate::fidelity::Backend>(
     strategy: Strategy,
     backend: B,
     scenario: &Scenario,
     setup: &Setup,
 ) -> Result<Run, RunError> {
-    let backend = Recording::new(backend);
+    // Truncation by the server itself, read back from its log, when it writes one: its
+    // requests let the server truncate.
+    let mut log = match (strategy, &setup.server_log) {
+        (Strategy::Truncate, Some(path)) => {
+            Some(Cursor::at_end(path).map_err(|e| RunError::log(path, &e))?)
+        }
+        _ => None,
+    };
+    let backend = Recording::new(if log.is_some() {
+        backend.server_truncating()
+    } else {
+        backend
+    });
     let calls = backend.calls.clone();
     let tok = setup.tok.as_ref();
     let mut messages = vec![message(ChatRole::System, SYSTEM)];
@@ -48,13 +60,6 @@ pub(super) async fn baseline<B: ChatBackend>(
     let mut compressions = 0;
     let mut passes = Passes::default();
     let mut last_prompt = 0u32;
-    // Truncation by the server itself, read back from its log, when it writes one.
-    let mut log = match (strategy, &setup.server_log) {
-        (Strategy::Truncate, Some(path)) => {
-            Some(Cursor::at_end(path).map_err(|e| RunError::log(path, &e))?)
-        }
-        _ => None,
-    };
     let started = Instant::now();
     for (i, text) in scenario.turns.iter().enumerate() {
         if i > 0 {
@@ -91,30 +96,23 @@ pub(super) async fn baseline<B: ChatBackend>(
                 estimated
             };
             last_request.clone_from(&request);
-            let req = ChatRequest {
-                model: setup.model.clone(),
-                messages: request,
-                options: ChatOptions {
-                    num_ctx: setup.ctx,
-                    num_predict: Some(
-                        i32::try_from(
-                            setup
-                                .ctx
-                                .saturating_sub(used)
-                                .max(64)
-                                .min(setup.num_predict.unwrap_or(u32::MAX)),
-                        )
-                        .unwrap_or(i32::MAX),
-                    ),
-                    top_p: None,
-                    temperature: setup.temperature,
-                    seed: None,
-                },
-                keep_alive: None,
-                tools: Vec::new(),
-                think: None,
-                server_truncates: log.is_some(),
+            let options = ChatOptions {
+                num_ctx: setup.ctx,
+                num_predict: Some(
+                    i32::try_from(
+                        setup
+                            .ctx
+                            .saturating_sub(used)
+                            .max(64)
+                            .min(setup.num_predict.unwrap_or(u32::MAX)),
+                    )
+                    .unwrap_or(i32::MAX),
+                ),
+                top_p: None,
+                temperature: setup.temperature,
+                seed: None,
             };
+            let req = ChatRequest::new(setup.model.clone(), request, options);
             let reply = tokio::time::timeout(setup.turn_timeout, stream(&backend, req))
                 .await
                 .map_err(|_| RunError::Timeout {
@@ -317,24 +315,18 @@ async fn compact<B: ChatBackend>(
     let mut summary = None;
     for _attempt in 0..3 {
         let prompt = shrink_archive(setup.tok.as_ref(), &mut previous, &mut archive, budget);
-        let req = ChatRequest {
-            model: setup.model.clone(),
-            messages: vec![
-                message(ChatRole::System, SUMMARY_SYSTEM),
-                message(ChatRole::User, &prompt),
-            ],
-            options: ChatOptions {
-                num_ctx: setup.ctx,
-                num_predict: None,
-                top_p: None,
-                temperature: setup.temperature,
-                seed: None,
-            },
-            keep_alive: None,
-            tools: Vec::new(),
-            think: None,
-            server_truncates: false,
+        let messages = vec![
+            message(ChatRole::System, SUMMARY_SYSTEM),
+            message(ChatRole::User, &prompt),
+        ];
+        let options = ChatOptions {
+            num_ctx: setup.ctx,
+            num_predict: None,
+            top_p: None,
+            temperature: setup.temperature,
+            seed: None,
         };
+        let req = ChatRequest::new(setup.model.clone(), messages, options);
         match tokio::time::timeout(setup.turn_timeout, backend.chat(req)).await {
             Ok(Ok(r)) => {
                 summary = Some(r.text.trim().to_string());

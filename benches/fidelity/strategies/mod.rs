@@ -206,7 +206,7 @@ impl RunError {
 }
 
 /// Run `strategy` over `scenario`.
-pub async fn run<B: ChatBackend + Clone>(
+pub async fn run<B: crate::fidelity::Backend>(
     strategy: Strategy,
     backend: &B,
     scenario: &Scenario,

@@ -72,14 +72,14 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &["checkpoint"],
         usage: "/step TEXT [done|doing]",
         help: "add or update a goal checkpoint",
-        parse: |_, arg| step(arg).map(Intent::Goal),
+        parse: |_, arg| step(arg).map(board),
     },
     SlashCommand {
         name: "decision",
         aliases: &["decide"],
         usage: "/decision TEXT [--lock]",
         help: "record a decision, optionally locked",
-        parse: |_, arg| decision(arg).map(Intent::Goal),
+        parse: |_, arg| decision(arg).map(board),
     },
     SlashCommand {
         name: "lock",
@@ -88,7 +88,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         help: "lock decision N",
         parse: |_, arg| {
             let id = number(arg, "/lock N")?;
-            Ok(Intent::Goal(GoalChange::Lock { id }))
+            Ok(board(GoalChange::Lock { id }))
         },
     },
     SlashCommand {
@@ -98,7 +98,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         help: "unlock decision N (only you can)",
         parse: |_, arg| {
             let id = number(arg, "/unlock N")?;
-            Ok(Intent::Goal(GoalChange::Unlock { id }))
+            Ok(board(GoalChange::Unlock { id }))
         },
     },
     SlashCommand {
@@ -108,7 +108,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         help: "delete decision N",
         parse: |_, arg| {
             let id = number(arg, "/forget N")?;
-            Ok(Intent::Goal(GoalChange::DeleteDecision { id }))
+            Ok(board(GoalChange::DeleteDecision { id }))
         },
     },
     SlashCommand {
@@ -116,7 +116,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         aliases: &[],
         usage: "/artifact created|modified|deleted PATH",
         help: "record a file",
-        parse: |_, arg| artifact(arg).map(Intent::Goal),
+        parse: |_, arg| artifact(arg).map(board),
     },
     SlashCommand {
         name: "next",
@@ -124,7 +124,7 @@ pub static COMMANDS: &[SlashCommand] = &[
         usage: "/next TEXT",
         help: "record a next step",
         parse: |_, arg| match rest(arg) {
-            Some(text) => Ok(Intent::Goal(GoalChange::Next { text })),
+            Some(text) => Ok(board(GoalChange::Next { text })),
             None => Err("usage: /next TEXT".into()),
         },
     },
@@ -307,9 +307,9 @@ pub static COMMANDS: &[SlashCommand] = &[
         usage: "/think [on|off|low|medium|high|default]",
         help: "how much a thinking model reasons before it answers",
         parse: |_, arg| match arg.trim() {
-            "" | "default" => Ok(Intent::Actor(Command::SetThink(None))),
+            "" | "default" => Ok(think(None)),
             a => crate::llm::Think::parse(a)
-                .map(|t| Intent::Actor(Command::SetThink(Some(t))))
+                .map(|t| think(Some(t)))
                 .ok_or_else(|| "usage: /think [on|off|low|medium|high|default]".into()),
         },
     },
@@ -395,17 +395,28 @@ fn param_intent(change: Option<crate::core::params::ParamChange>) -> Intent {
     }
 }
 
+/// `/think`: a setting of the session, the engine's (`None`: back to the default).
+fn think(level: Option<crate::llm::Think>) -> Intent {
+    let word = level.map(|t| t.name().to_string());
+    param_intent(Some(crate::core::params::ParamChange::Think(word)))
+}
+
+/// A goal-board change: the engine's (the app opens the panel to show it).
+fn board(change: GoalChange) -> Intent {
+    Intent::Engine(Request::Goal { change })
+}
+
 /// `/goal TEXT`, `/goal! TEXT` (high priority), `/goal done|pause|resume|clear`, and a
 /// bare `/goal` (the panel).
 fn goal(typed: &str, arg: &str) -> Result<Intent, String> {
-    let status = |status| Ok(Intent::Goal(GoalChange::GoalStatus { status }));
+    let status = |status| Ok(board(GoalChange::GoalStatus { status }));
     match arg.trim().to_ascii_lowercase().as_str() {
         "" => Ok(Intent::Panel),
         "done" | "complete" | "completed" => status(GoalStatus::Completed),
         "pause" | "paused" => status(GoalStatus::Paused),
         "resume" | "active" => status(GoalStatus::Active),
-        "clear" => Ok(Intent::Goal(GoalChange::Clear)),
-        _ => Ok(Intent::Goal(GoalChange::SetGoal {
+        "clear" => Ok(board(GoalChange::Clear)),
+        _ => Ok(board(GoalChange::SetGoal {
             description: arg.trim().to_string(),
             priority: if typed == "goal!" {
                 Priority::High

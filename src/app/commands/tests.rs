@@ -56,17 +56,16 @@ fn plain_text_and_escapes_are_not_commands() {
 
 #[test]
 fn think_takes_a_level_or_the_default() {
-    use crate::llm::Think;
-    is("/think", Intent::Actor(Command::SetThink(None)));
-    is("/think default", Intent::Actor(Command::SetThink(None)));
-    is(
-        "/think off",
-        Intent::Actor(Command::SetThink(Some(Think::Off))),
-    );
-    is(
-        "/think HIGH",
-        Intent::Actor(Command::SetThink(Some(Think::High))),
-    );
+    use crate::core::params::ParamChange;
+    let think = |word: Option<&str>| {
+        Intent::Engine(Request::SetParam {
+            change: ParamChange::Think(word.map(str::to_string)),
+        })
+    };
+    is("/think", think(None));
+    is("/think default", think(None));
+    is("/think off", think(Some("off")));
+    is("/think HIGH", think(Some("high")));
     assert!(parse("/think lots").unwrap().unwrap_err().contains("usage"));
     is("/details", Intent::Details);
 }
@@ -75,45 +74,62 @@ fn think_takes_a_level_or_the_default() {
 fn goal_board_commands() {
     is(
         "/goal Ship the parser",
-        Intent::Goal(GoalChange::SetGoal {
-            description: "Ship the parser".into(),
-            priority: Priority::Medium,
+        Intent::Engine(Request::Goal {
+            change: GoalChange::SetGoal {
+                description: "Ship the parser".into(),
+                priority: Priority::Medium,
+            },
         }),
     );
     assert!(matches!(
         ok("/goal! Urgent"),
-        Intent::Goal(GoalChange::SetGoal {
-            priority: Priority::High,
-            ..
+        Intent::Engine(Request::Goal {
+            change: GoalChange::SetGoal {
+                priority: Priority::High,
+                ..
+            }
         })
     ));
     is(
         "/goal done",
-        Intent::Goal(GoalChange::GoalStatus {
-            status: GoalStatus::Completed,
+        Intent::Engine(Request::Goal {
+            change: GoalChange::GoalStatus {
+                status: GoalStatus::Completed,
+            },
         }),
     );
     is("/goal", Intent::Panel);
     is(
         "/decision Use Postgres 16 --lock",
-        Intent::Goal(GoalChange::Decision {
-            text: "Use Postgres 16".into(),
-            locked: true,
+        Intent::Engine(Request::Goal {
+            change: GoalChange::Decision {
+                text: "Use Postgres 16".into(),
+                locked: true,
+            },
         }),
     );
-    is("/unlock 2", Intent::Goal(GoalChange::Unlock { id: 2 }));
+    is(
+        "/unlock 2",
+        Intent::Engine(Request::Goal {
+            change: GoalChange::Unlock { id: 2 },
+        }),
+    );
     is(
         "/step Write tests doing",
-        Intent::Goal(GoalChange::Checkpoint {
-            description: "Write tests".into(),
-            status: StepStatus::InProgress,
+        Intent::Engine(Request::Goal {
+            change: GoalChange::Checkpoint {
+                description: "Write tests".into(),
+                status: StepStatus::InProgress,
+            },
         }),
     );
     is(
         "/artifact created src/a.rs",
-        Intent::Goal(GoalChange::Artifact {
-            action: ArtifactAction::Created,
-            path: "src/a.rs".into(),
+        Intent::Engine(Request::Goal {
+            change: GoalChange::Artifact {
+                action: ArtifactAction::Created,
+                path: "src/a.rs".into(),
+            },
         }),
     );
     assert!(parse("/unlock x").unwrap().is_err());

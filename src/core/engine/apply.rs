@@ -190,11 +190,7 @@ impl Engine {
                 tokens,
                 ..
             } => {
-                if summary.is_empty() {
-                    self.summaries.rejected += 1;
-                } else {
-                    self.summaries.kept += 1;
-                }
+                self.summaries.judged(!summary.is_empty());
                 // The checkpoint may have been merged away since the summary was asked.
                 if let Some(i) = self.active.checkpoint_index(*id) {
                     let cp = &mut self.active.checkpoints_mut()[i];

@@ -9,7 +9,7 @@
 //! - a fold is applied inside the engine at once (it asks no model); `CompressInBackground`
 //!   — a fold's summary — is started where it stands and answered whenever it ends, while
 //!   the person reads and types (at most one runs; `CancelBackground` stops it unanswered
-//!   when the person's next message goes first);
+//!   when the person's next message goes first, or the person stops it: `StopBackground`);
 //! - `EmbedQuery` (the vector of the message a turn answers) is answered like `Chat`: it
 //!   is the last effect of its batch and the turn waits for `QueryEmbedded`;
 //!   `EmbedSentences` (folded sentences' vectors) is started where it stands and answered
@@ -114,14 +114,15 @@ pub enum Input {
     },
     /// Answer to `Chat`: no reply (the request failed, or was stopped before it began).
     NoReply,
-    /// What the server said about the time a reply took (after `Reply`); not persisted:
-    /// it teaches the engine the server's speed (`core::speed`).
-    ReplyTimed(crate::core::speed::CallTiming),
     /// Answer to `Compress` or `CompressInBackground`.
     Compressed(Box<CompressionOutcome>),
     /// Answer to `Compress` or `CompressInBackground`: it was stopped (by the person, or
     /// because what it would change is gone).
     CompressionStopped,
+    /// The person's Stop between turns, or a restore about to replace what a compression
+    /// would fold: the compression running in the background, if one does, stops
+    /// (`CancelBackground`, and said). The engine alone knows whether one runs.
+    StopBackground,
     /// Answer to `SaveSnapshot`.
     SnapshotSaved {
         meta: SnapshotMeta,
@@ -281,12 +282,17 @@ impl Engine {
             Input::ToolsAvailable(offers) => self.set_tools(offers),
             Input::ToolResult(answer) => self.tool_result(answer, now, &mut fx),
             Input::ToolsStopped => self.tools_stopped(now, &mut fx),
-            Input::Reply(reply) => self.reply(reply, now, &mut fx),
+            Input::Reply(reply) => {
+                if let Some(t) = reply.timing {
+                    self.speed.reply(t);
+                }
+                self.reply(reply, now, &mut fx)
+            }
             Input::Overflow { message } => self.overflow(message, now, &mut fx),
             Input::NoReply => self.end_turn(),
-            Input::ReplyTimed(t) => self.speed.reply(t),
             Input::Compressed(outcome) => self.compressed(*outcome, now, &mut fx),
             Input::CompressionStopped => self.compression_stopped(&mut fx),
+            Input::StopBackground => self.stop_background(&mut fx),
             Input::SnapshotSaved { meta } => self.snapshot_saved(&meta, now, &mut fx),
             Input::ResultsReduced(texts) => self.results_reduced(texts, now, &mut fx),
             Input::SnapshotFailed { id, error } => self.snapshot_failed(&id, error, now, &mut fx),

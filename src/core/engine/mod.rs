@@ -30,9 +30,10 @@
 //!
 //! Files: `input` (the door), `turn` (a turn's steps), `commands` (goal board, pins,
 //! settings), `facts` (the ledger as `/facts` lists and edits it), `snapshots` (save and restore), `apply` (records → state), `replay`,
-//! `prompt` (what is sent, and the budget), `semantic` (recall by meaning: the vectors
-//! asked for, kept and used), `compress/` (identify, plan, apply, and the emergency
-//! measures).
+//! `prompt` (what is sent, and the budget), `recall` (recall from the log: the index, the
+//! slot in a request, `search_history`), `semantic` (recall by meaning: the vectors
+//! asked for, kept and used), `compress/` (identify, plan, summarize, apply, and the
+//! emergency measures).
 
 mod apply;
 mod commands;
@@ -43,6 +44,7 @@ mod input;
 mod offer;
 mod prompt;
 mod read_through;
+mod recall;
 mod reduce;
 mod replay;
 mod semantic;
@@ -149,6 +151,10 @@ pub struct ReplyInput {
     pub tool_calls: Vec<ToolCall>,
     /// The reasoning that streamed before the answer (thinking models).
     pub thinking: String,
+    /// What the server said about the time the call took (a complete reply): it teaches
+    /// the engine the server's speed (`core::speed`) before the reply is weighed, so what
+    /// the engine plans after it counts this call too.
+    pub timing: Option<crate::core::speed::CallTiming>,
 }
 
 /// Everything the status line and panels need, computed in O(1).
@@ -282,10 +288,8 @@ pub struct Engine {
     folded_facts: Vec<crate::core::ledger::LedgerLine>,
     /// What the person pinned, reworded or forgot in the ledger (from the log).
     fact_edits: crate::core::ledger::FactEdits,
-    /// The folded messages' sentences, for recall (`log_recall`), brought up to date when
-    /// the folded set changes (`recall_for`: the ids it holds, sorted).
-    recall_index: crate::core::log_recall::RecallIndex,
-    recall_for: Vec<MessageId>,
+    /// The folded messages' sentences, for recall (`recall.rs`).
+    recall: recall::Recall,
     /// Recall by meaning: the folded sentences' vectors (from the log), the embedding
     /// model the driver has, the vector of the message a turn answers (`semantic.rs`).
     semantic: semantic::Semantic,
@@ -299,11 +303,9 @@ pub struct Engine {
     /// The conversation has turned to the workspace (files, code, commands) or used a
     /// tool: the workspace tools are offered from then on (`offer.rs`). From the log.
     workspace_talk: bool,
-    /// How the model's summaries of folds fared (from the log: `compress/summary.rs`).
-    summaries: compress::SummaryVerdicts,
-    /// The person's last pauses between a reply and their next message, in seconds
-    /// (runtime only): a summary between turns must fit in one.
-    pauses: Vec<f64>,
+    /// How the model's summaries of folds fared (from the log), and the person's last
+    /// pauses, which a summary between turns must fit in (`compress/summary.rs`).
+    summaries: compress::Summaries,
 }
 
 impl Engine {
@@ -376,15 +378,13 @@ impl Engine {
             facts_carried: Default::default(),
             folded_facts: Vec::new(),
             fact_edits: Default::default(),
-            recall_index: Default::default(),
-            recall_for: Vec::new(),
+            recall: Default::default(),
             semantic: Default::default(),
             speed: Default::default(),
             tools: Vec::new(),
             offer: ToolsOffered::default(),
             workspace_talk: false,
             summaries: Default::default(),
-            pauses: Vec::new(),
         };
         e.rebuild_system();
         e.rebuild_goals();

@@ -8,7 +8,7 @@ use crate::core::budget::{Budget, MIN_RESERVE_TOKENS, RESERVE_SAMPLES, reserve_f
 use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::context::clipped_text;
 use crate::core::ledger::{self, LedgerLine};
-use crate::core::log_recall::{RecallIndex, RecalledLine};
+use crate::core::log_recall::RecalledLine;
 use crate::core::message::{MessageId, ReplyStatus, Role, ToolCall};
 use crate::core::mode::Tier;
 use crate::core::prompts::fill;
@@ -73,13 +73,8 @@ pub struct ChatPrompt {
     pub tools: Vec<String>,
 }
 
-/// Share of the room kept for recalled lines once something is folded (the budget keeps
-/// it free: `Budget::recall`).
-const RECALL_SHARE: f64 = 0.1;
 /// The least the budget expects the person's next message to take, in tokens.
 const MIN_NEXT_MESSAGE: u32 = 32;
-/// Recalled lines a request carries at most.
-const RECALL_LINES: usize = 4;
 
 /// Share of a prompt's estimate kept out of the reply cap. The calibrated estimate runs
 /// a few percent short of the model's own count for some kinds of text; with the cap at
@@ -122,11 +117,7 @@ impl Engine {
         );
         // Recall has room whenever something is folded (it is the only way a question
         // about a folded fact the ledger lost finds its answer).
-        let recall = if self.recall_index.is_empty() {
-            0
-        } else {
-            (f64::from(b.room()) * RECALL_SHARE) as u32
-        };
+        let recall = self.recall_room(&b);
         b.with_room_for(
             recall,
             cal.apply(self.next_message_estimate()),
@@ -273,129 +264,6 @@ impl Engine {
             recalled,
             tools: self.offer.offered.clone(),
         }
-    }
-
-    /// The recalled lines for the person's `query` (with its `vector`, by meaning too),
-    /// as a message under its header: its text, raw tokens and lines. Within [`RECALL_SHARE`] of the room and what is left
-    /// under the hard limit beside a request of `raw_estimate`; `None` when nothing was
-    /// found or nothing fits.
-    fn recall_slot(
-        &self,
-        query: &str,
-        vector: Option<&[f32]>,
-        raw_estimate: u32,
-    ) -> Option<(String, u32, Vec<RecalledLine>)> {
-        if self.recall_index.is_empty() {
-            return None;
-        }
-        let b = self.budget();
-        let cal = self.calibration();
-        let left = b
-            .hard_limit()
-            .saturating_sub(cal.apply(raw_estimate))
-            .min((f64::from(b.room()) * RECALL_SHARE) as u32);
-        let header = &self.prompts.chat.recall_header;
-        let fixed = self.tok.count(header) + MESSAGE_OVERHEAD_TOKENS;
-        if cal.apply(fixed) >= left {
-            return None;
-        }
-        let mut text = header.clone();
-        let mut raw = fixed;
-        let mut lines = Vec::new();
-        let hits =
-            self.recall_index
-                .search_with(query, vector, self.sentence_vectors(), RECALL_LINES);
-        let corrections = if hits.is_empty() {
-            Vec::new()
-        } else {
-            self.corrections()
-        };
-        let stale = ledger::replaced(&corrections);
-        for hit in hits.into_iter().filter(|h| !stale(&h.text)) {
-            let line = format!(
-                "\n- {}: \"{}\"",
-                if hit.role == Role::User {
-                    "user"
-                } else {
-                    "assistant"
-                },
-                hit.text
-            );
-            let cost = self.tok.count(&line);
-            if cal.apply(raw + cost) > left {
-                continue;
-            }
-            raw += cost;
-            text.push_str(&line);
-            lines.push(RecalledLine {
-                id: hit.id,
-                user: hit.role == Role::User,
-                text: hit.text,
-            });
-        }
-        (!lines.is_empty()).then_some((text, raw, lines))
-    }
-
-    /// The `search_history` tool's answer: the lines of the whole conversation (what is
-    /// shown and what was folded, the person's and the model's) that best match `query`,
-    /// each with its message number and who said it, at most `limit` (1–20).
-    pub fn search_history(&self, query: &str, limit: usize) -> String {
-        let mut index = RecallIndex::default();
-        for id in self.conversation_ids() {
-            if let Some(m) = self.history.get(id).filter(|m| m.role != Role::Tool) {
-                index.add(m.id, m.role, &m.text);
-            }
-        }
-        let hits = index.search(query, limit.clamp(1, 20));
-        if hits.is_empty() {
-            return format!("Nothing in this conversation matches {query:?}.");
-        }
-        let mut out = format!("Lines of this conversation matching {query:?}, best first:");
-        for h in hits {
-            let who = if h.role == Role::User {
-                "user"
-            } else {
-                "assistant"
-            };
-            out.push_str(&format!("\n- message {} ({who}): {}", h.id, h.text));
-        }
-        out
-    }
-
-    /// Bring the recall index up to the folded messages: the newly folded ones are added
-    /// (a fold); when some left the folded set (a restore) it is built again.
-    fn refresh_recall(&mut self) {
-        let mut ids: Vec<MessageId> = self
-            .active
-            .checkpoints()
-            .iter()
-            .flat_map(|c| c.covers.iter().copied())
-            .collect();
-        ids.sort_unstable();
-        if ids == self.recall_for {
-            return;
-        }
-        let grown = self.recall_for.len() <= ids.len()
-            && self
-                .recall_for
-                .iter()
-                .all(|id| ids.binary_search(id).is_ok());
-        let new: Vec<MessageId> = if grown {
-            ids.iter()
-                .copied()
-                .filter(|id| self.recall_for.binary_search(id).is_err())
-                .collect()
-        } else {
-            self.recall_index = RecallIndex::default();
-            ids.clone()
-        };
-        for m in new.iter().filter_map(|id| self.history.get(*id)) {
-            if m.role != Role::Tool {
-                self.recall_index.add(m.id, m.role, &m.text);
-            }
-        }
-        self.recall_for = ids;
-        self.folded_changed();
     }
 
     // ----- cached prompt parts -----
@@ -607,7 +475,7 @@ impl Engine {
 
     /// The ledger's corrections standing now — folded, and said since but not folded yet:
     /// what summaries and recalled quotes are sent without.
-    fn corrections(&self) -> Vec<LedgerLine> {
+    pub(super) fn corrections(&self) -> Vec<LedgerLine> {
         let folded: Vec<LedgerLine> = self
             .merged_ledger
             .1

@@ -141,7 +141,7 @@ impl Engine {
     pub fn recall_status(&self) -> RecallStatus {
         RecallStatus {
             embedder: self.semantic.embedder.clone(),
-            lines: self.recall_index.len(),
+            lines: self.recall.lines(),
             with_vectors: self.semantic.with_vectors,
             failed: self.semantic.failed.clone(),
         }
@@ -175,11 +175,12 @@ impl Engine {
         let s = &self.semantic;
         self.semantic.with_vectors = match &s.embedder {
             Embedder::Model(m) if s.vectors.model() == m => self
-                .recall_for
+                .recall
+                .folded()
                 .iter()
                 .map(|id| s.vectors.sentences_of(*id))
                 .sum::<usize>()
-                .min(self.recall_index.len()),
+                .min(self.recall.lines()),
             _ => 0,
         };
     }
@@ -197,7 +198,7 @@ impl Engine {
         let mut messages = Vec::new();
         let mut sentences = 0usize;
         // Newest folded first: the likeliest to be asked about.
-        for id in self.recall_for.iter().rev() {
+        for id in self.recall.folded().iter().rev() {
             if held && self.semantic.vectors.has_message(*id) {
                 continue;
             }
@@ -338,7 +339,7 @@ impl Engine {
     /// to compare it with and it has words to search for.
     pub(super) fn query_to_embed(&self) -> Option<Effect> {
         let model = self.semantic.usable_model()?;
-        if self.recall_index.is_empty() {
+        if self.recall.is_empty() {
             return None;
         }
         let id = self.last_active(Role::User)?;

@@ -522,6 +522,15 @@ impl Engine {
         }
     }
 
+    /// Stop (or a restore) between turns: the compression in the background, if one runs,
+    /// is cancelled and ends as a stopped one.
+    pub(super) fn stop_background(&mut self, fx: &mut Vec<Effect>) {
+        if self.background {
+            fx.push(Effect::CancelBackground);
+            self.compression_stopped(fx);
+        }
+    }
+
     pub(super) fn compression_stopped(&mut self, fx: &mut Vec<Effect>) {
         self.background = false;
         let unsent = self.turn.is_some();

@@ -5,13 +5,13 @@
 //! checked: a pass that freed too little pauses automatic compression (the back-off).
 
 use super::super::{Backoff, Engine};
+use super::pipeline::{self, Task, TaskResult, TaskTarget};
 use super::{CompressionOutcome, parse_details};
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{EngineEvent, FailedPart, Intensity, SkipReason};
 use crate::core::ledger::{self, LedgerLine};
 use crate::core::message::{MessageId, Role};
-use crate::core::pipeline::{self, Task, TaskResult, TaskTarget};
 use crate::core::record::RecordBody;
 use crate::core::tokens::MESSAGE_OVERHEAD_TOKENS;
 use chrono::{DateTime, Utc};

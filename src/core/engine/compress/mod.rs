@@ -11,7 +11,7 @@
 //!   outgrow their share or count: the two oldest merged into one rolling summary, and the
 //!   oldest that can age aged one level from its original messages. A pass costs about two
 //!   model calls however many checkpoints there are.
-//! - stage 3, **summarize** ([`CompressionPlan::run`], via `pipeline::run_task`): the only async
+//! - stage 3, **summarize** ([`CompressionPlan::run`], via `pipeline.rs`'s `run_task`): the only async
 //!   stage, run by the driver; it never touches engine state, so cancelling is dropping the
 //!   future.
 //! - stage 4, **apply** (`apply.rs`): checkpoint, update and validate: results become records
@@ -28,10 +28,12 @@
 mod apply;
 mod emergency;
 mod identify;
+pub mod pipeline;
 mod plan;
 mod summary;
 
 pub use identify::Selection;
+pub(super) use summary::Summaries;
 pub use summary::SummaryVerdicts;
 
 use crate::core::checkpoint::Checkpoint;
@@ -40,11 +42,11 @@ use crate::core::facts::{self, FactKind};
 use crate::core::goals::GoalChange;
 use crate::core::markers;
 use crate::core::message::{Message, MessageId, ReplyStatus, Role};
-use crate::core::pipeline::{self, Task, TaskResult, TaskTarget};
 use crate::core::prompts::Prompts;
 use crate::core::snapshot::Snapshot;
 use crate::core::summarizer::Summarizer;
 use crate::core::tokens::Tokenizer;
+use pipeline::{Task, TaskResult, TaskTarget};
 use std::sync::Arc;
 
 /// Progress of a running compression, for the spinner text.

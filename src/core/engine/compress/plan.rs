@@ -5,12 +5,12 @@
 //! from the summaries (speed matters then).
 
 use super::super::Engine;
+use super::pipeline::{Piece, Task, TaskTarget};
 use super::{CompressionPlan, format_message, merged_covers, range_label};
 use crate::core::budget::Budget;
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{CompressReason, EngineEvent, Intensity, SkipReason};
-use crate::core::pipeline::{Piece, Task, TaskTarget};
 use crate::core::prompts::{cap_words, fill};
 use crate::core::record::SnapshotPurpose;
 use chrono::{DateTime, Utc};

@@ -15,11 +15,11 @@
 //! the facts would is left out, and the fold keeps its facts only.
 
 use super::super::Engine;
+use super::pipeline::{self, Piece, Task, TaskResult, TaskTarget};
 use super::{CompressionPlan, format_message, range_label};
 use crate::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use crate::core::engine::input::Effect;
 use crate::core::events::{CompressReason, EngineEvent, Intensity};
-use crate::core::pipeline::{self, Piece, Task, TaskResult, TaskTarget};
 use crate::core::record::RecordBody;
 use crate::core::summary_check;
 use chrono::{DateTime, Utc};
@@ -41,32 +41,53 @@ pub struct SummaryVerdicts {
     pub rejected: u32,
 }
 
+/// The engine's part for summaries between turns: how the model's summaries fared (from
+/// the log) and the person's last pauses between a reply and their next message, in
+/// seconds (runtime only), which a summary must fit in.
+#[derive(Debug, Clone, Default)]
+pub(in crate::core::engine) struct Summaries {
+    verdicts: SummaryVerdicts,
+    pauses: Vec<f64>,
+}
+
+impl Summaries {
+    /// A summary was checked: kept, or rejected (recorded empty).
+    pub fn judged(&mut self, kept: bool) {
+        if kept {
+            self.verdicts.kept += 1;
+        } else {
+            self.verdicts.rejected += 1;
+        }
+    }
+}
+
 impl Engine {
     /// The model is still asked for summaries of folds in this session.
     pub fn summaries_on(&self) -> bool {
-        let v = self.summaries;
+        let v = self.summaries.verdicts;
         !(v.rejected >= REJECTIONS_BEFORE_OFF && v.rejected > v.kept)
     }
 
     /// How the model's summaries fared so far.
     pub fn summary_verdicts(&self) -> SummaryVerdicts {
-        self.summaries
+        self.summaries.verdicts
     }
 
     /// The person sent a message `secs` after the last reply: their pause, which a
     /// summary between turns must fit in.
     pub(in crate::core::engine) fn note_pause(&mut self, secs: f64) {
+        let pauses = &mut self.summaries.pauses;
         if secs.is_finite() && secs >= 0.0 {
-            if self.pauses.len() >= PAUSES {
-                self.pauses.remove(0);
+            if pauses.len() >= PAUSES {
+                pauses.remove(0);
             }
-            self.pauses.push(secs);
+            pauses.push(secs);
         }
     }
 
     /// The person's usual pause (the median of the last few), once one is known.
     fn usual_pause(&self) -> Option<f64> {
-        let mut p = self.pauses.clone();
+        let mut p = self.summaries.pauses.clone();
         if p.is_empty() {
             return None;
         }
@@ -206,7 +227,7 @@ impl Engine {
         if was_on && !self.summaries_on() {
             fx.push(Effect::Event(EngineEvent::SummariesOff {
                 model: self.settings.model.clone(),
-                rejected: self.summaries.rejected,
+                rejected: self.summaries.verdicts.rejected,
             }));
         }
     }

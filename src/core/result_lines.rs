@@ -1,4 +1,4 @@
-//! `recall`: the part of a saved tool result the model asks for, by line. A file read is
+//! The `recall` tool's slicer: the part of a saved tool result the model asks for, by line. A file read is
 //! addressed by the file's own line numbers — the ones the model saw in it — not by the
 //! result's (which are one off, for its header); any other result by its own lines.
 
