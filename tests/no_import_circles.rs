@@ -1,12 +1,18 @@
-//! No two files of the library import each other, directly or around a ring.
+//! No two files of the library import each other, directly or around a ring — except a
+//! module's own files: ARCHITECTURE.md ("One module in several files") says why.
 //!
 //! The graph: one node per file of `src/` (the binary's `main.rs` aside: it only wires the
-//! library), one edge for every path a file names that starts with `crate::`, `super::` or
-//! `self::` — in `use` lines (groups in braces expanded) and in code — to the file that
-//! holds the longest prefix of that path (`src/a/b.rs` or `src/a/b/mod.rs`). Comments do
-//! not count. A `mod.rs` naming its children by relative paths (`pub use child::X`) makes
-//! no edge: that is a module showing what it holds, not a dependency. Paths inside an
-//! inline module (`mod tests { … }`, always at a file's end here) count from that module.
+//! library), one edge for every path a file names that starts with `crate::`, `super::`,
+//! `self::` or the name of one of its child modules (`keymap::Keymap`) — in `use` lines
+//! (groups in braces expanded) and in code — to the file that holds the longest prefix of
+//! that path (`src/a/b.rs` or `src/a/b/mod.rs`). Comments do not count. A `pub use` of a
+//! child shows what a module holds and makes no edge. Paths inside an inline module
+//! (`mod tests { … }`, always at a file's end here) count from that module.
+//!
+//! A parent (`a/mod.rs`, `lib.rs`) and a file of its own module (`a/b.rs`, `a/b/mod.rs`)
+//! may name each other: a type whose methods are spread over its module's files (`impl
+//! App` in `app/intent.rs`) holds its parts as fields (`app/goal_panel.rs`). Every other
+//! edge counts: siblings, cousins and layers may not go round.
 //!
 //! A circle is reported with the files around it and the first line of each import, so a
 //! failure says what to move.
@@ -34,7 +40,7 @@ fn no_file_level_import_circles_in_src() {
         let rel = file.strip_prefix(&src).unwrap().to_path_buf();
         let mut out = BTreeMap::new();
         for e in imports(&src, &rel, &text) {
-            if e.to != rel {
+            if e.to != rel && !parent_and_child(&rel, &e.to) {
                 out.entry(e.to).or_insert(e.line);
             }
         }
@@ -147,7 +153,11 @@ fn imports(src: &Path, rel: &Path, text: &str) -> Vec<Edge> {
     let mut rest = code.clone();
     for c in uses.captures_iter(&code) {
         let at = c.get(1).unwrap().start();
+        // `pub use child::X` shows what a module holds: no edge. Any other path to a child
+        // (a private `use child::X`, `child::f()` in code) is a dependency like any other.
+        let reexport = c.get(0).unwrap().as_str().trim_start().starts_with("pub");
         for path in expand(&c[1]) {
+            let path = if reexport { path } else { rooted(src, &from(at), path) };
             if let Some(to) = resolve(src, &from(at), &path) {
                 found.push((at, to));
             }
@@ -155,13 +165,14 @@ fn imports(src: &Path, rel: &Path, text: &str) -> Vec<Edge> {
         let span = c.get(0).unwrap().range();
         rest.replace_range(span.clone(), &" ".repeat(span.len()));
     }
-    let inline_path = Regex::new(r"\b(?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+").unwrap();
+    let inline_path = Regex::new(r"\b[a-z_][a-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+").unwrap();
     for m in inline_path.find_iter(&rest) {
         // Not a continuation of a longer path (`foo::super::x` is not ours).
         if rest[..m.start()].ends_with("::") {
             continue;
         }
         let path: Vec<String> = m.as_str().split("::").map(str::to_string).collect();
+        let path = rooted(src, &from(m.start()), path);
         if let Some(to) = resolve(src, &from(m.start()), &path) {
             found.push((m.start(), to));
         }
@@ -240,6 +251,25 @@ fn split_top(inner: &str) -> Vec<&str> {
     }
     items.push(&inner[start..]);
     items
+}
+
+/// `path` from `from`'s point of view: a path that starts with a child module of `from`
+/// (`keymap::Keymap`) is `self::keymap::Keymap`; any other stays as it is.
+fn rooted(src: &Path, from: &[String], path: Vec<String>) -> Vec<String> {
+    let Some(first) = path.first() else {
+        return path;
+    };
+    if ["crate", "super", "self"].contains(&first.as_str()) {
+        return path;
+    }
+    let child: PathBuf = from.iter().chain(std::iter::once(first)).collect();
+    if src.join(child.with_extension("rs")).is_file() || src.join(child.join("mod.rs")).is_file() {
+        let mut rooted = vec!["self".to_string()];
+        rooted.extend(path);
+        rooted
+    } else {
+        path
+    }
 }
 
 /// The file that holds `path` as seen from module `from`; `None` for paths outside the
@@ -326,4 +356,43 @@ fn walk(
             stack.pop();
         }
     }
+}
+
+/// A `mod.rs` (or `lib.rs`) and a file of its own module, either way round.
+fn parent_and_child(a: &Path, b: &Path) -> bool {
+    parent_of(a).as_deref() == Some(b) || parent_of(b).as_deref() == Some(a)
+}
+
+/// The file of the module that declares `file`'s module: `app/intent.rs` →
+/// `app/mod.rs`, `app/commands/mod.rs` → `app/mod.rs`, `app/mod.rs` → `lib.rs`.
+fn parent_of(file: &Path) -> Option<PathBuf> {
+    let module = module_of(file);
+    let up = module.split_last()?.1;
+    Some(if up.is_empty() {
+        PathBuf::from("lib.rs")
+    } else {
+        up.iter().collect::<PathBuf>().join("mod.rs")
+    })
+}
+
+#[test]
+fn a_module_and_its_own_files_may_name_each_other_and_nothing_else() {
+    let p = Path::new;
+    assert!(parent_and_child(p("app/intent.rs"), p("app/mod.rs")));
+    assert!(parent_and_child(p("app/mod.rs"), p("app/commands/mod.rs")));
+    assert!(parent_and_child(p("lib.rs"), p("core/mod.rs")));
+    assert!(!parent_and_child(p("app/intent.rs"), p("app/keymap.rs")));
+    assert!(!parent_and_child(p("app/mod.rs"), p("app/commands/args.rs")));
+    assert!(!parent_and_child(p("actor/mod.rs"), p("core/engine/mod.rs")));
+}
+
+#[test]
+fn a_child_named_without_crate_or_super_is_an_import() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let text = "use keymap::Keymap;\npub use intent::Intent;\nfn f() { overlays::open(); }\n";
+    let found: Vec<PathBuf> = imports(&src, Path::new("app/mod.rs"), text)
+        .into_iter()
+        .map(|e| e.to)
+        .collect();
+    assert_eq!(found, [PathBuf::from("app/keymap.rs"), PathBuf::from("app/overlays.rs")]);
 }

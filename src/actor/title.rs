@@ -17,10 +17,6 @@ use tokio::task::JoinHandle;
 const EXCERPT_CHARS: usize = 600;
 /// A title is a few words.
 const TITLE_TOKENS: u32 = 24;
-/// The job, stated first (small models refuse a bare request; the fake server and the
-/// logs know a summary request by it).
-const SYSTEM: &str = "You summarize a conversation as a title of 3 to 6 words. Reply with \
-the title only: no quotes, no full stop, no preamble.";
 
 /// Whether a title was asked of the model in this run, and the request under way.
 #[derive(Default)]
@@ -54,7 +50,7 @@ impl Titler {
         };
         self.asked = true;
         let request = summarizer.request(
-            SYSTEM.to_string(),
+            engine.prompts().summary.title.clone(),
             format!("User: {user}\n\nAssistant: {reply}\n\nTitle:"),
             TITLE_TOKENS,
         );

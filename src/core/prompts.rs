@@ -74,6 +74,8 @@ pub struct SummaryPrompts {
     pub retry_too_long: String,
     pub reduce: String,
     pub merge: String,
+    /// The session's title (`actor/title.rs`).
+    pub title: String,
     pub levels: LevelTexts,
     pub modes: ModeTexts,
 }

@@ -2,7 +2,9 @@
 //! import what", read from the document itself, so the map and the check cannot say two
 //! things: a file in a layer may name, under `crate::` (in `main.rs`, `ollm_tui::`), its
 //! own layer and the layers its row lists in backticks under "may import" — nothing else.
-//! A crate in backticks under "never" (`tokio`) may not be named either. The binary's
+//! A crate in backticks under "never" (`tokio`) may not be named either. Both ways: a layer
+//! of ours a row lists under "may import" must be imported by one of the row's files, or
+//! the row says more than the code. The binary's
 //! parts (`src/binary/`, declared by `main.rs`) are ruled as `main.rs`. The benchmark
 //! (`benches/fidelity/`, outside the library) is the row `fidelity`, and names the library
 //! as `ollm_tui::`.
@@ -130,7 +132,10 @@ fn ruled_files(root: &Path) -> Vec<(PathBuf, String, &'static str)> {
 /// Every import in `src/` and the benchmark the table forbids, as "file:line: rule"
 /// sentences.
 pub fn violations(root: &Path, doc: &str) -> Vec<String> {
-    let rules = rules(&table(doc, "## Layers: what may import what"));
+    let rows = table(doc, "## Layers: what may import what");
+    let rules = rules(&rows);
+    // What each layer does import, to hold the table's "may" against.
+    let mut used: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
     let layers = declared_layers(root);
     let mut out = Vec::new();
     let extra = ["main.rs".to_owned(), "fidelity".to_owned()];
@@ -153,6 +158,7 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{e}"));
         let code = source::code_only(&text);
         for Named { line, module } in source::named_under(&code, root_name) {
+            used.entry(layer.clone()).or_default().insert(module.clone());
             let known = KNOWN_EXCEPTIONS.contains(&(&*rel.to_string_lossy(), &*module));
             if layers.contains(&module) && module != layer && !may.contains(&module) && !known {
                 out.push(format!(
@@ -167,6 +173,23 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
                 out.push(format!(
                     "{}:{line}: `{layer}` names `{krate}`, which the layer table forbids it",
                     rel.display()
+                ));
+            }
+        }
+    }
+    // The other way: a layer of ours the row lets its files import, and none does, is a
+    // row that says more than the code (the map would lie about what leans on what).
+    for row in &rows {
+        for module in row.may.iter().filter(|m| layers.contains(m)) {
+            let imported = row
+                .layers
+                .iter()
+                .any(|l| used.get(l).is_some_and(|u| u.contains(module)));
+            if !imported {
+                out.push(format!(
+                    "ARCHITECTURE.md: the row of {:?} may import `{module}`, which none of its \
+                     files does: take it out of the row",
+                    row.layers
                 ));
             }
         }
@@ -267,6 +290,22 @@ fn the_binarys_parts_are_ruled_as_main_rs() {
         found
             .iter()
             .any(|v| v.starts_with("src/binary/chat.rs:") && v.contains("`main.rs` imports `app`")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_row_that_allows_more_than_its_files_import_is_named() {
+    let root = source::root();
+    let doc =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_else(|e| panic!("{e}"));
+    let looser = doc.replace("| `view` | `core`, `llm`", "| `view` | `core`, `llm`, `small_file`");
+    assert_ne!(looser, doc, "the test's edit of the view row still applies");
+    let found = violations(root, &looser);
+    assert!(
+        found
+            .iter()
+            .any(|v| v.contains("may import `small_file`, which none of its files does")),
         "{found:#?}"
     );
 }
