@@ -157,7 +157,11 @@ fn imports(src: &Path, rel: &Path, text: &str) -> Vec<Edge> {
         // (a private `use child::X`, `child::f()` in code) is a dependency like any other.
         let reexport = c.get(0).unwrap().as_str().trim_start().starts_with("pub");
         for path in expand(&c[1]) {
-            let path = if reexport { path } else { rooted(src, &from(at), path) };
+            let path = if reexport {
+                path
+            } else {
+                rooted(src, &from(at), path)
+            };
             if let Some(to) = resolve(src, &from(at), &path) {
                 found.push((at, to));
             }
@@ -382,8 +386,14 @@ fn a_module_and_its_own_files_may_name_each_other_and_nothing_else() {
     assert!(parent_and_child(p("app/mod.rs"), p("app/commands/mod.rs")));
     assert!(parent_and_child(p("lib.rs"), p("core/mod.rs")));
     assert!(!parent_and_child(p("app/intent.rs"), p("app/keymap.rs")));
-    assert!(!parent_and_child(p("app/mod.rs"), p("app/commands/args.rs")));
-    assert!(!parent_and_child(p("actor/mod.rs"), p("core/engine/mod.rs")));
+    assert!(!parent_and_child(
+        p("app/mod.rs"),
+        p("app/commands/args.rs")
+    ));
+    assert!(!parent_and_child(
+        p("actor/mod.rs"),
+        p("core/engine/mod.rs")
+    ));
 }
 
 #[test]
@@ -394,5 +404,11 @@ fn a_child_named_without_crate_or_super_is_an_import() {
         .into_iter()
         .map(|e| e.to)
         .collect();
-    assert_eq!(found, [PathBuf::from("app/keymap.rs"), PathBuf::from("app/overlays.rs")]);
+    assert_eq!(
+        found,
+        [
+            PathBuf::from("app/keymap.rs"),
+            PathBuf::from("app/overlays.rs")
+        ]
+    );
 }

@@ -158,7 +158,9 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{e}"));
         let code = source::code_only(&text);
         for Named { line, module } in source::named_under(&code, root_name) {
-            used.entry(layer.clone()).or_default().insert(module.clone());
+            used.entry(layer.clone())
+                .or_default()
+                .insert(module.clone());
             let known = KNOWN_EXCEPTIONS.contains(&(&*rel.to_string_lossy(), &*module));
             if layers.contains(&module) && module != layer && !may.contains(&module) && !known {
                 out.push(format!(
@@ -299,7 +301,10 @@ fn a_row_that_allows_more_than_its_files_import_is_named() {
     let root = source::root();
     let doc =
         std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_else(|e| panic!("{e}"));
-    let looser = doc.replace("| `view` | `core`, `llm`", "| `view` | `core`, `llm`, `small_file`");
+    let looser = doc.replace(
+        "| `view` | `core`, `llm`",
+        "| `view` | `core`, `llm`, `small_file`",
+    );
     assert_ne!(looser, doc, "the test's edit of the view row still applies");
     let found = violations(root, &looser);
     assert!(
