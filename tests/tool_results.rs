@@ -481,9 +481,7 @@ fn layer_two_reduces_older_results_before_folding_conversation() {
 /// the reading would have taken. Before any reply there is no measure: it is read.
 #[test]
 fn a_result_is_read_through_only_when_the_server_is_fast_enough() {
-    use ollm_tui::core::engine::{Digestion, Input, ReplyInput};
-    use ollm_tui::core::message::ReplyStatus;
-    use ollm_tui::core::speed::CallTiming;
+    use ollm_tui::core::engine::Digestion;
     let tok: Arc<dyn Tokenizer> = Arc::new(Tiktoken::new().unwrap());
     let cfg = EngineConfig {
         digest_results: true,
@@ -494,27 +492,7 @@ fn a_result_is_read_through_only_when_the_server_is_fast_enough() {
     let (result, _) = tool_output(&call);
     let timed = |prompt_tps: u64, output_tps: u64| {
         let mut h = harness(8192, tok.clone(), cfg.clone());
-        let ms = std::time::Duration::from_millis;
-        // The timing comes with a reply; one that brought no text records nothing, so
-        // only the measure changes.
-        h.apply(Input::Reply(ReplyInput {
-            text: String::new(),
-            status: ReplyStatus::Interrupted,
-            prompt_eval_count: None,
-            prompt_eval_cached: None,
-            eval_count: None,
-            prompt_raw: 0,
-            tool_calls: Vec::new(),
-            thinking: String::new(),
-            timing: Some(CallTiming {
-                prompt_tokens: Some(2000),
-                prompt_time: Some(ms(2000 * 1000 / prompt_tps)),
-                output_tokens: Some(400),
-                output_time: Some(ms(400 * 1000 / output_tps)),
-                total_time: None,
-                load_time: None,
-            }),
-        }));
+        h.measure(prompt_tps, output_tps);
         h.engine.digest_plan(&call, &result)
     };
     let unmeasured = harness(8192, tok.clone(), cfg.clone())

@@ -128,28 +128,21 @@ pub async fn measure<B: Backend>(
         ),
         None => None,
     };
-    let quiz = if run.kept_by == KeptBy::ServerLog {
-        let truncating = backend.server_truncating();
-        quiz(
-            &truncating,
-            setup,
-            scenario,
-            &run.context,
-            setup.ctx,
-            run.ask.as_ref(),
-        )
-        .await?
+    // The truncation baseline's questions are cut by the server as its turns were.
+    let asked = if run.kept_by == KeptBy::ServerLog {
+        backend.server_truncating()
     } else {
-        quiz(
-            backend,
-            setup,
-            scenario,
-            &run.context,
-            setup.ctx,
-            run.ask.as_ref(),
-        )
-        .await?
+        backend.clone()
     };
+    let quiz = quiz(
+        &asked,
+        setup,
+        scenario,
+        &run.context,
+        setup.ctx,
+        run.ask.as_ref(),
+    )
+    .await?;
     Ok((report::measured(scenario, setup, &run, quiz, cut), run))
 }
 

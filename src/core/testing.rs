@@ -178,6 +178,30 @@ impl<S: Summarizer> Harness<S> {
         self.absorb(fx)
     }
 
+    /// The engine learns the server's speed: `prompt_tps` and `output_tps` tokens a second,
+    /// from the timing of a reply that brought no text (so it records nothing else).
+    pub fn measure(&mut self, prompt_tps: u64, output_tps: u64) {
+        let ms = std::time::Duration::from_millis;
+        self.apply(Input::Reply(ReplyInput {
+            text: String::new(),
+            status: ReplyStatus::Interrupted,
+            prompt_eval_count: None,
+            prompt_eval_cached: None,
+            eval_count: None,
+            prompt_raw: 0,
+            tool_calls: Vec::new(),
+            thinking: String::new(),
+            timing: Some(crate::core::speed::CallTiming {
+                prompt_tokens: Some(2000),
+                prompt_time: Some(ms(2000 * 1000 / prompt_tps)),
+                output_tokens: Some(400),
+                output_time: Some(ms(400 * 1000 / output_tps)),
+                total_time: None,
+                load_time: None,
+            }),
+        }));
+    }
+
     /// A snapshot for the person (Ctrl+S), "saved".
     pub fn snapshot(&mut self) -> Snapshot {
         let fx = self

@@ -77,9 +77,6 @@ impl Engine {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::core::engine::{Input, ReplyInput};
-    use crate::core::message::ReplyStatus;
-    use crate::core::speed::CallTiming;
     use crate::core::summarizer::doubles::Extractive;
     use crate::core::testing::Harness;
     use crate::core::tokens::ByteEstimate;
@@ -105,26 +102,7 @@ mod tests {
     /// A server at `prompt_tps` and `output_tps`, as the engine learns it from a reply.
     fn measured(prompt_tps: u64, output_tps: u64) -> Harness<Extractive> {
         let mut h = harness();
-        let ms = std::time::Duration::from_millis;
-        // The timing comes with a reply; one that brought no text records nothing.
-        h.apply(Input::Reply(ReplyInput {
-            text: String::new(),
-            status: ReplyStatus::Interrupted,
-            prompt_eval_count: None,
-            prompt_eval_cached: None,
-            eval_count: None,
-            prompt_raw: 0,
-            tool_calls: Vec::new(),
-            thinking: String::new(),
-            timing: Some(CallTiming {
-                prompt_tokens: Some(2000),
-                prompt_time: Some(ms(2000 * 1000 / prompt_tps)),
-                output_tokens: Some(400),
-                output_time: Some(ms(400 * 1000 / output_tps)),
-                total_time: None,
-                load_time: None,
-            }),
-        }));
+        h.measure(prompt_tps, output_tps);
         h
     }
 

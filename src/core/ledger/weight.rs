@@ -59,30 +59,25 @@ const INTRODUCE: &[&str] = &[
     "sir", "madam", "madame", "monsieur", "señor", "señora", "signor", "signora",
 ];
 
+/// A word beside a value, lower case, without the punctuation around it.
+fn plain(word: Option<&str>) -> String {
+    word.map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    })
+    .unwrap_or_default()
+}
+
 /// The weight of a line of `text` (see the module docs).
 pub fn weight(text: &str) -> Weight {
     let spans = value_spans(text);
     let mut names = false;
     for (start, end, value) in &spans {
-        let before = text[..*start]
-            .split_whitespace()
-            .next_back()
-            .map(|w| {
-                w.trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase()
-            })
-            .unwrap_or_default();
-        let after = text[*end..]
-            .split_whitespace()
-            .next()
-            .map(|w| {
-                w.trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase()
-            })
-            .unwrap_or_default();
+        let before = plain(text[..*start].split_whitespace().next_back());
+        let after = plain(text[*end..].split_whitespace().next());
         let vague = VAGUE.is_match(value.trim())
-            || DECADE.is_match(value) && YEAR_BEFORE.contains(&before.as_str())
-            || YEAR.is_match(value) && YEAR_BEFORE.contains(&before.as_str())
+            || (DECADE.is_match(value) || YEAR.is_match(value))
+                && YEAR_BEFORE.contains(&before.as_str())
             || DURATION.is_match(value.trim())
                 && (after == "ago" || TOLD_BEFORE.contains(&before.as_str()));
         if vague {
