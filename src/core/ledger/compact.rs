@@ -9,7 +9,7 @@
 //! cuts the words far from the values, for a ledger that is full. Both are mechanical
 //! and deterministic, applied when the ledger is rendered; the stored line is as said.
 
-use super::extract::value_spans;
+use super::values::value_spans;
 use regex::Regex;
 use std::sync::LazyLock;
 

@@ -4,8 +4,9 @@
 
 use super::LedgerLine;
 use super::change::says_change;
-use super::extract::{extract, line_sentences, values};
+use super::extract::{extract, line_sentences};
 use super::supersede::{Parsed, REPLACED, merge, supersedes};
+use super::values::values;
 use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;
 use std::collections::HashSet;

@@ -26,8 +26,8 @@
 //!   through merges); summaries are sent without the sentences a correction replaces.
 //!
 //! One file per concern: `change.rs` holds the words that say a value changed,
-//! `extract.rs` takes the lines out of a message (and says what
-//! kind each value is), `supersede.rs` decides which later line replaces which, `corrections.rs` what
+//! `values.rs` finds the values of a sentence and says what kind each is, `extract.rs`
+//! takes the lines out of a message, `supersede.rs` decides which later line replaces which, `corrections.rs` what
 //! a correction removes from lines not folded yet, summaries and recall, `compact.rs` shortens a line to its subject and values, `edits.rs`
 //! holds what the person pinned, edited or forgot (`/facts`), `fit.rs` keeps what fits the ledger's token budget and renders it, `weight.rs`
 //! says which lines it lets go of first.
@@ -39,14 +39,16 @@ mod edits;
 mod extract;
 mod fit;
 mod supersede;
+mod values;
 mod weight;
 
 pub use compact::{Form, compact};
 pub use corrections::{corrections_said, drop_replaced, replaced, settle};
 pub use edits::{FactEdit, FactEdits, FactMark};
-pub use extract::{confirms, extract, extract_confirmed, values};
+pub use extract::{confirms, extract, extract_confirmed};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
 pub use supersede::merge;
+pub use values::values;
 
 use crate::core::tokens::Tokenizer;
 

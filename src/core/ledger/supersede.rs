@@ -3,7 +3,7 @@
 
 use super::LedgerLine;
 use super::change::says_change;
-use super::extract::{Kind, kind, values};
+use super::values::{Kind, kind, values};
 use std::collections::{HashMap, HashSet};
 
 /// Words too common to tie two lines to one subject.

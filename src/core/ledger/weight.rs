@@ -8,7 +8,7 @@
 //! Measured on a 62-turn chat at 2K: eleven such lines outlasted the budget, the tile
 //! order number and the door code that were said before them.
 
-use super::extract::{Kind, kind, value_spans};
+use super::values::{Kind, kind, value_spans};
 use regex::Regex;
 use std::sync::LazyLock;
 

@@ -1,0 +1,297 @@
+//! Values: what makes a sentence worth a ledger line — a number, time, date, version,
+//! path, URL, identifier, amount or name — where each stands in a sentence, and what kind
+//! it is (a later line replaces an earlier one only with a value of the kind it
+//! replaces). Shared by extraction, compaction, superseding and weighing.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn re(pattern: &str) -> Regex {
+    // The patterns are constants covered by tests; failing to compile is a build bug.
+    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern}: {e}"))
+}
+
+/// Month names and their usual short forms (a bare "May" or "March" is not a date: a day
+/// must stand beside it).
+const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
+/// Units a number is said with: durations, sizes, rates, shares, money.
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?)";
+/// Numbers said in words, for durations and counts ("two weeks", "three replicas").
+const NUMBER_WORD: &str = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+hundred|a\s+thousand)";
+
+/// Hard values: what makes a sentence worth keeping. Dates, times, versions, sizes,
+/// rates and durations come first so they match whole ("2026-03-14", not "2026").
+pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&[
+        r"https?://[^\s<>`)\]]+".to_string(),                 // URL
+        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+".to_string(),           // e-mail
+        r"\b\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b".to_string(), // ISO date
+        format!(r"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s+\d{{4}})?\b"), // 14 March 2026
+        format!(r"\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"), // March 14th, 2026
+        r"\b\d{1,2}(?:st|nd|rd|th)\b".to_string(),               // the 20th
+        r"\b[vV]\d+(?:\.\d+)*(?:-[\w.]+)?\b".to_string(),        // v2.14.1
+        r"(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?".to_string(), // path, 3/14/2026
+        r"\b[\w-]+\.(?:rs|py|ts|tsx|js|go|c|h|cpp|java|rb|toml|json|ya?ml|md|txt|sh|sql|conf|ini|env|xml|lock|proto|html|css|log|csv)\b(?::\d+)?".to_string(),
+        r"\b[A-Z]{1,4}-\d{3,}\b".to_string(),                       // CS-7734
+        r"\b[A-Z][A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b|\b\d[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b".to_string(), // HM4QX7TR2Z
+        r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
+        r"\b\d{1,2}\s?[ap]\.?m\b\.?".to_string(),                 // 3pm
+        r"[$€£]\s?\d[\d,.]*\b".to_string(),                         // money
+        format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
+        r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
+        format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks
+        r"\b\d+(?:[.,]\d+)+\b".to_string(),                         // 1,024 · 16.2 · IPs
+        r"\b\d{2,}\b".to_string(),                                 // numbers
+        r"`[^`\n]{2,60}`".to_string(),                              // code
+        r"\b[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?".to_string(), // paths in code
+        r"\b[A-Za-z_][A-Za-z0-9_]*\(\)".to_string(),                 // a function()
+        r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?".to_string(),    // snake_case
+        r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b".to_string(),            // CONSTANT_CASE
+        r"\b[A-Z]\d{3,5}\b".to_string(),                            // E0412
+        r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*[0-9][a-z0-9]*\b|\b[a-z]+[0-9][a-z0-9]*(?:-[a-z0-9]+)+\b".to_string(), // kebab-case with a digit: orchid-5g, db-2
+        r"\b[a-z]{2,}\d+[a-z0-9]*\b".to_string(),                   // web01, node3
+        r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b".to_string(),         // kebab-case, three parts or more: shop-assets-eu
+        r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|com|org|net|io|dev|example|cloud|app|ai|co|uk|de|eu|corp|prod|svc)\b".to_string(), // host
+        r"\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+){2,}\b".to_string(),      // db-2.prod.eu
+        r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
+    ]
+    .join("|"))
+});
+
+/// A single digit said as a setting ("capped at 5", "retries = 3"): the digit alone is
+/// the value (a lone digit elsewhere is usually prose).
+static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+(\d)(?:[^\d.,\w]|$)")
+});
+
+/// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor",
+/// "Müller", "Petrović" — any script with cases).
+static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s(\p{Lu}\p{Ll}{2,}(?:\p{Lu}\p{Ll}+)*)\b"));
+/// A name that opens a sentence and says something of itself ("Priya's team", "Dana
+/// owns …", "Noor doesn't eat meat"): the sentence's first word counts only before a
+/// verb, so "Honestly, …" or "Lasagne it is" does not.
+static LEADING_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(\p{Lu}\p{Ll}{2,})(?:'s\b|’s\b|\s+(?:owns|runs|leads|manages|handles|maintains|approved|approves|wrote|built|is|isn't|was|wasn't|has|hasn't|had|does|doesn't|did|didn't|can|can't|cannot|will|won't|would|should|must|needs|wants|likes|loves|hates|eats|drinks|lives|works|brings|picks|pays|says|said|knows|takes|gets|comes|arrives|leaves|prefers|uses|speaks|and \p{Lu}\p{Ll}+)\b)",
+    )
+});
+/// Capitalised words that open sentences without naming anyone.
+const NOT_NAMES: &[&str] = &[
+    "The",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "There",
+    "Here",
+    "What",
+    "When",
+    "Which",
+    "Who",
+    "Why",
+    "How",
+    "Our",
+    "Your",
+    "Their",
+    "And",
+    "But",
+    "Also",
+    "Please",
+    "Thanks",
+    "Yes",
+    "Okay",
+    "She",
+    "They",
+    "You",
+    "His",
+    "Her",
+    "Its",
+    "Everything",
+    "Nothing",
+    "Something",
+    "Someone",
+    "Everyone",
+    "Anyone",
+    "Nobody",
+    "Everybody",
+    "Somebody",
+    "Today",
+    "Tonight",
+    "Tomorrow",
+    "Yesterday",
+    "Now",
+    "Then",
+    "Maybe",
+    "Honestly",
+    "Sorry",
+    "Well",
+    "Still",
+    "Just",
+    "Only",
+    "Even",
+    "Some",
+    "Any",
+    "All",
+    "Each",
+    "Every",
+    "Both",
+    "One",
+    "Two",
+    "Three",
+    "None",
+    "Not",
+    "Let",
+    "Sure",
+    "Yeah",
+    "Wait",
+    "Anyway",
+    "Hmm",
+    "Ugh",
+    "Cool",
+    "Nice",
+    "Great",
+    "Good",
+    "Fine",
+    "Right",
+];
+
+/// Months and days: a name alone is no value ("in April"); beside a day it is a date.
+const CALENDAR_WORDS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// "up-to-date", "end-to-end": hyphenated English, not a name of something.
+fn english_compound(v: &str) -> bool {
+    v.contains('-')
+        && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+        && v.split('-').any(|w| {
+            [
+                "a", "an", "and", "at", "by", "for", "in", "of", "on", "the", "to",
+            ]
+            .contains(&w)
+        })
+}
+
+/// Where the values of a sentence stand in it (byte ranges), with the values.
+pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> = VALUE
+        .find_iter(sentence)
+        .map(|m| {
+            let v = m
+                .as_str()
+                .trim_matches('`')
+                .trim_end_matches(['.', ','])
+                .to_string();
+            (m.start(), m.end(), v)
+        })
+        .filter(|(_, _, v)| v.len() >= 2 && !english_compound(v))
+        .collect();
+    for m in SMALL_NUMBER
+        .captures_iter(sentence)
+        .filter_map(|c| c.get(1))
+    {
+        if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
+            out.push((m.start(), m.end(), m.as_str().to_string()));
+        }
+    }
+    let lead = sentence.len() - sentence.trim_start().len();
+    let inside = NAME
+        .captures_iter(sentence)
+        .filter_map(|c| c.get(1))
+        .map(|m| (m.start(), m.end(), m.as_str()));
+    let leading = LEADING_NAME
+        .captures_iter(sentence.trim_start())
+        .filter_map(|c| c.get(1))
+        .map(|m| (m.start() + lead, m.end() + lead, m.as_str()));
+    for (a, b, name) in inside.chain(leading) {
+        // "April" inside "April 25" is the date's, not a name of its own.
+        let inside_a_value = out.iter().any(|(x, y, _)| a < *y && *x < b);
+        if !NOT_NAMES.contains(&name) && !CALENDAR_WORDS.contains(&name) && !inside_a_value {
+            out.push((a, b, name.to_string()));
+        }
+    }
+    out
+}
+
+/// The values a sentence states.
+pub fn values(sentence: &str) -> Vec<String> {
+    let mut out: Vec<String> = value_spans(sentence)
+        .into_iter()
+        .map(|(_, _, v)| v)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// What kind of value a value is: a later line replaces an earlier one only with a value
+/// of the kind it replaces (a port for a port, a path for a path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Kind {
+    Number,
+    When,
+    Version,
+    Path,
+    Url,
+    Email,
+    /// A named thing: `service-13`, `parse_header()`, `PAYMENT_API_URL`, `db-2.prod`.
+    Entity,
+    Name,
+    Other,
+}
+
+static WHEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)$"
+    ))
+});
+
+/// The kind of `value` (as [`values`] returns it).
+pub(super) fn kind(value: &str) -> Kind {
+    let v = value.trim();
+    if v.starts_with("http://") || v.starts_with("https://") {
+        Kind::Url
+    } else if v.contains('@') && v.contains('.') && !v.contains(' ') {
+        Kind::Email
+    } else if WHEN.is_match(v) {
+        Kind::When
+    } else if v.len() > 1
+        && (v.starts_with(['v', 'V']))
+        && v[1..].starts_with(|c: char| c.is_ascii_digit())
+    {
+        Kind::Version
+    } else if v.contains('/') && !v.contains(' ') {
+        Kind::Path
+    } else if v.starts_with(|c: char| c.is_ascii_digit() || "$€£".contains(c)) {
+        Kind::Number
+    } else if !v.contains(' ')
+        && v.starts_with(|c: char| c.is_alphabetic())
+        && (v.contains(['-', '_']) || v.ends_with("()") || v.contains("::"))
+    {
+        Kind::Entity
+    } else if v.starts_with(|c: char| c.is_uppercase())
+        && v.chars().skip(1).all(|c| c.is_lowercase() || c == ' ')
+    {
+        Kind::Name
+    } else {
+        Kind::Other
+    }
+}
