@@ -1,178 +1,18 @@
-//! `ollm-tui export ID --format md|json`: a session's full history for people and tools.
-//!
-//! Strategy: both renderers walk the records once, in order; the session's settings, counts
-//! and goal board come from the same fold as the session list (`core::overview`), exactly
-//! as they stood at the end of the session. JSON follows a common session-file shape
-//! (`sessionId`, `messages[].parts`, `toolCalls[].result.llmContent`, `metadata`) and keeps
-//! texts byte for byte; it adds `status` on interrupted replies, and `checkpoints` and
-//! `goals`. Markdown is for reading, in the app's words ([`MarkdownWords`]: this module
-//! only lays it out); every piece of text from the log goes through
-//! [`sanitize`], because exports get pasted into terminals, and code fences are made
-//! longer than any backtick run inside them so content cannot break out.
+//! The Markdown export: a readable transcript in the words it is given, every text
+//! sanitized and every code fence longer than the backtick runs inside it.
 
+use super::overview;
 use crate::core::checkpoint::{Checkpoint, CheckpointId};
 use crate::core::goals::{Author, GoalBoard, GoalChange, GoalStatus, Priority, StepStatus};
 use crate::core::message::{MessageId, ReplyStatus};
 use crate::core::mode::Mode;
-use crate::core::overview::SessionOverview;
 use crate::core::params::SessionParams;
 use crate::core::record::{Clip, Record, RecordBody, SnapshotPurpose};
 use crate::core::sanitize::sanitize;
-use crate::store::StoreError;
 use crate::store::log::{LoadReport, LoadedLog};
-use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 const TIME_FORMAT: &str = "%Y-%m-%d %H:%M:%S UTC";
-
-fn overview(log: &LoadedLog) -> SessionOverview {
-    SessionOverview::of(&log.header, &log.records)
-}
-
-/// The session-file JSON (pretty-print it at the call site).
-pub fn to_json(log: &LoadedLog) -> Value {
-    let o = overview(log);
-    let mut messages = Vec::new();
-    let mut tool_calls = Vec::new();
-    let mut checkpoints = Vec::new();
-    for r in &log.records {
-        let ts = r.ts.to_rfc3339();
-        match &r.body {
-            RecordBody::User { text, pinned, .. } => {
-                let mut m = json!({
-                    "id": r.seq,
-                    "role": "user",
-                    "parts": [{"type": "text", "text": text}],
-                    "timestamp": ts,
-                });
-                if *pinned {
-                    m["pinned"] = Value::Bool(true);
-                }
-                messages.push(m);
-            }
-            RecordBody::Assistant {
-                text,
-                status,
-                model,
-                eval_count,
-                tool_calls: calls,
-                thinking,
-                ..
-            } => {
-                let mut parts = Vec::new();
-                if !thinking.is_empty() {
-                    parts.push(json!({"type": "thinking", "text": thinking}));
-                }
-                parts.push(json!({"type": "text", "text": text}));
-                let mut m = json!({
-                    "id": r.seq,
-                    "role": "assistant",
-                    "parts": parts,
-                    "timestamp": ts,
-                    "model": model,
-                    "status": status,
-                });
-                if let Some(n) = eval_count {
-                    m["tokens"] = json!(n);
-                }
-                if !calls.is_empty() {
-                    m["toolCalls"] = calls
-                        .iter()
-                        .map(|c| {
-                            let mut call =
-                                json!({"id": c.id, "name": c.name, "args": json_or_text(&c.args)});
-                            if c.from_text {
-                                call["fromText"] = Value::Bool(true);
-                            }
-                            call
-                        })
-                        .collect();
-                }
-                messages.push(m);
-            }
-            RecordBody::Tool {
-                name,
-                args,
-                result,
-                is_error,
-                call_id,
-                ms,
-                original,
-                ..
-            } => {
-                let mut call = json!({
-                    // The server's id for the call where it gave one (the assistant
-                    // message's `toolCalls` names it too).
-                    "id": call_id.clone().filter(|id| !id.is_empty()).unwrap_or_else(|| format!("call_{}", r.seq)),
-                    "name": name,
-                    "args": json_or_text(args),
-                    "result": {"llmContent": result, "isError": is_error},
-                    "timestamp": ts,
-                });
-                if let Some(ms) = ms {
-                    call["durationMs"] = json!(ms);
-                }
-                if let Some(o) = original {
-                    call["original"] = json!({"file": o.file, "chars": o.chars});
-                }
-                tool_calls.push(call);
-            }
-            RecordBody::Checkpoint { checkpoint } => {
-                checkpoints.push(checkpoint_json("created", checkpoint, &ts, &[]));
-            }
-            RecordBody::CheckpointAged { checkpoint } => {
-                checkpoints.push(checkpoint_json("aged", checkpoint, &ts, &[]));
-            }
-            RecordBody::CheckpointsMerged { merged, checkpoint } => {
-                let merged: Vec<u64> = merged.iter().map(|c| c.0).collect();
-                checkpoints.push(checkpoint_json("merged", checkpoint, &ts, &merged));
-            }
-            _ => {}
-        }
-    }
-    json!({
-        "sessionId": log.header.session_id,
-        "startTime": log.header.created.to_rfc3339(),
-        "lastActivity": o.last_activity.to_rfc3339(),
-        "model": o.settings.model,
-        "provider": "ollama",
-        "messages": messages,
-        "toolCalls": tool_calls,
-        "checkpoints": checkpoints,
-        "goals": camel_keys(serde_json::to_value(&o.board).unwrap_or(Value::Null)),
-        "metadata": {
-            "tokenCount": o.token_count,
-            "compressionCount": o.compressions,
-            "messageCount": o.messages,
-            "mode": o.settings.mode,
-            "ctx": o.settings.ctx,
-            "appVersion": log.header.app_version,
-            "formatVersion": log.header.format_version,
-            "skippedRecords": log.report.skipped.len(),
-        },
-    })
-}
-
-fn checkpoint_json(event: &str, c: &Checkpoint, ts: &str, merged: &[u64]) -> Value {
-    let range = c.range().map(|(a, b)| json!([a.0, b.0]));
-    let mut v = json!({
-        "event": event,
-        "id": c.id.0,
-        "number": c.number,
-        "level": c.level.name(),
-        "summary": c.summary,
-        "messageRange": range,
-        "covers": c.covers,
-        "originalTokens": c.original_tokens,
-        "compressedTokens": c.tokens,
-        "truncated": c.truncated,
-        "timestamp": ts,
-    });
-    if !merged.is_empty() {
-        v["merged"] = json!(merged);
-    }
-    v
-}
 
 /// Every word a Markdown export says, given by the app (`app::words::MARKDOWN`), where
 /// sentences are made: this module lays out the records (Markdown syntax, marks, order,
@@ -269,15 +109,6 @@ pub struct RecordWords {
 /// A settings record's sentence, from its model, ctx, mode and parameters.
 pub type SettingsSentence =
     fn(Option<&str>, Option<u32>, Option<Mode>, Option<&SessionParams>) -> String;
-
-/// What an export is written as.
-#[derive(Debug, Clone, Copy)]
-pub enum Format {
-    /// The session-file JSON: data only.
-    Json,
-    /// A readable transcript, with the words it is given.
-    Markdown(MarkdownWords),
-}
 
 /// A readable Markdown transcript, headed by its first message.
 pub fn to_markdown(log: &LoadedLog, words: &MarkdownWords) -> String {
@@ -563,39 +394,6 @@ fn render_board(md: &mut String, board: &GoalBoard, w: &BoardWords) {
     }
 }
 
-/// The session file's keys are camelCase; the goal board serializes its own fields in
-/// snake_case (its log-record form), so they are renamed on the way out.
-fn camel_keys(v: Value) -> Value {
-    match v {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| {
-                    let mut out = String::with_capacity(k.len());
-                    let mut upper = false;
-                    for c in k.chars() {
-                        if c == '_' {
-                            upper = true;
-                        } else if upper {
-                            out.extend(c.to_uppercase());
-                            upper = false;
-                        } else {
-                            out.push(c);
-                        }
-                    }
-                    (out, camel_keys(v))
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
-        other => other,
-    }
-}
-
-/// Arguments are JSON text from the model; the text itself where it is not JSON.
-fn json_or_text(args: &str) -> Value {
-    serde_json::from_str::<Value>(args).unwrap_or_else(|_| Value::from(args))
-}
-
 /// A collapsible note (`<details>`), as GitHub and most Markdown viewers render it.
 fn folded(md: &mut String, summary: &str, body: &str) {
     let body = sanitize(body);
@@ -641,97 +439,6 @@ fn fenced(md: &mut String, lang: &str, body: &str) {
         "{fence}{lang}\n{}\n{fence}\n",
         body.trim_end_matches('\n')
     );
-}
-
-/// The JSON export as text. Characters that act on a terminal without being control
-/// characters to JSON (C1 controls such as U+009B, a CSI; bidi overrides such as U+202E)
-/// are written as `\u` escapes: the text means the same to a JSON reader and cannot act
-/// on a terminal that shows the file.
-pub fn to_json_text(log: &LoadedLog) -> Result<String, serde_json::Error> {
-    let text = serde_json::to_string_pretty(&to_json(log))?;
-    if !text.chars().any(acts_on_terminal) {
-        return Ok(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if acts_on_terminal(c) {
-            // Outside JSON strings there are only ASCII punctuation and whitespace, so
-            // every such character is inside a string, where an escape is equivalent.
-            out.push_str(&format!("\\u{:04x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    Ok(out)
-}
-
-fn acts_on_terminal(c: char) -> bool {
-    matches!(c, '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// Render a session and write it to `$OLLM_HOME/exports/<id>.md` or `.json` (directory
-/// 0700, file 0600, replaced if it exists). Reads the log without taking the session lock,
-/// so the running session can export itself. Written beside and renamed into place: a
-/// symlink planted at the export's name is replaced, never followed.
-pub fn write_export(
-    dir: &crate::store::DataDir,
-    session_id: &str,
-    format: &Format,
-) -> Result<std::path::PathBuf, crate::store::StoreError> {
-    use crate::store::SessionLog;
-    use crate::store::fsutil::ensure_private_dir;
-    let log = SessionLog::read(dir, session_id)?;
-    let text = match format {
-        Format::Json => to_json_text(&log).map_err(|e| StoreError::Encode {
-            what: "export",
-            source: e,
-        })?,
-        Format::Markdown(words) => {
-            let title = crate::store::manage::custom_title(&dir.session_log_path(session_id));
-            to_markdown_titled(&log, words, title.as_deref())
-        }
-    };
-    let exports = dir.exports_dir();
-    ensure_private_dir(&exports)?;
-    let ext = match format {
-        Format::Json => "json",
-        Format::Markdown(_) => "md",
-    };
-    let path = exports.join(format!("{session_id}.{ext}"));
-    write_replacing(&path, text.as_bytes())?;
-    Ok(path)
-}
-
-/// Write `bytes` to `path` as a new private file (0600): written beside it and renamed
-/// into place, so a symlink there is replaced, never followed, and an existing looser file
-/// is replaced by a private one. `export -o FILE` and `/export` write this way.
-pub fn write_replacing(path: &std::path::Path, bytes: &[u8]) -> Result<(), StoreError> {
-    use crate::store::fsutil::open_private;
-    use std::io::Write as _;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = parent.join(format!(".{name}.{}.tmp", std::process::id()));
-    // A stale temporary file (a crash mid-write) or anything planted there goes first;
-    // `create_new` then refuses to follow a link created in between.
-    let _ = std::fs::remove_file(&tmp);
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    let mut file = open_private(&tmp, &mut opts, "write the export")?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_data())
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(StoreError::io(path, "write the export", e));
-    }
-    crate::store::fsutil::sync_dir(&parent)
 }
 
 #[cfg(test)]
