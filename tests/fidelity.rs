@@ -205,17 +205,19 @@ async fn a_chat_that_fits_the_window_keeps_every_fact_in_ours_as_in_truncation()
     // keep less. Replies of a few sentences, as the chat asks for.
     let (_server, backend) = fake_server(20).await;
     let setup = setup(None);
-    let scenario = scenarios::all()
-        .into_iter()
-        .find(|s| s.name == "fits")
-        .unwrap();
-    for strategy in [Strategy::Truncate, Strategy::Ours] {
-        let (m, _) = fidelity::measure(strategy, &backend, &scenario, &setup)
-            .await
+    for name in ["fits", "short_fit"] {
+        let scenario = scenarios::all()
+            .into_iter()
+            .find(|s| s.name == name)
             .unwrap();
-        let label = strategy.name();
-        assert_eq!(m.facts_kept, m.facts, "{label}: lost {:?}", m.lost);
-        assert_eq!(m.compressions, 0, "{label}: folded a chat that fits");
+        for strategy in [Strategy::Truncate, Strategy::Ours] {
+            let (m, _) = fidelity::measure(strategy, &backend, &scenario, &setup)
+                .await
+                .unwrap();
+            let label = format!("{name}, {}", strategy.name());
+            assert_eq!(m.facts_kept, m.facts, "{label}: lost {:?}", m.lost);
+            assert_eq!(m.compressions, 0, "{label}: folded a chat that fits");
+        }
     }
 }
 
@@ -395,7 +397,16 @@ fn the_ledger_alone_keeps_the_facts_of_the_chats_of_28() {
 /// beside their corrections ("the 12th", "9:30", "Haus Ahorn").
 #[test]
 fn the_ledger_alone_keeps_the_facts_of_the_chats_of_35() {
-    let lost = ledger_losses(&["trip", "offsite", "fits", "marathon"]);
+    let lost = ledger_losses(&[
+        "trip",
+        "offsite",
+        "fits",
+        "marathon",
+        "night_shift",
+        "standup",
+        "lab_notebook",
+        "short_fit",
+    ]);
     assert!(
         lost.is_empty(),
         "{} lost:\n{}",

@@ -114,8 +114,19 @@ pub fn premise(question: &str) -> Option<&str> {
 const ABBREVIATIONS: &[&str] = &[
     "dr", "mr", "mrs", "ms", "mx", "prof", "sr", "jr", "st", "mt", "no", "nos", "approx", "e.g",
     "i.e", "etc", "vs", "cf", "ca", "fig", "inc", "ltd", "co", "dept", "est", "min", "max", "vol",
-    "ave", "rd", "ext", "incl", "tel", "nr", "pp", "hr", "hrs", "mins",
+    "ave", "rd", "rm", "ext", "incl", "tel", "nr", "pp", "hr", "hrs", "mins",
 ];
+/// Whether `word` is an abbreviation with its full stop ("St.", "Dr.", "approx."): a
+/// stop that ends neither a sentence nor a clause.
+pub fn abbreviation(word: &str) -> bool {
+    let lower = word
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    lower
+        .strip_suffix('.')
+        .is_some_and(|w| ABBREVIATIONS.contains(&w))
+}
+
 /// Of those, the ones a sentence may well end with ("… pens, paper, etc. The hotel …"):
 /// they end it when the next word starts with a capital letter.
 const MAY_END: &[&str] = &[
@@ -229,6 +240,7 @@ mod tests {
             "Mr. and Mrs. Okafor arrive with Ms. Zoë Lind at 9.",
             "We meet at St. Paul's, No. 5 on the list.",
             "It costs approx. 40 euros, e.g. for two, i.e. each pays 20.",
+            "The -80 is in Rm. B2.17, top shelf.",
             "It is Porto vs. Málaga this year.",
             "J. R. R. Tolkien wrote it in version 3.5 of the notes.",
         ] {

@@ -10,10 +10,12 @@
 mod classic;
 mod coding24;
 mod fits;
+mod lab_notebook;
 mod marathon;
 mod night_shift;
 mod offsite;
 mod services;
+mod short_fit;
 mod standup;
 mod trip;
 mod varied;
@@ -228,6 +230,8 @@ pub fn all() -> Vec<Scenario> {
         marathon::marathon(),
         night_shift::night_shift(),
         standup::standup(),
+        lab_notebook::lab_notebook(),
+        short_fit::short_fit(),
     ]
 }
 
@@ -506,6 +510,75 @@ mod tests {
                 .iter()
                 .all(|t| !SIDE_QUESTIONS.contains(&t.as_str()))
         );
+    }
+
+    #[test]
+    fn lab_notebook_is_long_and_asks_mostly_about_its_first_third() {
+        let s = lab_notebook::lab_notebook();
+        let n = s.turns.len();
+        assert!(n >= 64, "{n} turns");
+        assert!(
+            (14..=18).contains(&s.facts.len()),
+            "{} facts",
+            s.facts.len()
+        );
+        let early_facts = s.facts.iter().filter(|f| s.early(f)).count();
+        assert!(
+            early_facts * 3 >= s.facts.len() * 2,
+            "{early_facts} early facts of {}",
+            s.facts.len()
+        );
+        for f in &s.facts {
+            assert!(!s.locked.contains(f.value), "{} is locked", f.value);
+        }
+        assert_eq!(s.quiz.len(), 10);
+        let early = early_questions(&s);
+        assert!(early >= 7, "{early} early questions");
+        assert_eq!(early_questions(&s.stretched(2)), early, "stretched");
+        let otherwise = worded_otherwise(&s);
+        assert!(otherwise.len() >= 5, "{otherwise:?}");
+        // Two corrections, one of them across two sentences.
+        let corrected: Vec<_> = s.facts.iter().filter(|f| !f.stale.is_empty()).collect();
+        assert_eq!(corrected.len(), 2);
+        assert!(
+            corrected
+                .iter()
+                .any(|f| s.turns[f.turn].starts_with("Remember I said"))
+        );
+        // One invention rejected, never named by the person before.
+        let rejected: Vec<_> = s.facts.iter().filter(|f| f.rejected.is_some()).collect();
+        assert_eq!(rejected.len(), 1);
+        let detail = rejected[0].rejected.unwrap_or_default();
+        assert!(
+            s.turns[..rejected[0].turn]
+                .iter()
+                .all(|t| !t.to_lowercase().contains(detail))
+        );
+        // Names outside ASCII and abbreviations inside sentences.
+        let text = s.turns.join("\n");
+        for name in ["Zsófia", "Nguyễn", "Ólafur"] {
+            assert!(text.contains(name), "{name}");
+        }
+        for abbreviation in ["Prof. Z", "Rm. B", "approx. ", "e.g. ", "ext. "] {
+            assert!(text.contains(abbreviation), "{abbreviation}");
+        }
+    }
+
+    #[test]
+    fn short_fit_is_short_enough_to_fit_2048_whole() {
+        use ollm_tui::core::tokens::{Tiktoken, Tokenizer};
+        let s = short_fit::short_fit();
+        assert!(
+            (12..=14).contains(&s.turns.len()),
+            "{} turns",
+            s.turns.len()
+        );
+        let tok = Tiktoken::new().unwrap_or_else(|e| panic!("{e}"));
+        let person: u32 = s.turns.iter().map(|t| tok.count(t)).sum();
+        assert!(person < 400, "{person} tokens");
+        assert_eq!(s.facts.len(), 6);
+        assert_eq!(s.facts.iter().filter(|f| !f.stale.is_empty()).count(), 1);
+        assert_eq!(s.quiz.len(), 4);
     }
 
     #[test]

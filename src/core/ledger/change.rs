@@ -46,7 +46,30 @@ const CHANGE_WORDS: &[&str] = &[
     "mistake",
     "misspoke",
     "typo",
+    // The value said right this time: "the actual order number is …".
+    "actual",
+    "correct",
 ];
+
+/// Words that take back what was said before ("that was wrong", "correction on the
+/// Merck thing: the number I gave you was the quote"): a sentence of them without a
+/// value of its own says the next value it is followed by replaces the earlier one.
+const TAKE_BACK: &[&str] = &[
+    "correction",
+    "wrong",
+    "mistake",
+    "misspoke",
+    "typo",
+    "scratch",
+];
+
+/// Whether `sentence` takes back what was said before.
+pub(super) fn takes_back(sentence: &str) -> bool {
+    sentence
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| TAKE_BACK.contains(&w))
+}
 
 /// Whether `lower` (lower case) says a change.
 pub(super) fn says_change(lower: &str) -> bool {

@@ -10,6 +10,8 @@
 //! and deterministic, applied when the ledger is rendered; the stored line is as said.
 
 use super::values::value_spans;
+use super::weight::value_weight;
+use crate::core::prose::abbreviation;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,6 +28,9 @@ pub enum Form {
 /// (those after stop where the value's clause does).
 const TIGHT_BEFORE: usize = 8;
 const TIGHT_AFTER: usize = 3;
+/// Words a clause needs before its value to hold the value's subject; fewer, and
+/// [`Form::Tight`] reaches back past the clause's start ("the fee, £145").
+const MIN_SUBJECT: usize = 2;
 /// Words [`Form::Tight`] also drops: they join the sentence, the subject and value say
 /// the fact without them ("listens on port 8443" → "listens port 8443"). "from", "to"
 /// and "not" stay: they say which value is which.
@@ -90,9 +95,17 @@ const FILLER: &[&str] = &[
     "currently,",
 ];
 
-/// A word that ends a clause: what follows it is another thing said.
+/// A word that ends a clause: what follows it is another thing said ("St." and "approx."
+/// end nothing).
 fn ends_clause(word: &str) -> bool {
-    word.ends_with([',', ';', '.', ':', '!', '?', ')']) || ["-", "–", "—"].contains(&word)
+    (word.ends_with([',', ';', '.', ':', '!', '?', ')']) || ["-", "–", "—"].contains(&word))
+        && !abbreviation(word)
+}
+
+/// A stop stronger than a comma: what comes before it holds its own subject ("Søren has
+/// the keys, he opens up since …" is one thing said; "… works): the fee is £145" two).
+fn ends_sentence_part(word: &str) -> bool {
+    word.ends_with([';', '.', ':', '!', '?', ')']) && !abbreviation(word)
 }
 
 /// `text` compacted to `form`.
@@ -111,10 +124,26 @@ pub fn compact(text: &str, form: Form) -> String {
     // A word is part of a value when it overlaps where one stands ("a" in "100 requests a
     // minute" stays).
     let base = rest.as_ptr() as usize;
-    let holds_value = |w: &str| {
+    let within = |w: &str, spans: &[(usize, usize, String)]| {
         let at = w.as_ptr() as usize - base;
         spans.iter().any(|(a, b, _)| at < *b && *a < at + w.len())
     };
+    let holds_value = |w: &str| within(w, &spans);
+    // Tight keeps the words around the line's weightiest values: beside "charged £180
+    // for the roller", the names told along the way ("Ackroyd's", "Tomasz") are not what
+    // the line is kept for, and a window spanning them all keeps the whole ramble.
+    let weights: Vec<_> = spans
+        .iter()
+        .map(|(a, b, v)| value_weight(rest, *a, *b, v))
+        .collect();
+    let top = weights.iter().copied().max();
+    let anchors: Vec<(usize, usize, String)> = spans
+        .iter()
+        .zip(&weights)
+        .filter(|(_, w)| Some(**w) == top)
+        .map(|(s, _)| s.clone())
+        .collect();
+    let anchored = |w: &str| within(w, &anchors);
     let mut words: Vec<&str> = rest
         .split_whitespace()
         .filter(|w| {
@@ -128,11 +157,22 @@ pub fn compact(text: &str, form: Form) -> String {
         .collect();
     if form == Form::Tight
         && let (Some(first), Some(last)) = (
-            words.iter().position(|w| holds_value(w)),
-            words.iter().rposition(|w| holds_value(w)),
+            words.iter().position(|w| anchored(w)),
+            words.iter().rposition(|w| anchored(w)),
         )
     {
-        let from = first.saturating_sub(TIGHT_BEFORE);
+        // Before the first value, its own part of the sentence: "(… answers emails if the
+        // wifi at the beach bar works): the league registration fee is £145" keeps
+        // "league registration fee £145" — unless the part is too short to hold a subject.
+        let clause = words[..first]
+            .iter()
+            .rposition(|w| ends_sentence_part(w))
+            .map_or(0, |i| i + 1);
+        let from = if first.saturating_sub(clause) >= MIN_SUBJECT {
+            clause.max(first.saturating_sub(TIGHT_BEFORE))
+        } else {
+            first.saturating_sub(TIGHT_BEFORE)
+        };
         // After the last value, the words that finish its clause ("Frau Petrović has
         // our spare key now, for deliveries…" keeps "has spare key"): the subject may
         // follow its value. A clause that ends at the value ends the line: measured with
@@ -201,6 +241,41 @@ mod tests {
         );
         assert!(tight.split_whitespace().count() <= TIGHT_BEFORE + TIGHT_AFTER + 1);
         assert!(tight.len() < compact(line, Form::Plain).len());
+    }
+
+    #[test]
+    fn tight_keeps_the_clause_of_the_weightiest_value() {
+        // Names told along the way do not stretch the window past the amount.
+        let roller = compact(
+            "the roller's back from Ackroyd's, Jürgen fixed the clutch and charged £180 for the roller, which the treasurer says is fine and Tomasz says is daylight robbery",
+            Form::Tight,
+        );
+        assert!(
+            roller.contains("£180") && roller.contains("roller"),
+            "{roller}"
+        );
+        assert!(!roller.contains("Tomasz"), "{roller}");
+        // The value's own part of the sentence, after a bracket or colon.
+        let fee = compact(
+            "first thing Chris left me (old secretary, now retired in Alicante, answers emails if the wifi at the beach bar works): the league registration fee is £145 and it has to be in by the end of the month",
+            Form::Tight,
+        );
+        assert!(fee.starts_with("league registration fee £145"), "{fee}");
+        // "St." ends no clause: the subject before it stays.
+        let nets = compact(
+            "since the winter nets at St. Wilfrid's are booked under ref NX-3307 for Tuesdays",
+            Form::Tight,
+        );
+        assert!(
+            nets.contains("winter nets") && nets.contains("NX-3307"),
+            "{nets}"
+        );
+        // A name is the value when nothing weightier stands beside it.
+        let keys = compact(
+            "Søren Dahl has the pavilion keys, he opens up on match days and has done since approx. 1994, so don't even suggest a key safe",
+            Form::Tight,
+        );
+        assert!(keys.contains("Søren Dahl has pavilion keys"), "{keys}");
     }
 
     #[test]

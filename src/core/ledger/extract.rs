@@ -2,7 +2,7 @@
 //! around their values. Mechanical (no model call), so replay extracts the same lines.
 
 use super::LedgerLine;
-use super::change::says_change;
+use super::change::{says_change, takes_back};
 use super::values::{Kind, kind, values};
 use crate::core::prose::{asks, bare, premise, split_sentences};
 
@@ -168,6 +168,8 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     let mut out: Vec<LedgerLine> = Vec::new();
     // The line made of the sentence before, if one was: a change said next takes it in.
     let mut last_line: Option<String> = None;
+    // A sentence that took back what came before, waiting for the value that replaces it.
+    let mut taken_back: Option<&str> = None;
     let all = sentences(text);
     for (i, s) in all.iter().enumerate() {
         let made_before = last_line.take();
@@ -181,6 +183,14 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
             s
         };
         let prev = i.checked_sub(1).map(|p| all[p]);
+        // "Remember I said the slot was Friday mornings? That was wrong …": a sentence
+        // that takes back, with no value of its own, is not joined to what it takes back
+        // (that would keep the old value as a line); it opens the next line that brings a
+        // value, whose value then replaces the earlier one.
+        if takes_back(s) && values(s).is_empty() {
+            taken_back = Some(s);
+            continue;
+        }
         let joined;
         let s: &str = match prev {
             Some(prev)
@@ -225,6 +235,10 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
             s.to_string()
         } else {
             window(s, &vals)
+        };
+        let line = match taken_back.take() {
+            Some(back) => format!("{back} {line}"),
+            None => line,
         };
         if !out.iter().any(|l| l.text == line) {
             out.push(LedgerLine {
@@ -413,6 +427,20 @@ mod tests {
         assert!(has("Retries are capped at 5 for now.", "5"));
         assert!(has("Priya's team owns the billing service.", "Priya"));
         assert!(has("The budget is $5,000 for the pilot.", "$5,000"));
+        // A room code and a dilution are one value each, not "17" and "500".
+        assert!(has(
+            "The aliquots are in the -80 in Rm. B2.17, top shelf.",
+            "B2.17"
+        ));
+        assert!(has("The anti-His has to go 1:500, not 1:200.", "1:500"));
+        assert!(has(
+            "The tyre is a 700x28c, the screen 1280×720.",
+            "700x28c"
+        ));
+        assert!(has(
+            "The tyre is a 700x28c, the screen 1280×720.",
+            "1280×720"
+        ));
         // A lone digit in prose is not a value; "at 5" is.
         assert!(values("I have 2 cats").is_empty());
         assert_eq!(kind("2026-04-09"), Kind::When);

@@ -1,13 +1,15 @@
 //! Fitting: the ledger under its token budget and its rendering into the request.
 //!
-//! A full ledger compacts before anything leaves it: every line is rendered plain
-//! (`compact::Form::Plain`), then lines tight, one by one, until it fits — lines of
-//! pasted material first, then the oldest. Only then do lines leave, in this order: the
-//! model's lines (oldest first); the person's lines taken from material that stated many
-//! things at once (`LedgerLine::listed`: a pasted plan fills a small ledger with its
-//! specs and pushes out the plumber's name said in passing); then the person's own
-//! statements — within each, the lightest first (`weight.rs`: a story placed in time,
-//! then names alone, then values a person looks up), then the oldest. What
+//! A full ledger compacts before the person's own lines leave it. Every line is rendered
+//! plain (`compact::Form::Plain`); then, one step at a time until it fits: lines of
+//! material that stated many things at once (`LedgerLine::listed`: a pasted config or
+//! plan) go tight; the model's lines leave (oldest first); the material's lines leave —
+//! a pasted config's dozen settings pushed "today's mostly PAY-2231, the webhook
+//! retries …" down to its ticket number, and a pasted plan pushed out the plumber's name
+//! said in passing; the person's own lines go tight, those that save the most first (a
+//! ramble before a short line whose few extra words hold its subject); and last the
+//! person's own lines leave. What leaves goes lightest first (`weight.rs`: a story placed
+//! in time, then names alone, then values a person looks up), then the oldest. What
 //! leaves is counted, so the transcript can say so; it stays in the log, where recall
 //! finds it. A line the person pinned (`/facts`) is compacted last and never leaves.
 
@@ -78,62 +80,73 @@ pub fn fit(lines: Vec<LedgerLine>, budget: u32, tok: &dyn Tokenizer) -> Fitted {
     fit_prepared(&prepare(lines, tok), budget)
 }
 
+/// One move that makes the ledger smaller.
+#[derive(Clone, Copy)]
+enum Step {
+    Tighten(usize),
+    Drop(usize),
+}
+
 /// [`fit`] over lines prepared once.
 pub fn fit_prepared(lines: &[Prepared], budget: u32) -> Fitted {
-    let mut tight = vec![false; lines.len()];
-    let mut total: u32 = lines.iter().map(|p| p.plain_cost).sum();
-    // Compact harder: material first, then the oldest.
     let listed = |i: usize| lines[i].line.listed;
     let pinned = |i: usize| lines[i].line.pinned;
-    let compact_order = (0..lines.len())
-        .filter(|&i| listed(i) && !pinned(i))
-        .chain((0..lines.len()).filter(|&i| !listed(i) && !pinned(i)))
-        .chain((0..lines.len()).filter(|&i| pinned(i)));
-    for i in compact_order {
-        let p = &lines[i];
-        if total <= budget {
-            break;
-        }
-        if p.tight_cost < p.plain_cost {
-            total = total - p.plain_cost + p.tight_cost;
-            tight[i] = true;
-        }
-    }
-    let cost = |i: usize| {
-        if tight[i] {
-            lines[i].tight_cost
-        } else {
-            lines[i].plain_cost
-        }
-    };
-    let mut keep = vec![true; lines.len()];
     let user = |i: usize| lines[i].line.user;
-    // The person's lines, weakest first, then the oldest: material before what they
-    // said on its own.
-    let person = |material: bool| {
-        let mut ids: Vec<usize> = (0..lines.len())
+    let all = || 0..lines.len();
+    // The person's own lines, tightened where it saves the most (so the fewest lose
+    // their context).
+    let mut own: Vec<usize> = all().filter(|&i| !listed(i) && !pinned(i)).collect();
+    own.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(lines[i].plain_cost - lines[i].tight_cost),
+            i,
+        )
+    });
+    // Lines that leave: weakest first, then the oldest.
+    let leaving = |material: bool| {
+        let mut ids: Vec<usize> = all()
             .filter(|&i| user(i) && !pinned(i) && listed(i) == material)
             .collect();
-        ids.sort_by_key(|&i| (lines[i].weight, i));
+        ids.sort_by_key(|&i| (lines[i].weight, std::cmp::Reverse(lines[i].tight_cost), i));
         ids
     };
-    // What the person pinned never leaves.
-    let order: Vec<usize> = (0..lines.len())
-        .filter(|&i| !user(i) && !pinned(i))
-        .chain(person(true))
-        .chain(person(false))
+    let steps: Vec<Step> = all()
+        .filter(|&i| listed(i) && !pinned(i))
+        .map(Step::Tighten)
+        .chain(all().filter(|&i| !user(i) && !pinned(i)).map(Step::Drop))
+        .chain(leaving(true).into_iter().map(Step::Drop))
+        .chain(own.into_iter().map(Step::Tighten))
+        .chain(all().filter(|&i| pinned(i)).map(Step::Tighten))
+        .chain(leaving(false).into_iter().map(Step::Drop))
         .collect();
+    let mut tight = vec![false; lines.len()];
+    let mut keep = vec![true; lines.len()];
+    let mut total: u32 = lines.iter().map(|p| p.plain_cost).sum();
     let mut out = Fitted::default();
-    for i in order {
+    for step in steps {
         if total <= budget {
             break;
         }
-        keep[i] = false;
-        total = total.saturating_sub(cost(i));
-        if user(i) {
-            out.dropped_user += 1;
-        } else {
-            out.dropped_model += 1;
+        match step {
+            Step::Tighten(i) if keep[i] && !tight[i] => {
+                total = total - lines[i].plain_cost + lines[i].tight_cost;
+                tight[i] = true;
+            }
+            Step::Drop(i) if keep[i] => {
+                keep[i] = false;
+                let cost = if tight[i] {
+                    lines[i].tight_cost
+                } else {
+                    lines[i].plain_cost
+                };
+                total = total.saturating_sub(cost);
+                if user(i) {
+                    out.dropped_user += 1;
+                } else {
+                    out.dropped_model += 1;
+                }
+            }
+            _ => {}
         }
     }
     out.lines = lines
@@ -270,6 +283,51 @@ mod tests {
         assert!(
             kept(&alone).last().unwrap().contains("FL-20931"),
             "{alone:?}"
+        );
+    }
+
+    #[test]
+    fn pasted_material_leaves_before_the_persons_own_lines_lose_their_words() {
+        use crate::core::ledger::extract;
+        let tok = ByteEstimate;
+        let ticket = user(
+            "today's mostly PAY-2231, the webhook retries that pile up when the acquirer times out",
+        );
+        let config = extract(
+            "clock_skew_secs = 300\nqueue_capacity = 20000\ninitial_ms = 500\nmax_delay_ms = 60000\nmax_attempts = 5",
+            true,
+        );
+        assert!(config.len() >= 4 && config.iter().all(|l| l.listed));
+        let plain = shown(&ticket, Form::Plain);
+        assert_ne!(plain, shown(&ticket, Form::Tight));
+        let mut lines = vec![ticket];
+        lines.extend(config);
+        let f = fit(lines, tok.count(&plain) + 2 + 8, &tok);
+        assert_eq!(f.lines[0].1, plain, "{f:?}");
+        assert!(f.lines.len() < 6);
+    }
+
+    #[test]
+    fn of_lines_alike_the_costliest_leaves_first() {
+        let tok = ByteEstimate;
+        let lines = vec![
+            user("the league registration fee is £145"),
+            user(
+                "I loaded 20 µL per lane like Minh said, ran it at 120 V for 90 min, and the blot came out completely black",
+            ),
+            user("the shirts order number is HS-40219"),
+        ];
+        let tight: u32 = lines
+            .iter()
+            .map(|l| tok.count(&shown(l, Form::Tight)) + 2)
+            .sum();
+        let f = fit(lines, tight - 1, &tok);
+        assert_eq!(
+            kept(&f),
+            [
+                "the league registration fee is £145",
+                "the shirts order number is HS-40219"
+            ]
         );
     }
 

@@ -2,8 +2,9 @@
 //! lines not folded yet, to summaries and to recall is `corrections.rs`).
 
 use super::LedgerLine;
-use super::change::says_change;
+use super::change::{says_change, takes_back};
 use super::values::{Kind, kind, values};
+use crate::core::prose::split_sentences;
 use std::collections::{HashMap, HashSet};
 
 /// Words too common to tie two lines to one subject.
@@ -42,6 +43,10 @@ pub(super) struct Parsed {
     lower: String,
     words: Vec<String>,
     change: bool,
+    /// It opens with a sentence that takes back what was said before and names no value
+    /// ("That was wrong. … the slot is Tuesday afternoons"): the change is said of every
+    /// value that follows.
+    takes_back: bool,
     kinds: Vec<Kind>,
     /// The named things it is about (lower case): lines about different ones are about
     /// different things, whatever words they share ("service-13" is not "service-14").
@@ -67,6 +72,9 @@ impl Parsed {
             values,
             words,
             change: says_change(&lower),
+            takes_back: split_sentences(&line.text)
+                .first()
+                .is_some_and(|first| takes_back(first) && super::values::values(first).is_empty()),
             lower,
             line: line.clone(),
         }
@@ -95,7 +103,7 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
         .zip(&newer.kinds)
         .filter(|((v, _), _)| !older.lower_values.contains(v))
         .any(|((_, nv), k)| {
-            change_near(&newer.line.text, nv)
+            (newer.takes_back || change_near(&newer.line.text, nv))
                 && older
                     .lower_values
                     .iter()
@@ -467,6 +475,33 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
 mod tests {
     use super::*;
     use crate::core::ledger::lines::{texts, user};
+
+    #[test]
+    fn a_value_said_after_taking_back_the_old_one_replaces_it() {
+        use crate::core::ledger::extract;
+        // The take-back in its own sentence, the new value in the next.
+        let mut lines = extract(
+            "the imaging facility gave me a standing slot on the LSM 980 confocal — Friday mornings, 9 till 1.",
+            true,
+        );
+        lines.extend(extract(
+            "Remember I said my confocal slot was Friday mornings? That was wrong, or rather it was right until this afternoon. Ólafur emailed that a new group has bought priority time, so my LSM 980 slot is Tuesday afternoons from next week on.",
+            true,
+        ));
+        let slots = merge(&lines);
+        let merged = texts(&slots);
+        assert!(merged.iter().all(|l| !l.contains("Friday")), "{merged:?}");
+        assert!(merged.iter().any(|l| l.contains("Tuesday")), "{merged:?}");
+        // "the actual … is": the value said right this time.
+        let orders = merge(&[
+            user("the Merck order number is 3017-664219, she says five working days"),
+            user(
+                "Brenda forwarded the confirmation and the actual Merck order number is 3017-664871",
+            ),
+        ]);
+        let merged = texts(&orders);
+        assert!(merged.iter().all(|l| !l.contains("664219")), "{merged:?}");
+    }
 
     #[test]
     fn a_change_said_beside_the_old_value_keeps_the_rest_of_its_line() {

@@ -40,6 +40,10 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
         r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
         format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks
+        r"\b\d{3,}(?:-\d{3,})+\b".to_string(),                      // order 3017-664871
+        r"\b\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?)?[a-z]?\b".to_string(), // 700x28c, 1280×720
+        r"\b[A-Z]{1,3}\d+(?:[.-]\d+)+\b".to_string(),                // room B2.17, bay C-4-2
+        r"\b\d{1,2}:\d{3,}\b".to_string(),                           // a dilution, 1:500
         r"\b\d+(?:[.,]\d+)+\b".to_string(),                         // 1,024 · 16.2 · IPs
         r"\b\d{2,}\b".to_string(),                                 // numbers
         r"`[^`\n]{2,60}`".to_string(),                              // code

@@ -17,8 +17,13 @@ use std::sync::LazyLock;
 pub enum Weight {
     /// Every value only places the line in time or stresses it.
     Vague,
+    /// Its firmest values are small: an hour ("at 3am"), a weekday or a day of the month
+    /// alone ("the 24th"), a number of one or two digits that counts nothing ("came in
+    /// at 8 to", "at 37 it ends up"). They are looked up at times, but they are also what
+    /// a story is told with.
+    Soft,
     /// Its values are names (a name is weak evidence: "our Rust service", "Historians
-    /// argue"), and perhaps vague ones.
+    /// argue"), and perhaps vague or small ones.
     Names,
     /// At least one value a person would look up: a code, an amount, a time, a measure.
     Hard,
@@ -43,21 +48,78 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
 });
 const TOLD_BEFORE: &[&str] = &[
     "for", "from", "to", "about", "around", "maybe", "last", "past", "nearly", "almost", "over",
-    "few", "some", "those", "these",
+    "few", "some", "those", "these", "spent",
 ];
 /// A year, and the words that make it the time of a story ("from 1987", "in 2003").
 static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:1[89]|20)\d\d$").unwrap_or_else(|e| panic!("{e}")));
-const YEAR_BEFORE: &[&str] = &["from", "in", "since", "back", "of", "the", "around"];
+const YEAR_BEFORE: &[&str] = &[
+    "from", "in", "since", "back", "of", "the", "around", "about", "approx", "circa", "ca",
+];
 
 /// Words before a name that make it the answer to "who": a title ("Frau Petrović", "Mr.
 /// Haas") or an introduction ("it's Branko", "called Pilatus"). A capital elsewhere may
 /// be anything ("our Rust service"); a name introduced is looked up later ("what was the
 /// electrician called?").
 const INTRODUCE: &[&str] = &[
-    "it's", "its", "is", "called", "named", "mr", "mrs", "ms", "mx", "dr", "prof", "frau", "herr",
-    "sir", "madam", "madame", "monsieur", "señor", "señora", "signor", "signora",
+    "it's", "its", "is", "are", "be", "was", "called", "named", "mr", "mrs", "ms", "mx", "dr",
+    "prof", "frau", "herr", "sir", "madam", "madame", "monsieur", "señor", "señora", "signor",
+    "signora",
 ];
+
+const ARTICLES: &[&str] = &["a", "an", "the"];
+/// A place said as where something is ("is at", "booked at", "based in").
+const PLACE_BEFORE: &[&str] = &["at", "in"];
+const PLACED: &[&str] = &[
+    "is", "are", "was", "booked", "held", "based", "located", "moved", "lives", "live", "works",
+    "meet", "meeting", "staying", "stays",
+];
+
+/// Verbs after a name that give the person a role or a thing others ask for ("Søren
+/// has the pavilion keys", "Marta runs the tea rota"): "who has the keys?" is looked up.
+const ROLE_AFTER: &[&str] = &[
+    "has",
+    "holds",
+    "keeps",
+    "runs",
+    "owns",
+    "handles",
+    "manages",
+    "organises",
+    "organizes",
+    "leads",
+    "chairs",
+    "coaches",
+    "does",
+    "looks",
+    "covers",
+    "books",
+];
+/// Words after "has" or "does" that make it a tense, not a role ("Søren has won eleven
+/// times").
+const PARTICIPLE: &[&str] = &[
+    "won", "been", "got", "done", "had", "gone", "said", "made", "seen", "told", "given", "taken",
+    "left", "become", "not", "never", "always", "just", "already",
+];
+/// A small value (see [`Weight::Soft`]).
+static SMALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)^(?:\d{1,2}(?:st|nd|rd|th)|\d{1,2}\s?[ap]\.?m\.?",
+        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\d{1,2})$",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"))
+});
+/// Words after a bare number that show it counts nothing named ("at 8 to show me").
+const COUNTS_NOTHING: &[&str] = &[
+    "", "to", "it", "and", "but", "so", "or", "the", "a", "on", "in", "at", "for", "with", "then",
+    "we", "i", "he", "she", "they", "you", "is", "was", "if", "when", "because",
+];
+
+/// A group by age ("the under-11s", "U13", "over-50s"): the name of a team, not a value
+/// a person looks up.
+static AGE_GROUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:under|over|u)-?\d{1,2}s?$").unwrap_or_else(|e| panic!("{e}"))
+});
 
 /// A word beside a value, lower case, without the punctuation around it.
 fn plain(word: Option<&str>) -> String {
@@ -68,28 +130,57 @@ fn plain(word: Option<&str>) -> String {
     .unwrap_or_default()
 }
 
-/// The weight of a line of `text` (see the module docs).
+/// The weight of a line of `text` (see the module docs): that of its weightiest value.
 pub fn weight(text: &str) -> Weight {
-    let spans = value_spans(text);
-    let mut names = false;
-    for (start, end, value) in &spans {
-        let before = plain(text[..*start].split_whitespace().next_back());
-        let after = plain(text[*end..].split_whitespace().next());
-        let vague = VAGUE.is_match(value.trim())
-            || (DECADE.is_match(value) || YEAR.is_match(value))
-                && YEAR_BEFORE.contains(&before.as_str())
-            || DURATION.is_match(value.trim())
-                && (after == "ago" || TOLD_BEFORE.contains(&before.as_str()));
-        if vague {
-            continue;
-        }
-        if kind(value) == Kind::Name && !INTRODUCE.contains(&before.as_str()) {
-            names = true;
-        } else {
-            return Weight::Hard;
-        }
+    value_spans(text)
+        .iter()
+        .map(|(start, end, value)| value_weight(text, *start, *end, value))
+        .max()
+        .unwrap_or(Weight::Vague)
+}
+
+/// The weight of one value of `text`, standing at `start..end`: vague when it only
+/// places a story in time or stresses it, a name unless introduced, else hard.
+pub fn value_weight(text: &str, start: usize, end: usize, value: &str) -> Weight {
+    let mut back = text[..start]
+        .split_whitespace()
+        .rev()
+        .map(|w| plain(Some(w)));
+    let before = back.next().unwrap_or_default();
+    // "is a Vaillant", "booked at the Fleece": the article stands between.
+    let before = if ARTICLES.contains(&before.as_str()) {
+        back.next().unwrap_or_default()
+    } else {
+        before
+    };
+    // "booked at the Fleece", "is in Rm. B2": where a thing is, looked up later.
+    let placed = PLACE_BEFORE.contains(&before.as_str())
+        && back.next().is_some_and(|w| PLACED.contains(&w.as_str()));
+    let mut next = text[end..].split_whitespace();
+    let after = plain(next.next());
+    let role = ROLE_AFTER.contains(&after.as_str()) && {
+        let then = plain(next.next());
+        !(then.ends_with("ed") || PARTICIPLE.contains(&then.as_str()))
+    };
+    let vague = VAGUE.is_match(value.trim())
+        || (DECADE.is_match(value) || YEAR.is_match(value))
+            && YEAR_BEFORE.contains(&before.as_str())
+        || DURATION.is_match(value.trim())
+            && (after == "ago" || TOLD_BEFORE.contains(&before.as_str()));
+    let small = SMALL.is_match(value.trim())
+        && (!value.trim().chars().all(|c| c.is_ascii_digit())
+            || COUNTS_NOTHING.contains(&after.as_str()));
+    if vague {
+        Weight::Vague
+    } else if small {
+        Weight::Soft
+    } else if AGE_GROUP.is_match(value)
+        || kind(value) == Kind::Name && !INTRODUCE.contains(&before.as_str()) && !role && !placed
+    {
+        Weight::Names
+    } else {
+        Weight::Hard
     }
-    if names { Weight::Names } else { Weight::Vague }
 }
 
 #[cfg(test)]
@@ -131,5 +222,35 @@ mod tests {
         ] {
             assert_eq!(weight(vague), Weight::Vague, "{vague}");
         }
+    }
+
+    #[test]
+    fn who_has_a_thing_and_where_it_is_are_looked_up_and_a_story_is_not() {
+        for hard in [
+            // A name with a role, or after "is a" / "booked at the".
+            "Søren Dahl has the pavilion keys",
+            "the boiler is a Vaillant",
+            "presentation night is booked at the Fleece on Towngate",
+            "living room walls are going to be Skimming Stone",
+        ] {
+            assert_eq!(weight(hard), Weight::Hard, "{hard}");
+        }
+        for told in [
+            // "has" of a tense, a group by age, a year after "approx.".
+            "which Søren has won eleven times",
+            "the under-11s were brilliant tonight by the way",
+            "he opens up on match days and has done since approx. 1994",
+        ] {
+            assert!(weight(told) < Weight::Hard, "{told}");
+        }
+        for small in [
+            "Minh came in at 8 to show me how to clean the cell",
+            "the alarm on the freezer went off at 3am",
+            "at 37 it all ends up in inclusion bodies",
+        ] {
+            assert_eq!(weight(small), Weight::Soft, "{small}");
+        }
+        // A number that counts something stays hard.
+        assert_eq!(weight("ordered the bathroom tiles, 14 boxes"), Weight::Hard);
     }
 }
