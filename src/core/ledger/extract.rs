@@ -193,8 +193,13 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
         }
         let joined;
         let s: &str = match prev {
+            // A question before is joined only to the answer that brings a value: "why
+            // does imidazole absorb at 280? it makes my peaks look enormous" states
+            // nothing, "which port? it's 8443" does.
             Some(prev)
-                if refers_back(s) && prev.split_whitespace().count() <= SHORT_SENTENCE_WORDS =>
+                if refers_back(s)
+                    && prev.split_whitespace().count() <= SHORT_SENTENCE_WORDS
+                    && !(asks(prev) && values(s).is_empty()) =>
             {
                 joined = format!("{prev} {s}");
                 &joined
@@ -399,6 +404,20 @@ mod tests {
         assert!(l.starts_with("… ") && l.ends_with(" …"), "{l}");
         assert!(l.contains("the gateway listens on port 8443"), "{l}");
         assert!(l.split_whitespace().count() <= WORDS_BEFORE + WORDS_AFTER + 3);
+    }
+
+    #[test]
+    fn a_question_joins_only_an_answer_that_brings_a_value() {
+        assert!(
+            extract(
+                "why does imidazole absorb at 280 anyway? it makes my elution peaks look enormous",
+                true
+            )
+            .is_empty()
+        );
+        let answered = extract("which port does the gateway use? it's 8443 now", true);
+        assert_eq!(answered.len(), 1);
+        assert!(answered[0].text.contains("gateway") && answered[0].text.contains("8443"));
     }
 
     #[test]
