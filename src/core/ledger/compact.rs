@@ -10,7 +10,7 @@
 //! and deterministic, applied when the ledger is rendered; the stored line is as said.
 
 use super::values::value_spans;
-use super::weight::value_weight;
+use super::weight::{Weight, value_weight};
 use crate::core::prose::abbreviation;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -28,6 +28,10 @@ pub enum Form {
 /// (those after stop where the value's clause does).
 const TIGHT_BEFORE: usize = 8;
 const TIGHT_AFTER: usize = 3;
+/// Words kept before each later value in [`Form::Tight`] when the values stand far apart.
+const TIGHT_BETWEEN: usize = 6;
+/// Fewer words than this left out between two values are not worth a "…".
+const MIN_GAP: usize = 4;
 /// Words a clause needs before its value to hold the value's subject; fewer, and
 /// [`Form::Tight`] reaches back past the clause's start ("the fee, £145").
 const MIN_SUBJECT: usize = 2;
@@ -144,6 +148,15 @@ pub fn compact(text: &str, form: Form) -> String {
         .map(|(s, _)| s.clone())
         .collect();
     let anchored = |w: &str| within(w, &anchors);
+    // Values that are more than a name told along the way: kept wherever they stand
+    // inside the window.
+    let firm: Vec<(usize, usize, String)> = spans
+        .iter()
+        .zip(&weights)
+        .filter(|(_, w)| **w >= Weight::Soft && **w != Weight::Names || Some(**w) == top)
+        .map(|(s, _)| s.clone())
+        .collect();
+    let firmly = |w: &str| within(w, &firm);
     let mut words: Vec<&str> = rest
         .split_whitespace()
         .filter(|w| {
@@ -184,8 +197,35 @@ pub fn compact(text: &str, form: Form) -> String {
                 break;
             }
         }
-        words = words[from..to].to_vec();
-        words.retain(|w| *w != "…");
+        // Between two values far apart, only the words that lead to the later one: "I
+        // loaded 20 µL per lane, ran it at 120 V … (a story) … Minh said the anti-His has
+        // to go 1:500" keeps both ends and drops the story between.
+        let mut kept: Vec<&str> = Vec::with_capacity(to - from);
+        let mut next = from;
+        for i in from..to {
+            if !firmly(words[i]) {
+                continue;
+            }
+            // Words between this value and the one before: all of them when few, else
+            // only those that lead to it.
+            let lead = if next > from && i - next > TIGHT_BETWEEN + MIN_GAP {
+                kept.push("…");
+                i - TIGHT_BETWEEN
+            } else {
+                next
+            };
+            kept.extend(&words[lead..=i]);
+            next = i + 1;
+        }
+        kept.extend(&words[next..to]);
+        let mut shown: Vec<&str> = Vec::with_capacity(kept.len());
+        for w in kept {
+            // One mark where words were left out (the line's own "…" included).
+            if w != "…" || shown.last().is_some_and(|l| *l != "…") {
+                shown.push(w);
+            }
+        }
+        words = shown;
     }
     let mut out = words.join(" ");
     while out.ends_with(['.', '!', ';', ',', ':']) {
@@ -276,6 +316,24 @@ mod tests {
             Form::Tight,
         );
         assert!(keys.contains("Søren Dahl has pavilion keys"), "{keys}");
+    }
+
+    #[test]
+    fn tight_leaves_out_a_story_between_two_values_far_apart() {
+        let blot = compact(
+            "I loaded 20 µL per lane like Minh said, ran it at 120 V for 90 min, transfer looked fine on the Ponceau, and then the blot came out completely black, like someone had gone over it with a Sharpie, Minh took one look and said the anti-His has to go 1:500 not 1:200 like the old protocol",
+            Form::Tight,
+        );
+        for kept in ["20 µL", "120", "anti-His has to go 1:500 not 1:200"] {
+            assert!(blot.contains(kept), "{kept}: {blot}");
+        }
+        assert!(blot.contains(" … ") && !blot.contains("Sharpie"), "{blot}");
+        // Every value inside the window stays, a weak one too.
+        let slot = compact(
+            "Ólafur emailed that a new group has bought priority time, so my LSM 980 slot is Tuesday afternoons from next week on, same weekly confirm-or-lose-it rule",
+            Form::Tight,
+        );
+        assert!(slot.contains("980 slot Tuesday"), "{slot}");
     }
 
     #[test]
