@@ -110,8 +110,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             continue;
                         }
                         title = self.title.done() => {
-                            if let Some(title) = title {
-                                self.disk.save_title(&title);
+                            // A rename meanwhile wins.
+                            if let Some(title) = title
+                                && self.disk.wants_title()
+                            {
+                                self.apply(Input::Titled { title });
                             }
                             continue;
                         }

@@ -144,6 +144,11 @@ pub enum Input {
         model: String,
         vectors: Result<super::MessageVectorList, String>,
     },
+    /// The title the model wrote for the session (the actor asked for it after the first
+    /// answer, and only while the session had none): kept as a `title` record.
+    Titled {
+        title: String,
+    },
     /// Answer to `EmbedQuery`: the vector of the person's message, or nothing (no answer
     /// in time, or an error): recall is by words alone then. (Stop answers `NoReply`.)
     QueryEmbedded(Option<Vec<f32>>),
@@ -301,6 +306,7 @@ impl Engine {
                 self.sentences_embedded(model, vectors, now, &mut fx)
             }
             Input::QueryEmbedded(vector) => self.query_answered(vector, now, &mut fx),
+            Input::Titled { title } => self.titled(&title, now, &mut fx),
         }
         self.sync_ledger();
         self.refresh_offer();
