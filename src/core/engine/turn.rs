@@ -98,7 +98,22 @@ impl Engine {
         self.start_turn(now, fx);
     }
 
-    pub(super) fn retry(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+    /// `/retry`: what waits to be written goes first (a message is sent only once it is on
+    /// disk); then, when there is a message to answer, the link is checked before the
+    /// request is built — the connection may have dropped with the request that failed,
+    /// and connecting teaches the engine the model's window — and the turn starts when
+    /// that is answered (`LinkChecked`).
+    pub(super) fn retry(&mut self, fx: &mut Vec<Effect>) {
+        fx.push(Effect::WriteWaiting);
+        if self.last_message_unanswered() {
+            fx.push(Effect::CheckLink);
+        } else {
+            fx.push(Effect::Event(EngineEvent::NothingToRetry));
+        }
+    }
+
+    /// Answer to `CheckLink`: the reply is asked again, if the message is still unanswered.
+    pub(super) fn link_checked(&mut self, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
         if self.last_message_unanswered() {
             self.start_turn(now, fx);
         } else {
