@@ -23,7 +23,7 @@
 //!
 //! The emergency measures a turn escalates to when a request does not fit (snapshot,
 //! clipping, the blocked report) are in `emergency.rs`; when to use them is the turn's
-//! decision (`turn.rs`).
+//! decision (`turn/escalate.rs`).
 
 mod apply;
 mod emergency;
