@@ -101,7 +101,7 @@ impl App {
                     self.sync_session();
                     dirty = true;
                 }
-                Some(r) = self.replies_rx.recv() => {
+                Some(r) = self.replies.next() => {
                     self.on_reply(r);
                     dirty = true;
                 }
