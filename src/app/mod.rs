@@ -1,9 +1,9 @@
 //! The terminal application: events in, commands to the actor out, a view-model drawn.
 //!
 //! Files by job: `event_loop` (the loop), `frame` (the view-model drawn, built there
-//! only), `input` (where keys and pastes go), `leaving`, `approval` and `goal_panel`
-//! (parts of the app with fields of their own),
-//! `replies` (the channel answers come back on: another part),
+//! only), `input` (where keys and pastes go), `leaving`, `approval`, `goal_panel`,
+//! `replies` (the channel answers come back on) and `session_link` (the actor's ends:
+//! commands out, its view in) (parts of the app with fields of their own),
 //! `intent` (what the person wants, from a key or a command, and the one handler of
 //! each), `overlays` (the dialogs), `present` (what the actor publishes → what the ui
 //! draws), `words` (every sentence about what happened, in one place), `commands` (the
@@ -29,6 +29,7 @@ pub mod paste;
 pub mod present;
 pub(crate) mod pull;
 mod replies;
+mod session_link;
 pub(crate) mod sessions;
 pub mod terminal;
 mod theme_picker;
@@ -95,8 +96,7 @@ pub enum AppExit {
 }
 
 pub struct App {
-    pub(crate) handle: SessionHandle,
-    pub(crate) view_rx: watch::Receiver<Arc<SessionView>>,
+    pub(crate) link: session_link::SessionLink,
     pub(crate) session: Arc<SessionView>,
     pub(crate) transcript: Transcript,
     pub(crate) input: TextArea<'static>,
@@ -178,10 +178,10 @@ impl App {
         );
         help_lines.extend(commands::help_rows(|c| opts.keymap.command_label(c)));
         help_lines.extend(words::topic_rows());
-        let session = view_rx.borrow().clone();
+        let link = session_link::SessionLink::new(handle, view_rx);
+        let session = link.current();
         App {
-            handle,
-            view_rx,
+            link,
             session,
             transcript: {
                 let mut t = Transcript::new();
@@ -233,7 +233,7 @@ impl App {
     /// Send a command; never waits. A full queue means the actor is stuck: say so rather
     /// than freeze the screen.
     pub(crate) fn command(&mut self, c: impl Into<Command>) {
-        if self.handle.try_send(c.into()).is_err() {
+        if !self.link.try_send(c.into()) {
             self.banner = Some(present::banner_of(
                 Severity::Error,
                 words::not_responding(&self.keys),
