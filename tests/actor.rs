@@ -2662,3 +2662,29 @@ async fn a_check_asks_about_folded_facts_with_the_context_of_the_next_message_an
         .count();
     assert_eq!(users, 60);
 }
+
+/// `/retry` after the request found the connection wanting (here: the model is not
+/// installed) checks the link again before it sends once more: the server is asked about
+/// the model between the two chat requests (#38 item 2: the engine asks for it,
+/// `Effect::CheckLink`, and the actor connects).
+#[tokio::test]
+async fn retry_checks_the_link_before_it_sends_again() {
+    let server = FakeOllama::start().await;
+    let s = start(&server, "late:1b", None);
+    s.say("hello").await;
+    s.cmd(Request::Retry).await;
+    let (exit, _) = s.finish().await;
+    let paths: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+    let chats: Vec<usize> = paths
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.as_str() == "/api/chat")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(chats.len(), 2, "sent, then sent again: {paths:?}");
+    assert!(
+        paths[chats[0]..chats[1]].iter().any(|p| p == "/api/show"),
+        "the model asked about again before the retry: {paths:?}"
+    );
+    assert!(exit.engine.last_message_unanswered());
+}

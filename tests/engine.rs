@@ -947,7 +947,13 @@ fn interrupted_replies_are_kept_and_marked() {
             .map(|m| m.content.clone())
             .collect()
     };
+    // The link is checked first (the driver reconnects if it must); then the request.
     let fx = h.engine.handle(Request::Retry, h.clock.tick());
+    assert!(
+        matches!(&h.take(fx)[..], [Effect::CheckLink]),
+        "the request waits for the link"
+    );
+    let fx = h.engine.handle(Input::LinkChecked, h.clock.tick());
     let retry = chat_request(h.take(fx));
     assert_eq!(contents(&retry), ["tell me a story"]);
     assert_eq!(retry.raw_estimate, p.raw_estimate);
@@ -1883,4 +1889,39 @@ fn models_under_a_billion_parameters_are_not_taught_the_marker_lines() {
         small.len() > "Mode: general assistant.".len() + 100,
         "{small}"
     );
+}
+
+/// #38 item 2: `/retry` is sorted by the engine alone. With nothing to answer it writes
+/// what waits and says so; with a message to answer it asks for the link to be checked
+/// first (the driver reconnects if it must), and the request follows that answer.
+#[test]
+fn retry_writes_what_waits_and_checks_the_link_before_it_asks_again() {
+    let mut h = Harness::new(4096, tok(), Extractive::new());
+    h.turn("hi", |_| "hello".into());
+    let fx = h.engine.handle(Request::Retry, h.clock.tick());
+    assert!(
+        matches!(
+            &fx[..],
+            [
+                Effect::WriteWaiting,
+                Effect::Event(EngineEvent::NothingToRetry)
+            ]
+        ),
+        "{fx:?}"
+    );
+    let fx = h.engine.handle(
+        Request::Send {
+            text: "and then?".into(),
+        },
+        h.clock.tick(),
+    );
+    h.take(fx);
+    h.apply(Input::NoReply);
+    let fx = h.engine.handle(Request::Retry, h.clock.tick());
+    assert!(
+        matches!(&fx[..], [Effect::WriteWaiting, Effect::CheckLink]),
+        "{fx:?}"
+    );
+    let fx = h.engine.handle(Input::LinkChecked, h.clock.tick());
+    assert!(matches!(fx.last(), Some(Effect::Chat(_))), "{fx:?}");
 }

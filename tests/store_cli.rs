@@ -670,3 +670,82 @@ fn search_finds_folded_messages_quoted_text_and_keeps_its_limit() {
     assert_eq!(search(&dir, "checkpoint", 10).unwrap().hit_count(), 0);
     assert_eq!(search(&dir, "llama", 10).unwrap().hit_count(), 0);
 }
+
+/// #38 item 1: the model's title is a `title` record: the list, search and the Markdown
+/// export name the session by it; a title given with rename (a file) wins; a session
+/// titled before titles were records (`<id>.autotitle`) keeps its title; a fork does not
+/// take its parent's, and its seqs have no gap.
+#[test]
+fn the_models_title_is_a_record_that_the_list_search_and_export_read() {
+    use ollm_tui::store::search::search;
+    let (_tmp, dir) = data_dir();
+    let title = |seq, t: &str| {
+        rec(
+            seq,
+            RecordBody::Title {
+                title: t.to_string(),
+            },
+        )
+    };
+    write_session(
+        &dir,
+        header_at("s1", 0),
+        &[
+            user(1, "How do I cache fetch_orders?"),
+            assistant(2, "With Redis.", ReplyStatus::Complete),
+            title(3, "Redis cache for orders"),
+            user(4, "and the TTL?"),
+        ],
+    );
+    let row = |dir: &DataDir, id: &str| {
+        sessions::list(dir)
+            .unwrap()
+            .into_iter()
+            .find(|s| s.id == id)
+            .unwrap()
+    };
+    let s = row(&dir, "s1");
+    assert_eq!(s.title.as_deref(), Some("Redis cache for orders"));
+    assert_eq!((s.messages, s.problem.as_deref()), (3, None));
+    let found = search(&dir, "fetch_orders", 10).unwrap();
+    assert_eq!(
+        found.sessions[0].title.as_deref(),
+        Some("Redis cache for orders")
+    );
+    let md = fs::read_to_string(
+        export::write_export(&dir, "s1", &export::Format::Markdown(words::MARKDOWN)).unwrap(),
+    )
+    .unwrap();
+    assert!(md.starts_with("# Redis cache for orders\n"), "{md}");
+    // A fork holds the parent's records up to its message, the title's seq kept empty.
+    let fork = ollm_tui::store::manage::fork(&dir, "s1", 4).unwrap();
+    let (_, forked) = SessionLog::open(&dir, &fork).unwrap();
+    assert!(forked.report.is_clean(), "{:?}", forked.report);
+    assert_eq!(
+        forked.records[2].body,
+        RecordBody::Title {
+            title: String::new()
+        }
+    );
+    assert_eq!(
+        row(&dir, &fork).title.as_deref(),
+        Some("How do I cache fetch_orders?")
+    );
+    // The files say nothing of the record (the engine knows it); a rename wins over it.
+    assert!(ollm_tui::store::manage::wants_title(&dir, "s1"));
+    ollm_tui::store::manage::rename(&dir, "s1", "Mine").unwrap();
+    assert_eq!(row(&dir, "s1").title.as_deref(), Some("Mine"));
+    // Written by an earlier version: a file beside the log, still read.
+    write_session(
+        &dir,
+        header_at("old", 0),
+        &[user(1, "Plan the Q3 migration")],
+    );
+    fs::write(
+        dir.session_log_path("old").with_extension("autotitle"),
+        "Q3 plan",
+    )
+    .unwrap();
+    assert_eq!(row(&dir, "old").title.as_deref(), Some("Q3 plan"));
+    assert!(!ollm_tui::store::manage::wants_title(&dir, "old"));
+}

@@ -220,6 +220,9 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             mode: Some(Mode::Planning),
             params: None,
         },
+        RecordBody::Title {
+            title: "JSONL store, \"quoted\" ✓".to_string(),
+        },
     ];
     bodies
         .into_iter()

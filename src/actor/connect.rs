@@ -4,9 +4,10 @@
 //! when something is. An unreachable server is retried (the delays are the
 //! [`Link`](super::link::Link)'s); a missing model waits for the person (pull it, or pick
 //! another). Also what a failed request says about the connection, and the check of the
-//! window the model is really loaded with after a reply.
+//! window the model is really loaded with after a reply, and the link checked before
+//! `/retry` sends again.
 
-use super::driver::Actor;
+use super::driver::{Actor, Job};
 use crate::core::engine::Input;
 use crate::llm::{ChatBackend, LlmError, embedding_only};
 use crate::store::SessionStore;
@@ -114,6 +115,16 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 error: e.to_string(),
             }),
         }
+    }
+
+    /// `CheckLink` (`/retry`): connect first when the server is not connected (the
+    /// request that failed may have lost it); then the engine asks for the reply again.
+    pub(super) async fn check_link(&mut self) -> Option<Job> {
+        if !matches!(self.link.connection(), Connection::Connected { .. }) {
+            self.connect().await;
+        }
+        let fx = self.engine.handle(Input::LinkChecked, chrono::Utc::now());
+        self.execute(fx)
     }
 
     /// `/model NAME`: check it exists, switch, and reconnect if the old one was missing.

@@ -19,7 +19,8 @@
 //! this file, since they listen while they run: `reply.rs` (a chat request), `compress.rs`
 //! (the background compression's outcome handed to the engine), `tools.rs` (a reply's tool
 //! calls), `digest.rs` (a huge result read through), `recall.rs` (the person's message
-//! embedded before its request), `connect.rs` (the server),
+//! embedded before its request), `connect.rs` (the server; the link checked before
+//! `/retry` sends again),
 //! `answers.rs` (what is answered without changing the session). A new kind of effect gets
 //! its executor there and one arm in `execute`; none of those files is imported here.
 
@@ -40,7 +41,7 @@ use crate::core::events::EngineEvent;
 use crate::core::params::ParamChange;
 use crate::llm::ChatBackend;
 use crate::store::SessionStore;
-use crate::view::{Activity, Connection, Update};
+use crate::view::{Activity, Update};
 use crate::view::{Notice, Place, show};
 use chrono::Utc;
 use std::future::Future;
@@ -55,6 +56,8 @@ pub(super) enum Job {
         model: String,
         text: String,
     },
+    /// Connect if the server is not connected, before a message is sent again (`/retry`).
+    CheckLink,
 }
 
 /// The session: the engine and the parts of the state around it (see the module docs).
@@ -110,8 +113,11 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             continue;
                         }
                         title = self.title.done() => {
-                            if let Some(title) = title {
-                                self.disk.save_title(&title);
+                            // A rename meanwhile wins.
+                            if let Some(title) = title
+                                && self.disk.wants_title()
+                            {
+                                self.apply(Input::Titled { title });
                             }
                             continue;
                         }
@@ -163,17 +169,6 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
     async fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Ask(ask) => self.answer(ask),
-            Command::Request(Request::Retry) => {
-                // What waits to be written goes first: a message is sent only once it is
-                // on disk.
-                self.disk.flush(&mut self.out);
-                if self.engine.last_message_unanswered()
-                    && !matches!(self.link.connection(), Connection::Connected { .. })
-                {
-                    self.connect().await;
-                }
-                self.feed(Request::Retry.into()).await;
-            }
             Command::Request(r) => {
                 if matches!(r, Request::Send { .. }) {
                     self.checker.stop();
@@ -231,6 +226,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 Job::Chat(prompt) => self.chat(prompt).await,
                 Job::Tools(calls) => self.run_tools(calls).await,
                 Job::Query { model, text } => self.embed_query(model, text).await,
+                Job::CheckLink => self.check_link().await,
             };
         }
         // A Stop meant for one of these steps does not reach past them.
@@ -267,6 +263,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     }
                 }
                 Effect::Chat(prompt) => job = Some(Job::Chat(prompt)),
+                Effect::WriteWaiting => self.disk.flush(&mut self.out),
+                Effect::CheckLink => job = Some(Job::CheckLink),
                 Effect::CompressInBackground(plan) => {
                     let summarizer = self.summarizer();
                     self.bg.start(*plan, summarizer, &self.out);

@@ -52,15 +52,11 @@ impl<S: SessionStore> Persistence<S> {
         }
     }
 
-    /// Keep the title the model wrote beside the log, unless the session has one by now
-    /// (a rename wins) or keeps none (not on disk).
-    pub fn save_title(&self, title: &str) {
-        let Some((dir, id)) = self.store.title_target() else {
-            return;
-        };
-        if let Err(e) = crate::store::manage::save_auto_title(&dir, &id, title) {
-            tracing::warn!(error = %e, "cannot keep the session's title");
-        }
+    /// Whether a title the model writes is still wanted by the files beside the log: the
+    /// session is kept on disk and has not been renamed meanwhile (a rename wins). The
+    /// title itself is a record, written like every other (`Input::Titled`).
+    pub fn wants_title(&self) -> bool {
+        self.store.wants_title()
     }
 
     /// The data folder, when sessions are kept on disk.

@@ -241,7 +241,7 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
         }
     }
 
-    fn title_target(&self) -> Option<(crate::store::DataDir, String)> {
-        self.open_existing()?.title_target()
+    fn wants_title(&self) -> bool {
+        self.open_existing().is_some_and(|s| s.wants_title())
     }
 }

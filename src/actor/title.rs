@@ -1,9 +1,10 @@
 //! A short title the model writes for a session, once, after its first answer: in the
 //! background (the person is reading; the request is a few tokens), never for a session
 //! that has a title already (one given with rename always wins). The request runs as a
-//! task of its own; its answer comes back to the actor's loop, and the actor's writer
-//! (`Persistence::save_title`) keeps it beside the log (`<id>.autotitle`), where the
-//! session list and the browser read it — unless the session got a title meanwhile.
+//! task of its own; its answer comes back to the actor's loop, which hands it to the
+//! engine (`Input::Titled`) unless the session was renamed meanwhile: the engine commits a
+//! `title` record, written and synced by the actor's writer like every other record, where
+//! the session list, the browser and exports read it.
 
 use super::store::LazyStore;
 use super::summarizer::BackendSummarizer;
@@ -22,8 +23,8 @@ const TITLE_TOKENS: u32 = 24;
 #[derive(Default)]
 pub(super) struct Titler {
     asked: bool,
-    /// The model writing the title; its answer is kept by the actor's writer
-    /// (`Persistence::save_title`), like every other write of the session.
+    /// The model writing the title; its answer becomes a `title` record, written by the
+    /// actor's writer like every other record of the session.
     running: Option<JoinHandle<Option<String>>>,
 }
 
@@ -35,7 +36,7 @@ impl Titler {
         engine: &Engine,
         summarizer: BackendSummarizer<B>,
     ) {
-        if self.asked || store.title_target().is_none() {
+        if self.asked || engine.title().is_some() || !store.wants_title() {
             return;
         }
         let history = engine.history();

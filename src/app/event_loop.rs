@@ -94,14 +94,14 @@ impl App {
                     }
                     None => break,
                 },
-                changed = self.view_rx.changed() => {
-                    if changed.is_err() {
+                changed = self.link.changed() => {
+                    if !changed {
                         break;
                     }
                     self.sync_session();
                     dirty = true;
                 }
-                Some(r) = self.replies_rx.recv() => {
+                Some(r) = self.replies.next() => {
                     self.on_reply(r);
                     dirty = true;
                 }
@@ -132,7 +132,7 @@ impl App {
 
     /// Take the actor's latest view.
     pub(super) fn sync_session(&mut self) {
-        self.session = self.view_rx.borrow_and_update().clone();
+        self.session = self.link.latest();
     }
 
     /// Events that arrived together. Runs of plain typed characters go into the message

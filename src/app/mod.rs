@@ -1,8 +1,9 @@
 //! The terminal application: events in, commands to the actor out, a view-model drawn.
 //!
 //! Files by job: `event_loop` (the loop), `frame` (the view-model drawn, built there
-//! only), `input` (where keys and pastes go), `leaving`, `approval` and `goal_panel`
-//! (parts of the app with fields of their own),
+//! only), `input` (where keys and pastes go), `leaving`, `approval`, `goal_panel`,
+//! `replies` (the channel answers come back on) and `session_link` (the actor's ends:
+//! commands out, its view in) (parts of the app with fields of their own),
 //! `intent` (what the person wants, from a key or a command, and the one handler of
 //! each), `overlays` (the dialogs), `present` (what the actor publishes → what the ui
 //! draws), `words` (every sentence about what happened, in one place), `commands` (the
@@ -27,6 +28,8 @@ mod overlays;
 pub mod paste;
 pub mod present;
 pub(crate) mod pull;
+mod replies;
+mod session_link;
 pub(crate) mod sessions;
 pub mod terminal;
 mod theme_picker;
@@ -46,7 +49,7 @@ use chrono::Utc;
 use keymap::Keymap;
 use overlays::{OverlayState, Reply};
 use std::sync::Arc;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tui_textarea::TextArea;
 use words::KeyNames;
 
@@ -93,8 +96,7 @@ pub enum AppExit {
 }
 
 pub struct App {
-    pub(crate) handle: SessionHandle,
-    pub(crate) view_rx: watch::Receiver<Arc<SessionView>>,
+    pub(crate) link: session_link::SessionLink,
     pub(crate) session: Arc<SessionView>,
     pub(crate) transcript: Transcript,
     pub(crate) input: TextArea<'static>,
@@ -127,8 +129,7 @@ pub struct App {
     pub(crate) pull: pull::Pulling,
     /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
     pub(crate) mouse: bool,
-    pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
-    pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
+    pub(crate) replies: replies::Replies,
 }
 
 /// Keys the help lists besides the keymap's and the commands'.
@@ -177,11 +178,10 @@ impl App {
         );
         help_lines.extend(commands::help_rows(|c| opts.keymap.command_label(c)));
         help_lines.extend(words::topic_rows());
-        let (replies_tx, replies_rx) = mpsc::unbounded_channel();
-        let session = view_rx.borrow().clone();
+        let link = session_link::SessionLink::new(handle, view_rx);
+        let session = link.current();
         App {
-            handle,
-            view_rx,
+            link,
             session,
             transcript: {
                 let mut t = Transcript::new();
@@ -206,8 +206,7 @@ impl App {
             spinner: 0,
             leaving: leaving::Leaving::default(),
             pull: pull::Pulling::default(),
-            replies_tx,
-            replies_rx,
+            replies: replies::Replies::default(),
         }
     }
 
@@ -234,7 +233,7 @@ impl App {
     /// Send a command; never waits. A full queue means the actor is stuck: say so rather
     /// than freeze the screen.
     pub(crate) fn command(&mut self, c: impl Into<Command>) {
-        if self.handle.try_send(c.into()).is_err() {
+        if !self.link.try_send(c.into()) {
             self.banner = Some(present::banner_of(
                 Severity::Error,
                 words::not_responding(&self.keys),
@@ -262,7 +261,7 @@ impl App {
     ) {
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.command(make(tx));
-        let back = self.replies_tx.clone();
+        let back = self.replies.sender();
         tokio::spawn(async move {
             if let Ok(v) = rx.await {
                 let _ = back.send(wrap(v));

@@ -138,7 +138,7 @@ impl App {
             name: name.clone(),
             lines,
         });
-        let back = self.replies_tx.clone();
+        let back = self.replies.sender();
         let task = tokio::spawn(async move {
             while let Some(event) = rx.recv().await {
                 if back.send(Reply::Pull { id, event }).is_err() {

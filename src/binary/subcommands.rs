@@ -214,7 +214,7 @@ pub fn export(
     let log = store::SessionLog::read(&dir, &id)?;
     let text = match format {
         ExportFormat::Md => {
-            let title = store::manage::custom_title(&dir.session_log_path(&id));
+            let title = store::export::title(&dir, &log);
             store::export::to_markdown_titled(&log, &words::MARKDOWN, title.as_deref())
         }
         ExportFormat::Json => store::export::to_json_text(&log)?,

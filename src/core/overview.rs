@@ -1,6 +1,7 @@
 //! A session at a glance, folded from its log in one pass: what the session list and the
 //! exports show (settings as the log leaves them, activity, counts, the goal board, a
-//! title). Pure: records in, figures out.
+//! title: the first message's line, and the one the model wrote). Pure: records in,
+//! figures out.
 //!
 //! Invariants: only accepted changes are logged, so a goal change that would be refused
 //! here is skipped without a word; a restore takes the board of the state it restored;
@@ -11,6 +12,17 @@ use crate::core::goals::GoalBoard;
 use crate::core::record::{Header, Record, RecordBody};
 use crate::core::sanitize::sanitize;
 use chrono::{DateTime, Utc};
+
+/// Longest title kept, in characters (the model's, or one given with rename).
+pub const MAX_TITLE_CHARS: usize = 80;
+
+/// A title as it is kept: one line, sanitised, at most [`MAX_TITLE_CHARS`] (empty when
+/// nothing is left).
+pub fn clean_title(title: &str) -> String {
+    let one_line = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clean: String = sanitize(&one_line).chars().take(MAX_TITLE_CHARS).collect();
+    clean.trim().to_string()
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionOverview {
@@ -24,6 +36,8 @@ pub struct SessionOverview {
     pub board: GoalBoard,
     /// The first non-blank line of the first user message, sanitised; `None` before it.
     pub title: Option<String>,
+    /// The title the model wrote (the last `title` record; an empty one takes it back).
+    pub titled: Option<String>,
     /// The context the server last reported (prompt + reply tokens).
     pub token_count: u64,
 }
@@ -37,6 +51,7 @@ impl SessionOverview {
             compressions: 0,
             board: GoalBoard::default(),
             title: None,
+            titled: None,
             token_count: 0,
         }
     }
@@ -51,7 +66,10 @@ impl SessionOverview {
     }
 
     pub fn apply(&mut self, r: &Record) {
-        self.last_activity = r.ts;
+        // A title arrives in the background after an answer: the person did nothing then.
+        if !matches!(r.body, RecordBody::Title { .. }) {
+            self.last_activity = r.ts;
+        }
         if r.body.is_message() {
             self.messages += 1;
         }
@@ -75,6 +93,9 @@ impl SessionOverview {
                 let _ = self.board.apply(change, *author, r.ts);
             }
             RecordBody::Restore { state, .. } => self.board = state.goals.clone(),
+            RecordBody::Title { title } => {
+                self.titled = (!title.is_empty()).then(|| title.clone());
+            }
             _ => {}
         }
     }
@@ -178,5 +199,56 @@ mod tests {
         assert_eq!(o.token_count, 120);
         assert_eq!(o.board.active.as_ref().unwrap().description, "Ship");
         assert_eq!(o.last_activity, at(5));
+    }
+
+    #[test]
+    fn the_models_title_is_the_last_title_record_and_moves_no_activity() {
+        let header = Header {
+            format: LOG_FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            session_id: "s".into(),
+            app_version: "t".into(),
+            model: "a:1b".into(),
+            created: at(0),
+            ctx: None,
+            mode: Mode::Assistant,
+            fork_of: None,
+            params: Default::default(),
+        };
+        let user = rec(
+            1,
+            RecordBody::User {
+                text: "Cache the orders".into(),
+                pinned: false,
+                tokens: None,
+            },
+        );
+        let title = |seq, t: &str| {
+            rec(
+                seq,
+                RecordBody::Title {
+                    title: t.to_string(),
+                },
+            )
+        };
+        let o = SessionOverview::of(&header, &[user.clone(), title(2, "Redis cache")]);
+        assert_eq!(o.titled.as_deref(), Some("Redis cache"));
+        assert_eq!(o.title.as_deref(), Some("Cache the orders"));
+        assert_eq!(o.last_activity, at(1), "a title is not the person's doing");
+        let o = SessionOverview::of(&header, &[user, title(2, "Redis cache"), title(3, "")]);
+        assert_eq!(o.titled, None, "an empty title takes it back");
+    }
+
+    #[test]
+    fn a_title_is_kept_as_one_clean_short_line() {
+        assert_eq!(
+            clean_title("  Infra\n notes \x1b[31mred "),
+            "Infra notes red"
+        );
+        assert_eq!(
+            clean_title(&"t".repeat(MAX_TITLE_CHARS + 5)).len(),
+            MAX_TITLE_CHARS
+        );
+        assert_eq!(clean_title(" \n "), "");
     }
 }

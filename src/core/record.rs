@@ -282,6 +282,15 @@ pub enum RecordBody {
         model: String,
         messages: Vec<MessageVectors>,
     },
+    /// The session's title, written by the model after its first answer (`Input::Titled`):
+    /// about the session, not the conversation, but kept by the writer like every other
+    /// record so it has the log's durability and order. Empty: the session has no title of
+    /// the model's (a fork, whose parent's title is not its own, keeps the seq this way).
+    /// A title the person gives (rename) is a file beside the log instead
+    /// (`store::manage`), and wins.
+    Title {
+        title: String,
+    },
     /// A snapshot file was written.
     Snapshot {
         snapshot_id: String,
@@ -328,6 +337,7 @@ impl RecordBody {
             RecordBody::SentenceVectors { .. } => "sentence_vectors",
             RecordBody::ResultReduced { .. } => "result_reduced",
             RecordBody::Settings { .. } => "settings",
+            RecordBody::Title { .. } => "title",
         }
     }
 

@@ -142,7 +142,7 @@ impl<S: Summarizer> Harness<S> {
         for e in fx {
             match e {
                 Effect::Persist(r) => self.keep(r),
-                Effect::Sync => {}
+                Effect::Sync | Effect::WriteWaiting => {}
                 Effect::Event(ev) => events.push(ev),
                 Effect::SaveResult { file, text } => {
                     self.saved.insert(file, text);
@@ -166,6 +166,7 @@ impl<S: Summarizer> Harness<S> {
                     | Effect::CancelBackground
                     | Effect::EmbedSentences(_)
                     | Effect::EmbedQuery { .. }
+                    | Effect::CheckLink
             )
         });
         self.absorb(rest);
@@ -283,7 +284,9 @@ impl<S: Summarizer> Harness<S> {
         for e in fx {
             match e {
                 Effect::Persist(r) => self.keep(r),
-                Effect::Sync => {}
+                // Everything is written at once here; the "server" is always there.
+                Effect::Sync | Effect::WriteWaiting => {}
+                Effect::CheckLink => self.run(Input::LinkChecked, report, server),
                 Effect::Event(ev) => {
                     if let EngineEvent::Blocked(b) = &ev {
                         report.blocked = Some(*b);

@@ -149,9 +149,8 @@ impl SessionStore for FileStore {
             })
     }
 
-    fn title_target(&self) -> Option<(DataDir, String)> {
-        let id = self.log.session_id();
-        crate::store::manage::wants_title(&self.dir, id).then(|| (self.dir.clone(), id.to_string()))
+    fn wants_title(&self) -> bool {
+        crate::store::manage::wants_title(&self.dir, self.log.session_id())
     }
 
     /// Everything appended is made durable first: the fork reads the log from disk.

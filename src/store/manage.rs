@@ -1,15 +1,16 @@
 //! Renaming and deleting sessions (`ollm-tui sessions rename|rm`, the session browser).
 //!
 //! A title given by rename is a small file beside the log (`<id>.title`), not a log
-//! record: it is about the session, not part of the conversation, and renaming never
-//! needs the session's lock (a session open elsewhere can be renamed). Deleting moves
+//! record: renaming never needs the session's lock (a session open elsewhere can be
+//! renamed), and only the instance holding the lock may append to a log. The title the
+//! model writes is a `title` record, written by the session's own writer; one written
+//! before titles were records is still read from `<id>.autotitle`. Deleting moves
 //! everything the session owns — its log, title, set-aside torn tails, snapshots, saved
 //! tool results and exports — into `trash/<id>-<time>/` under the data directory, where
 //! it can be restored by moving it back; nothing is erased. It takes the session's lock
 //! first, so a session open in another instance is never pulled from under it, and two
 //! deletes of one session cannot both succeed (the second finds nothing to delete).
 
-use crate::core::sanitize::sanitize;
 use crate::small_file;
 use crate::store::error::StoreError;
 use crate::store::fsutil::{ensure_private_dir, open_private, sync_dir};
@@ -19,13 +20,15 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Longest title kept, in characters.
-pub const MAX_TITLE_CHARS: usize = 80;
+/// Longest title kept, in characters (core's rule, for the rename dialog).
+pub use crate::core::overview::MAX_TITLE_CHARS;
 
-/// The title given to the session whose log is at `log` (`sessions/<id>.jsonl`): the
-/// one given with rename, else the one the model wrote.
-pub fn custom_title(log: &Path) -> Option<String> {
-    ["title", "autotitle"].iter().find_map(|ext| {
+/// The title of the session whose log is at `log` (`sessions/<id>.jsonl`): the one given
+/// with rename (`<id>.title`), else the one the model wrote — `recorded`, its `title`
+/// record (`SessionOverview::titled`), or for a session titled by an earlier version, the
+/// file it was kept in then (`<id>.autotitle`).
+pub fn custom_title(log: &Path, recorded: Option<&str>) -> Option<String> {
+    let file = |ext: &str| {
         let text = small_file::read_to_string(
             &log.with_extension(ext),
             log.parent(),
@@ -34,35 +37,17 @@ pub fn custom_title(log: &Path) -> Option<String> {
         .ok()?;
         let t = text.trim();
         (!t.is_empty()).then(|| t.to_string())
-    })
+    };
+    file("title")
+        .or_else(|| recorded.map(str::to_string))
+        .or_else(|| file("autotitle"))
 }
 
-/// Whether session `id` still has only its first message for a title (nothing given with
-/// rename, nothing the model wrote).
+/// Whether session `id` has no title in a file: none given with rename, none the model
+/// wrote before titles were records. (A title the model wrote since is in the log.)
 pub fn wants_title(dir: &DataDir, id: &str) -> bool {
     let log = dir.session_log_path(id);
     !log.with_extension("title").exists() && !log.with_extension("autotitle").exists()
-}
-
-/// Keep the title the model wrote for session `id` (`<id>.autotitle`; a title given with
-/// rename still wins). One line, sanitised, at most [`MAX_TITLE_CHARS`].
-pub fn save_auto_title(dir: &DataDir, id: &str, title: &str) -> Result<(), StoreError> {
-    require_log(dir, id)?;
-    let clean = one_clean_line(title);
-    if clean.is_empty() {
-        return Ok(());
-    }
-    write_aside(
-        dir,
-        &dir.session_log_path(id).with_extension("autotitle"),
-        &clean,
-    )
-}
-
-fn one_clean_line(title: &str) -> String {
-    let one_line = title.split_whitespace().collect::<Vec<_>>().join(" ");
-    let clean: String = sanitize(&one_line).chars().take(MAX_TITLE_CHARS).collect();
-    clean.trim().to_string()
 }
 
 /// Written aside and renamed over: a reader sees the old text or the new, never half.
@@ -90,7 +75,7 @@ fn write_aside(dir: &DataDir, path: &Path, text: &str) -> Result<(), StoreError>
 pub fn rename(dir: &DataDir, id: &str, title: &str) -> Result<Option<String>, StoreError> {
     require_log(dir, id)?;
     let path = dir.title_path(id);
-    let clean = one_clean_line(title);
+    let clean = crate::core::overview::clean_title(title);
     if clean.is_empty() {
         return match fs::remove_file(&path) {
             Ok(()) => Ok(None),
@@ -222,6 +207,17 @@ pub fn fork(dir: &DataDir, parent: &str, at: u64) -> Result<String, StoreError> 
                 Err(e) => return Err(StoreError::io(&dst, "copy a saved result to", e)),
             }
         }
+        if let crate::core::record::RecordBody::Title { .. } = &r.body {
+            // The parent's title is not the fork's (it gets one of its own after its
+            // first answer); the record stays, empty, so the fork's seqs have no gap.
+            log.append(&crate::core::record::Record {
+                body: crate::core::record::RecordBody::Title {
+                    title: String::new(),
+                },
+                ..r.clone()
+            })?;
+            continue;
+        }
         log.append(r)?;
     }
     let now = settings_after(&loaded.header, loaded.records.iter());
@@ -316,11 +312,11 @@ mod tests {
         let kept = rename(&dir, "s1", "  Infra\n notes \x1b[31mred ").unwrap();
         assert_eq!(kept.as_deref(), Some("Infra notes red"));
         assert_eq!(
-            custom_title(&dir.session_log_path("s1")).as_deref(),
+            custom_title(&dir.session_log_path("s1"), None).as_deref(),
             Some("Infra notes red")
         );
         assert_eq!(rename(&dir, "s1", "   ").unwrap(), None);
-        assert_eq!(custom_title(&dir.session_log_path("s1")), None);
+        assert_eq!(custom_title(&dir.session_log_path("s1"), None), None);
         assert!(matches!(
             rename(&dir, "nope", "x"),
             Err(StoreError::NotFound { .. })

@@ -81,10 +81,12 @@ pub trait SessionStore: Send + 'static {
         let _ = at;
         Err(StoreError::Unsupported("forking"))
     }
-    /// Where a title the model writes would go, while the session has none but its first
-    /// message (`None`: it has one, or this store keeps no titles).
-    fn title_target(&self) -> Option<(DataDir, String)> {
-        None
+    /// Whether a title the model writes is wanted, as far as the files beside the log
+    /// say: this store keeps sessions on disk, and none was given with rename nor written
+    /// by an earlier version (`<id>.autotitle`). A title the model wrote since is a
+    /// record, which the engine knows (`Engine::title`).
+    fn wants_title(&self) -> bool {
+        false
     }
 }
 
@@ -122,7 +124,7 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         (**self).fork(at)
     }
-    fn title_target(&self) -> Option<(DataDir, String)> {
-        (**self).title_target()
+    fn wants_title(&self) -> bool {
+        (**self).wants_title()
     }
 }

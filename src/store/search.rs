@@ -135,6 +135,8 @@ pub fn search(dir: &DataDir, text: &str, limit: usize) -> Result<SearchReport, S
         };
         let mut bad = 0usize;
         let mut first_user: Option<String> = None;
+        // The title the model wrote (the last `title` record), read like the first message.
+        let mut titled: Option<String> = None;
         let mut line = Vec::new();
         let mut header = true;
         loop {
@@ -167,6 +169,14 @@ pub fn search(dir: &DataDir, text: &str, limit: usize) -> Result<SearchReport, S
                     _ => None,
                 };
             }
+            if line.windows(14).any(|w| w == b"\"type\":\"title\"")
+                && let Ok(Record {
+                    body: RecordBody::Title { title },
+                    ..
+                }) = serde_json::from_slice::<Record>(&line)
+            {
+                titled = (!title.is_empty()).then_some(title);
+            }
             if !holds {
                 continue;
             }
@@ -189,7 +199,8 @@ pub fn search(dir: &DataDir, text: &str, limit: usize) -> Result<SearchReport, S
             report.damaged_sessions.push(id.clone());
         }
         if !found.hits.is_empty() {
-            found.title = crate::store::manage::custom_title(&path).or(first_user);
+            found.title =
+                crate::store::manage::custom_title(&path, titled.as_deref()).or(first_user);
             report.sessions.push(found);
         }
         if report.truncated {

@@ -261,7 +261,7 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
     summary.last_activity = overview.last_activity;
     summary.messages = overview.messages;
     summary.compressions = overview.compressions;
-    summary.title = crate::store::manage::custom_title(&summary.path)
+    summary.title = crate::store::manage::custom_title(&summary.path, overview.titled.as_deref())
         .or_else(|| overview.title.as_deref().and_then(title_of));
     let mut problems = Vec::new();
     if !scan.skipped.is_empty() {

@@ -282,14 +282,26 @@ async fn the_model_titles_a_session_after_its_first_answer_and_a_rename_wins() {
         .await;
     let logs = session_logs(rig.home());
     let id = logs[0].file_stem().unwrap().to_str().unwrap().to_string();
-    let auto = rig.home().join(format!("sessions/{id}.autotitle"));
+    // The title is a record of the log, written by the session's writer (#38 item 1).
+    let log = logs[0].clone();
+    let recorded = || {
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|r| r["type"] == "title")
+            .map(|r| r["title"].as_str().unwrap().to_string())
+    };
     let deadline = Instant::now() + Duration::from_secs(20);
-    while !auto.exists() {
+    let title = loop {
+        if let Some(t) = recorded() {
+            break t;
+        }
         assert!(Instant::now() < deadline, "no title was written");
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let title = std::fs::read_to_string(&auto).unwrap();
+    };
     assert!(!title.is_empty() && !title.contains('\n'), "{title:?}");
+    assert!(!log.with_extension("autotitle").exists());
     let asked = rig.server.summary_requests();
     let request = asked
         .iter()

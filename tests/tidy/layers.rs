@@ -2,9 +2,13 @@
 //! import what", read from the document itself, so the map and the check cannot say two
 //! things: a file in a layer may name, under `crate::` (in `main.rs`, `ollm_tui::`), its
 //! own layer and the layers its row lists in backticks under "may import" — nothing else.
-//! A crate in backticks under "never" (`tokio`) may not be named either. Both ways: a layer
-//! of ours a row lists under "may import" must be imported by one of the row's files, or
-//! the row says more than the code. The binary's
+//! A crate in backticks under "never" (`tokio`) may not be named either. The crates a
+//! layer uses are held the same way: a file may name (`tokio::…`, `use serde::…`) only the
+//! crates of `Cargo.toml`'s `[dependencies]` (and `std`) its row lists in backticks under
+//! "may import" (its tests, `#[cfg(test)]`, are not the layer's use). Both ways: a layer of
+//! ours or a crate a row lists under "may import" must be named by one of the row's files,
+//! or the row says more than the code; a word there that is neither is a row to fix. The
+//! binary's
 //! parts (`src/binary/`, declared by `main.rs`) are ruled as `main.rs`. The benchmark
 //! (`benches/fidelity/`, outside the library) is the row `fidelity`, and names the library
 //! as `ollm_tui::`.
@@ -105,6 +109,62 @@ fn rules(rows: &[Row]) -> BTreeMap<String, (Vec<String>, Vec<String>)> {
     out
 }
 
+/// The crates a file may name: `std` and `Cargo.toml`'s `[dependencies]`, as code names
+/// them (`tiktoken-rs` is `tiktoken_rs`).
+fn crates(root: &Path) -> Vec<String> {
+    let manifest =
+        std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let mut out = vec!["std".to_owned()];
+    out.extend(
+        manifest
+            .lines()
+            .skip_while(|l| l.trim() != "[dependencies]")
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .filter_map(|l| l.split_once('='))
+            .map(|(name, _)| name.trim().replace('-', "_"))
+            .filter(|name| !name.is_empty()),
+    );
+    out
+}
+
+/// `code` (blanked by `code_only`) without its test items: each `#[cfg(test)]` and the
+/// item after it, up to its `;` or its matching `}`, replaced by spaces (lines kept).
+fn without_tests(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = code.as_bytes().to_vec();
+    let mut from = 0;
+    while let Some(n) = code[from..].find(MARK) {
+        let at = from + n;
+        let b = code.as_bytes();
+        let mut end = at + MARK.len();
+        let mut depth = 0usize;
+        while end < b.len() {
+            match b[end] {
+                b';' if depth == 0 => break,
+                b'{' => depth += 1,
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            end += 1;
+        }
+        let end = (end + 1).min(b.len());
+        for c in &mut out[at..end] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+        from = end;
+    }
+    String::from_utf8(out).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The benchmark's folder: not in the library, but in the table, as the layer `fidelity`.
 const BENCHMARK: &str = "benches/fidelity";
 
@@ -137,6 +197,7 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
     // What each layer does import, to hold the table's "may" against.
     let mut used: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
     let layers = declared_layers(root);
+    let crates = crates(root);
     let mut out = Vec::new();
     let extra = ["main.rs".to_owned(), "fidelity".to_owned()];
     for layer in layers.iter().chain(&extra) {
@@ -170,6 +231,19 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
                 ));
             }
         }
+        let used_code = without_tests(&code);
+        for krate in &crates {
+            for Named { line, .. } in source::named_under(&used_code, krate) {
+                used.entry(layer.clone()).or_default().insert(krate.clone());
+                if !may.contains(krate) {
+                    out.push(format!(
+                        "{}:{line}: `{layer}` names the crate `{krate}`, which its row in the \
+                         layer table does not list (may import: {may:?})",
+                        rel.display()
+                    ));
+                }
+            }
+        }
         for krate in never.iter().filter(|n| !layers.contains(n)) {
             for Named { line, .. } in source::named_under(&code, krate) {
                 out.push(format!(
@@ -182,7 +256,20 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
     // The other way: a layer of ours the row lets its files import, and none does, is a
     // row that says more than the code (the map would lie about what leans on what).
     for row in &rows {
-        for module in row.may.iter().filter(|m| layers.contains(m)) {
+        for word in row.may.iter() {
+            if !layers.contains(word) && !crates.contains(word) {
+                out.push(format!(
+                    "ARCHITECTURE.md: the row of {:?} may import `{word}`, which is neither a \
+                     layer of ours nor a crate of Cargo.toml's [dependencies]",
+                    row.layers
+                ));
+            }
+        }
+        for module in row
+            .may
+            .iter()
+            .filter(|m| layers.contains(m) || crates.contains(m))
+        {
             let imported = row
                 .layers
                 .iter()
@@ -313,4 +400,64 @@ fn a_row_that_allows_more_than_its_files_import_is_named() {
             .any(|v| v.contains("may import `small_file`, which none of its files does")),
         "{found:#?}"
     );
+}
+
+#[test]
+fn a_crate_a_layer_names_and_its_row_does_not_list_is_named() {
+    // The view row without `chrono`: the notices' times become violations.
+    let root = source::root();
+    let doc =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_else(|e| panic!("{e}"));
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("| `view` |"))
+        .unwrap_or_else(|| panic!("the view row"));
+    assert!(
+        row.contains(", `chrono`"),
+        "the test's edit of the view row still applies"
+    );
+    let stricter = doc.replace(row, &row.replace(", `chrono`", ""));
+    let found = violations(root, &stricter);
+    assert!(
+        found.iter().any(|v| v.starts_with("src/view/")
+            && v.contains("`view` names the crate `chrono`, which its row")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_crate_a_row_lists_and_none_of_its_files_names_is_named() {
+    let root = source::root();
+    let doc =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_else(|e| panic!("{e}"));
+    let looser = doc.replace(
+        "| `view` | `core`, `llm`",
+        "| `view` | `core`, `llm`, `reqwest`, `nonesuch`",
+    );
+    assert_ne!(looser, doc, "the test's edit of the view row still applies");
+    let found = violations(root, &looser);
+    assert!(
+        found
+            .iter()
+            .any(|v| v.contains("may import `reqwest`, which none of its files does")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|v| v.contains("`nonesuch`, which is neither a layer of ours nor a crate")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_test_is_not_the_layers_use() {
+    let code = "use a::b;\n#[cfg(test)]\nmod tests {\n    use tempfile::x;\n    fn f() { g() }\n}\nuse c::d;\n";
+    let kept = without_tests(code);
+    assert!(
+        kept.contains("use a::b;") && kept.contains("use c::d;"),
+        "{kept}"
+    );
+    assert!(!kept.contains("tempfile"), "{kept}");
+    assert_eq!(kept.lines().count(), code.lines().count(), "lines kept");
 }

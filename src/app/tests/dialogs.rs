@@ -309,7 +309,7 @@ async fn a_failed_pull_replaces_its_pulling_line() {
         lines(app)
     );
     // The harness's server refuses connections: the pull fails.
-    let reply = tokio::time::timeout(Duration::from_secs(10), app.replies_rx.recv())
+    let reply = tokio::time::timeout(Duration::from_secs(10), app.replies.next())
         .await
         .unwrap()
         .unwrap();

@@ -286,6 +286,9 @@ impl Engine {
                 self.apply_vectors(model, messages)?;
             }
             RecordBody::Snapshot { .. } => {}
+            RecordBody::Title { title } => {
+                self.title = (!title.is_empty()).then(|| title.clone());
+            }
             RecordBody::Restore { state, .. } => self.apply_restore(state)?,
             RecordBody::Settings { .. } => {
                 let changed = self.settings.apply_settings(&r.body);

@@ -1,5 +1,5 @@
-//! The person's commands that change the goal board, pins and settings, and what the
-//! server says about the model. Each validates first (a refused input changes nothing
+//! The person's commands that change the goal board, pins and settings, what the
+//! server says about the model, and the session's title the model wrote. Each validates first (a refused input changes nothing
 //! and is reported as [`EngineEvent::Refused`]), then commits a record.
 
 use super::Engine;
@@ -19,6 +19,17 @@ fn refused(fx: &mut Vec<Effect>, error: impl Into<EngineError>) {
 }
 
 impl Engine {
+    /// The title the model wrote: kept once, as one clean line (a session that has one
+    /// keeps it; nothing usable is not kept). Made durable at once, like a turn's end.
+    pub(super) fn titled(&mut self, title: &str, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        let title = crate::core::overview::clean_title(title);
+        if title.is_empty() || self.title.is_some() {
+            return;
+        }
+        self.commit(RecordBody::Title { title }, now, fx);
+        fx.push(Effect::Sync);
+    }
+
     /// A goal-board change from the person (slash commands).
     pub(super) fn user_goal(
         &mut self,
@@ -235,5 +246,46 @@ mod tests {
         set(&mut h, ParamChange::System(None));
         assert_eq!(h.engine.prompt().messages[0].content, app_only);
         assert_eq!(h.engine.status().params.temperature, Some(0.2));
+    }
+
+    /// #38 item 1: the model's title is a record like any other: written once, one clean
+    /// line, durable at once, and restored by replay.
+    #[test]
+    fn the_models_title_is_one_record_kept_once_and_replayed() {
+        use crate::core::engine::{Effect, Input};
+        let mut h = Harness::new(4096, Arc::new(ByteEstimate), Extractive::new());
+        h.turn("How do I cache fetch_orders?", |_| "With Redis.".into());
+        let before = h.records.len();
+        assert!(
+            h.apply(Input::Titled {
+                title: " \n ".into()
+            })
+            .is_empty()
+        );
+        assert_eq!(h.records.len(), before, "nothing usable is not kept");
+        let now = h.clock.tick();
+        let fx = h.engine.handle(
+            Input::Titled {
+                title: "Redis cache\nfor orders".into(),
+            },
+            now,
+        );
+        assert!(
+            matches!(&fx[..], [Effect::Persist(r), Effect::Sync] if r.body == RecordBody::Title { title: "Redis cache for orders".into() }),
+            "{fx:?}"
+        );
+        h.absorb(fx);
+        assert_eq!(h.engine.title(), Some("Redis cache for orders"));
+        h.apply(Input::Titled {
+            title: "Another".into(),
+        });
+        assert_eq!(
+            h.records.len(),
+            before + 1,
+            "a session keeps its first title"
+        );
+        let (replayed, report) = h.replayed();
+        assert!(report.issues.is_empty(), "{:?}", report.issues);
+        assert_eq!(replayed.title(), Some("Redis cache for orders"));
     }
 }

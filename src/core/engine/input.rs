@@ -10,6 +10,8 @@
 //!   — a fold's summary — is started where it stands and answered whenever it ends, while
 //!   the person reads and types (at most one runs; `CancelBackground` stops it unanswered
 //!   when the person's next message goes first, or the person stops it: `StopBackground`);
+//! - `CheckLink` (before `/retry` sends again) is answered like `Chat`, with `LinkChecked`:
+//!   the turn starts then;
 //! - `EmbedQuery` (the vector of the message a turn answers) is answered like `Chat`: it
 //!   is the last effect of its batch and the turn waits for `QueryEmbedded`;
 //!   `EmbedSentences` (folded sentences' vectors) is started where it stands and answered
@@ -144,6 +146,14 @@ pub enum Input {
         model: String,
         vectors: Result<super::MessageVectorList, String>,
     },
+    /// The title the model wrote for the session (the actor asked for it after the first
+    /// answer, and only while the session had none): kept as a `title` record.
+    Titled {
+        title: String,
+    },
+    /// Answer to `CheckLink`: the actor reconnected if it had to (or could not); the
+    /// retried reply is asked now.
+    LinkChecked,
     /// Answer to `EmbedQuery`: the vector of the person's message, or nothing (no answer
     /// in time, or an error): recall is by words alone then. (Stop answers `NoReply`.)
     QueryEmbedded(Option<Vec<f32>>),
@@ -164,6 +174,13 @@ pub enum Effect {
     SaveSnapshot(Box<Snapshot>),
     /// Stream a reply to this request; answer `Reply`, `Overflow` or `NoReply`.
     Chat(ChatPrompt),
+    /// Write the records that wait for the disk now, if any do (they are tried again now
+    /// and then anyway): before a message is sent again, it must be on disk.
+    WriteWaiting,
+    /// Before a message is sent again (`/retry`): connect to the server if it is not
+    /// connected (the link's state is the driver's); answer `LinkChecked`. Always the last
+    /// effect of a batch, like `Chat`.
+    CheckLink,
     /// Start this compression (a fold's summary, asked of the model between turns) and go
     /// on without waiting for it; answer `Compressed` or `CompressionStopped` when it ends.
     CompressInBackground(Box<CompressionPlan>),
@@ -247,6 +264,7 @@ impl Effect {
                 | Effect::Event(_)
                 | Effect::SaveResult { .. }
                 | Effect::CancelBackground
+                | Effect::WriteWaiting
         )
     }
 
@@ -301,6 +319,8 @@ impl Engine {
                 self.sentences_embedded(model, vectors, now, &mut fx)
             }
             Input::QueryEmbedded(vector) => self.query_answered(vector, now, &mut fx),
+            Input::Titled { title } => self.titled(&title, now, &mut fx),
+            Input::LinkChecked => self.link_checked(now, &mut fx),
         }
         self.sync_ledger();
         self.refresh_offer();
@@ -358,7 +378,7 @@ impl Engine {
     fn request(&mut self, request: Request, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
         match request {
             Request::Send { text } => self.user_message(text, now, fx),
-            Request::Retry => self.retry(now, fx),
+            Request::Retry => self.retry(fx),
             Request::Compress { focus } => self.compress_now(focus, now, fx),
             Request::Goal { change } => self.user_goal(change, now, fx),
             Request::Pin { id, pinned } => self.pin(id, pinned, now, fx),

@@ -236,6 +236,9 @@ pub struct Engine {
     /// so a resumed transcript shows it where it was). Not part of the active state: a
     /// restore does not undo history.
     past_events: Vec<(u64, DateTime<Utc>, crate::core::events::EngineEvent)>,
+    /// The title the model wrote for the session (a `title` record), if it has one. About
+    /// the session, not the conversation: a restore does not change it.
+    title: Option<String>,
     calibrations: HashMap<String, Calibration>,
     /// Lengths (eval_count) of the last complete replies, oldest first: the reply reserve
     /// follows them. From the log, so replay rebuilds the same budget.
@@ -353,6 +356,7 @@ impl Engine {
             reduced: Default::default(),
             reduce_tried: false,
             past_events: Vec::new(),
+            title: None,
             calibrations: HashMap::new(),
             reply_lengths: Vec::new(),
             next_seq: 1,
@@ -416,6 +420,11 @@ impl Engine {
     /// What the transcript said as it happened, by record seq (see `RecordBody::Event`).
     pub fn past_events(&self) -> &[(u64, DateTime<Utc>, crate::core::events::EngineEvent)] {
         &self.past_events
+    }
+
+    /// The title the model wrote for the session, once it has one.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
     }
 
     pub fn checkpoints(&self) -> &[Checkpoint] {

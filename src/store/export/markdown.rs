@@ -322,7 +322,8 @@ fn render_record(
             let _ = writeln!(md, "> ✔ {} · {time}\n", (w.task_done)(*at));
         }
         // Recall's vectors are numbers for the model, not something to read.
-        RecordBody::SentenceVectors { .. } => {}
+        // The title heads the transcript (`to_markdown_titled`).
+        RecordBody::SentenceVectors { .. } | RecordBody::Title { .. } => {}
         RecordBody::Restore { snapshot_id, .. } => {
             let _ = writeln!(
                 md,

@@ -31,6 +31,15 @@ fn overview(log: &LoadedLog) -> SessionOverview {
     SessionOverview::of(&log.header, &log.records)
 }
 
+/// The title a Markdown export is headed by, as the session list names it: given with
+/// rename, else the model's (`manage::custom_title`).
+pub fn title(dir: &crate::store::DataDir, log: &LoadedLog) -> Option<String> {
+    crate::store::manage::custom_title(
+        &dir.session_log_path(&log.header.session_id),
+        overview(log).titled.as_deref(),
+    )
+}
+
 /// What an export is written as.
 #[derive(Debug, Clone, Copy)]
 pub enum Format {
@@ -58,7 +67,7 @@ pub fn write_export(
             source: e,
         })?,
         Format::Markdown(words) => {
-            let title = crate::store::manage::custom_title(&dir.session_log_path(session_id));
+            let title = title(dir, &log);
             to_markdown_titled(&log, words, title.as_deref())
         }
     };

@@ -23,7 +23,7 @@
 //!
 //! The emergency measures a turn escalates to when a request does not fit (snapshot,
 //! clipping, the blocked report) are in `emergency.rs`; when to use them is the turn's
-//! decision (`turn.rs`).
+//! decision (`turn/escalate.rs`).
 
 mod apply;
 mod emergency;
@@ -163,36 +163,31 @@ impl CompressionPlan {
     }
 
     /// The outcome of an [`offline`](Self::offline) plan, at once (no summarizer, no
-    /// waiting); the plan back when some task needs the model.
+    /// waiting); the plan back when some task needs the model. The one executor
+    /// ([`Self::run_with_progress`]) runs it: `pipeline::run_task` does a task without the
+    /// model first, so the summarizer is never asked and the run never waits.
     pub fn run_offline(self) -> Result<CompressionOutcome, Box<CompressionPlan>> {
         if !self.offline() {
             return Err(Box::new(self));
         }
-        let tok = self.tok.clone();
-        let run = |t: Task| {
-            let r = pipeline::run_offline(&t, tok.as_ref())
-                .ok_or_else(|| "needs the model".to_string());
-            (t, r)
-        };
-        Ok(CompressionOutcome {
-            elapsed_ms: Some(0),
-            reason: self.reason,
-            intensity: self.intensity,
-            number: self.number,
-            tokens_before: self.tokens_before,
-            version: self.version,
-            new: self.new.map(run),
-            aging: self.aging.into_iter().map(run).collect(),
-            merge: self.merge.map(run),
-        })
+        let mut run = std::pin::pin!(self.run_with_progress(&NoModel, |_| {}));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            // Ready at the first poll: nothing in it waits (`NoModel` answers at once).
+            if let std::task::Poll::Ready(mut outcome) = run.as_mut().poll(&mut cx) {
+                outcome.elapsed_ms = Some(0);
+                return Ok(outcome);
+            }
+        }
     }
 
     pub async fn run<S: Summarizer>(self, summarizer: &S) -> CompressionOutcome {
         self.run_with_progress(summarizer, |_| {}).await
     }
 
-    /// Run every task; stops early if the new checkpoint cannot be made (then nothing is
-    /// applied and nothing lost).
+    /// The one executor of a plan: every task in order (the new checkpoint, aging, the
+    /// merge), each by `pipeline::run_task`, its progress said; stops early if the new
+    /// checkpoint cannot be made (then nothing is applied and nothing lost).
     pub async fn run_with_progress<S: Summarizer, F: FnMut(Progress) + Send>(
         self,
         summarizer: &S,
@@ -259,6 +254,22 @@ impl CompressionPlan {
             out.merge = Some((task, r));
         }
         out
+    }
+}
+
+/// The summarizer of a plan that needs no model: never asked (see
+/// [`CompressionPlan::run_offline`]), and if it were, it would refuse at once.
+struct NoModel;
+
+impl Summarizer for NoModel {
+    fn summarize(
+        &self,
+        _request: crate::core::summarizer::SummaryRequest,
+    ) -> impl std::future::Future<Output = Result<String, crate::core::summarizer::SummaryError>> + Send
+    {
+        std::future::ready(Err(crate::core::summarizer::SummaryError::Failed(
+            "needs the model".into(),
+        )))
     }
 }
 
