@@ -25,6 +25,7 @@ pub mod keymap;
 mod leaving;
 mod overlays;
 pub mod paste;
+mod pictures;
 pub mod present;
 pub(crate) mod pull;
 pub(crate) mod sessions;
@@ -127,6 +128,8 @@ pub struct App {
     pub(crate) pull: pull::Pulling,
     /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
     pub(crate) mouse: bool,
+    /// Pictures for the next message, shown as chips above the box (`pictures.rs`).
+    pub(crate) pictures: pictures::Attached,
     pub(crate) replies_tx: mpsc::UnboundedSender<Reply>,
     pub(crate) replies_rx: mpsc::UnboundedReceiver<Reply>,
 }
@@ -206,6 +209,7 @@ impl App {
             spinner: 0,
             leaving: leaving::Leaving::default(),
             pull: pull::Pulling::default(),
+            pictures: pictures::Attached::default(),
             replies_tx,
             replies_rx,
         }

@@ -132,6 +132,7 @@ mod tests {
                     text: "\n  Ship \u{1b}[31mit  \nmore".into(),
                     pinned: false,
                     tokens: None,
+                    images: Vec::new(),
                 },
             ),
             rec(

@@ -149,6 +149,18 @@ impl SessionStore for FileStore {
             })
     }
 
+    fn save_image(
+        &mut self,
+        image: &crate::core::image::ImageRef,
+        bytes: &[u8],
+    ) -> Result<(), StoreError> {
+        crate::store::images::save(&self.dir, self.session_id(), image, bytes)
+    }
+
+    fn load_image(&self, image: &crate::core::image::ImageRef) -> Result<Vec<u8>, StoreError> {
+        crate::store::images::load(&self.dir, self.session_id(), image)
+    }
+
     fn title_target(&self) -> Option<(DataDir, String)> {
         let id = self.log.session_id();
         crate::store::manage::wants_title(&self.dir, id).then(|| (self.dir.clone(), id.to_string()))

@@ -70,13 +70,21 @@ impl Engine {
         }
         self.next_seq = r.seq + 1;
         match &r.body {
-            RecordBody::User { pinned, tokens, .. } => {
+            RecordBody::User {
+                pinned,
+                tokens,
+                images,
+                ..
+            } => {
                 self.workspace_talk =
                     self.workspace_talk || super::offer::mentions_workspace(&text);
                 // A correction replaces the folded value when said, not when folded.
                 let corrects = !self.replaying
                     && !self.active.checkpoints().is_empty()
                     && !ledger::corrections_said(&text).is_empty();
+                // A picture costs its share of the window while the message is active.
+                let tokens = tokens.unwrap_or_else(|| self.tok.count(&text))
+                    + crate::core::image::images_cost(images);
                 self.push_message(
                     r,
                     Role::User,
@@ -84,8 +92,13 @@ impl Engine {
                     ReplyStatus::Complete,
                     *pinned,
                     None,
-                    *tokens,
+                    Some(tokens),
                 );
+                if !images.is_empty()
+                    && let Some(m) = self.history.get_mut(MessageId(r.seq))
+                {
+                    m.images = images.clone();
+                }
                 if corrects {
                     self.rebuild_checkpoints();
                 }
@@ -330,6 +343,7 @@ impl Engine {
             calls: Vec::new(),
             thinking: String::new(),
             tokens,
+            images: Vec::new(),
         };
         let entry = ActiveEntry::from_message(&message);
         // Not a new version: a compression planned before folds older messages, which an

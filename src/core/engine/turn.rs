@@ -76,8 +76,14 @@ pub(super) enum Step {
 }
 
 impl Engine {
-    pub(super) fn user_message(&mut self, text: String, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
-        if text.trim().is_empty() {
+    pub(super) fn user_message(
+        &mut self,
+        text: String,
+        images: Vec<crate::core::image::ImageRef>,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        if text.trim().is_empty() && images.is_empty() {
             return;
         }
         let tokens = self.tok.count(&text);
@@ -89,6 +95,7 @@ impl Engine {
                 text,
                 pinned: false,
                 tokens: Some(tokens),
+                images,
             },
             now,
             fx,

@@ -1,0 +1,299 @@
+//! Pictures (#39) through the session actor and the fake Ollama over real HTTP: a file
+//! attached is stored by its hash and its bytes reach the server in the message's
+//! `images` (the fake's reply names their hash); a model without `vision` refuses the
+//! attach and names the one that can; a resumed session says which stored pictures are
+//! gone. The file checks themselves (a 200 MB file, a FIFO, a link out) are
+//! `store::attach`'s unit tests; the fold is in `tests/engine.rs`'s neighbour below.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use base64::Engine as _;
+use ollm_tui::actor::{self, ActorConfig, Ask, AttachRefused, Parts, StoreSlot};
+use ollm_tui::core::engine::{Engine, EngineConfig, Request};
+use ollm_tui::core::image::ImageRef;
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::core::record::{Header, Record, RecordBody};
+use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use ollm_tui::store::{MemoryStore, SessionStore};
+use ollm_tui::view::{Notice, Update};
+use std::sync::Arc;
+use std::time::Duration;
+use support::fake_ollama::{FakeOllama, vision_model};
+use support::session::{Session, TOKENIZER, engine};
+
+/// A session on `model`, resumed from `records` (none: a new one).
+fn start(server: &FakeOllama, model: &str, records: Vec<Record>) -> Session {
+    let fresh = engine(model, None);
+    let header: Header = fresh.header("test");
+    let engine = if records.is_empty() {
+        fresh
+    } else {
+        let (replayed, report) = Engine::replay_owned(
+            &header,
+            records.clone(),
+            EngineConfig::default(),
+            TOKENIZER.clone(),
+            Arc::new(Prompts::builtin()),
+        );
+        assert!(report.issues.is_empty(), "{:?}", report.issues);
+        replayed
+    };
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let spawned = actor::spawn(Parts {
+        backend,
+        summary_backend: None,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::with_records(header, records)),
+        config: ActorConfig {
+            host: server.url(),
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    Session { spawned }
+}
+
+/// A PNG of `w`×`h` made here (no binary fixtures), written to `dir/name`.
+fn png_file(dir: &std::path::Path, name: &str, w: u32, h: u32) -> (std::path::PathBuf, Vec<u8>) {
+    let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 99]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, out.get_ref()).unwrap();
+    (path, out.into_inner())
+}
+
+async fn attach(s: &Session, path: std::path::PathBuf) -> Result<ImageRef, AttachRefused> {
+    let (reply, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Ask::AttachImage { path, reply }).await;
+    rx.await.unwrap()
+}
+
+fn sha_prefix(bytes: &[u8]) -> String {
+    ollm_tui::store::images::hash_of(bytes)[..8].to_string()
+}
+
+#[tokio::test]
+async fn an_attached_png_reaches_a_vision_model_and_its_reply_names_the_hash() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, bytes) = png_file(dir.path(), "shot.png", 64, 48);
+    let s = start(&server, "llava:7b", Vec::new());
+    let image = attach(&s, path).await.unwrap();
+    assert_eq!(
+        (image.width, image.height, image.name.as_str()),
+        (64, 48, "shot.png")
+    );
+    s.cmd(Request::Send {
+        text: "what is in this picture?".into(),
+        images: vec![image.clone()],
+    })
+    .await;
+    s.wait_for_messages(2).await;
+    let (exit, _) = s.finish().await;
+
+    // The request carried the file's bytes, base64, on the person's message only.
+    let chat = server.chat_requests();
+    let messages = chat[0]["messages"].as_array().unwrap();
+    let user = messages.iter().rev().find(|m| m["role"] == "user").unwrap();
+    let sent = base64::engine::general_purpose::STANDARD
+        .decode(user["images"][0].as_str().unwrap())
+        .unwrap();
+    assert_eq!(sent, bytes);
+    assert!(
+        messages
+            .iter()
+            .filter(|m| m.get("images").is_some())
+            .count()
+            == 1
+    );
+
+    // The fake saw those bytes: its answer names their length and hash.
+    let store = exit.store.as_ref().unwrap();
+    let records: Vec<RecordBody> = store.records().into_iter().map(|r| r.body).collect();
+    let reply = records
+        .iter()
+        .find_map(|r| match r {
+            RecordBody::Assistant { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        reply.contains(&format!(
+            "{} bytes, sha256 {}",
+            bytes.len(),
+            sha_prefix(&bytes)
+        )),
+        "{reply}"
+    );
+    // The record names the picture; the store holds it under its hash.
+    assert!(records.iter().any(
+        |r| matches!(r, RecordBody::User { images, .. } if images == std::slice::from_ref(&image))
+    ));
+    assert_eq!(store.load_image(&image).unwrap(), bytes);
+}
+
+#[tokio::test]
+async fn a_model_without_vision_refuses_the_picture_and_names_one_that_can() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = png_file(dir.path(), "shot.png", 8, 8);
+    let s = start(&server, "llama3.2:3b", Vec::new());
+    match attach(&s, path).await {
+        Err(AttachRefused::NotVision {
+            model,
+            vision_models,
+        }) => {
+            assert_eq!(model, "llama3.2:3b");
+            assert_eq!(vision_models, vec!["llava:7b".to_string()]);
+            let said = ollm_tui::app::words::pictures::refused(&AttachRefused::NotVision {
+                model,
+                vision_models,
+            });
+            assert!(
+                said.contains("cannot see pictures") && said.contains("/model llava:7b"),
+                "{said}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let (exit, _) = s.finish().await;
+    assert!(server.chat_requests().is_empty());
+    assert!(exit.store.as_ref().unwrap().records().is_empty());
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_picture_is_refused_with_the_reason() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.png");
+    std::fs::write(&path, "just text").unwrap();
+    let s = start(&server, "llava:7b", Vec::new());
+    let refused = attach(&s, path).await.unwrap_err();
+    let said = ollm_tui::app::words::pictures::refused(&refused);
+    assert!(said.contains("not a PNG, JPEG, WebP or GIF"), "{said}");
+    s.finish().await;
+}
+
+#[tokio::test]
+async fn a_resumed_session_says_which_pictures_are_gone() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let gone = ImageRef {
+        hash: "ab".repeat(32),
+        name: "whiteboard.jpg".into(),
+        width: 10,
+        height: 10,
+        bytes: 100,
+        format: ollm_tui::core::image::ImageFormat::Jpeg,
+    };
+    let records = vec![Record {
+        seq: 1,
+        ts: chrono::Utc::now(),
+        body: RecordBody::User {
+            text: "what does it say?".into(),
+            pinned: false,
+            tokens: None,
+            images: vec![gone],
+        },
+    }];
+    let s = start(&server, "llava:7b", records);
+    let (_, updates) = s.finish().await;
+    let missing: Vec<&Vec<String>> = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Notice(Notice::ImagesMissing { names }) => Some(names),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(missing, vec![&vec!["whiteboard.jpg".to_string()]]);
+}
+
+/// Engine level: a message with a picture folds like any; the picture leaves the
+/// request with it, and the model's answer about it stays in the ledger, marked as the
+/// model's description of the picture.
+#[test]
+fn a_fold_replaces_the_picture_with_the_model_s_description() {
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(2048, Arc::new(ByteEstimate), Extractive::new());
+    let picture = ImageRef {
+        hash: "cd".repeat(32),
+        name: "whiteboard.png".into(),
+        width: 1280,
+        height: 720,
+        bytes: 5000,
+        format: ollm_tui::core::image::ImageFormat::Png,
+    };
+    let mut report = TurnReport::default();
+    h.run(
+        Request::Send {
+            text: "What does the whiteboard say?".into(),
+            images: vec![picture.clone()],
+        },
+        &mut report,
+        &|_| {
+            (
+                "The whiteboard lists three tasks: migrate the billing database, rotate the TLS certificates, and archive the 2019 invoices.".into(),
+                None,
+            )
+        },
+    );
+    let first = &report.sent[0];
+    let with_picture: Vec<_> = first
+        .messages
+        .iter()
+        .filter(|m| !m.images.is_empty())
+        .collect();
+    assert_eq!(with_picture.len(), 1);
+    assert_eq!(with_picture[0].images, vec![picture.clone()]);
+
+    // Talk until the picture's message is folded.
+    let mut i = 0;
+    while h.engine.compressions() == 0
+        || h.engine
+            .prompt()
+            .messages
+            .iter()
+            .any(|m| !m.images.is_empty())
+    {
+        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
+            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
+        });
+        i += 1;
+        assert!(i < 200, "the picture's message never folded");
+    }
+    let prompt = h.engine.prompt();
+    assert!(prompt.messages.iter().all(|m| m.images.is_empty()));
+    let context: String = prompt
+        .messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    // One ledger line, marked as the model's, names the picture and keeps what it said
+    // (the ledger shortens its lines: articles go, the words that carry it stay).
+    let line = context
+        .lines()
+        .find(|l| l.contains("whiteboard.png, 1280×720"))
+        .unwrap_or_else(|| panic!("no line for the picture:\n{context}"));
+    assert!(line.starts_with("- (assistant) "), "{line}");
+    assert!(line.contains("described"), "{line}");
+    for words in [
+        "migrate",
+        "billing database",
+        "TLS certificates",
+        "2019 invoices",
+    ] {
+        assert!(line.contains(words), "{words:?} lost: {line}");
+    }
+}
