@@ -136,6 +136,10 @@ async fn an_attached_png_reaches_a_vision_model_and_its_reply_names_the_hash() {
         |r| matches!(r, RecordBody::User { images, .. } if images == std::slice::from_ref(&image))
     ));
     assert_eq!(store.load_image(&image).unwrap(), bytes);
+    // The fake counts 576 tokens a picture (llava's patches): learned from its count,
+    // give or take the text's estimate.
+    let learned = exit.engine.status().image_tokens.unwrap();
+    assert!((450..=700).contains(&learned), "learned {learned}");
 }
 
 #[tokio::test]
@@ -296,4 +300,80 @@ fn a_fold_replaces_the_picture_with_the_model_s_description() {
     ] {
         assert!(line.contains(words), "{words:?} lost: {line}");
     }
+}
+
+/// Engine level: a picture's cost is learned from the server's count (what it counted
+/// beyond the text's calibrated estimate), counted again in the message, and replay
+/// learns the same.
+#[test]
+fn a_picture_s_cost_is_learned_from_the_server_s_count_and_replayed() {
+    use ollm_tui::core::image::DEFAULT_IMAGE_TOKENS;
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(8192, Arc::new(ByteEstimate), Extractive::new());
+    h.turn("hello first", |_| "Hello.".into());
+    assert_eq!(h.engine.status().image_tokens, None);
+    let picture = ImageRef {
+        hash: "ef".repeat(32),
+        name: "cat.png".into(),
+        width: 640,
+        height: 480,
+        bytes: 900,
+        format: ollm_tui::core::image::ImageFormat::Png,
+    };
+    let cal = h.engine.calibration();
+    let mut report = TurnReport::default();
+    h.run(
+        Request::Send {
+            text: "What animal is this?".into(),
+            images: vec![picture],
+        },
+        &mut report,
+        &|p| {
+            let text = cal.apply(p.raw_estimate - DEFAULT_IMAGE_TOKENS);
+            ("A cat on a sofa.".into(), Some(text + 300))
+        },
+    );
+    assert_eq!(
+        report.sent[0]
+            .messages
+            .iter()
+            .filter(|m| !m.images.is_empty())
+            .count(),
+        1
+    );
+    assert_eq!(h.engine.status().image_tokens, Some(300));
+    let text_tokens = h
+        .records
+        .iter()
+        .find_map(|r| match &r.body {
+            RecordBody::User {
+                tokens: Some(t),
+                images,
+                ..
+            } if !images.is_empty() => Some(*t),
+            _ => None,
+        })
+        .unwrap();
+    let counted = |e: &Engine| {
+        e.history()
+            .iter()
+            .find(|m| !m.images.is_empty())
+            .map(|m| m.tokens)
+            .unwrap()
+    };
+    assert_eq!(counted(&h.engine), text_tokens + 300);
+
+    let (replayed, report) = Engine::replay_owned(
+        &h.header(),
+        h.records.clone(),
+        EngineConfig::default(),
+        Arc::new(ByteEstimate),
+        Arc::new(Prompts::builtin()),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(replayed.status().image_tokens, Some(300));
+    assert_eq!(counted(&replayed), text_tokens + 300);
 }

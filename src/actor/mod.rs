@@ -290,5 +290,6 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         summaries_off: false,
         recall: Default::default(),
         facts_missing: Vec::new(),
+        image_tokens: None,
     }
 }

@@ -105,11 +105,12 @@ impl App {
     /// The chips above the box, the first with how to remove them.
     pub(super) fn chips(&self) -> Vec<String> {
         let ascii = self.opts.ascii;
+        let tokens = self.session.status.image_tokens;
         let mut chips: Vec<String> = self
             .pictures
             .images()
             .iter()
-            .map(|i| words::pictures::chip(i, ascii))
+            .map(|i| words::pictures::chip(i, tokens, ascii))
             .collect();
         if let Some(first) = chips.first_mut() {
             first.push_str("  · ");

@@ -92,11 +92,6 @@ pub fn description_of(answer: &str) -> String {
     }
 }
 
-/// What the images of a message cost in the context (tokens), before anything is learned.
-pub fn images_cost(images: &[ImageRef]) -> u32 {
-    (images.len() as u32).saturating_mul(DEFAULT_IMAGE_TOKENS)
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -145,11 +140,5 @@ mod tests {
             "{d}"
         );
         assert_eq!(description_of(""), "");
-    }
-
-    #[test]
-    fn each_image_costs_the_default_until_learned() {
-        assert_eq!(images_cost(&[]), 0);
-        assert_eq!(images_cost(&[sample(), sample()]), 2 * DEFAULT_IMAGE_TOKENS);
     }
 }

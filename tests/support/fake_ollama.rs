@@ -1104,7 +1104,13 @@ struct Msg {
     /// An assistant message's tool calls as the template writes them (name and
     /// arguments): they take room in the prompt like text does.
     calls: String,
+    /// Pictures the message carries (`images`): each takes [`IMAGE_TOKENS`] of the
+    /// prompt, as a vision model's image embedding does.
+    images: usize,
 }
+
+/// What one picture costs in the prompt, as llava's 576 image patches do.
+pub const IMAGE_TOKENS: u32 = 576;
 
 /// A chat request that asks for a summary (see [`is_summary_request`]).
 fn asks_for_summary(body: &Value) -> bool {
@@ -1117,6 +1123,7 @@ fn asks_for_summary(body: &Value) -> bool {
                     role: m["role"].as_str().unwrap_or("user").to_string(),
                     content: m["content"].as_str().unwrap_or("").to_string(),
                     calls: String::new(),
+                    images: 0,
                 })
                 .collect()
         })
@@ -1170,6 +1177,7 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
                             .collect()
                     })
                     .unwrap_or_default(),
+                images: m["images"].as_array().map_or(0, Vec::len),
             })
             .collect(),
         Value::Null => Vec::new(),
@@ -1601,7 +1609,12 @@ pub fn tools_tokens(tools: &Value) -> u32 {
 fn fit_prompt(messages: &[Msg], fixed: u32, num_ctx: u32) -> Fit {
     let costs: Vec<u32> = messages
         .iter()
-        .map(|m| count_tokens(&m.content) + count_tokens(&m.calls) + TEMPLATE_OVERHEAD_TOKENS)
+        .map(|m| {
+            count_tokens(&m.content)
+                + count_tokens(&m.calls)
+                + TEMPLATE_OVERHEAD_TOKENS
+                + IMAGE_TOKENS * m.images as u32
+        })
         .collect();
     let sent: u32 = costs.iter().sum::<u32>() + BOS_TOKENS + fixed;
     let mut keep = vec![true; messages.len()];

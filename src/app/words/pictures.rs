@@ -6,21 +6,11 @@ use crate::core::image::ImageRef;
 /// The vision model suggested to pull when none is installed.
 pub const VISION_MODEL_TO_PULL: &str = "gemma3:4b";
 
-/// `🖼 shot.png 1280×720 · ≈ 768 tokens` (ASCII: `[img] shot.png 1280x720 · ~768 tokens`).
-/// The tokens are the budget's conservative figure until the server's count is learned.
-pub fn chip(image: &ImageRef, ascii: bool) -> String {
-    let tokens = crate::core::image::DEFAULT_IMAGE_TOKENS;
-    if ascii {
-        format!(
-            "[img] {} {}x{} - ~{tokens} tokens",
-            image.name, image.width, image.height
-        )
-    } else {
-        format!(
-            "🖼 {} {}×{} · ≈ {tokens} tokens",
-            image.name, image.width, image.height
-        )
-    }
+/// `🖼 shot.png 1280×720 · ≈ 600 tokens` above the box: what the picture will cost, as
+/// learned from the server for this model (`?` until then; the budget counts a
+/// conservative figure meanwhile). One chip format for the box and the transcript.
+pub fn chip(image: &ImageRef, tokens: Option<u32>, ascii: bool) -> String {
+    crate::ui::text::image_chip(image, Some(tokens), ascii)
 }
 
 /// The line above the box while pictures wait for the message: what removes them.
@@ -87,8 +77,16 @@ mod tests {
             bytes: 1,
             format: ImageFormat::Png,
         };
-        assert_eq!(chip(&image, false), "🖼 shot.png 1280×720 · ≈ 768 tokens");
-        assert!(chip(&image, true).is_ascii());
+        assert_eq!(
+            chip(&image, Some(600), false),
+            "🖼 shot.png 1280×720 · ≈ 600 tokens"
+        );
+        assert_eq!(
+            chip(&image, None, false),
+            "🖼 shot.png 1280×720 · ≈ ? tokens"
+        );
+        assert!(chip(&image, Some(1536), true).is_ascii());
+        assert!(chip(&image, Some(1536), true).contains("~1,536 tokens"));
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Engine {
                     && !ledger::corrections_said(&text).is_empty();
                 // A picture costs its share of the window while the message is active.
                 let tokens = tokens.unwrap_or_else(|| self.tok.count(&text))
-                    + crate::core::image::images_cost(images);
+                    + self.count_images(MessageId(r.seq), images.len());
                 self.push_message(
                     r,
                     Role::User,
@@ -115,7 +115,13 @@ impl Engine {
                 thinking,
                 ..
             } => {
-                if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate) {
+                if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate)
+                    && !self.learn_image_cost(
+                        model,
+                        *raw,
+                        seen.saturating_add(prompt_eval_cached.unwrap_or(0)),
+                    )
+                {
                     let cal = self.calibrations.entry(model.clone()).or_default();
                     let verdict = cal.observe(*raw, *seen, *prompt_eval_cached);
                     // A window below MIN_SERVER_WINDOW is not a real server's: distrust it.
@@ -311,6 +317,10 @@ impl Engine {
                     self.server_limit = None;
                     self.loaded_ctx = None;
                 }
+                if changed.model {
+                    // Another model makes another number of tokens of a picture.
+                    self.recount_images();
+                }
                 self.rebuild_system();
             }
         }
@@ -354,12 +364,16 @@ impl Engine {
     }
 
     fn apply_clip(&mut self, clip: Clip) -> Result<(), String> {
-        let text = self
+        let (text, pictures) = self
             .history
             .get(clip.id)
-            .map(|m| m.text.clone())
+            .map(|m| (m.text.clone(), m.images.len()))
             .ok_or_else(|| format!("clip of unknown message {}", clip.id))?;
-        let tokens = self.tok.count(&clipped_text(&text, Some(&clip)));
+        // A clip cuts the text; the message's pictures still go with it.
+        let tokens = self
+            .tok
+            .count(&clipped_text(&text, Some(&clip)))
+            .saturating_add(self.images_counted(clip.id, pictures));
         if !self.active.set_tokens(clip.id, tokens, Some(clip)) {
             return Err(format!("clip of inactive message {}", clip.id));
         }

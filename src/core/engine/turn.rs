@@ -239,7 +239,10 @@ impl Engine {
             return;
         }
         let cal = self.calibration();
+        // A request with pictures is not judged by its text's calibration: what the
+        // pictures cost is being learned from this very count (`pictures.rs`).
         if let Some(seen) = reply.prompt_eval_count
+            && self.images_in_context().0 == 0
             && cal.looks_truncated(reply.prompt_raw, seen, reply.prompt_eval_cached)
             && seen >= MIN_SERVER_WINDOW
         {
