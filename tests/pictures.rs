@@ -377,3 +377,37 @@ fn a_picture_s_cost_is_learned_from_the_server_s_count_and_replayed() {
     assert_eq!(replayed.status().image_tokens, Some(300));
     assert_eq!(counted(&replayed), text_tokens + 300);
 }
+
+#[tokio::test]
+async fn after_a_switch_to_a_model_without_vision_the_pictures_stay_out_of_its_requests() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = png_file(dir.path(), "shot.png", 8, 8);
+    let s = start(&server, "llava:7b", Vec::new());
+    let image = attach(&s, path).await.unwrap();
+    s.cmd(Request::Send {
+        text: "look".into(),
+        images: vec![image],
+    })
+    .await;
+    s.wait_for_messages(2).await;
+    s.cmd(ollm_tui::actor::Command::SetModel {
+        name: "llama3.2:3b".into(),
+    })
+    .await;
+    s.say("and without it?").await;
+    s.wait_for_messages(4).await;
+    s.finish().await;
+    let chat = server.chat_requests();
+    let last = chat
+        .iter()
+        .rev()
+        .find(|r| r.to_string().contains("and without it?"))
+        .unwrap();
+    assert_eq!(last["model"], "llama3.2:3b");
+    assert!(
+        !last.to_string().contains("\"images\""),
+        "a model without vision got pictures: {last}"
+    );
+}

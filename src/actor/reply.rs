@@ -422,11 +422,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 tool_calls: m.tool_calls.clone(),
                 tool_name: m.tool_name.clone(),
                 tool_call_id: m.tool_call_id.clone(),
-                images: m
-                    .images
-                    .iter()
-                    .filter_map(|i| self.image_base64(i))
-                    .collect(),
+                // A model without `vision` refuses a request with pictures (Ollama: "missing
+                // data required for image input"): after a switch to one, the messages
+                // go without theirs.
+                images: if self.link.vision_capable() {
+                    m.images
+                        .iter()
+                        .filter_map(|i| self.image_base64(i))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
             })
             .collect();
         let own = self.engine.params();

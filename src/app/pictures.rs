@@ -126,10 +126,15 @@ impl App {
     }
 
     /// Enter on `text`: the paths to pictures in it that exist are attached first, and
-    /// the message goes when they are (`true`: it waits, the box keeps it).
+    /// the message goes when they are (`true`: it waits, the box keeps it). For a model
+    /// that cannot see pictures a path is only text (a message about `assets/logo.png`
+    /// must still go); `/image` says why it is refused.
     pub(super) fn wait_for_pictures(&mut self, text: &str) -> bool {
         if self.pictures.waiting() {
             return true;
+        }
+        if !self.session.sees_images {
+            return false;
         }
         let found: Vec<String> = image_paths(text)
             .into_iter()

@@ -99,18 +99,26 @@ async fn a_png_by_image_and_one_by_path_reach_the_vision_model_and_resume_keeps_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_model_without_vision_refuses_the_picture_and_the_text_stays() {
+async fn a_model_without_vision_refuses_the_picture_and_a_path_stays_text() {
     let rig = Rig::new().await;
     rig.server.add_model(vision_model());
     let pics = tempfile::tempdir().unwrap();
     let (path, _) = png(pics.path(), "shot.png", 16, 16);
     let t = rig.connect(&["--model", "llama3.2:3b"], 120, 40).await;
-    t.say(&format!("what is in {} please", path.display()));
+    t.say(&format!("/image {}", path.display()));
     let s = t
         .wait_for("the refusal naming the vision model", |s| {
             s.contains("cannot see pictures") && s.contains("llava:7b")
         })
         .await;
-    assert!(s.contains("please"), "the text stays in the box:\n{s}");
+    assert!(!s.contains("16×16"), "no chip:\n{s}");
     assert!(rig.server.chat_requests().is_empty());
+    // A path in a message to this model is only text: the message goes, without it.
+    t.say(&format!("notes about {}", path.display()));
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"notes about") && idle(s)
+    })
+    .await;
+    let chat = rig.server.chat_requests();
+    assert!(chat.iter().all(|r| images_of_last_user(r) == 0));
 }
