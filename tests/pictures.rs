@@ -1,9 +1,11 @@
 //! Pictures (#39) through the session actor and the fake Ollama over real HTTP: a file
 //! attached is stored by its hash and its bytes reach the server in the message's
 //! `images` (the fake's reply names their hash); a model without `vision` refuses the
-//! attach and names the one that can; a resumed session says which stored pictures are
-//! gone. The file checks themselves (a 200 MB file, a FIFO, a link out) are
-//! `store::attach`'s unit tests; the fold is in `tests/engine.rs`'s neighbour below.
+//! attach and names the one that can, and gets no pictures after a switch; a resumed
+//! session says which stored pictures are gone. Engine level: a fold replaces the
+//! picture with the model's description, and a picture's cost is learned and replayed.
+//! On disk: the stored file, the exports and a fork. The file checks themselves (a
+//! 200 MB file, a FIFO, a link out) are `store::attach`'s unit tests.
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -410,4 +412,69 @@ async fn after_a_switch_to_a_model_without_vision_the_pictures_stay_out_of_its_r
         !last.to_string().contains("\"images\""),
         "a model without vision got pictures: {last}"
     );
+}
+
+/// A session on disk with a picture: its file is private beside the log, the exports
+/// carry it (Markdown links a copy beside the export, JSON names the hash), and so does a
+/// fork.
+#[test]
+fn a_stored_picture_is_private_and_the_exports_carry_it() {
+    use ollm_tui::store::export::{Format, write_export};
+    use ollm_tui::store::{DataDir, FileStore};
+    use std::os::unix::fs::PermissionsExt;
+
+    let home = tempfile::tempdir().unwrap();
+    let dir = DataDir::new(home.path()).unwrap();
+    let pics = tempfile::tempdir().unwrap();
+    let (path, bytes) = png_file(pics.path(), "diagram.png", 20, 10);
+    let ready = ollm_tui::store::attach::prepare(&path).unwrap();
+    assert_eq!(ready.bytes, bytes);
+    let header = engine("llava:7b", None).header("test");
+    let id = header.session_id.clone();
+    let mut store = FileStore::create(&dir, header).unwrap();
+    store.save_image(&ready.image, &ready.bytes).unwrap();
+    store
+        .append(&Record {
+            seq: 1,
+            ts: chrono::Utc::now(),
+            body: RecordBody::User {
+                text: "what does the diagram show?".into(),
+                pinned: false,
+                tokens: None,
+                images: vec![ready.image.clone()],
+            },
+        })
+        .unwrap();
+    store.sync().unwrap();
+    let kept = dir.images_dir(&id).join(ready.image.file_name());
+    assert_eq!(std::fs::read(&kept).unwrap(), bytes);
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+
+    let md_path =
+        write_export(&dir, &id, &Format::Markdown(ollm_tui::app::words::MARKDOWN)).unwrap();
+    let md = std::fs::read_to_string(&md_path).unwrap();
+    let link = format!("![diagram.png]({id}.images/{})", ready.image.file_name());
+    assert!(md.contains(&link), "{md}");
+    let copy = md_path
+        .parent()
+        .unwrap()
+        .join(format!("{id}.images"))
+        .join(ready.image.file_name());
+    assert_eq!(std::fs::read(copy).unwrap(), bytes);
+
+    let json_path = write_export(&dir, &id, &Format::Json).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json_path).unwrap()).unwrap();
+    let part = &json["messages"][0]["parts"][1];
+    assert_eq!(part["type"], "image");
+    assert_eq!(part["sha256"], ready.image.hash.as_str());
+    assert_eq!(part["name"], "diagram.png");
+
+    // A fork at the message has its own copy.
+    let forked = ollm_tui::store::manage::fork(&dir, &id, 1).unwrap();
+    let copied = dir.images_dir(&forked).join(ready.image.file_name());
+    assert_eq!(std::fs::read(copied).unwrap(), bytes);
 }
