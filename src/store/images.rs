@@ -85,6 +85,19 @@ fn load_checked(
     Ok(bytes)
 }
 
+/// The bytes of the files in a session's images folder (none: 0), for the session's size.
+/// Only what stands there is measured (`symlink_metadata`): nothing is followed or read.
+pub fn folder_bytes(folder: &std::path::Path) -> u64 {
+    std::fs::read_dir(folder).map_or(0, |entries| {
+        entries
+            .flatten()
+            .filter_map(|e| std::fs::symlink_metadata(e.path()).ok())
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len())
+            .sum()
+    })
+}
+
 /// Copy the images `images` of session `from` to session `to` (a fork); a picture missing
 /// in the parent is missing in the fork too, and said there as it is here.
 pub fn copy(dir: &DataDir, from: &str, to: &str, images: &[ImageRef]) -> Result<(), StoreError> {
@@ -129,8 +142,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = DataDir::new(tmp.path()).unwrap();
         let image = image_of(b"picture bytes");
+        assert_eq!(folder_bytes(&dir.images_dir("s1")), 0);
         save(&dir, "s1", &image, b"picture bytes").unwrap();
         save(&dir, "s1", &image, b"picture bytes").unwrap();
+        assert_eq!(folder_bytes(&dir.images_dir("s1")), 13);
         let path = path_of(&dir, "s1", &image).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
