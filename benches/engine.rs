@@ -173,7 +173,13 @@ fn benches(c: &mut Criterion) {
     let mut probe = p.steady.clone();
     let mut headroom = 0u64;
     for (q, a) in inputs.iter().cycle() {
-        probe.handle(Request::Send { text: q.clone() }, now);
+        probe.handle(
+            Request::Send {
+                text: q.clone(),
+                images: Vec::new(),
+            },
+            now,
+        );
         if probe.budget().over_trigger() || !probe.budget().fits() {
             break;
         }
@@ -211,7 +217,13 @@ fn benches(c: &mut Criterion) {
                 }
                 let (q, a) = inputs[(n % inputs.len() as u64) as usize].clone();
                 let start = Instant::now();
-                let mut fx = e.handle(Request::Send { text: q }, now);
+                let mut fx = e.handle(
+                    Request::Send {
+                        text: q,
+                        images: Vec::new(),
+                    },
+                    now,
+                );
                 let Some(Effect::Chat(prompt)) = fx.pop() else {
                     panic!("the turn bench left steady state (a compression was due)")
                 };
@@ -271,7 +283,16 @@ fn benches(c: &mut Criterion) {
             |mut e| {
                 // The turn whose reply reaches the trigger, then the pass that follows.
                 let (text, reply) = p.compress_turn.clone();
-                let Some(Effect::Chat(prompt)) = e.handle(Request::Send { text }, now).pop() else {
+                let Some(Effect::Chat(prompt)) = e
+                    .handle(
+                        Request::Send {
+                            text,
+                            images: Vec::new(),
+                        },
+                        now,
+                    )
+                    .pop()
+                else {
                     panic!("expected the request")
                 };
                 let fx = e.handle(

@@ -119,6 +119,7 @@ fn frame(fx: &Fixed, t: &mut Transcript, buf: &mut Buffer, width: u16) {
         utc_offset: FixedOffset::east_opt(0).unwrap(),
         details: false,
         queued: &[],
+        attached: Vec::new(),
     };
     render_buffer(area, buf, &mut view);
 }
@@ -312,6 +313,7 @@ fn bench_render(c: &mut Criterion) {
                 utc_offset: FixedOffset::east_opt(0).unwrap(),
                 details: false,
                 queued: &[],
+                attached: Vec::new(),
             };
             term.draw(|f| render(f, &mut view)).unwrap();
         });

@@ -36,6 +36,7 @@ fn message(seq: u64) -> Record {
             ),
             pinned: false,
             tokens: None,
+            images: Vec::new(),
         }
     } else {
         RecordBody::Assistant {

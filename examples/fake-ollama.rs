@@ -12,7 +12,7 @@ mod fake_ollama;
 use std::time::Duration;
 
 use clap::Parser;
-use fake_ollama::{FakeConfig, FakeOllama, Fault, embedding_model};
+use fake_ollama::{FakeConfig, FakeOllama, Fault, embedding_model, vision_model};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const FAULTS: &str = "drop:N (connection cut after N chunks), error:N (an error line after N \
@@ -60,6 +60,10 @@ struct Args {
     /// the fake's deterministic vectors).
     #[arg(long)]
     embedding_model: bool,
+    /// Leave out the vision model `llava:7b`, installed by default: it answers a message
+    /// with pictures from their bytes ("I see an image of N bytes, sha256 …").
+    #[arg(long)]
+    no_vision: bool,
 }
 
 fn parse_fault(s: &str) -> Result<Fault, String> {
@@ -116,6 +120,9 @@ async fn main() -> anyhow::Result<()> {
     }
     if args.embedding_model {
         server.add_model(embedding_model());
+    }
+    if !args.no_vision {
+        server.add_model(vision_model());
     }
     println!("fake ollama listening on {}", server.url());
     let mut lines = BufReader::new(tokio::io::stdin()).lines();

@@ -124,6 +124,7 @@ fn generate(
                     text,
                     pinned: false,
                     tokens: None,
+                    images: Vec::new(),
                 }
             } else {
                 RecordBody::Assistant {

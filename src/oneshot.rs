@@ -132,6 +132,7 @@ pub async fn send<S>(
         },
         None => Command::Request(Request::Send {
             text: message.message,
+            images: Vec::new(),
         }),
     };
     spawned

@@ -937,6 +937,7 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
         vec![
             Request::Send {
                 text: "sent before the crash".into(),
+                images: Vec::new(),
             }
             .into(),
         ],
@@ -955,6 +956,7 @@ async fn a_resumed_session_ending_in_an_unanswered_message_says_how_to_go_on() {
         vec![
             Request::Send {
                 text: "asked".into(),
+                images: Vec::new(),
             }
             .into(),
             Input::Reply(ReplyInput {
@@ -1357,6 +1359,7 @@ async fn read_only_commands_are_answered_while_a_reply_streams_and_a_compression
     for i in 0..4 {
         inputs.push(Input::from(Request::Send {
             text: format!("question {i}"),
+            images: Vec::new(),
         }));
         inputs.push(Input::Reply(ReplyInput {
             text: long.clone(),

@@ -104,6 +104,7 @@ fn session_titled(home: &Path, id: &str, first_line: &str) {
             text: first_line.into(),
             pinned: false,
             tokens: None,
+            images: Vec::new(),
         },
         RecordBody::Assistant {
             text: "Use Redis with a 60 second TTL in src/server/cache.rs".into(),

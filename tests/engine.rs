@@ -653,7 +653,13 @@ fn a_request_that_cannot_fit_is_blocked_with_a_reason_not_sent() {
     h.turn("hi", |_| "hello".into());
     let big = "x".repeat(8000);
     // Sent while the server was down: saved, unanswered.
-    let fx = h.engine.handle(Request::Send { text: big }, h.clock.tick());
+    let fx = h.engine.handle(
+        Request::Send {
+            text: big,
+            images: Vec::new(),
+        },
+        h.clock.tick(),
+    );
     let id = MessageId(fx[0].record().unwrap().seq);
     h.take(fx);
     h.apply(Input::NoReply);
@@ -919,6 +925,7 @@ fn interrupted_replies_are_kept_and_marked() {
     let fx = h.engine.handle(
         Request::Send {
             text: "tell me a story".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );
@@ -986,6 +993,7 @@ fn interrupted_replies_are_kept_and_marked() {
     let fx = h.engine.handle(
         Request::Send {
             text: "go on".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );
@@ -1052,6 +1060,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
     let fx = h.engine.handle(
         Request::Send {
             text: "LAST-QUESTION".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );
@@ -1083,6 +1092,7 @@ fn the_last_answered_exchange_is_kept_when_a_later_message_went_unanswered() {
     let fx = h.engine.handle(
         Request::Send {
             text: "are you there?".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );
@@ -1728,6 +1738,7 @@ fn a_correction_replaces_the_folded_value_before_it_is_folded_itself() {
     let fx = h.engine.handle(
         Request::Send {
             text: "Change of plan: the API gateway now listens on port 9443, not 8443.".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );
@@ -1758,9 +1769,13 @@ fn reply_turn<S: ollm_tui::core::summarizer::Summarizer>(
     text: &str,
     reply: &str,
 ) -> Vec<Effect> {
-    let fx = h
-        .engine
-        .handle(Request::Send { text: text.into() }, h.clock.tick());
+    let fx = h.engine.handle(
+        Request::Send {
+            text: text.into(),
+            images: Vec::new(),
+        },
+        h.clock.tick(),
+    );
     let prompt = chat_request(h.take(fx));
     assert!(prompt.estimate <= h.engine.budget().hard_limit());
     let fx = h.engine.handle(
@@ -1817,6 +1832,7 @@ fn at_the_trigger_a_reply_folds_at_once_and_the_summary_gives_way_to_the_next_me
     let fx = h.engine.handle(
         Request::Send {
             text: "NEXT".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );
@@ -1848,9 +1864,13 @@ fn a_message_that_does_not_fit_is_folded_for_in_the_turn_without_the_model() {
     }
     let before = h.engine.compressions();
     let big = format!("BIG {}", "word ".repeat(400));
-    let fx = h
-        .engine
-        .handle(Request::Send { text: big.clone() }, h.clock.tick());
+    let fx = h.engine.handle(
+        Request::Send {
+            text: big.clone(),
+            images: Vec::new(),
+        },
+        h.clock.tick(),
+    );
     let requests = h.take(fx);
     let Some(Effect::Chat(prompt)) = requests.last() else {
         panic!("expected the request at once: {requests:?}")
@@ -1866,6 +1886,7 @@ fn models_under_a_billion_parameters_are_not_taught_the_marker_lines() {
         let fx = h.engine.handle(
             Request::Send {
                 text: "hello".into(),
+                images: Vec::new(),
             },
             h.clock.tick(),
         );
@@ -1912,6 +1933,7 @@ fn retry_writes_what_waits_and_checks_the_link_before_it_asks_again() {
     let fx = h.engine.handle(
         Request::Send {
             text: "and then?".into(),
+            images: Vec::new(),
         },
         h.clock.tick(),
     );

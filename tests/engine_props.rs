@@ -850,10 +850,13 @@ impl Sim {
     }
 
     fn turn(&mut self, user: String, reply: String, server: Server) {
-        let fx = self
-            .h
-            .engine
-            .handle(Request::Send { text: user.clone() }, self.h.clock.tick());
+        let fx = self.h.engine.handle(
+            Request::Send {
+                text: user.clone(),
+                images: Vec::new(),
+            },
+            self.h.clock.tick(),
+        );
         let id = fx
             .iter()
             .filter_map(|e| e.record())

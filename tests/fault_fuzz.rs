@@ -55,6 +55,7 @@ fn record(seq: u64, text: String, reply: bool) -> Record {
             text,
             pinned: false,
             tokens: None,
+            images: Vec::new(),
         }
     };
     Record {

@@ -43,6 +43,7 @@ fn record(seq: u64) -> Record {
             text,
             pinned: false,
             tokens: None,
+            images: Vec::new(),
         }
     } else {
         RecordBody::Assistant {

@@ -666,6 +666,7 @@ async fn stop_during_a_command_answers_every_call_of_the_turn() {
     s.cmd(Command::Stop).await;
     s.cmd(Request::Send {
         text: "after the stop".into(),
+        images: Vec::new(),
     })
     .await;
     s.wait_for_messages(6).await;

@@ -49,6 +49,7 @@ pub fn user(seq: u64, text: &str) -> Record {
             text: text.to_string(),
             pinned: false,
             tokens: None,
+            images: Vec::new(),
         },
     }
 }
@@ -100,6 +101,7 @@ pub fn every_variant(start: u64) -> Vec<Record> {
             text: "Hello\nwith \"quotes\", ünïcödé ✓ and a tab\t".to_string(),
             pinned: true,
             tokens: None,
+            images: Vec::new(),
         },
         RecordBody::Assistant {
             text: "Partial rep".to_string(),
@@ -274,6 +276,7 @@ pub fn snapshot(purpose: SnapshotPurpose, secs: i64, text: &str) -> Snapshot {
             calls: Vec::new(),
             thinking: String::new(),
             tokens: 7,
+            images: Vec::new(),
         }],
     }
 }

@@ -101,6 +101,7 @@ fn a_crafted_token_count_in_the_log_never_makes_an_over_budget_request() {
                 text: big.clone(),
                 pinned: false,
                 tokens: Some(3),
+                images: Vec::new(),
             },
         },
         Record {

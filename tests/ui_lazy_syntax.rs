@@ -45,6 +45,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
         utc_offset: FixedOffset::east_opt(0).unwrap(),
         details: false,
         queued: &[],
+        attached: Vec::new(),
     };
     render_buffer(area, &mut buf, &mut view);
 }

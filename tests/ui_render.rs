@@ -128,6 +128,7 @@ impl Parts {
             utc_offset: FixedOffset::east_opt(3600).unwrap(),
             details: self.details,
             queued: &self.queued,
+            attached: Vec::new(),
         };
         render_buffer(area, &mut buf, &mut view);
         buf
@@ -153,6 +154,7 @@ fn msg(id: u64, role: Role, text: &str) -> Message {
         calls: Vec::new(),
         thinking: String::new(),
         tokens: 10,
+        images: Vec::new(),
     }
 }
 

@@ -115,6 +115,7 @@ impl Fixture {
             utc_offset: FixedOffset::east_opt(0).unwrap(),
             details: false,
             queued: &[],
+            attached: Vec::new(),
         };
         term.draw(|f| render(f, &mut view)).unwrap();
         term.backend().buffer().clone()
@@ -276,6 +277,7 @@ fn originals() -> Vec<Message> {
             calls: Vec::new(),
             thinking: String::new(),
             tokens: 20,
+            images: Vec::new(),
         })
         .chain(std::iter::once(Message {
             id: MessageId(56),
@@ -295,6 +297,7 @@ fn originals() -> Vec<Message> {
             calls: Vec::new(),
             thinking: String::new(),
             tokens: 5,
+            images: Vec::new(),
         }))
         .collect()
 }

@@ -92,7 +92,10 @@ pub async fn turn(
     let started = Instant::now();
     let want = view.borrow().status.history_messages + 2;
     handle
-        .send(Command::from(Request::Send { text: text.into() }))
+        .send(Command::from(Request::Send {
+            text: text.into(),
+            images: Vec::new(),
+        }))
         .await?;
     let _ = tokio::time::timeout(
         limit,

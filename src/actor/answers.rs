@@ -64,6 +64,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 limit,
                 reply,
             } => super::folder::search(self.disk.folder(), query, limit, reply),
+            Ask::AttachImage { path, reply } => self.attach_image(path, reply),
             Ask::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }

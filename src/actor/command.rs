@@ -113,6 +113,13 @@ pub enum Ask {
         change: Option<SessionChange>,
         reply: oneshot::Sender<SessionListing>,
     },
+    /// Attach the picture at `path` to the person's next message (`/image PATH`): refused
+    /// when the model cannot see pictures, else checked, made ready and stored by its
+    /// hash; answers its reference for the chip.
+    AttachImage {
+        path: std::path::PathBuf,
+        reply: oneshot::Sender<Result<crate::core::image::ImageRef, AttachRefused>>,
+    },
     /// Search every session of the data folder (`/search`), `limit` hits at most.
     SearchSessions {
         query: String,
@@ -125,6 +132,21 @@ impl From<Ask> for Command {
     fn from(a: Ask) -> Command {
         Command::Ask(a)
     }
+}
+
+/// Why a picture was not attached (`Ask::AttachImage`). The app words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttachRefused {
+    /// The model does not see pictures; `vision_models` are the installed ones that do
+    /// (empty: none, or the server could not list them).
+    NotVision {
+        model: String,
+        vision_models: Vec<String>,
+    },
+    /// The file is not one that is attached (not a file, too large, not an image, …).
+    File(crate::store::attach::AttachError),
+    /// It could not be stored beside the session.
+    Store(String),
 }
 
 /// A line of a pull under way (`Ask::Pull`), or why it ended early.

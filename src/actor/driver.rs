@@ -86,6 +86,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             // Resumed after a failed send or a crash before the reply: say how to go on.
             self.out.notice(Notice::Unanswered);
         }
+        self.check_images();
         self.publish();
         self.connect().await;
         loop {
@@ -360,6 +361,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             persisted: self.disk.is_open(),
             tools: self.tools.state(capable),
             queued: self.inbox.queued(),
+            sees_images: self.link.vision_capable(),
         };
         self.out.publish(&self.engine, shown);
     }

@@ -86,7 +86,7 @@ impl Inbox {
         self.deferred
             .iter()
             .filter_map(|c| match c {
-                Command::Request(Request::Send { text }) => Some(text.clone()),
+                Command::Request(Request::Send { text, .. }) => Some(text.clone()),
                 _ => None,
             })
             .collect()

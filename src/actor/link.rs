@@ -38,6 +38,8 @@ pub(super) struct Link<B> {
     tools_capable: bool,
     /// The model has the `thinking` capability: `think` is sent only then.
     thinking_capable: bool,
+    /// The model sees pictures (`vision` in `/api/show`): only then are they attached.
+    vision_capable: bool,
     /// `think` from the settings (`--think`, the config), for a session that set none of
     /// its own (`/think` is the engine's: `SessionParams::think`); `None`: the model's.
     think: Option<Think>,
@@ -68,6 +70,7 @@ impl<B: ChatBackend> Link<B> {
             loaded_checked: None,
             tools_capable: false,
             thinking_capable: false,
+            vision_capable: false,
             think,
             temperature: config.temperature,
             summary_model: config.summary_model.clone(),
@@ -127,6 +130,11 @@ impl<B: ChatBackend> Link<B> {
     pub fn learn_capabilities(&mut self, capabilities: &[String]) {
         self.tools_capable = capabilities.iter().any(|c| c == "tools");
         self.thinking_capable = capabilities.iter().any(|c| c == "thinking");
+        self.vision_capable = capabilities.iter().any(|c| c == "vision");
+    }
+
+    pub fn vision_capable(&self) -> bool {
+        self.vision_capable
     }
 
     pub fn tools_capable(&self) -> bool {

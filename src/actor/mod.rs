@@ -31,7 +31,9 @@
 //! executors it calls, which listen while they run and import nothing the driver imports
 //! back: `reply`, `compress`, `tools` and `digest` (the long-running effects), `recall`
 //! (the person's message embedded before a request, the embedding model picked), `connect`
-//! (the server), `answers` (read-only commands, snapshot lookups). Beside them: `command`,
+//! (the server), `answers` (read-only commands, snapshot lookups), `pictures` (a
+//! picture attached: checked, stored, refused for a model that cannot see; on resume,
+//! the stored ones checked). Beside them: `command`,
 //! `summarizer`, `repetition` (the guard that stops a reply repeating itself). What the UI
 //! gets is in `crate::view`.
 
@@ -47,6 +49,7 @@ mod folder;
 mod inbox;
 mod link;
 mod persist;
+mod pictures;
 mod publish;
 mod read_through;
 mod recall;
@@ -63,8 +66,8 @@ mod vectors;
 pub use crate::llm::EmbeddingChoice;
 pub use check::CheckReport;
 pub use command::{
-    Approval, Ask, Command, Forked, Inspection, PullEvent, ResultInspection, SessionChange,
-    SessionChanged, SessionListing,
+    Approval, Ask, AttachRefused, Command, Forked, Inspection, PullEvent, ResultInspection,
+    SessionChange, SessionChanged, SessionListing,
 };
 pub use store::{LazyStore, StoreFactory, StoreSlot};
 
@@ -222,6 +225,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
         persisted: false,
         tools: crate::view::ToolsState::Off,
         queued: Vec::new(),
+        sees_images: false,
     }));
     let task = tokio::spawn(async move {
         let Parts {
@@ -286,5 +290,6 @@ fn placeholder_status() -> crate::core::engine::EngineStatus {
         summaries_off: false,
         recall: Default::default(),
         facts_missing: Vec::new(),
+        image_tokens: None,
     }
 }

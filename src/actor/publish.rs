@@ -37,6 +37,7 @@ pub(super) struct Shown {
     pub persisted: bool,
     pub tools: ToolsState,
     pub queued: Vec<String>,
+    pub sees_images: bool,
 }
 
 /// A handle on the view for work running in its own task (a compression's progress).
@@ -206,6 +207,7 @@ impl Publisher {
             persisted: shown.persisted,
             tools: shown.tools,
             queued: shown.queued,
+            sees_images: shown.sees_images,
         };
         self.view.send_replace(Arc::new(view));
     }

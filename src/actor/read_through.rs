@@ -26,7 +26,14 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
             Some(notes) => read_through::notes_message(&request, &notes),
             None => message,
         };
-        self.feed(Request::Send { text }.into()).await;
+        self.feed(
+            Request::Send {
+                text,
+                images: Vec::new(),
+            }
+            .into(),
+        )
+        .await;
     }
 
     /// The notes that stand in for `input`, when it is read through.

@@ -397,6 +397,19 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
         }
     }
 
+    /// A picture's bytes as the chat body carries them (base64). One that is gone or was
+    /// altered since is left out of the request (resume said so), not sent as garbage.
+    fn image_base64(&self, image: &crate::core::image::ImageRef) -> Option<String> {
+        use base64::Engine as _;
+        match self.disk.store().load_image(image) {
+            Ok(bytes) => Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
+            Err(e) => {
+                tracing::warn!(image = %image.name, "picture left out of the request: {e}");
+                None
+            }
+        }
+    }
+
     /// The engine's request as the server gets it: the messages, the session's own
     /// parameters (`/set`) over the config file's, the tools offered, `think`.
     pub(super) fn chat_request(&self, prompt: &ChatPrompt) -> ChatRequest {
@@ -409,6 +422,17 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 tool_calls: m.tool_calls.clone(),
                 tool_name: m.tool_name.clone(),
                 tool_call_id: m.tool_call_id.clone(),
+                // A model without `vision` refuses a request with pictures (Ollama: "missing
+                // data required for image input"): after a switch to one, the messages
+                // go without theirs.
+                images: if self.link.vision_capable() {
+                    m.images
+                        .iter()
+                        .filter_map(|i| self.image_base64(i))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
             })
             .collect();
         let own = self.engine.params();

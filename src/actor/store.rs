@@ -234,6 +234,25 @@ impl<S: SessionStore> SessionStore for LazyStore<S> {
             .and_then(|s| s.load_result(file))
     }
 
+    /// A picture attached before the first message creates the session file: it is
+    /// kept beside the log, which must exist to name it.
+    fn save_image(
+        &mut self,
+        image: &crate::core::image::ImageRef,
+        bytes: &[u8],
+    ) -> Result<(), StoreError> {
+        match self.open()? {
+            Some(s) => s.save_image(image, bytes),
+            None => Err(StoreError::NoSessionFile),
+        }
+    }
+
+    fn load_image(&self, image: &crate::core::image::ImageRef) -> Result<Vec<u8>, StoreError> {
+        self.open_existing()
+            .ok_or(StoreError::NoSessionFile)
+            .and_then(|s| s.load_image(image))
+    }
+
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         match &mut self.state {
             State::Open(s) => s.fork(at),

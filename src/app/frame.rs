@@ -141,6 +141,7 @@ impl App {
             params: Some(&self.session.status.params),
             status: Some(&self.session.status),
         });
+        let attached = self.chips();
         // A `/theme` preview: the whole screen in the selected theme, the box included.
         let theme = super::themes::drawn(&self.overlay, &self.opts.theme);
         let fingerprint = theme.fingerprint();
@@ -161,6 +162,7 @@ impl App {
             utc_offset: Local::now().offset().fix(),
             details: self.details,
             queued: &self.session.queued,
+            attached,
         }
     }
 }

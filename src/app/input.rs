@@ -269,9 +269,22 @@ impl App {
     /// compression runs the actor queues it (it shows as queued) and sends it when the
     /// turn ends.
     fn send(&mut self, text: String) {
+        if self.wait_for_pictures(&text) {
+            return;
+        }
+        self.send_with_pictures(text);
+    }
+
+    /// [`Self::send`] once the message's own pictures are attached: the chips go with
+    /// it, when the model can see them (else the box keeps everything).
+    pub(super) fn send_with_pictures(&mut self, text: String) {
+        if !self.pictures_can_go() {
+            return;
+        }
         self.check_yields();
         self.take_input();
         self.transcript.to_bottom();
-        self.command(Request::Send { text });
+        let images = self.pictures.take();
+        self.command(Request::Send { text, images });
     }
 }

@@ -29,6 +29,10 @@ pub enum Intent {
     PageDown,
     Top,
     Bottom,
+    /// `/image PATH`: a picture for the next message.
+    AttachImage(String),
+    /// `/image clear`: the attached pictures removed.
+    ClearImages,
     /// The restore picker.
     PickSnapshot,
     /// The model picker.
@@ -127,6 +131,8 @@ impl App {
             Intent::Mouse(on) => self.set_mouse(on.unwrap_or(!self.mouse)),
             Intent::PickTheme => self.open_themes(),
             Intent::Theme(name) => self.switch_theme(&name),
+            Intent::AttachImage(path) => self.attach_image(path),
+            Intent::ClearImages => self.clear_images(),
             Intent::Fork(at) => self.ask(move |reply| Command::Fork { at, reply }, Reply::Forked),
             Intent::Help(topic) => self.overlay = Some(OverlayState::Help { scroll: 0, topic }),
             Intent::Quit => self.leave_or_ask(AppExit::Quit),

@@ -26,6 +26,7 @@ pub mod keymap;
 mod leaving;
 mod overlays;
 pub mod paste;
+mod pictures;
 pub mod present;
 pub(crate) mod pull;
 mod replies;
@@ -130,6 +131,8 @@ pub struct App {
     /// The mouse is captured (the wheel scrolls); released, the terminal selects text.
     pub(crate) mouse: bool,
     pub(crate) replies: replies::Replies,
+    /// Pictures for the next message, shown as chips above the box (`pictures.rs`).
+    pub(crate) pictures: pictures::Attached,
 }
 
 /// Keys the help lists besides the keymap's and the commands'.
@@ -207,6 +210,7 @@ impl App {
             leaving: leaving::Leaving::default(),
             pull: pull::Pulling::default(),
             replies: replies::Replies::default(),
+            pictures: pictures::Attached::default(),
         }
     }
 

@@ -55,6 +55,11 @@ pub enum Reply {
     Searched(Result<crate::store::search::SearchReport, String>),
     /// A fork just made, to open.
     Forked(Result<crate::actor::Forked, String>),
+    /// The actor's answer to an attach (`/image`, or a path in the message being sent).
+    Attached {
+        result: Result<crate::core::image::ImageRef, crate::actor::AttachRefused>,
+        for_message: bool,
+    },
     /// A line of the pull `id` (`app::pull`).
     Pull {
         id: u64,
@@ -413,6 +418,10 @@ impl App {
             Reply::Forked(Ok(made)) => self.open_fork(made),
             Reply::Forked(Err(e)) => self.info(format!("Cannot fork: {e}.")),
             Reply::Pull { id, event } => self.on_pull(id, event),
+            Reply::Attached {
+                result,
+                for_message,
+            } => self.on_attached(result, for_message),
             Reply::Inspect {
                 from_panel: false,
                 inspection: None,

@@ -224,6 +224,7 @@ mod tests {
             calls: Vec::new(),
             thinking: String::new(),
             tokens,
+            images: Vec::new(),
         }
     }
 

@@ -108,9 +108,13 @@ pub struct Message {
     /// of a prompt.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub thinking: String,
-    /// Cached raw token count (tiktoken, before calibration).
+    /// Cached raw token count (tiktoken, before calibration), with what its images cost.
     #[serde(default)]
     pub tokens: u32,
+    /// Pictures the person attached (a user message): sent while the message is active,
+    /// gone from the request once it is folded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<crate::core::image::ImageRef>,
 }
 
 impl Message {

@@ -16,6 +16,7 @@ pub use engine::compress;
 pub mod events;
 pub mod facts;
 pub mod goals;
+pub mod image;
 pub mod ledger;
 pub mod log_recall;
 pub mod markers;

@@ -153,6 +153,7 @@ mod tests {
                     text: "\n  Ship \u{1b}[31mit  \nmore".into(),
                     pinned: false,
                     tokens: None,
+                    images: Vec::new(),
                 },
             ),
             rec(
@@ -221,6 +222,7 @@ mod tests {
                 text: "Cache the orders".into(),
                 pinned: false,
                 tokens: None,
+                images: Vec::new(),
             },
         );
         let title = |seq, t: &str| {

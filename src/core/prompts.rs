@@ -24,6 +24,11 @@ pub struct ChatPrompts {
     pub ledger_header: String,
     /// Heads the lines recalled from the log for the message being answered.
     pub recall_header: String,
+    /// Stands in the ledger for a folded picture: `{name}`, `{size}`, `{description}`
+    /// (the model's answer to the message that carried it).
+    pub picture_described: String,
+    /// The same for a picture folded before the model answered about it.
+    pub picture_undescribed: String,
     pub modes: ModeTexts,
 }
 

@@ -168,6 +168,10 @@ pub enum RecordBody {
         /// Cached token count, so loading does not re-tokenize history.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tokens: Option<u32>,
+        /// Pictures attached to the message; their bytes are stored beside the log by
+        /// hash. Absent in logs written before pictures (#39).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<crate::core::image::ImageRef>,
     },
     /// Written when the reply completes, or as `interrupted` with its partial text.
     Assistant {

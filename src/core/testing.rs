@@ -260,6 +260,7 @@ impl<S: Summarizer> Harness<S> {
         self.run(
             Request::Send {
                 text: user.to_string(),
+                images: Vec::new(),
             },
             &mut report,
             server,

@@ -33,6 +33,9 @@ pub struct ChatMessage {
     /// A tool result's tool (`tool_name`) and the call it answers (`tool_call_id`).
     pub tool_name: Option<String>,
     pub tool_call_id: Option<String>,
+    /// Pictures for a vision model, each its file's bytes base64-encoded (Ollama's
+    /// `images`).
+    pub images: Vec<String>,
 }
 
 impl ChatMessage {

@@ -97,6 +97,9 @@ fn wire_message(m: &ChatMessage) -> Value {
     if let Some(id) = &m.tool_call_id {
         out.insert("tool_call_id".into(), json!(id));
     }
+    if !m.images.is_empty() {
+        out.insert("images".into(), json!(m.images));
+    }
     Value::Object(out)
 }
 
@@ -140,6 +143,20 @@ mod tests {
         let map = body.as_object().unwrap();
         assert!(!map.contains_key("truncate") && !map.contains_key("shift"));
         assert_eq!(body["options"]["num_ctx"], json!(8192));
+    }
+
+    #[test]
+    fn a_message_with_pictures_carries_them_base64_and_others_carry_no_field() {
+        let mut with = ChatMessage::user("what is this?");
+        with.images = vec!["aGVsbG8=".to_string()];
+        let req = ChatRequest::new(
+            "llava:7b",
+            vec![ChatMessage::system("s"), with],
+            ChatOptions::default(),
+        );
+        let body = wire_chat(&req, false);
+        assert_eq!(body["messages"][1]["images"], json!(["aGVsbG8="]));
+        assert!(body["messages"][0].get("images").is_none());
     }
 
     #[test]

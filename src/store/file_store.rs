@@ -153,6 +153,18 @@ impl SessionStore for FileStore {
         crate::store::manage::wants_title(&self.dir, self.log.session_id())
     }
 
+    fn save_image(
+        &mut self,
+        image: &crate::core::image::ImageRef,
+        bytes: &[u8],
+    ) -> Result<(), StoreError> {
+        crate::store::images::save(&self.dir, self.session_id(), image, bytes)
+    }
+
+    fn load_image(&self, image: &crate::core::image::ImageRef) -> Result<Vec<u8>, StoreError> {
+        crate::store::images::load(&self.dir, self.session_id(), image)
+    }
+
     /// Everything appended is made durable first: the fork reads the log from disk.
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         self.log.sync()?;

@@ -69,6 +69,32 @@ pub(crate) fn open_private(
     Ok(file)
 }
 
+/// Write `bytes` as `dir/name` so that the name only ever holds a whole file: a private
+/// temp file beside it, written and fsynced, renamed over the name, the folder fsynced.
+pub(crate) fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+    use std::io::Write;
+    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let target = dir.join(name);
+    let mut file = open_private(
+        &temp,
+        OpenOptions::new().write(true).create(true).truncate(true),
+        "create temp file",
+    )?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| StoreError::io(&temp, "write", e))
+        .and_then(|()| {
+            fs::rename(&temp, &target)
+                .map_err(|e| StoreError::io(&target, "rename temp file to", e))
+        });
+    if let Err(e) = written {
+        let _ = fs::remove_file(&temp);
+        return Err(e);
+    }
+    sync_dir(dir)
+}
+
 /// Make a directory entry change (create, rename, unlink) durable.
 pub(crate) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     File::open(dir)

@@ -514,6 +514,7 @@ mod tests {
                 text: text.to_string(),
                 pinned: false,
                 tokens: None,
+                images: Vec::new(),
             },
         }
     }

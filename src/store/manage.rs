@@ -134,6 +134,7 @@ fn move_out(dir: &DataDir, id: &str) -> Result<Trashed, StoreError> {
         (dir.corrupt_path(id), "session.jsonl.corrupt".to_string()),
         (dir.snapshots_dir(id), "snapshots".to_string()),
         (dir.results_dir(id), "results".to_string()),
+        (dir.images_dir(id), "images".to_string()),
         (exports.join(format!("{id}.md")), format!("{id}.md")),
         (exports.join(format!("{id}.json")), format!("{id}.json")),
     ];
@@ -206,6 +207,9 @@ pub fn fork(dir: &DataDir, parent: &str, at: u64) -> Result<String, StoreError> 
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(StoreError::io(&dst, "copy a saved result to", e)),
             }
+        }
+        if let crate::core::record::RecordBody::User { images, .. } = &r.body {
+            crate::store::images::copy(dir, parent, &id, images)?;
         }
         if let crate::core::record::RecordBody::Title { .. } = &r.body {
             // The parent's title is not the fork's (it gets one of its own after its

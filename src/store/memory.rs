@@ -32,6 +32,8 @@ struct Inner {
     fail_next: bool,
     fail_all: bool,
     results: std::collections::BTreeMap<String, String>,
+    /// Attached pictures by hash.
+    images: std::collections::BTreeMap<String, Vec<u8>>,
 }
 
 impl MemoryStore {
@@ -52,6 +54,7 @@ impl MemoryStore {
                 fail_next: false,
                 fail_all: false,
                 results: std::collections::BTreeMap::new(),
+                images: std::collections::BTreeMap::new(),
             })),
         }
     }
@@ -239,6 +242,29 @@ impl SessionStore for MemoryStore {
         Ok(())
     }
 
+    fn save_image(
+        &mut self,
+        image: &crate::core::image::ImageRef,
+        bytes: &[u8],
+    ) -> Result<(), StoreError> {
+        let mut inner = self.inner();
+        inner.check_write("save an image in")?;
+        inner.images.insert(image.hash.clone(), bytes.to_vec());
+        Ok(())
+    }
+
+    fn load_image(&self, image: &crate::core::image::ImageRef) -> Result<Vec<u8>, StoreError> {
+        self.inner()
+            .images
+            .get(&image.hash)
+            .cloned()
+            .ok_or_else(|| StoreError::NotFound {
+                what: "image",
+                id: image.name.clone(),
+                path: PathBuf::from(MEMORY_PATH),
+            })
+    }
+
     fn load_result(&self, file: &str) -> Result<String, StoreError> {
         self.inner()
             .results
@@ -267,6 +293,7 @@ mod tests {
                 text: format!("m{seq}"),
                 pinned: false,
                 tokens: None,
+                images: Vec::new(),
             },
         }
     }

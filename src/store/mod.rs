@@ -20,11 +20,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod attach;
 mod checksum;
 pub mod error;
 pub mod export;
 mod file_store;
 pub(crate) mod fsutil;
+pub mod images;
 pub mod lock;
 pub mod log;
 pub mod manage;
@@ -76,6 +78,14 @@ pub trait SessionStore: Send + 'static {
     fn save_result(&mut self, file: &str, text: &str) -> Result<(), StoreError>;
     /// A tool result saved by `save_result`.
     fn load_result(&self, file: &str) -> Result<String, StoreError>;
+    /// Keep an attached picture's bytes under its hash (before the record naming it).
+    fn save_image(
+        &mut self,
+        image: &crate::core::image::ImageRef,
+        bytes: &[u8],
+    ) -> Result<(), StoreError>;
+    /// A picture's bytes, checked against its hash.
+    fn load_image(&self, image: &crate::core::image::ImageRef) -> Result<Vec<u8>, StoreError>;
     /// A new session holding this one up to message `at` (`/fork`); its id.
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         let _ = at;
@@ -120,6 +130,16 @@ impl<S: SessionStore + ?Sized> SessionStore for Box<S> {
     }
     fn load_result(&self, file: &str) -> Result<String, StoreError> {
         (**self).load_result(file)
+    }
+    fn save_image(
+        &mut self,
+        image: &crate::core::image::ImageRef,
+        bytes: &[u8],
+    ) -> Result<(), StoreError> {
+        (**self).save_image(image, bytes)
+    }
+    fn load_image(&self, image: &crate::core::image::ImageRef) -> Result<Vec<u8>, StoreError> {
+        (**self).load_image(image)
     }
     fn fork(&mut self, at: u64) -> Result<String, StoreError> {
         (**self).fork(at)

@@ -97,6 +97,12 @@ impl DataDir {
         self.root.join("results").join(session_id)
     }
 
+    /// `images/<session-id>/`: the pictures attached to its messages, one file per
+    /// content hash (created on the first attach).
+    pub fn images_dir(&self, session_id: &str) -> PathBuf {
+        self.root.join("images").join(session_id)
+    }
+
     pub fn config_path(&self) -> PathBuf {
         self.root.join("config.toml")
     }

@@ -21,7 +21,7 @@ use crate::store::paths::{DataDir, LOG_EXT, validate_id};
 use chrono::{DateTime, Utc};
 use std::fs;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// Longest title kept, in chars (the first line of the first user message).
@@ -247,6 +247,11 @@ fn summarize(id: String, path: PathBuf, mtime: SystemTime) -> SessionSummary {
         }
     };
     summary.size_bytes = bytes.len() as u64;
+    // The session's pictures are its own too: `images/<id>/`, beside `sessions/`.
+    if let Some(root) = summary.path.parent().and_then(Path::parent) {
+        summary.size_bytes +=
+            crate::store::images::folder_bytes(&root.join("images").join(&summary.id));
+    }
     let scan = match scan(&bytes, &summary.path) {
         Ok(s) => s,
         Err(e) => {

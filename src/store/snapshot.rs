@@ -437,6 +437,7 @@ mod tests {
                 calls: Vec::new(),
                 thinking: String::new(),
                 tokens: 3,
+                images: Vec::new(),
             }],
         }
     }

@@ -393,6 +393,10 @@ fn render_with(
         EntryKind::User => {
             out.push(header(entry, ctx));
             out.extend(indented(plain(&entry.text, body_w, s.text), indent));
+            for image in &entry.images {
+                let chip = super::text::image_chip(image, None, ctx.ascii);
+                out.extend(indented(plain(&chip, body_w, s.dim), indent));
+            }
         }
         EntryKind::Assistant { state } => {
             out.push(header(entry, ctx));

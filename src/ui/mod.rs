@@ -73,6 +73,16 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
         banner::render_banner(b, r, buf, view.theme, view.ascii);
     }
     if let Some(mut r) = layout.transcript {
+        // Pictures for the next message sit just above the box, one chip a line.
+        if !view.attached.is_empty() && r.height > 3 {
+            let rows = u16::try_from(view.attached.len().min(3))
+                .unwrap_or(3)
+                .min(r.height / 3)
+                .max(1);
+            r.height -= rows;
+            let foot = Rect::new(r.x, r.y + r.height, r.width, rows);
+            render_attached(&view.attached, foot, buf, view.theme, view.ascii);
+        }
         // Messages typed ahead sit at the transcript's foot, one line each.
         if !view.queued.is_empty() && r.height > 3 {
             let rows = u16::try_from(view.queued.len().min(3))
@@ -219,6 +229,35 @@ impl Layout {
             Some(_) => l.panel = Some(main),
         }
         l
+    }
+}
+
+/// One chip a line; the last row says how many more there are.
+fn render_attached(chips: &[String], area: Rect, buf: &mut Buffer, theme: &Theme, ascii: bool) {
+    let s = &theme.styles;
+    let g = text::glyphs(ascii);
+    let rows = usize::from(area.height);
+    let width = usize::from(area.width);
+    for (i, chip) in chips.iter().take(rows).enumerate() {
+        let more = chips.len() - rows;
+        let chip = if i + 1 == rows && more > 0 {
+            format!("{chip} (+{more})")
+        } else {
+            chip.clone()
+        };
+        let line = ratatui::text::Line::from(vec![
+            Span::raw(" "),
+            Span::styled(
+                text::truncate(
+                    &text::clean_line(&chip),
+                    width.saturating_sub(2),
+                    g.ellipsis,
+                ),
+                s.accent,
+            ),
+        ]);
+        let y = area.y + u16::try_from(i).unwrap_or(0);
+        buf.set_line(area.x, y, &line, area.width);
     }
 }
 

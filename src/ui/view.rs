@@ -38,6 +38,9 @@ pub struct UiView<'a> {
     pub details: bool,
     /// Messages typed ahead, waiting for the turn to end (shown under the transcript).
     pub queued: &'a [String],
+    /// Pictures attached to the next message, a chip each, worded by the app (shown
+    /// under the transcript, above the box, until the message is sent).
+    pub attached: Vec<String>,
 }
 
 /// The status line.

@@ -70,6 +70,8 @@ pub struct Entry {
     pub folded: Option<u32>,
     /// A reply's reasoning (thinking models), shown collapsed above its text.
     pub thinking: String,
+    /// The pictures a person's message carried, shown as a chip a line under it.
+    pub images: Vec<crate::core::image::ImageRef>,
 }
 
 impl Entry {
@@ -82,6 +84,7 @@ impl Entry {
             pinned: false,
             folded: None,
             thinking: String::new(),
+            images: Vec::new(),
         }
     }
 
@@ -137,6 +140,7 @@ impl Entry {
             pinned: m.pinned,
             folded: None,
             thinking: m.thinking.clone(),
+            images: m.images.clone(),
         }
     }
 

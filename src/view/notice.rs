@@ -83,6 +83,11 @@ pub enum Notice {
     ReplyBrokeOff {
         error: LlmError,
     },
+    /// Pictures of the resumed session that are missing or were altered since they were
+    /// attached (their file names): their messages go without them.
+    ImagesMissing {
+        names: Vec<String>,
+    },
     /// Stop before the first token: nothing to keep, the message is saved.
     StoppedBeforeReply,
     /// Ollama ended the reply at the context limit (`done_reason: length`).
@@ -292,7 +297,8 @@ impl Notice {
             | Notice::ExportFailed { .. }
             | Notice::ReplyLooped { .. }
             | Notice::ReplyTooLong { .. }
-            | Notice::ResultNotSaved(_) => Warn,
+            | Notice::ResultNotSaved(_)
+            | Notice::ImagesMissing { .. } => Warn,
             Notice::LongInput(crate::core::read_through::InputOutcome::Read { .. }) => Info,
             Notice::LongInput(_) => Warn,
             Notice::ThinkSet { capable: false, .. } | Notice::Mcp(McpEvent::Failed { .. }) => Warn,

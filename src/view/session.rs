@@ -122,4 +122,6 @@ pub struct SessionView {
     /// Messages typed ahead while a reply or compression ran: sent in order when the
     /// turn ends (`Ask::TakeBackQueued` returns them to the input).
     pub queued: Vec<String>,
+    /// The model sees pictures (`vision`): a message may carry the ones attached.
+    pub sees_images: bool,
 }

@@ -12,7 +12,8 @@
 //! `chat`, `faults` (kill -9, signals, a tiny terminal), `tools` (calls, approvals, attacks
 //! through scripted calls), `sessions`, `pull` (`/pull` with its progress, Esc), `copy`
 //! (`/copy` by OSC 52, the mouse released), `new_session` (`/new`, `/bye`, `/system` and
-//! `/set`, what `/fork` keeps), `shipped` (the benchmark's first request is the binary's).
+//! `/set`, what `/fork` keeps), `shipped` (the benchmark's first request is the binary's), `pictures` (`/image`, a
+//! path in a message, resume, a model without `vision`).
 #![allow(clippy::unwrap_used)]
 
 /// The fidelity benchmark, for `shipped` (it lives outside the library).
@@ -29,6 +30,7 @@ mod copy;
 mod faults;
 mod harness;
 mod new_session;
+mod pictures;
 mod pull;
 mod screen;
 mod sessions;

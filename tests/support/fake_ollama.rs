@@ -151,6 +151,15 @@ pub fn thinking_model() -> FakeModel {
     m
 }
 
+/// A model that sees pictures (`"capabilities"` with `vision`), like llava: it answers a
+/// message with pictures from their bytes (`I see an image of N bytes, sha256 …`). Not
+/// installed by default (`FakeOllama::add_model`; the example's `--vision`).
+pub fn vision_model() -> FakeModel {
+    let mut m = FakeModel::new("llava:7b", "llama", "7.2B", 7_241_732_096, 32_768);
+    m.capabilities.push("vision".to_string());
+    m
+}
+
 /// What the fake thinks before its reply: `Thinking about "<first words>"` and a fixed
 /// sentence, one chunk per word.
 fn thinking_chunks(messages: &[Msg]) -> Vec<String> {
@@ -1095,7 +1104,13 @@ struct Msg {
     /// An assistant message's tool calls as the template writes them (name and
     /// arguments): they take room in the prompt like text does.
     calls: String,
+    /// Pictures the message carries (`images`): each takes [`IMAGE_TOKENS`] of the
+    /// prompt, as a vision model's image embedding does.
+    images: usize,
 }
+
+/// What one picture costs in the prompt, as llava's 576 image patches do.
+pub const IMAGE_TOKENS: u32 = 576;
 
 /// A chat request that asks for a summary (see [`is_summary_request`]).
 fn asks_for_summary(body: &Value) -> bool {
@@ -1108,6 +1123,7 @@ fn asks_for_summary(body: &Value) -> bool {
                     role: m["role"].as_str().unwrap_or("user").to_string(),
                     content: m["content"].as_str().unwrap_or("").to_string(),
                     calls: String::new(),
+                    images: 0,
                 })
                 .collect()
         })
@@ -1161,6 +1177,7 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
                             .collect()
                     })
                     .unwrap_or_default(),
+                images: m["images"].as_array().map_or(0, Vec::len),
             })
             .collect(),
         Value::Null => Vec::new(),
@@ -1259,10 +1276,18 @@ fn chat(shared: &Arc<Shared>, index: usize, body: Option<&Value>) -> Response {
     if !summary && let Some(calls) = lock(&shared.tool_calls).pop_front() {
         return tool_call_response(&model.name, index, &calls, fit.prompt_eval_count, shared);
     }
+    let pictures = last_user_images(body);
+    if !pictures.is_empty() && !model.capabilities.iter().any(|c| c == "vision") {
+        return error_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "this model is missing data required for image input",
+        );
+    }
     let scripted = lock(&shared.replies).pop_front();
     let (text, summary_cut) = match scripted {
         Some(text) => (text, false),
         None if summary => summarize(seen, num_predict),
+        None if !pictures.is_empty() => (describe_images(&pictures), false),
         None => match fill_blank(seen) {
             Some(answer) => (answer, false),
             None => (normal_reply(seen, &model.name, reply_words, unicode), false),
@@ -1584,7 +1609,12 @@ pub fn tools_tokens(tools: &Value) -> u32 {
 fn fit_prompt(messages: &[Msg], fixed: u32, num_ctx: u32) -> Fit {
     let costs: Vec<u32> = messages
         .iter()
-        .map(|m| count_tokens(&m.content) + count_tokens(&m.calls) + TEMPLATE_OVERHEAD_TOKENS)
+        .map(|m| {
+            count_tokens(&m.content)
+                + count_tokens(&m.calls)
+                + TEMPLATE_OVERHEAD_TOKENS
+                + IMAGE_TOKENS * m.images as u32
+        })
         .collect();
     let sent: u32 = costs.iter().sum::<u32>() + BOS_TOKENS + fixed;
     let mut keep = vec![true; messages.len()];
@@ -1764,6 +1794,47 @@ fn fill_blank(messages: &[Msg]) -> Option<String> {
     } else {
         rest.join(" ")
     })
+}
+
+/// The pictures of the request's last user message (Ollama's `images`, base64), decoded;
+/// one that is not base64 stands as its text.
+fn last_user_images(body: &Value) -> Vec<Vec<u8>> {
+    use base64::Engine as _;
+    let Some(last) = body["messages"]
+        .as_array()
+        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+    else {
+        return Vec::new();
+    };
+    last["images"]
+        .as_array()
+        .map(|images| {
+            images
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|b64| {
+                    base64::engine::general_purpose::STANDARD
+                        .decode(b64)
+                        .unwrap_or_else(|_| b64.as_bytes().to_vec())
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What a vision model "sees": each picture's length and the start of its SHA-256, so a
+/// test can tell which bytes reached the server.
+fn describe_images(images: &[Vec<u8>]) -> String {
+    use sha2::Digest as _;
+    images
+        .iter()
+        .map(|bytes| {
+            let digest = sha2::Sha256::digest(bytes);
+            let hex: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+            format!("I see an image of {} bytes, sha256 {hex}.", bytes.len())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `You said: "<first words of the last user message>". ` then seeded filler sentences.

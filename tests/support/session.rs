@@ -54,7 +54,11 @@ impl Session {
         .unwrap();
     }
     pub async fn say(&self, text: &str) {
-        self.cmd(Request::Send { text: text.into() }).await;
+        self.cmd(Request::Send {
+            text: text.into(),
+            images: Vec::new(),
+        })
+        .await;
     }
     /// Drop the handle and wait for the actor to finish everything queued.
     pub async fn finish(self) -> (ActorExit<MemoryStore>, Vec<Update>) {

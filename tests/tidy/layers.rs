@@ -232,7 +232,18 @@ pub fn violations(root: &Path, doc: &str) -> Vec<String> {
             }
         }
         let used_code = without_tests(&code);
-        for krate in &crates {
+        // A module of the file's own (`mod image;`) shadows a crate of its name.
+        let own_modules: Vec<&str> = code
+            .lines()
+            .filter_map(|l| {
+                let l = l
+                    .trim()
+                    .trim_start_matches("pub ")
+                    .trim_start_matches("pub(crate) ");
+                l.strip_prefix("mod ")?.strip_suffix(';')
+            })
+            .collect();
+        for krate in crates.iter().filter(|k| !own_modules.contains(&k.as_str())) {
             for Named { line, .. } in source::named_under(&used_code, krate) {
                 used.entry(layer.clone()).or_default().insert(krate.clone());
                 if !may.contains(krate) {

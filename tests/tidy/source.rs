@@ -155,7 +155,8 @@ pub fn named_under(code: &str, root: &str) -> Vec<Named> {
     while let Some(n) = code[from..].find(&needle) {
         let at = from + n;
         from = at + needle.len();
-        if at > 0 && is_ident(b[at - 1]) {
+        // `core::image::` names our module, not the crate `image`.
+        if at > 0 && (is_ident(b[at - 1]) || b[at - 1] == b':') {
             continue;
         }
         let mut i = skip_space(b, from);

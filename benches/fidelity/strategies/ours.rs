@@ -100,7 +100,10 @@ pub(super) async fn ours<B: ChatBackend>(
         }
         let sent = Instant::now();
         handle
-            .send(Command::Request(Request::Send { text: text.clone() }))
+            .send(Command::Request(Request::Send {
+                text: text.clone(),
+                images: Vec::new(),
+            }))
             .await
             .map_err(|e| stopped(&e))?;
         let failed = tokio::time::timeout(

@@ -10,6 +10,7 @@
 //! returns its usage, which the app shows instead of sending anything.
 
 mod args;
+mod image;
 
 use super::closest::closest;
 use super::intent::Intent;
@@ -212,6 +213,13 @@ pub static COMMANDS: &[SlashCommand] = &[
             "off" => Ok(Intent::Mouse(Some(false))),
             _ => Err("usage: /mouse [on|off]".into()),
         },
+    },
+    SlashCommand {
+        name: "image",
+        aliases: &["img"],
+        usage: image::USAGE,
+        help: "attach a picture to your next message (PNG, JPEG, WebP, GIF; a vision model sees it); clear removes the attached ones. A picture's path in a message attaches it too",
+        parse: image::parse,
     },
     SlashCommand {
         name: "pull",

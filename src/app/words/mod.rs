@@ -28,6 +28,7 @@ mod load_report;
 mod markdown;
 mod models;
 mod notices;
+pub mod pictures;
 mod session;
 mod themes;
 

@@ -82,6 +82,20 @@ pub fn notice(notice: &Notice, keys: &KeyNames) -> Words {
                 keys.models
             ),
         ),
+        Notice::ImagesMissing { names } => Words::with_hint(
+            format!(
+                "{} of this session's pictures {} missing or changed since {} attached: {}.",
+                names.len(),
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 {
+                    "it was"
+                } else {
+                    "they were"
+                },
+                names.join(", ")
+            ),
+            "Their messages are kept and go to the model without them.",
+        ),
         Notice::RecallByMeaning { model } => Words::line(format!(
             "Recall finds earlier lines by meaning too from now on, with {model}."
         )),

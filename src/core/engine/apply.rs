@@ -70,13 +70,21 @@ impl Engine {
         }
         self.next_seq = r.seq + 1;
         match &r.body {
-            RecordBody::User { pinned, tokens, .. } => {
+            RecordBody::User {
+                pinned,
+                tokens,
+                images,
+                ..
+            } => {
                 self.workspace_talk =
                     self.workspace_talk || super::offer::mentions_workspace(&text);
                 // A correction replaces the folded value when said, not when folded.
                 let corrects = !self.replaying
                     && !self.active.checkpoints().is_empty()
                     && !ledger::corrections_said(&text).is_empty();
+                // A picture costs its share of the window while the message is active.
+                let tokens = tokens.unwrap_or_else(|| self.tok.count(&text))
+                    + self.count_images(MessageId(r.seq), images.len());
                 self.push_message(
                     r,
                     Role::User,
@@ -84,8 +92,13 @@ impl Engine {
                     ReplyStatus::Complete,
                     *pinned,
                     None,
-                    *tokens,
+                    Some(tokens),
                 );
+                if !images.is_empty()
+                    && let Some(m) = self.history.get_mut(MessageId(r.seq))
+                {
+                    m.images = images.clone();
+                }
                 if corrects {
                     self.rebuild_checkpoints();
                 }
@@ -102,7 +115,13 @@ impl Engine {
                 thinking,
                 ..
             } => {
-                if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate) {
+                if let (Some(seen), Some(raw)) = (prompt_eval_count, prompt_estimate)
+                    && !self.learn_image_cost(
+                        model,
+                        *raw,
+                        seen.saturating_add(prompt_eval_cached.unwrap_or(0)),
+                    )
+                {
                     let cal = self.calibrations.entry(model.clone()).or_default();
                     let verdict = cal.observe(*raw, *seen, *prompt_eval_cached);
                     // A window below MIN_SERVER_WINDOW is not a real server's: distrust it.
@@ -301,6 +320,10 @@ impl Engine {
                     self.server_limit = None;
                     self.loaded_ctx = None;
                 }
+                if changed.model {
+                    // Another model makes another number of tokens of a picture.
+                    self.recount_images();
+                }
                 self.rebuild_system();
             }
         }
@@ -333,6 +356,7 @@ impl Engine {
             calls: Vec::new(),
             thinking: String::new(),
             tokens,
+            images: Vec::new(),
         };
         let entry = ActiveEntry::from_message(&message);
         // Not a new version: a compression planned before folds older messages, which an
@@ -343,12 +367,16 @@ impl Engine {
     }
 
     fn apply_clip(&mut self, clip: Clip) -> Result<(), String> {
-        let text = self
+        let (text, pictures) = self
             .history
             .get(clip.id)
-            .map(|m| m.text.clone())
+            .map(|m| (m.text.clone(), m.images.len()))
             .ok_or_else(|| format!("clip of unknown message {}", clip.id))?;
-        let tokens = self.tok.count(&clipped_text(&text, Some(&clip)));
+        // A clip cuts the text; the message's pictures still go with it.
+        let tokens = self
+            .tok
+            .count(&clipped_text(&text, Some(&clip)))
+            .saturating_add(self.images_counted(clip.id, pictures));
         if !self.active.set_tokens(clip.id, tokens, Some(clip)) {
             return Err(format!("clip of inactive message {}", clip.id));
         }

@@ -34,6 +34,8 @@ pub enum Request {
     /// The person's message: recorded before anything is sent; starts a turn.
     Send {
         text: String,
+        /// Pictures attached to it, already stored by the actor (empty for most).
+        images: Vec<crate::core::image::ImageRef>,
     },
     /// Ask again for the reply to the last message (after an error, or a reply that broke
     /// off); starts a turn.
@@ -377,7 +379,7 @@ fn defer_recovery_snapshots(fx: &mut Vec<Effect>) {
 impl Engine {
     fn request(&mut self, request: Request, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
         match request {
-            Request::Send { text } => self.user_message(text, now, fx),
+            Request::Send { text, images } => self.user_message(text, images, now, fx),
             Request::Retry => self.retry(fx),
             Request::Compress { focus } => self.compress_now(focus, now, fx),
             Request::Goal { change } => self.user_goal(change, now, fx),

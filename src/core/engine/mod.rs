@@ -42,6 +42,7 @@ mod digest;
 mod facts;
 mod input;
 mod offer;
+mod pictures;
 mod prompt;
 mod read_through;
 mod recall;
@@ -185,6 +186,9 @@ pub struct EngineStatus {
     pub recall: RecallStatus,
     /// The person's facts from folded messages the next request does not carry.
     pub facts_missing: Vec<String>,
+    /// What a picture costs with this model, once the server has said (`None`: a
+    /// conservative figure is counted meanwhile).
+    pub image_tokens: Option<u32>,
 }
 
 /// Automatic compression is paused after a pass that freed too little.
@@ -240,6 +244,10 @@ pub struct Engine {
     /// the session, not the conversation: a restore does not change it.
     title: Option<String>,
     calibrations: HashMap<String, Calibration>,
+    /// What one picture costs, per model, learned from the server (`pictures.rs`).
+    image_costs: HashMap<String, u32>,
+    /// The per-picture cost each message with pictures was counted at.
+    image_counted: HashMap<MessageId, u32>,
     /// Lengths (eval_count) of the last complete replies, oldest first: the reply reserve
     /// follows them. From the log, so replay rebuilds the same budget.
     reply_lengths: Vec<u32>,
@@ -358,6 +366,8 @@ impl Engine {
             past_events: Vec::new(),
             title: None,
             calibrations: HashMap::new(),
+            image_costs: HashMap::new(),
+            image_counted: HashMap::new(),
             reply_lengths: Vec::new(),
             next_seq: 1,
             next_checkpoint_id: 1,
@@ -528,6 +538,7 @@ impl Engine {
             summaries_off: !self.summaries_on(),
             recall: self.recall_status(),
             facts_missing: self.facts_carried.missing.clone(),
+            image_tokens: self.learned_image_tokens(),
         }
     }
 

@@ -38,6 +38,9 @@ pub struct PromptMessage {
     /// A tool result's tool and the call it answers (Ollama's `tool_name`, `tool_call_id`).
     pub tool_name: Option<String>,
     pub tool_call_id: Option<String>,
+    /// The pictures of a person's message still active: the actor sends their bytes
+    /// (Ollama's `images`); a folded message's pictures are gone with it.
+    pub images: Vec<crate::core::image::ImageRef>,
 }
 
 impl PromptMessage {
@@ -48,6 +51,7 @@ impl PromptMessage {
             tool_calls: Vec::new(),
             tool_name: None,
             tool_call_id: None,
+            images: Vec::new(),
         }
     }
 }
@@ -222,6 +226,7 @@ impl Engine {
                 },
                 tool_name: m.tool.as_ref().map(|t| t.name.clone()),
                 tool_call_id: m.tool.as_ref().and_then(|t| t.call_id.clone()),
+                images: m.images.clone(),
             });
         }
         let mut raw_estimate = self

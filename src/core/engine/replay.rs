@@ -113,6 +113,8 @@ impl Engine {
                             .saturating_add(self.tok.count(&c.args))
                     }),
                 };
+                // Its pictures cost what they were counted at (`pictures.rs`).
+                let tokens = tokens.saturating_add(self.images_counted(e.id, m.images.len()));
                 (tokens != e.tokens).then_some((e.id, tokens, e.clip))
             })
             .collect();

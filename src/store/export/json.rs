@@ -15,11 +15,30 @@ pub fn to_json(log: &LoadedLog) -> Value {
     for r in &log.records {
         let ts = r.ts.to_rfc3339();
         match &r.body {
-            RecordBody::User { text, pinned, .. } => {
+            RecordBody::User {
+                text,
+                pinned,
+                images,
+                ..
+            } => {
+                let mut parts = vec![json!({"type": "text", "text": text})];
+                // A picture by its content hash: the file `images/<session>/<hash>.<ext>`.
+                parts.extend(images.iter().map(|i| {
+                    json!({
+                        "type": "image",
+                        "name": i.name,
+                        "sha256": i.hash,
+                        "file": i.file_name(),
+                        "format": i.format,
+                        "width": i.width,
+                        "height": i.height,
+                        "bytes": i.bytes,
+                    })
+                }));
                 let mut m = json!({
                     "id": r.seq,
                     "role": "user",
-                    "parts": [{"type": "text", "text": text}],
+                    "parts": parts,
                     "timestamp": ts,
                 });
                 if *pinned {

@@ -166,9 +166,15 @@ pub fn to_markdown_titled(log: &LoadedLog, words: &MarkdownWords, title: Option<
         {
             numbers.insert(c.id, c.number);
         }
-        render_record(&mut md, r, &numbers, words.records);
+        render_record(&mut md, r, &numbers, words.records, &log.header.session_id);
     }
     md
+}
+
+/// The folder beside a Markdown export that holds copies of its pictures, as its links
+/// name it (relative to the export).
+pub fn images_folder(session_id: &str) -> String {
+    format!("{session_id}.images")
 }
 
 fn render_record(
@@ -176,12 +182,18 @@ fn render_record(
     r: &Record,
     numbers: &std::collections::HashMap<CheckpointId, u32>,
     w: &RecordWords,
+    session_id: &str,
 ) {
     let time = r.ts.format(TIME_FORMAT);
     // Messages carry the number `/pin N` and the screen use (the record's seq).
     let n = r.seq;
     match &r.body {
-        RecordBody::User { text, pinned, .. } => {
+        RecordBody::User {
+            text,
+            pinned,
+            images,
+            ..
+        } => {
             let pin = if *pinned {
                 format!(" · 📌 {}", w.pinned)
             } else {
@@ -189,6 +201,16 @@ fn render_record(
             };
             let _ = writeln!(md, "### {} #{n} · {time}{pin}\n", w.user);
             let _ = writeln!(md, "{}\n", sanitize(text).trim_end());
+            // Pictures link to their copies beside the export (`images_folder`).
+            for image in images {
+                let alt = sanitize(&image.name).replace(['[', ']'], "");
+                let _ = writeln!(
+                    md,
+                    "![{alt}]({}/{})\n",
+                    images_folder(session_id),
+                    image.file_name()
+                );
+            }
         }
         RecordBody::Assistant {
             text,

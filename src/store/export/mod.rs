@@ -18,8 +18,8 @@ mod markdown;
 
 pub use json::{to_json, to_json_text};
 pub use markdown::{
-    BoardWords, HeadWords, MarkdownWords, RecordWords, SettingsSentence, one_line, to_markdown,
-    to_markdown_titled,
+    BoardWords, HeadWords, MarkdownWords, RecordWords, SettingsSentence, images_folder, one_line,
+    to_markdown, to_markdown_titled,
 };
 
 use crate::core::overview::SessionOverview;
@@ -78,8 +78,44 @@ pub fn write_export(
         Format::Markdown(_) => "md",
     };
     let path = exports.join(format!("{session_id}.{ext}"));
+    if matches!(format, Format::Markdown(_)) {
+        copy_images(
+            dir,
+            session_id,
+            &log,
+            &exports.join(images_folder(session_id)),
+        )?;
+    }
     write_replacing(&path, text.as_bytes())?;
     Ok(path)
+}
+
+/// The pictures the session's messages carry, copied to `to` for the Markdown export's
+/// links; one missing or altered in the session is left out (its link then shows its
+/// name only), as resume says of it.
+fn copy_images(
+    dir: &crate::store::DataDir,
+    session_id: &str,
+    log: &LoadedLog,
+    to: &std::path::Path,
+) -> Result<(), StoreError> {
+    let mut made = false;
+    for r in &log.records {
+        let crate::core::record::RecordBody::User { images, .. } = &r.body else {
+            continue;
+        };
+        for image in images {
+            let Ok(bytes) = crate::store::images::load(dir, session_id, image) else {
+                continue;
+            };
+            if !made {
+                crate::store::fsutil::ensure_private_dir(to)?;
+                made = true;
+            }
+            crate::store::fsutil::write_atomic(to, &image.file_name(), &bytes)?;
+        }
+    }
+    Ok(())
 }
 
 /// Write `bytes` to `path` as a new private file (0600): written beside it and renamed

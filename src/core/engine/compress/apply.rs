@@ -33,7 +33,8 @@ impl Engine {
             .map(|m| m.tokens)
             .sum();
         let (key_decisions, files, next_steps) = parse_details(&result.text);
-        let facts = self.ledger_of(covers);
+        let mut facts = self.ledger_of(covers);
+        facts.extend(self.pictures_described(covers));
         Some(Checkpoint {
             id: CheckpointId(self.next_checkpoint_id),
             number: self.compressions + 1,
@@ -53,6 +54,47 @@ impl Engine {
             facts,
             summary_asked: false,
         })
+    }
+
+    /// A folded picture leaves the request (it went with its message); what the model
+    /// said about it stays, as a line of the model's (the ledger marks it so): the start
+    /// of its answer to the message that carried the picture, or that it had none.
+    fn pictures_described(&self, ids: &[MessageId]) -> Vec<LedgerLine> {
+        let chat = &self.prompts.chat;
+        let mut out = Vec::new();
+        for m in ids.iter().filter_map(|id| self.history.get(*id)) {
+            if m.role != Role::User || m.images.is_empty() {
+                continue;
+            }
+            let answer = self
+                .history
+                .next_by(m.id, Role::Assistant)
+                .filter(|a| {
+                    self.history
+                        .next_by(m.id, Role::User)
+                        .is_none_or(|u| u.id > a.id)
+                })
+                .map(|a| crate::core::image::description_of(&a.text))
+                .filter(|d| !d.is_empty());
+            for image in &m.images {
+                let size = format!("{}×{}", image.width, image.height);
+                let values = [
+                    ("name", image.name.as_str()),
+                    ("size", size.as_str()),
+                    ("description", answer.as_deref().unwrap_or("")),
+                ];
+                let text = match &answer {
+                    Some(_) => crate::core::prompts::fill(&chat.picture_described, &values),
+                    None => crate::core::prompts::fill(&chat.picture_undescribed, &values),
+                };
+                out.push(LedgerLine {
+                    text,
+                    from: Some(m.id),
+                    ..LedgerLine::default()
+                });
+            }
+        }
+        out
     }
 
     /// The ledger lines of the messages `ids`, in order, merged: the person's facts. A

@@ -83,8 +83,14 @@ pub(super) enum Awaiting {
 }
 
 impl Engine {
-    pub(super) fn user_message(&mut self, text: String, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
-        if text.trim().is_empty() {
+    pub(super) fn user_message(
+        &mut self,
+        text: String,
+        images: Vec<crate::core::image::ImageRef>,
+        now: DateTime<Utc>,
+        fx: &mut Vec<Effect>,
+    ) {
+        if text.trim().is_empty() && images.is_empty() {
             return;
         }
         let tokens = self.tok.count(&text);
@@ -96,6 +102,7 @@ impl Engine {
                 text,
                 pinned: false,
                 tokens: Some(tokens),
+                images,
             },
             now,
             fx,
@@ -254,7 +261,10 @@ impl Engine {
             return;
         }
         let cal = self.calibration();
+        // A request with pictures is not judged by its text's calibration: what the
+        // pictures cost is being learned from this very count (`pictures.rs`).
         if let Some(seen) = reply.prompt_eval_count
+            && self.images_in_context().0 == 0
             && cal.looks_truncated(reply.prompt_raw, seen, reply.prompt_eval_cached)
             && seen >= MIN_SERVER_WINDOW
         {

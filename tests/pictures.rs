@@ -1,0 +1,480 @@
+//! Pictures (#39) through the session actor and the fake Ollama over real HTTP: a file
+//! attached is stored by its hash and its bytes reach the server in the message's
+//! `images` (the fake's reply names their hash); a model without `vision` refuses the
+//! attach and names the one that can, and gets no pictures after a switch; a resumed
+//! session says which stored pictures are gone. Engine level: a fold replaces the
+//! picture with the model's description, and a picture's cost is learned and replayed.
+//! On disk: the stored file, the exports and a fork. The file checks themselves (a
+//! 200 MB file, a FIFO, a link out) are `store::attach`'s unit tests.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use base64::Engine as _;
+use ollm_tui::actor::{self, ActorConfig, Ask, AttachRefused, Parts, StoreSlot};
+use ollm_tui::core::engine::{Engine, EngineConfig, Request};
+use ollm_tui::core::image::ImageRef;
+use ollm_tui::core::prompts::Prompts;
+use ollm_tui::core::record::{Header, Record, RecordBody};
+use ollm_tui::llm::{OllamaBackend, OllamaOptions};
+use ollm_tui::store::{MemoryStore, SessionStore};
+use ollm_tui::view::{Notice, Update};
+use std::sync::Arc;
+use std::time::Duration;
+use support::fake_ollama::{FakeOllama, vision_model};
+use support::session::{Session, TOKENIZER, engine};
+
+/// A session on `model`, resumed from `records` (none: a new one).
+fn start(server: &FakeOllama, model: &str, records: Vec<Record>) -> Session {
+    let fresh = engine(model, None);
+    let header: Header = fresh.header("test");
+    let engine = if records.is_empty() {
+        fresh
+    } else {
+        let (replayed, report) = Engine::replay_owned(
+            &header,
+            records.clone(),
+            EngineConfig::default(),
+            TOKENIZER.clone(),
+            Arc::new(Prompts::builtin()),
+        );
+        assert!(report.issues.is_empty(), "{:?}", report.issues);
+        replayed
+    };
+    let backend = OllamaBackend::new(&server.url(), OllamaOptions::default()).unwrap();
+    let spawned = actor::spawn(Parts {
+        backend,
+        summary_backend: None,
+        engine: Box::new(move || engine),
+        store: StoreSlot::Open(MemoryStore::with_records(header, records)),
+        config: ActorConfig {
+            host: server.url(),
+            reconnect_after: Duration::from_secs(3600),
+            ..ActorConfig::default()
+        },
+        model: None,
+    });
+    Session { spawned }
+}
+
+/// A PNG of `w`×`h` made here (no binary fixtures), written to `dir/name`.
+fn png_file(dir: &std::path::Path, name: &str, w: u32, h: u32) -> (std::path::PathBuf, Vec<u8>) {
+    let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 99]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, out.get_ref()).unwrap();
+    (path, out.into_inner())
+}
+
+async fn attach(s: &Session, path: std::path::PathBuf) -> Result<ImageRef, AttachRefused> {
+    let (reply, rx) = tokio::sync::oneshot::channel();
+    s.cmd(Ask::AttachImage { path, reply }).await;
+    rx.await.unwrap()
+}
+
+fn sha_prefix(bytes: &[u8]) -> String {
+    ollm_tui::store::images::hash_of(bytes)[..8].to_string()
+}
+
+#[tokio::test]
+async fn an_attached_png_reaches_a_vision_model_and_its_reply_names_the_hash() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, bytes) = png_file(dir.path(), "shot.png", 64, 48);
+    let s = start(&server, "llava:7b", Vec::new());
+    let image = attach(&s, path).await.unwrap();
+    assert_eq!(
+        (image.width, image.height, image.name.as_str()),
+        (64, 48, "shot.png")
+    );
+    s.cmd(Request::Send {
+        text: "what is in this picture?".into(),
+        images: vec![image.clone()],
+    })
+    .await;
+    s.wait_for_messages(2).await;
+    let (exit, _) = s.finish().await;
+
+    // The request carried the file's bytes, base64, on the person's message only.
+    let chat = server.chat_requests();
+    let messages = chat[0]["messages"].as_array().unwrap();
+    let user = messages.iter().rev().find(|m| m["role"] == "user").unwrap();
+    let sent = base64::engine::general_purpose::STANDARD
+        .decode(user["images"][0].as_str().unwrap())
+        .unwrap();
+    assert_eq!(sent, bytes);
+    assert!(
+        messages
+            .iter()
+            .filter(|m| m.get("images").is_some())
+            .count()
+            == 1
+    );
+
+    // The fake saw those bytes: its answer names their length and hash.
+    let store = exit.store.as_ref().unwrap();
+    let records: Vec<RecordBody> = store.records().into_iter().map(|r| r.body).collect();
+    let reply = records
+        .iter()
+        .find_map(|r| match r {
+            RecordBody::Assistant { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        reply.contains(&format!(
+            "{} bytes, sha256 {}",
+            bytes.len(),
+            sha_prefix(&bytes)
+        )),
+        "{reply}"
+    );
+    // The record names the picture; the store holds it under its hash.
+    assert!(records.iter().any(
+        |r| matches!(r, RecordBody::User { images, .. } if images == std::slice::from_ref(&image))
+    ));
+    assert_eq!(store.load_image(&image).unwrap(), bytes);
+    // The fake counts 576 tokens a picture (llava's patches): learned from its count,
+    // give or take the text's estimate.
+    let learned = exit.engine.status().image_tokens.unwrap();
+    assert!((450..=700).contains(&learned), "learned {learned}");
+}
+
+#[tokio::test]
+async fn a_model_without_vision_refuses_the_picture_and_names_one_that_can() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = png_file(dir.path(), "shot.png", 8, 8);
+    let s = start(&server, "llama3.2:3b", Vec::new());
+    match attach(&s, path).await {
+        Err(AttachRefused::NotVision {
+            model,
+            vision_models,
+        }) => {
+            assert_eq!(model, "llama3.2:3b");
+            assert_eq!(vision_models, vec!["llava:7b".to_string()]);
+            let said = ollm_tui::app::words::pictures::refused(&AttachRefused::NotVision {
+                model,
+                vision_models,
+            });
+            assert!(
+                said.contains("cannot see pictures") && said.contains("/model llava:7b"),
+                "{said}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let (exit, _) = s.finish().await;
+    assert!(server.chat_requests().is_empty());
+    assert!(exit.store.as_ref().unwrap().records().is_empty());
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_picture_is_refused_with_the_reason() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.png");
+    std::fs::write(&path, "just text").unwrap();
+    let s = start(&server, "llava:7b", Vec::new());
+    let refused = attach(&s, path).await.unwrap_err();
+    let said = ollm_tui::app::words::pictures::refused(&refused);
+    assert!(said.contains("not a PNG, JPEG, WebP or GIF"), "{said}");
+    s.finish().await;
+}
+
+#[tokio::test]
+async fn a_resumed_session_says_which_pictures_are_gone() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let gone = ImageRef {
+        hash: "ab".repeat(32),
+        name: "whiteboard.jpg".into(),
+        width: 10,
+        height: 10,
+        bytes: 100,
+        format: ollm_tui::core::image::ImageFormat::Jpeg,
+    };
+    let records = vec![Record {
+        seq: 1,
+        ts: chrono::Utc::now(),
+        body: RecordBody::User {
+            text: "what does it say?".into(),
+            pinned: false,
+            tokens: None,
+            images: vec![gone],
+        },
+    }];
+    let s = start(&server, "llava:7b", records);
+    let (_, updates) = s.finish().await;
+    let missing: Vec<&Vec<String>> = updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Notice(Notice::ImagesMissing { names }) => Some(names),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(missing, vec![&vec!["whiteboard.jpg".to_string()]]);
+}
+
+/// Engine level: a message with a picture folds like any; the picture leaves the
+/// request with it, and the model's answer about it stays in the ledger, marked as the
+/// model's description of the picture.
+#[test]
+fn a_fold_replaces_the_picture_with_the_model_s_description() {
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(2048, Arc::new(ByteEstimate), Extractive::new());
+    let picture = ImageRef {
+        hash: "cd".repeat(32),
+        name: "whiteboard.png".into(),
+        width: 1280,
+        height: 720,
+        bytes: 5000,
+        format: ollm_tui::core::image::ImageFormat::Png,
+    };
+    let mut report = TurnReport::default();
+    h.run(
+        Request::Send {
+            text: "What does the whiteboard say?".into(),
+            images: vec![picture.clone()],
+        },
+        &mut report,
+        &|_| {
+            (
+                "The whiteboard lists three tasks: migrate the billing database, rotate the TLS certificates, and archive the 2019 invoices.".into(),
+                None,
+            )
+        },
+    );
+    let first = &report.sent[0];
+    let with_picture: Vec<_> = first
+        .messages
+        .iter()
+        .filter(|m| !m.images.is_empty())
+        .collect();
+    assert_eq!(with_picture.len(), 1);
+    assert_eq!(with_picture[0].images, vec![picture.clone()]);
+
+    // Talk until the picture's message is folded.
+    let mut i = 0;
+    while h.engine.compressions() == 0
+        || h.engine
+            .prompt()
+            .messages
+            .iter()
+            .any(|m| !m.images.is_empty())
+    {
+        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
+            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
+        });
+        i += 1;
+        assert!(i < 200, "the picture's message never folded");
+    }
+    let prompt = h.engine.prompt();
+    assert!(prompt.messages.iter().all(|m| m.images.is_empty()));
+    let context: String = prompt
+        .messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    // One ledger line, marked as the model's, names the picture and keeps what it said
+    // (the ledger shortens its lines: articles go, the words that carry it stay).
+    let line = context
+        .lines()
+        .find(|l| l.contains("whiteboard.png, 1280×720"))
+        .unwrap_or_else(|| panic!("no line for the picture:\n{context}"));
+    assert!(line.starts_with("- (assistant) "), "{line}");
+    assert!(line.contains("described"), "{line}");
+    for words in [
+        "migrate",
+        "billing database",
+        "TLS certificates",
+        "2019 invoices",
+    ] {
+        assert!(line.contains(words), "{words:?} lost: {line}");
+    }
+}
+
+/// Engine level: a picture's cost is learned from the server's count (what it counted
+/// beyond the text's calibrated estimate), counted again in the message, and replay
+/// learns the same.
+#[test]
+fn a_picture_s_cost_is_learned_from_the_server_s_count_and_replayed() {
+    use ollm_tui::core::image::DEFAULT_IMAGE_TOKENS;
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(8192, Arc::new(ByteEstimate), Extractive::new());
+    h.turn("hello first", |_| "Hello.".into());
+    assert_eq!(h.engine.status().image_tokens, None);
+    let picture = ImageRef {
+        hash: "ef".repeat(32),
+        name: "cat.png".into(),
+        width: 640,
+        height: 480,
+        bytes: 900,
+        format: ollm_tui::core::image::ImageFormat::Png,
+    };
+    let cal = h.engine.calibration();
+    let mut report = TurnReport::default();
+    h.run(
+        Request::Send {
+            text: "What animal is this?".into(),
+            images: vec![picture],
+        },
+        &mut report,
+        &|p| {
+            let text = cal.apply(p.raw_estimate - DEFAULT_IMAGE_TOKENS);
+            ("A cat on a sofa.".into(), Some(text + 300))
+        },
+    );
+    assert_eq!(
+        report.sent[0]
+            .messages
+            .iter()
+            .filter(|m| !m.images.is_empty())
+            .count(),
+        1
+    );
+    assert_eq!(h.engine.status().image_tokens, Some(300));
+    let text_tokens = h
+        .records
+        .iter()
+        .find_map(|r| match &r.body {
+            RecordBody::User {
+                tokens: Some(t),
+                images,
+                ..
+            } if !images.is_empty() => Some(*t),
+            _ => None,
+        })
+        .unwrap();
+    let counted = |e: &Engine| {
+        e.history()
+            .iter()
+            .find(|m| !m.images.is_empty())
+            .map(|m| m.tokens)
+            .unwrap()
+    };
+    assert_eq!(counted(&h.engine), text_tokens + 300);
+
+    let (replayed, report) = Engine::replay_owned(
+        &h.header(),
+        h.records.clone(),
+        EngineConfig::default(),
+        Arc::new(ByteEstimate),
+        Arc::new(Prompts::builtin()),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(replayed.status().image_tokens, Some(300));
+    assert_eq!(counted(&replayed), text_tokens + 300);
+}
+
+#[tokio::test]
+async fn after_a_switch_to_a_model_without_vision_the_pictures_stay_out_of_its_requests() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = png_file(dir.path(), "shot.png", 8, 8);
+    let s = start(&server, "llava:7b", Vec::new());
+    let image = attach(&s, path).await.unwrap();
+    s.cmd(Request::Send {
+        text: "look".into(),
+        images: vec![image],
+    })
+    .await;
+    s.wait_for_messages(2).await;
+    s.cmd(ollm_tui::actor::Command::SetModel {
+        name: "llama3.2:3b".into(),
+    })
+    .await;
+    s.say("and without it?").await;
+    s.wait_for_messages(4).await;
+    s.finish().await;
+    let chat = server.chat_requests();
+    let last = chat
+        .iter()
+        .rev()
+        .find(|r| r.to_string().contains("and without it?"))
+        .unwrap();
+    assert_eq!(last["model"], "llama3.2:3b");
+    assert!(
+        !last.to_string().contains("\"images\""),
+        "a model without vision got pictures: {last}"
+    );
+}
+
+/// A session on disk with a picture: its file is private beside the log, the exports
+/// carry it (Markdown links a copy beside the export, JSON names the hash), and so does a
+/// fork.
+#[test]
+fn a_stored_picture_is_private_and_the_exports_carry_it() {
+    use ollm_tui::store::export::{Format, write_export};
+    use ollm_tui::store::{DataDir, FileStore};
+    use std::os::unix::fs::PermissionsExt;
+
+    let home = tempfile::tempdir().unwrap();
+    let dir = DataDir::new(home.path()).unwrap();
+    let pics = tempfile::tempdir().unwrap();
+    let (path, bytes) = png_file(pics.path(), "diagram.png", 20, 10);
+    let ready = ollm_tui::store::attach::prepare(&path).unwrap();
+    assert_eq!(ready.bytes, bytes);
+    let header = engine("llava:7b", None).header("test");
+    let id = header.session_id.clone();
+    let mut store = FileStore::create(&dir, header).unwrap();
+    store.save_image(&ready.image, &ready.bytes).unwrap();
+    store
+        .append(&Record {
+            seq: 1,
+            ts: chrono::Utc::now(),
+            body: RecordBody::User {
+                text: "what does the diagram show?".into(),
+                pinned: false,
+                tokens: None,
+                images: vec![ready.image.clone()],
+            },
+        })
+        .unwrap();
+    store.sync().unwrap();
+    let kept = dir.images_dir(&id).join(ready.image.file_name());
+    assert_eq!(std::fs::read(&kept).unwrap(), bytes);
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+
+    let md_path =
+        write_export(&dir, &id, &Format::Markdown(ollm_tui::app::words::MARKDOWN)).unwrap();
+    let md = std::fs::read_to_string(&md_path).unwrap();
+    let link = format!("![diagram.png]({id}.images/{})", ready.image.file_name());
+    assert!(md.contains(&link), "{md}");
+    let copy = md_path
+        .parent()
+        .unwrap()
+        .join(format!("{id}.images"))
+        .join(ready.image.file_name());
+    assert_eq!(std::fs::read(copy).unwrap(), bytes);
+
+    let json_path = write_export(&dir, &id, &Format::Json).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json_path).unwrap()).unwrap();
+    let part = &json["messages"][0]["parts"][1];
+    assert_eq!(part["type"], "image");
+    assert_eq!(part["sha256"], ready.image.hash.as_str());
+    assert_eq!(part["name"], "diagram.png");
+
+    // A fork at the message has its own copy.
+    let forked = ollm_tui::store::manage::fork(&dir, &id, 1).unwrap();
+    let copied = dir.images_dir(&forked).join(ready.image.file_name());
+    assert_eq!(std::fs::read(copied).unwrap(), bytes);
+}
