@@ -220,10 +220,14 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
         };
         let mut vals = values(s);
         let names_only = vals.iter().all(|v| kind(v) == Kind::Name);
+        let aside_out;
         let s = if names_only && s.split_whitespace().count() > NAME_SENTENCE_WORDS {
             // In a long sentence a name counts in a short clause of its own: "presentation
             // night is booked at the Fleece on Towngate, upstairs room, they want …".
-            match name_clause(s) {
+            // An aside between dashes is left out first: "Minh — Nguyễn Văn Minh, the
+            // postdoc next to me — is the ITC superuser, so …" is said of Minh.
+            aside_out = without_aside(s);
+            match name_clause(&aside_out) {
                 Some(c) => {
                     vals = values(c);
                     c
@@ -260,6 +264,16 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
         }
     }
     out
+}
+
+/// `sentence` without an aside set off by a pair of dashes ("X — who is Y, of Z — did W"
+/// becomes "X did W"); as it was when there is no such pair.
+fn without_aside(sentence: &str) -> String {
+    let mut parts = sentence.splitn(3, " — ");
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(before), Some(_aside), Some(after)) => format!("{before} {after}"),
+        _ => sentence.to_string(),
+    }
 }
 
 /// The first clause of `sentence` (up to a comma or semicolon) that names something and
@@ -418,6 +432,19 @@ mod tests {
         let answered = extract("which port does the gateway use? it's 8443 now", true);
         assert_eq!(answered.len(), 1);
         assert!(answered[0].text.contains("gateway") && answered[0].text.contains("8443"));
+    }
+
+    #[test]
+    fn a_name_is_kept_with_what_is_said_of_it_past_an_aside() {
+        let lines = extract(
+            "Minh — Nguyễn Văn Minh, the postdoc on the bench next to mine — is the ITC superuser, so he has to sign me off before I'm allowed to run it alone, and he's doing the first run with me",
+            true,
+        );
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].text.contains("Minh is the ITC superuser"),
+            "{lines:?}"
+        );
     }
 
     #[test]
