@@ -51,7 +51,15 @@ pub fn open(path: &Path, root: Option<&Path>) -> io::Result<File> {
 
 /// Why `path`, of this kind, is not read.
 fn refused(path: &Path, kind: std::fs::FileType) -> io::Error {
-    let what = if kind.is_fifo() {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} is {}, not a file", path.display(), kind_name(&kind)),
+    )
+}
+
+/// What a file that is not a regular one is, in words ("a FIFO", "a device").
+pub fn kind_name(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_fifo() {
         "a FIFO"
     } else if kind.is_dir() {
         "a directory"
@@ -61,11 +69,7 @@ fn refused(path: &Path, kind: std::fs::FileType) -> io::Error {
         "a device"
     } else {
         "not a regular file"
-    };
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("{} is {what}, not a file", path.display()),
-    )
+    }
 }
 
 /// `path` is a link: open where it leads when that is inside `root`.

@@ -123,9 +123,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn folds_settings_counts_title_and_board() {
-        let header = Header {
+    fn header() -> Header {
+        Header {
             format: LOG_FORMAT.into(),
             format_version: FORMAT_VERSION,
             session_id: "s".into(),
@@ -136,7 +135,12 @@ mod tests {
             mode: Mode::Assistant,
             fork_of: None,
             params: Default::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn folds_settings_counts_title_and_board() {
+        let header = header();
         let records = [
             rec(
                 1,
@@ -204,18 +208,7 @@ mod tests {
 
     #[test]
     fn the_models_title_is_the_last_title_record_and_moves_no_activity() {
-        let header = Header {
-            format: LOG_FORMAT.into(),
-            format_version: FORMAT_VERSION,
-            session_id: "s".into(),
-            app_version: "t".into(),
-            model: "a:1b".into(),
-            created: at(0),
-            ctx: None,
-            mode: Mode::Assistant,
-            fork_of: None,
-            params: Default::default(),
-        };
+        let header = header();
         let user = rec(
             1,
             RecordBody::User {

@@ -245,7 +245,7 @@ fn read_checked(path: &Path) -> Result<Vec<u8>, AttachError> {
     if !meta.is_file() {
         return Err(AttachError::NotAFile {
             path: path.to_path_buf(),
-            what: kind_of(&meta.file_type()),
+            what: crate::small_file::kind_name(&meta.file_type()),
         });
     }
     if meta.len() > MAX_FILE_BYTES {
@@ -264,21 +264,6 @@ fn read_checked(path: &Path) -> Result<Vec<u8>, AttachError> {
             unreadable(e)
         }
     })
-}
-
-fn kind_of(kind: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_dir() {
-        "a directory"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else {
-        "not a regular file"
-    }
 }
 
 #[cfg(test)]
