@@ -136,26 +136,29 @@ pub fn compact(text: &str, form: Form) -> String {
     // Tight keeps the words around the line's weightiest values: beside "charged £180
     // for the roller", the names told along the way ("Ackroyd's", "Tomasz") are not what
     // the line is kept for, and a window spanning them all keeps the whole ramble.
-    let weights: Vec<_> = spans
-        .iter()
-        .map(|(a, b, v)| value_weight(rest, *a, *b, v))
-        .collect();
+    // (Weighed only for Tight: the plain form keeps every value.)
+    let weights: Vec<Weight> = if form == Form::Tight {
+        spans
+            .iter()
+            .map(|(a, b, v)| value_weight(rest, *a, *b, v))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let top = weights.iter().copied().max();
-    let anchors: Vec<(usize, usize, String)> = spans
-        .iter()
-        .zip(&weights)
-        .filter(|(_, w)| Some(**w) == top)
-        .map(|(s, _)| s.clone())
-        .collect();
+    let of_weight = |keep: &dyn Fn(Weight) -> bool| -> Vec<(usize, usize, String)> {
+        spans
+            .iter()
+            .zip(&weights)
+            .filter(|(_, w)| keep(**w))
+            .map(|(s, _)| s.clone())
+            .collect()
+    };
+    let anchors = of_weight(&|w| Some(w) == top);
     let anchored = |w: &str| within(w, &anchors);
     // Values that are more than a name told along the way: kept wherever they stand
     // inside the window.
-    let firm: Vec<(usize, usize, String)> = spans
-        .iter()
-        .zip(&weights)
-        .filter(|(_, w)| **w >= Weight::Soft && **w != Weight::Names || Some(**w) == top)
-        .map(|(s, _)| s.clone())
-        .collect();
+    let firm = of_weight(&|w| w >= Weight::Soft && w != Weight::Names || Some(w) == top);
     let firmly = |w: &str| within(w, &firm);
     let mut words: Vec<&str> = rest
         .split_whitespace()
