@@ -221,6 +221,36 @@ async fn a_chat_that_fits_the_window_keeps_every_fact_in_ours_as_in_truncation()
     }
 }
 
+/// #35's targets on the longest chat, written by someone who had not read the ledger's
+/// rules (66 turns; truncation keeps 4 of its 16 facts at 2048): as shipped, tools
+/// offered, replies of a few sentences, nine facts in ten with their subject in the
+/// last request, and at most one pass every four turns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_unseen_chat_keeps_nine_facts_in_ten_at_one_pass_in_four_turns() {
+    let (_server, backend) = fake_server(20).await;
+    let setup = setup(None);
+    let scenario = scenarios::all()
+        .into_iter()
+        .find(|s| s.name == "lab_notebook")
+        .unwrap();
+    let (m, _) = fidelity::measure(Strategy::Ours, &backend, &scenario, &setup)
+        .await
+        .unwrap();
+    assert!(
+        m.facts_kept * 10 >= m.facts * 9,
+        "{}/{} kept, lost {:?}",
+        m.facts_kept,
+        m.facts,
+        m.lost
+    );
+    let passes = m.passes.unwrap();
+    assert!(
+        passes.total as usize * 4 <= scenario.turns.len(),
+        "{passes:?} in {} turns",
+        scenario.turns.len()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_scenarios_compress_and_the_figures_follow() {
     let (_server, backend) = fake_server(150).await;

@@ -292,6 +292,22 @@ impl Budget {
         (f64::from(self.room()) * LEDGER_SHARE) as u32
     }
 
+    /// Tokens the fact ledger may take beside summaries of `summaries` tokens: its own
+    /// share and half of what the summaries leave of theirs. Summaries are spent last:
+    /// folds that summarize nothing (the facts are in the ledger) left the summaries'
+    /// share empty while the ledger let the person's facts go (a 66-turn chat at 2K kept
+    /// 13 of 16). Half, not all: with all of it, the recent turns left after a fold were
+    /// so few that passes came every 4 turns instead of every 5.
+    pub fn ledger_budget_beside(&self, summaries: u32) -> u32 {
+        self.ledger_budget()
+            .saturating_add(self.summaries_budget().saturating_sub(summaries) / 2)
+    }
+
+    /// The most the checkpoints' message holds, summaries and ledger together.
+    pub fn checkpoints_budget(&self) -> u32 {
+        self.summaries_budget().saturating_add(self.ledger_budget())
+    }
+
     /// Checkpoints kept apart before the two oldest are merged: [`MAX_CHECKPOINTS`] in a
     /// large context, fewer where the summaries' share is small (two at 2K).
     pub fn max_checkpoints(&self) -> usize {
@@ -440,7 +456,8 @@ mod tests {
             Budget::compute(8192, 1024, 250, 0, 0, 0, 0, 0.8),
             large,
         ] {
-            let checkpoints = b.summaries_budget() + b.ledger_budget();
+            let checkpoints = b.checkpoints_budget();
+            assert_eq!(checkpoints, b.summaries_budget() + b.ledger_budget());
             assert!(
                 checkpoints <= b.room() * 40 / 100,
                 "{checkpoints} of {}",
@@ -451,6 +468,20 @@ mod tests {
         }
         assert_eq!(small.max_checkpoints(), 2);
         assert_eq!(large.max_checkpoints(), MAX_CHECKPOINTS);
+    }
+
+    #[test]
+    fn the_ledger_takes_half_of_what_summaries_leave_and_never_more_than_both_shares() {
+        let b = Budget::compute(2048, 128, 600, 0, 0, 0, 0, 0.8);
+        let (ledger, summaries) = (b.ledger_budget(), b.summaries_budget());
+        // Folds that summarized nothing: the ledger grows into half the summaries' share.
+        assert_eq!(b.ledger_budget_beside(0), ledger + summaries / 2);
+        // Full summaries: the ledger has its own share and no more.
+        assert_eq!(b.ledger_budget_beside(summaries), ledger);
+        assert_eq!(b.ledger_budget_beside(summaries * 3), ledger);
+        for used in [0, summaries / 3, summaries / 2, summaries] {
+            assert!(used + b.ledger_budget_beside(used) <= b.checkpoints_budget());
+        }
     }
 
     #[test]

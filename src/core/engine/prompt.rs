@@ -457,7 +457,12 @@ impl Engine {
             let summary = ledger::drop_replaced(&cp.summary, &all);
             text.push_str(&self.entry_with(cp, &summary));
         }
-        let fitted = ledger::fit_prepared(prepared, self.ledger_budget());
+        let summaries = if text.is_empty() {
+            0
+        } else {
+            self.tok.count(&text)
+        };
+        let fitted = ledger::fit_prepared(prepared, self.budget().ledger_budget_beside(summaries));
         if !fitted.lines.is_empty() {
             if !text.is_empty() {
                 text.push_str("\n\n");

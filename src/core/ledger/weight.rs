@@ -101,6 +101,11 @@ const PARTICIPLE: &[&str] = &[
     "won", "been", "got", "done", "had", "gone", "said", "made", "seen", "told", "given", "taken",
     "left", "become", "not", "never", "always", "just", "already",
 ];
+/// "Minh is the ITC superuser", "Ines is our landlady": a name said to be someone, the
+/// answer to "who is the …?". Only before a determiner: "Zsófia is not the one" and
+/// "Brenda is away" give no one a role.
+const IS: &[&str] = &["is", "was"];
+const ROLE_DETERMINERS: &[&str] = &["the", "our", "my", "your", "their", "his", "her"];
 /// A small value (see [`Weight::Soft`]).
 static SMALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -158,10 +163,10 @@ pub fn value_weight(text: &str, start: usize, end: usize, value: &str) -> Weight
         && back.next().is_some_and(|w| PLACED.contains(&w.as_str()));
     let mut next = text[end..].split_whitespace();
     let after = plain(next.next());
-    let role = ROLE_AFTER.contains(&after.as_str()) && {
-        let then = plain(next.next());
-        !(then.ends_with("ed") || PARTICIPLE.contains(&then.as_str()))
-    };
+    let then = plain(next.next());
+    let role = ROLE_AFTER.contains(&after.as_str())
+        && !(then.ends_with("ed") || PARTICIPLE.contains(&then.as_str()))
+        || IS.contains(&after.as_str()) && ROLE_DETERMINERS.contains(&then.as_str());
     let vague = VAGUE.is_match(value.trim())
         || (DECADE.is_match(value) || YEAR.is_match(value))
             && YEAR_BEFORE.contains(&before.as_str())
@@ -229,6 +234,7 @@ mod tests {
         for hard in [
             // A name with a role, or after "is a" / "booked at the".
             "Søren Dahl has the pavilion keys",
+            "Minh is the ITC superuser",
             "the boiler is a Vaillant",
             "presentation night is booked at the Fleece on Towngate",
             "living room walls are going to be Skimming Stone",
@@ -238,6 +244,7 @@ mod tests {
         for told in [
             // "has" of a tense, a group by age, a year after "approx.".
             "which Søren has won eleven times",
+            "Zsófia is not the one with jet lag",
             "the under-11s were brilliant tonight by the way",
             "he opens up on match days and has done since approx. 1994",
         ] {

@@ -125,7 +125,7 @@ impl Engine {
             .collect();
         ledger::stored(
             ledger::merge(&lines),
-            self.ledger_budget(),
+            self.budget().checkpoints_budget(),
             self.tok.as_ref(),
         )
     }
@@ -276,7 +276,7 @@ impl Engine {
                     // it, and recall finds it there).
                     facts: ledger::stored(
                         ledger::merge(parts.iter().flat_map(|c| &c.facts)),
-                        self.ledger_budget(),
+                        self.budget().checkpoints_budget(),
                         self.tok.as_ref(),
                     ),
                     summary_asked: parts.iter().all(|c| c.summary_asked),

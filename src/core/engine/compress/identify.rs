@@ -60,7 +60,7 @@ impl Engine {
         // target. The checkpoints after it are projected from what they take now plus a
         // new summary and the ledger lines it brings, within their shares of the room.
         let projected_cp = (b.checkpoints + b.level_cap(Level::Detailed) + b.ledger_budget() / 4)
-            .min(b.summaries_budget() + b.ledger_budget());
+            .min(b.checkpoints_budget());
         let recent_target = b
             .fold_target(self.cfg.budget.fold_to)
             .saturating_sub(projected_cp);
