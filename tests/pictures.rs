@@ -478,3 +478,111 @@ fn a_stored_picture_is_private_and_the_exports_carry_it() {
     let copied = dir.images_dir(&forked).join(ready.image.file_name());
     assert_eq!(std::fs::read(copied).unwrap(), bytes);
 }
+
+/// `ollm-tui export ID -o FILE`: the Markdown links each picture to a copy in
+/// `FILE`'s folder (`chat.md` → `chat.images/`, 0700, files 0600), and names one whose
+/// stored file is gone instead of failing; printed, it links the stored files; JSON
+/// carries both hashes.
+#[test]
+fn the_markdown_export_copies_pictures_beside_it_and_names_a_missing_one() {
+    use ollm_tui::store::{DataDir, FileStore};
+    use std::os::unix::fs::PermissionsExt;
+
+    let home = tempfile::tempdir().unwrap();
+    let dir = DataDir::new(home.path()).unwrap();
+    let pics = tempfile::tempdir().unwrap();
+    let kept =
+        ollm_tui::store::attach::prepare(&png_file(pics.path(), "diagram.png", 20, 10).0).unwrap();
+    let gone =
+        ollm_tui::store::attach::prepare(&png_file(pics.path(), "gone.png", 7, 5).0).unwrap();
+    let header = engine("llava:7b", None).header("test");
+    let id = header.session_id.clone();
+    let mut store = FileStore::create(&dir, header).unwrap();
+    store.save_image(&kept.image, &kept.bytes).unwrap();
+    store.save_image(&gone.image, &gone.bytes).unwrap();
+    for (seq, images) in [
+        (1, vec![kept.image.clone()]),
+        (2, vec![gone.image.clone(), kept.image.clone()]),
+    ] {
+        store
+            .append(&Record {
+                seq,
+                ts: chrono::Utc::now(),
+                body: RecordBody::User {
+                    text: format!("message {seq}"),
+                    pinned: false,
+                    tokens: None,
+                    images,
+                },
+            })
+            .unwrap();
+    }
+    store.sync().unwrap();
+    drop(store);
+    std::fs::remove_file(dir.images_dir(&id).join(gone.image.file_name())).unwrap();
+
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ollm-tui"))
+            .args(args)
+            .env("OLLM_HOME", home.path())
+            .env_remove("OLLAMA_HOST")
+            .output()
+            .unwrap()
+    };
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("chat.md");
+    let o = run(&["export", &id, "-o", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("1 picture of this session is missing"),
+        "{err}"
+    );
+    let md = std::fs::read_to_string(&file).unwrap();
+    let link = format!("![diagram.png](chat.images/{})", kept.image.file_name());
+    assert_eq!(md.matches(&link).count(), 2, "{md}");
+    assert!(
+        md.contains("gone.png (7×5): its file is missing") && !md.contains(&gone.image.hash),
+        "{md}"
+    );
+    let folder = out.path().join("chat.images");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&folder), 0o700);
+    let copies: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(copies, vec![folder.join(kept.image.file_name())]);
+    assert_eq!(std::fs::read(&copies[0]).unwrap(), kept.bytes);
+    assert_eq!(mode(&copies[0]), 0o600);
+
+    // Printed, there is no folder beside it: the links name the files where they are kept.
+    let o = run(&["export", &id]);
+    let printed = String::from_utf8_lossy(&o.stdout);
+    let stored = dir.images_dir(&id).join(kept.image.file_name());
+    assert!(
+        printed.contains(&format!("![diagram.png]({})", stored.display()))
+            || printed.contains(&format!("![diagram.png](<{}>)", stored.display())),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("gone.png (7×5): its file is missing"),
+        "{printed}"
+    );
+
+    // JSON names every picture by its hash, the missing one too.
+    let o = run(&["export", &id, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let hashes: Vec<&str> = json["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .filter(|p| p["type"] == "image")
+        .map(|p| p["sha256"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hashes,
+        vec![&*kept.image.hash, &*gone.image.hash, &*kept.image.hash]
+    );
+}

@@ -52,6 +52,12 @@ pub const MARKDOWN: MarkdownWords = MarkdownWords {
             format!("Calls `{name}`{how}")
         },
         interrupted: "Interrupted",
+        picture_missing: |name, w, h| {
+            format!(
+                "🖼 {name} ({w}×{h}): its file is missing or changed in the session's store, \
+                 so this export has no copy of it"
+            )
+        },
         interrupted_note: "the reply stopped here; the partial text above was kept.",
         tool: "Tool",
         took: |ms| format!("{:.1}s", ms as f64 / 1000.0),

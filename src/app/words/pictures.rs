@@ -52,6 +52,15 @@ pub fn not_vision_at_send(model: &str) -> String {
     )
 }
 
+/// A Markdown export that could only name some pictures: their stored files are gone.
+pub fn export_missing(n: usize) -> String {
+    let them = match n {
+        1 => "1 picture of this session is".to_string(),
+        n => format!("{n} pictures of this session are"),
+    };
+    format!("{them} missing or changed in its store: the export names them without a copy")
+}
+
 /// `/image clear` with nothing attached, or the pictures removed.
 pub fn cleared(n: usize) -> String {
     match n {
