@@ -586,3 +586,136 @@ fn the_markdown_export_copies_pictures_beside_it_and_names_a_missing_one() {
         vec![&*kept.image.hash, &*gone.image.hash, &*kept.image.hash]
     );
 }
+
+/// A message with a picture whose reply never came (the request failed), talked past
+/// until it folds, with `describe` as the vision model's answer when asked to describe
+/// it (`None`: it cannot see pictures, or the request fails).
+fn fold_an_unanswered_picture(
+    describe: Option<fn(&str) -> String>,
+) -> (
+    ollm_tui::core::testing::Harness<ollm_tui::core::summarizer::doubles::Extractive>,
+    ImageRef,
+) {
+    use ollm_tui::core::engine::{Effect, Input};
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(2048, Arc::new(ByteEstimate), Extractive::new());
+    h.describe = describe;
+    let picture = ImageRef {
+        hash: "ef".repeat(32),
+        name: "rack.jpg".into(),
+        width: 800,
+        height: 600,
+        bytes: 4000,
+        format: ollm_tui::core::image::ImageFormat::Jpeg,
+    };
+    let fx = h.engine.handle(
+        Request::Send {
+            text: "Which cable is loose in this photo?".into(),
+            images: vec![picture.clone()],
+        },
+        h.clock.tick(),
+    );
+    assert!(fx.iter().any(|e| matches!(e, Effect::Chat(_))));
+    let mut report = TurnReport::default();
+    let unsent: Vec<Effect> = fx
+        .into_iter()
+        .filter(|e| !matches!(e, Effect::Chat(_)))
+        .collect();
+    h.execute(unsent, &mut report, &|_| unreachable!("no chat request"));
+    // The request failed: no reply about the picture.
+    h.run(Input::NoReply, &mut report, &|_| {
+        unreachable!("no chat request")
+    });
+    let mut i = 0;
+    while h.engine.compressions() == 0
+        || h.engine
+            .prompt()
+            .messages
+            .iter()
+            .any(|m| !m.images.is_empty())
+    {
+        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
+            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
+        });
+        i += 1;
+        assert!(i < 200, "the picture's message never folded");
+    }
+    (h, picture)
+}
+
+/// The context's line for the folded picture (the ledger's, under the summaries).
+fn picture_line_of(engine: &Engine) -> String {
+    let prompt = engine.prompt();
+    let context: String = prompt
+        .messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    context
+        .lines()
+        .find(|l| l.contains("rack.jpg, 800×600"))
+        .unwrap_or_else(|| panic!("no line for the picture:\n{context}"))
+        .to_string()
+}
+
+/// Engine level: a picture folded before the model answered about it is described by the
+/// model when asked, once, between turns; the line becomes that description, marked as the
+/// model's, and replay of the log rebuilds it.
+#[test]
+fn a_picture_folded_unanswered_is_described_when_asked_and_replay_keeps_it() {
+    let (mut h, _) = fold_an_unanswered_picture(Some(|name| {
+        format!(
+            "The photo {name} shows a server rack; the orange patch cable in port 12 hangs loose.\n\nMore."
+        )
+    }));
+    assert_eq!(h.described.len(), 1, "{:?}", h.described);
+    assert_eq!(h.described[0].1, "rack.jpg");
+    let line = picture_line_of(&h.engine);
+    assert!(line.starts_with("- (assistant) "), "{line}");
+    assert!(line.contains("described"), "{line}");
+    for words in ["orange patch cable", "port 12"] {
+        assert!(line.contains(words), "{words:?} lost: {line}");
+    }
+    assert!(!line.contains("More"), "the first paragraph only: {line}");
+    // Asked once: more turns ask nothing again.
+    h.turn("And one more thing, briefly.", |_| "Sure, briefly.".into());
+    assert_eq!(h.described.len(), 1);
+    // The log holds the description: replay rebuilds the same line.
+    assert!(
+        h.records
+            .iter()
+            .any(|r| r.body.kind() == "picture_described")
+    );
+    let (replayed, report) = Engine::replay_owned(
+        &h.header(),
+        h.records.clone(),
+        EngineConfig::default(),
+        Arc::new(ollm_tui::core::tokens::ByteEstimate),
+        Arc::new(Prompts::builtin()),
+    );
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+    assert_eq!(picture_line_of(&replayed), picture_line_of(&h.engine));
+}
+
+/// Engine level: when no description comes (the model cannot see pictures, or the request
+/// failed), the line naming the picture stays, and it is not asked again.
+#[test]
+fn a_picture_folded_unanswered_keeps_a_line_naming_it_when_no_description_comes() {
+    let (mut h, _) = fold_an_unanswered_picture(None);
+    assert_eq!(h.described.len(), 1);
+    let line = picture_line_of(&h.engine);
+    assert!(line.contains("rack.jpg, 800×600"), "{line}");
+    // (The ledger shortens its lines: "the" goes.)
+    assert!(line.contains("before model described it"), "{line}");
+    h.turn("And one more thing, briefly.", |_| "Sure, briefly.".into());
+    assert_eq!(h.described.len(), 1, "asked once");
+    assert!(
+        h.records
+            .iter()
+            .all(|r| r.body.kind() != "picture_described")
+    );
+}

@@ -52,6 +52,9 @@ pub const MARKDOWN: MarkdownWords = MarkdownWords {
             format!("Calls `{name}`{how}")
         },
         interrupted: "Interrupted",
+        picture_described: |id, line| {
+            format!("The model described the picture of message {id}, folded unanswered: {line}")
+        },
         picture_missing: |name, w, h| {
             format!(
                 "🖼 {name} ({w}×{h}): its file is missing or changed in the session's store, \

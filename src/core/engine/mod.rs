@@ -38,6 +38,7 @@
 mod apply;
 mod commands;
 pub mod compress;
+mod describe;
 mod digest;
 mod facts;
 mod input;
@@ -272,6 +273,9 @@ pub struct Engine {
     /// A compression runs in the background (`CompressInBackground` not answered yet;
     /// runtime only).
     background: bool,
+    /// Folded pictures the model never answered about: which were asked to be described
+    /// (runtime only; what came back is logged).
+    describing: describe::Describing,
     /// Checkpoint numbers merged away → the number they were merged into (derived from
     /// merge records, so replay rebuilds it). Lets "checkpoint 3" be found after aging.
     merged_numbers: HashMap<u32, u32>,
@@ -381,6 +385,7 @@ impl Engine {
             emergency_snapshot_taken: false,
             turn: None,
             background: false,
+            describing: Default::default(),
             merged_numbers: HashMap::new(),
             pending_restore: None,
             system: Part::default(),

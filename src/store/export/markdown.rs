@@ -77,6 +77,9 @@ pub struct RecordWords {
     /// A picture whose stored file is missing or changed, so the export has no copy:
     /// its name (folded), width and height.
     pub picture_missing: fn(&str, u32, u32) -> String,
+    /// A picture of message N folded before the model answered about it, described by
+    /// the model when asked: the ledger's line for it now (folded).
+    pub picture_described: fn(MessageId, &str) -> String,
     pub interrupted_note: &'static str,
     pub tool: &'static str,
     /// How long a tool ran, from milliseconds.
@@ -377,6 +380,10 @@ fn render_record(
         }
         RecordBody::Watermark { at } => {
             let _ = writeln!(md, "> ✔ {} · {time}\n", (w.task_done)(*at));
+        }
+        RecordBody::PictureDescribed { from, new, .. } => {
+            let said = (w.picture_described)(*from, &one_line(new));
+            let _ = writeln!(md, "> 🖼 {said} · {time}\n");
         }
         // Recall's vectors are numbers for the model, not something to read.
         // The title heads the transcript (`to_markdown_titled`).
