@@ -26,7 +26,12 @@ use support::session::{Session, TOKENIZER, engine};
 
 /// A session on `model`, resumed from `records` (none: a new one).
 fn start(server: &FakeOllama, model: &str, records: Vec<Record>) -> Session {
-    let fresh = engine(model, None);
+    start_ctx(server, model, records, None)
+}
+
+/// [`start`] with the context window `ctx`.
+fn start_ctx(server: &FakeOllama, model: &str, records: Vec<Record>, ctx: Option<u32>) -> Session {
+    let fresh = engine(model, ctx);
     let header: Header = fresh.header("test");
     let engine = if records.is_empty() {
         fresh
@@ -717,5 +722,231 @@ fn a_picture_folded_unanswered_keeps_a_line_naming_it_when_no_description_comes(
         h.records
             .iter()
             .all(|r| r.body.kind() != "picture_described")
+    );
+}
+
+/// A message with a picture (`diagram.png`) answered, then talked past until it folds,
+/// with a model that sees pictures or not; the server counts the picture at about
+/// `picture_tokens`.
+fn fold_a_picture(
+    vision: bool,
+    picture_tokens: u32,
+) -> (
+    ollm_tui::core::testing::Harness<ollm_tui::core::summarizer::doubles::Extractive>,
+    ImageRef,
+) {
+    use ollm_tui::core::engine::Input;
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(2048, Arc::new(ByteEstimate), Extractive::new());
+    let mut report = TurnReport::default();
+    h.run(
+        Input::ModelInfo {
+            context_length: None,
+            parameter_size: None,
+            server_ctx: None,
+            vision,
+        },
+        &mut report,
+        &|_| unreachable!("no chat request"),
+    );
+    let picture = ImageRef {
+        hash: "ab".repeat(32),
+        name: "diagram.png".into(),
+        width: 640,
+        height: 480,
+        bytes: 3000,
+        format: ollm_tui::core::image::ImageFormat::Png,
+    };
+    h.run(
+        Request::Send {
+            text: "Here is the deployment diagram.".into(),
+            images: vec![picture.clone()],
+        },
+        &mut report,
+        &|p| {
+            (
+                format!("It shows three services. {}", "More. ".repeat(3)),
+                // The estimate counts the default for the picture; the server its own.
+                Some(p.estimate - ollm_tui::core::image::DEFAULT_IMAGE_TOKENS + picture_tokens),
+            )
+        },
+    );
+    let mut i = 0;
+    while h.engine.compressions() == 0
+        || h.engine
+            .prompt()
+            .messages
+            .iter()
+            .any(|m| !m.images.is_empty())
+    {
+        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
+            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
+        });
+        i += 1;
+        assert!(i < 200, "the picture's message never folded");
+    }
+    (h, picture)
+}
+
+fn pictures_of_last_user(prompt: &ollm_tui::core::engine::ChatPrompt) -> Vec<ImageRef> {
+    prompt
+        .messages
+        .iter()
+        .rev()
+        .find(|m| m.role == ollm_tui::core::engine::PromptRole::User)
+        .map(|m| m.images.clone())
+        .unwrap_or_default()
+}
+
+/// Engine level: asked about ("the diagram", or by its file name), a folded picture goes
+/// again on the message asking, for that turn only, said in the transcript; the reply's
+/// count (which holds it) teaches no cost.
+#[test]
+fn a_folded_picture_asked_about_comes_back_for_that_turn() {
+    use ollm_tui::core::events::EngineEvent;
+
+    let (mut h, picture) = fold_a_picture(true, 300);
+    let report = h.turn("What did the diagram show again?", |_| {
+        "Three services.".into()
+    });
+    assert_eq!(
+        pictures_of_last_user(&report.sent[0]),
+        vec![picture.clone()]
+    );
+    assert_eq!(report.sent[0].pictures_back, vec![picture.clone()]);
+    assert!(
+        report.events.iter().any(|e| matches!(
+            e,
+            EngineEvent::PicturesRecalled { names } if names == &["diagram.png".to_string()]
+        )),
+        "{:?}",
+        report.events
+    );
+    let reply = h
+        .records
+        .iter()
+        .rev()
+        .find_map(|r| match &r.body {
+            RecordBody::Assistant {
+                prompt_estimate, ..
+            } => Some(*prompt_estimate),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        reply, None,
+        "a count with a picture brought back teaches nothing"
+    );
+    // The next turn, not about it, goes without it.
+    let report = h.turn("Thanks, and what is a load balancer?", |_| {
+        "A router.".into()
+    });
+    assert!(pictures_of_last_user(&report.sent[0]).is_empty());
+    // By its file name too.
+    let report = h.turn("Look at diagram.png once more, please.", |_| "Sure.".into());
+    assert_eq!(pictures_of_last_user(&report.sent[0]), vec![picture]);
+}
+
+/// Engine level: a model that cannot see pictures gets none back, however it is asked.
+#[test]
+fn a_folded_picture_stays_out_for_a_model_without_vision() {
+    let (mut h, _) = fold_a_picture(false, 300);
+    let report = h.turn("What did the diagram show again?", |_| {
+        "Three services.".into()
+    });
+    assert!(pictures_of_last_user(&report.sent[0]).is_empty());
+    assert!(report.sent[0].pictures_back.is_empty());
+}
+
+/// Through the actor and the fake: once the picture's message is folded, a message asking
+/// about "the screenshot" carries the picture's bytes again, on itself; the folded message
+/// does not.
+#[tokio::test]
+async fn asked_about_after_a_fold_the_picture_s_bytes_reach_the_server_again() {
+    let server = FakeOllama::start().await;
+    server.add_model(vision_model());
+    let dir = tempfile::tempdir().unwrap();
+    let (path, bytes) = png_file(dir.path(), "error.png", 40, 30);
+    // Long answers in a small window: a fold has something to fold.
+    server.set_reply_words(120);
+    let s = start_ctx(&server, "llava:7b", Vec::new(), Some(4096));
+    let image = attach(&s, path).await.unwrap();
+    s.cmd(Request::Send {
+        text: "here is the error dialog".into(),
+        images: vec![image],
+    })
+    .await;
+    s.wait_for_messages(2).await;
+    // The newest 8 messages are kept whole by a fold: the picture's must be older.
+    for (i, n) in [(1, 4), (2, 6), (3, 8), (4, 10), (5, 12)] {
+        s.cmd(Request::Send {
+            text: format!("unrelated question number {i} about the build"),
+            images: Vec::new(),
+        })
+        .await;
+        s.wait_for_messages(n).await;
+    }
+    s.cmd(Request::Compress { focus: None }).await;
+    s.cmd(Request::Send {
+        text: "what did the screenshot say again?".into(),
+        images: Vec::new(),
+    })
+    .await;
+    s.wait_for_messages(14).await;
+    let (exit, updates) = s.finish().await;
+    assert!(
+        exit.engine.compressions() > 0,
+        "nothing was folded: {:?}",
+        updates
+            .iter()
+            .map(|u| format!("{u:?}"))
+            .filter(|u| u.contains("ompress") || u.contains("Notice"))
+            .collect::<Vec<_>>()
+    );
+
+    let chat = server.chat_requests();
+    let asking = chat
+        .iter()
+        .rev()
+        .find(|r| r.to_string().contains("what did the screenshot say again?"))
+        .unwrap();
+    let messages = asking["messages"].as_array().unwrap();
+    assert!(
+        !messages
+            .iter()
+            .any(|m| m["content"] == "here is the error dialog"),
+        "the picture's message is folded"
+    );
+    let with_images: Vec<&serde_json::Value> = messages
+        .iter()
+        .filter(|m| m.get("images").is_some())
+        .collect();
+    assert_eq!(with_images.len(), 1, "{asking}");
+    assert_eq!(
+        with_images[0]["content"],
+        "what did the screenshot say again?"
+    );
+    let sent = base64::engine::general_purpose::STANDARD
+        .decode(with_images[0]["images"][0].as_str().unwrap())
+        .unwrap();
+    assert_eq!(sent, bytes);
+    // The fake answered from the bytes, and the transcript said the picture came back.
+    let reply = exit
+        .engine
+        .history()
+        .iter()
+        .rev()
+        .find(|m| m.role == ollm_tui::core::message::Role::Assistant)
+        .map(|m| m.text.clone())
+        .unwrap();
+    assert!(reply.contains(&sha_prefix(&bytes)), "{reply}");
+    assert!(
+        updates
+            .iter()
+            .any(|u| format!("{u:?}").contains("PicturesRecalled")),
+        "the transcript says the picture came back"
     );
 }

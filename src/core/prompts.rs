@@ -34,6 +34,9 @@ pub struct ChatPrompts {
     pub picture_described_later: String,
     /// What the model is asked, with the picture, when it folded unanswered.
     pub describe_picture: String,
+    /// Words that ask about a picture ("the screenshot"), comma-separated: a message that
+    /// says one brings the last folded picture back for its turn (`picture_recall`).
+    pub picture_words: String,
     pub modes: ModeTexts,
 }
 

@@ -98,6 +98,8 @@ pub enum Input {
         parameter_size: Option<String>,
         /// The window the model is loaded with now, if it is loaded.
         server_ctx: Option<u32>,
+        /// Its capabilities include `vision`: a folded picture may be brought back.
+        vision: bool,
     },
     /// The context the server loaded the model with (`/api/ps`); not persisted.
     LoadedCtx {
@@ -313,7 +315,11 @@ impl Engine {
                 context_length,
                 parameter_size,
                 server_ctx,
-            } => self.model_info(context_length, parameter_size.as_deref(), server_ctx),
+                vision,
+            } => {
+                self.sees_images = vision;
+                self.model_info(context_length, parameter_size.as_deref(), server_ctx)
+            }
             Input::LoadedCtx { ctx } => self.loaded_ctx(ctx, &mut fx),
             Input::ToolsAvailable(offers) => self.set_tools(offers),
             Input::ToolResult(answer) => self.tool_result(answer, now, &mut fx),
@@ -437,6 +443,7 @@ pub fn kept_in_log(ev: &EngineEvent) -> bool {
         | EngineEvent::OverflowPersists { .. }
         | EngineEvent::ReliabilityWarning { .. }
         | EngineEvent::Recalled { .. }
+        | EngineEvent::PicturesRecalled { .. }
         | EngineEvent::LedgerFull { .. }
         | EngineEvent::SummariesOff { .. } => true,
         EngineEvent::CompressionSkipped { .. }

@@ -43,6 +43,7 @@ mod digest;
 mod facts;
 mod input;
 mod offer;
+mod picture_recall;
 mod pictures;
 mod prompt;
 mod read_through;
@@ -276,6 +277,9 @@ pub struct Engine {
     /// Folded pictures the model never answered about: which were asked to be described
     /// (runtime only; what came back is logged).
     describing: describe::Describing,
+    /// The model sees pictures (`vision` in its capabilities, from `ModelInfo`; runtime
+    /// only): only then is a folded picture brought back for a turn.
+    sees_images: bool,
     /// Checkpoint numbers merged away → the number they were merged into (derived from
     /// merge records, so replay rebuilds it). Lets "checkpoint 3" be found after aging.
     merged_numbers: HashMap<u32, u32>,
@@ -386,6 +390,7 @@ impl Engine {
             turn: None,
             background: false,
             describing: Default::default(),
+            sees_images: false,
             merged_numbers: HashMap::new(),
             pending_restore: None,
             system: Part::default(),
