@@ -120,6 +120,7 @@ fn frame(fx: &Fixed, t: &mut Transcript, buf: &mut Buffer, width: u16) {
         details: false,
         queued: &[],
         attached: Vec::new(),
+        image_cost: None,
     };
     render_buffer(area, buf, &mut view);
 }
@@ -314,6 +315,7 @@ fn bench_render(c: &mut Criterion) {
                 details: false,
                 queued: &[],
                 attached: Vec::new(),
+                image_cost: None,
             };
             term.draw(|f| render(f, &mut view)).unwrap();
         });

@@ -1902,6 +1902,7 @@ fn models_under_a_billion_parameters_are_not_taught_the_marker_lines() {
         context_length: Some(32_768),
         parameter_size: Some("494.03M".into()),
         server_ctx: None,
+        vision: false,
     });
     let small = system_of(&mut h);
     assert!(!small.contains("[GOAL]"), "{small}");

@@ -46,6 +46,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
         details: false,
         queued: &[],
         attached: Vec::new(),
+        image_cost: None,
     };
     render_buffer(area, &mut buf, &mut view);
 }

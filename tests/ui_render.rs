@@ -7,6 +7,7 @@ use ollm_tui::app::present::banner_of;
 use ollm_tui::app::words::{self, KeyNames};
 use ollm_tui::core::checkpoint::{Checkpoint, CheckpointId, Level};
 use ollm_tui::core::goals::{Author, GoalBoard, GoalChange, Priority};
+use ollm_tui::core::image::{ImageCost, ImageFormat, ImageRef};
 use ollm_tui::core::message::{Message, MessageId, ReplyStatus, Role, ToolInfo};
 use ollm_tui::core::mode::{Mode, Tier};
 use ollm_tui::core::record::SnapshotPurpose;
@@ -69,6 +70,7 @@ struct Parts {
     ascii: bool,
     details: bool,
     queued: Vec<String>,
+    image_cost: Option<ImageCost>,
 }
 
 impl Parts {
@@ -81,6 +83,7 @@ impl Parts {
             ascii: false,
             details: false,
             queued: Vec::new(),
+            image_cost: None,
         }
     }
 
@@ -129,6 +132,7 @@ impl Parts {
             details: self.details,
             queued: &self.queued,
             attached: Vec::new(),
+            image_cost: self.image_cost,
         };
         render_buffer(area, &mut buf, &mut view);
         buf
@@ -631,6 +635,36 @@ fn a_streamed_reply_ends_identical_to_a_complete_one() {
     assert_eq!(
         buffer_text(&parts.draw(&mut streamed, 70, 40, None, None)),
         buffer_text(&parts.draw(&mut direct, 70, 40, None, None))
+    );
+}
+
+#[test]
+fn a_sent_pictures_chip_says_its_cost_a_guess_until_learned() {
+    let mut parts = Parts::new();
+    let mut t = Transcript::new();
+    let mut e = Entry::user("what is on it?", t0());
+    e.id = Some(MessageId(3));
+    e.images = vec![ImageRef {
+        hash: "a".repeat(64),
+        name: "shot.png".into(),
+        width: 1280,
+        height: 720,
+        bytes: 10,
+        format: ImageFormat::Png,
+    }];
+    t.push(e);
+    parts.image_cost = Some(ImageCost::from_learned(None));
+    let guessed = buffer_text(&parts.draw(&mut t, 80, 6, None, None));
+    assert!(
+        guessed.contains("🖼 shot.png 1280×720 · ≈ 768 tokens (guess)"),
+        "{guessed}"
+    );
+    // Learned from the server: the same (cached) entry says the measured figure.
+    parts.image_cost = Some(ImageCost::from_learned(Some(576)));
+    let learned = buffer_text(&parts.draw(&mut t, 80, 6, None, None));
+    assert!(
+        learned.contains("shot.png 1280×720 · ≈ 576 tokens") && !learned.contains("guess"),
+        "{learned}"
     );
 }
 

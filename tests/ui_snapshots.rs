@@ -116,6 +116,7 @@ impl Fixture {
             details: false,
             queued: &[],
             attached: Vec::new(),
+            image_cost: None,
         };
         term.draw(|f| render(f, &mut view)).unwrap();
         term.backend().buffer().clone()

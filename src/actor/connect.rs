@@ -100,6 +100,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     context_length: info.context_length,
                     parameter_size: info.parameter_size,
                     server_ctx,
+                    vision: self.link.vision_capable(),
                 });
                 // MCP servers start now, so that the first request offers their tools
                 // (the app is open meanwhile); then the engine learns the whole offer.
@@ -146,6 +147,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     context_length: info.context_length,
                     parameter_size: info.parameter_size,
                     server_ctx,
+                    vision: self.link.vision_capable(),
                 });
                 if !self.refresh_mcp().await {
                     self.offer_tools();

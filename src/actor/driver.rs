@@ -70,6 +70,7 @@ pub(crate) struct Actor<B, S> {
     pub(super) tools: Toolbox,
     pub(super) bg: Background,
     pub(super) title: Titler,
+    pub(super) describer: super::describe::Describer,
     pub(super) checker: super::check::Checker,
     pub(super) vectors: Vectors,
 }
@@ -95,7 +96,8 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 None if self.inbox.closed()
                     && !self.bg.is_running()
                     && !self.vectors.is_running()
-                    && !self.title.is_running() =>
+                    && !self.title.is_running()
+                    && !self.describer.is_running() =>
                 {
                     break;
                 }
@@ -120,6 +122,10 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                             {
                                 self.apply(Input::Titled { title });
                             }
+                            continue;
+                        }
+                        answer = self.describer.done() => {
+                            self.apply(answer);
                             continue;
                         }
                         answer = self.vectors.done() => {
@@ -153,6 +159,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 self.bg.abort();
                 self.vectors.abort();
                 self.title.abort();
+                self.describer.abort();
                 break;
             }
             self.handle(cmd).await;
@@ -276,6 +283,34 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                     self.vectors.start(embed, self.link.backend().clone());
                 }
                 Effect::EmbedQuery { model, text } => job = Some(Job::Query { model, text }),
+                Effect::DescribePicture {
+                    from,
+                    image,
+                    prompt,
+                    cap,
+                } => {
+                    let vision = self.link.vision_capable();
+                    let ask = super::describe::Ask {
+                        from,
+                        base64: vision.then(|| self.image_base64(&image)).flatten(),
+                        image,
+                        model: self.engine.model().to_string(),
+                        num_ctx: self.engine.ctx(),
+                        // A thinking model would spend the few tokens reasoning.
+                        think: self
+                            .link
+                            .thinking_capable()
+                            .then_some(crate::llm::Think::Off),
+                        prompt,
+                        cap,
+                    };
+                    if let Some(answer) = self.describer.start(ask, vision, self.link.backend()) {
+                        let more = self.engine.handle(answer, Utc::now());
+                        if let Some(j) = self.execute(more) {
+                            job = Some(j);
+                        }
+                    }
+                }
                 Effect::SaveResult { file, text } => self.disk.save_result(&file, &text, &self.out),
                 Effect::ReduceResults(items) => {
                     let store = self.disk.store();

@@ -43,6 +43,7 @@ mod check;
 pub mod command;
 mod compress;
 mod connect;
+mod describe;
 mod digest;
 mod driver;
 mod folder;
@@ -253,6 +254,7 @@ pub fn spawn<B: ChatBackend, S: SessionStore>(parts: Parts<B, S>) -> Spawned<S> 
             tools: toolbox::Toolbox::new(config.tools),
             bg: background::Background::default(),
             title: title::Titler::default(),
+            describer: Default::default(),
             checker: check::Checker::default(),
             vectors: vectors::Vectors::new(config.embedding),
         };

@@ -399,7 +399,7 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
 
     /// A picture's bytes as the chat body carries them (base64). One that is gone or was
     /// altered since is left out of the request (resume said so), not sent as garbage.
-    fn image_base64(&self, image: &crate::core::image::ImageRef) -> Option<String> {
+    pub(super) fn image_base64(&self, image: &crate::core::image::ImageRef) -> Option<String> {
         use base64::Engine as _;
         match self.disk.store().load_image(image) {
             Ok(bytes) => Some(base64::engine::general_purpose::STANDARD.encode(bytes)),

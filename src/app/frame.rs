@@ -142,6 +142,7 @@ impl App {
             status: Some(&self.session.status),
         });
         let attached = self.chips();
+        let image_cost = Some(self.image_cost());
         // A `/theme` preview: the whole screen in the selected theme, the box included.
         let theme = super::themes::drawn(&self.overlay, &self.opts.theme);
         let fingerprint = theme.fingerprint();
@@ -163,6 +164,7 @@ impl App {
             details: self.details,
             queued: &self.session.queued,
             attached,
+            image_cost,
         }
     }
 }

@@ -10,7 +10,7 @@ use super::App;
 use super::overlays::Reply;
 use super::words;
 use crate::actor::{Ask, AttachRefused};
-use crate::core::image::ImageRef;
+use crate::core::image::{ImageCost, ImageRef};
 use crate::store::attach::{expand_home, has_image_extension};
 
 /// The pictures attached so far, and a message waiting for its own paths' attaches.
@@ -105,18 +105,24 @@ impl App {
     /// The chips above the box, the first with how to remove them.
     pub(super) fn chips(&self) -> Vec<String> {
         let ascii = self.opts.ascii;
-        let tokens = self.session.status.image_tokens;
+        let cost = self.image_cost();
         let mut chips: Vec<String> = self
             .pictures
             .images()
             .iter()
-            .map(|i| words::pictures::chip(i, tokens, ascii))
+            .map(|i| words::pictures::chip(i, cost, ascii))
             .collect();
         if let Some(first) = chips.first_mut() {
             first.push_str("  · ");
             first.push_str(words::pictures::chips_hint());
         }
         chips
+    }
+
+    /// What a picture costs with the session's model, for every chip: learned, or the
+    /// default the budget counts meanwhile.
+    pub(super) fn image_cost(&self) -> ImageCost {
+        ImageCost::from_learned(self.session.status.image_tokens)
     }
 
     /// `/image clear`: every chip removed.

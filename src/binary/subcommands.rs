@@ -212,12 +212,17 @@ pub fn export(
     let dir = data_dir(root)?;
     let id = store::sessions::resolve(&dir, id)?;
     let log = store::SessionLog::read(&dir, &id)?;
-    let text = match format {
-        ExportFormat::Md => {
-            let title = store::export::title(&dir, &log);
-            store::export::to_markdown_titled(&log, &words::MARKDOWN, title.as_deref())
+    // Markdown's pictures: copied beside the file written, else linked where they are kept.
+    let (text, missing) = match (format, output) {
+        (ExportFormat::Md, Some(path)) => {
+            let md = store::export::markdown_beside(&dir, &log, &words::MARKDOWN, path)?;
+            (md.text, md.missing)
         }
-        ExportFormat::Json => store::export::to_json_text(&log)?,
+        (ExportFormat::Md, None) => {
+            let md = store::export::markdown_printed(&dir, &log, &words::MARKDOWN);
+            (md.text, md.missing)
+        }
+        (ExportFormat::Json, _) => (store::export::to_json_text(&log)?, 0),
     };
     match output {
         // Written beside and renamed in: a link there is replaced, never followed, and
@@ -227,6 +232,12 @@ pub fn export(
     }
     if !log.report.is_clean() {
         eprintln!("ollm-tui: note: {}", words::load_report(&log.report));
+    }
+    if missing > 0 {
+        eprintln!(
+            "ollm-tui: note: {}",
+            words::pictures::export_missing(missing)
+        );
     }
     Ok(())
 }

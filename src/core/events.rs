@@ -256,6 +256,11 @@ pub enum EngineEvent {
     Recalled {
         lines: Vec<crate::core::log_recall::RecalledLine>,
     },
+    /// Folded pictures the person asked about were brought back on their message for
+    /// this reply (their file names).
+    PicturesRecalled {
+        names: Vec<String>,
+    },
     /// The fact ledger is full even compacted: this many of the person's lines (and of
     /// the model's) are not shown any more. The log keeps them; recall finds them.
     LedgerFull {
@@ -363,6 +368,7 @@ impl EngineEvent {
             EngineEvent::MessageClipped { .. } => "message-clipped",
             EngineEvent::Blocked(_) => "blocked",
             EngineEvent::Recalled { .. } => "recalled",
+            EngineEvent::PicturesRecalled { .. } => "pictures-recalled",
             EngineEvent::LedgerFull { .. } => "ledger-full",
             EngineEvent::SummaryRejected { .. } => "summary-rejected",
             EngineEvent::SummariesOff { .. } => "summaries-off",

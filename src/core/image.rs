@@ -10,6 +10,31 @@ use serde::{Deserialize, Serialize};
 /// so a request with a picture is not sent into a window it would overflow.
 pub const DEFAULT_IMAGE_TOKENS: u32 = 768;
 
+/// What one picture costs in the context, as the chips show it: the figure the server
+/// taught for this model, or the conservative default counted until it has (`learned`
+/// false: the chip marks it as a guess rather than pass it off as measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageCost {
+    pub tokens: u32,
+    pub learned: bool,
+}
+
+impl ImageCost {
+    /// The cost in force from what has been learned for the model (`None`: nothing yet).
+    pub fn from_learned(learned: Option<u32>) -> ImageCost {
+        match learned {
+            Some(tokens) => ImageCost {
+                tokens,
+                learned: true,
+            },
+            None => ImageCost {
+                tokens: DEFAULT_IMAGE_TOKENS,
+                learned: false,
+            },
+        }
+    }
+}
+
 /// The longest side an attached image keeps; larger ones are scaled down before they are
 /// stored (vision models resize to well under this anyway, and the bytes go base64 in
 /// every request that carries the message).

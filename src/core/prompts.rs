@@ -29,6 +29,14 @@ pub struct ChatPrompts {
     pub picture_described: String,
     /// The same for a picture folded before the model answered about it.
     pub picture_undescribed: String,
+    /// The line of a picture folded unanswered, once the model has described it when
+    /// asked (`describe_picture`): `{name}`, `{size}`, `{description}`.
+    pub picture_described_later: String,
+    /// What the model is asked, with the picture, when it folded unanswered.
+    pub describe_picture: String,
+    /// Words that ask about a picture ("the screenshot"), comma-separated: a message that
+    /// says one brings the last folded picture back for its turn (`picture_recall`).
+    pub picture_words: String,
     pub modes: ModeTexts,
 }
 

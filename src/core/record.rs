@@ -272,6 +272,14 @@ pub enum RecordBody {
     Watermark {
         at: MessageId,
     },
+    /// A picture of message `from` folded before the model answered about it, and the
+    /// model, asked then, described it: the fold's line `old` (naming the picture) is
+    /// `new` now (its description, marked as the model's).
+    PictureDescribed {
+        from: MessageId,
+        old: String,
+        new: String,
+    },
     /// Something the transcript said when it happened (a compression, a merge, an
     /// emergency cut, a suspected truncation, a restore), kept so that a resumed session
     /// shows it where it was. Replay changes no state with it.
@@ -337,6 +345,7 @@ impl RecordBody {
             RecordBody::Snapshot { .. } => "snapshot",
             RecordBody::Restore { .. } => "restore",
             RecordBody::Watermark { .. } => "watermark",
+            RecordBody::PictureDescribed { .. } => "picture_described",
             RecordBody::Event { .. } => "event",
             RecordBody::SentenceVectors { .. } => "sentence_vectors",
             RecordBody::ResultReduced { .. } => "result_reduced",

@@ -68,6 +68,11 @@ pub struct Harness<S> {
     /// Every folded sentence sent to be embedded, and every message embedded as a query.
     pub embedded_sentences: Vec<String>,
     pub embedded_queries: Vec<String>,
+    /// What the "vision model" says of a folded picture it is asked to describe (by its
+    /// file name); `None`: it cannot see pictures, or the request fails.
+    pub describe: Option<fn(&str) -> String>,
+    /// Every folded picture the engine asked to be described: its message and file name.
+    pub described: Vec<(crate::core::message::MessageId, String)>,
 }
 
 /// How the harness's "server" answers a request: the reply text, and the prompt tokens
@@ -113,6 +118,8 @@ impl<S: Summarizer> Harness<S> {
             embed: None,
             embedded_sentences: Vec::new(),
             embedded_queries: Vec::new(),
+            describe: None,
+            described: Vec::new(),
         }
     }
 
@@ -346,6 +353,17 @@ impl<S: Summarizer> Harness<S> {
                     let answer = match self.embed {
                         Some(f) => job.answer(Ok(inputs.iter().map(|s| f(s)).collect())),
                         None => job.answer(Err("no embedding model".into())),
+                    };
+                    self.run(answer, report, server);
+                }
+                // Between turns, answered at once, as the actor answers when it ends.
+                Effect::DescribePicture { from, image, .. } => {
+                    self.described.push((from, image.name.clone()));
+                    let description = self.describe.map(|f| f(&image.name));
+                    let answer = Input::PictureDescribed {
+                        from,
+                        hash: image.hash,
+                        description,
                     };
                     self.run(answer, report, server);
                 }

@@ -30,6 +30,8 @@ pub(crate) struct EntryCtx<'a> {
     pub offset: FixedOffset,
     /// Show what is folded away: a tool call's arguments and result, a reply's reasoning.
     pub details: bool,
+    /// What one picture costs, said on the chip under a message that carried one.
+    pub image_cost: Option<crate::core::image::ImageCost>,
 }
 
 /// A streaming reply's lines, kept between frames. `lines[..prefix_len]` (separator,
@@ -394,7 +396,7 @@ fn render_with(
             out.push(header(entry, ctx));
             out.extend(indented(plain(&entry.text, body_w, s.text), indent));
             for image in &entry.images {
-                let chip = super::text::image_chip(image, None, ctx.ascii);
+                let chip = super::text::image_chip(image, ctx.image_cost, ctx.ascii);
                 out.extend(indented(plain(&chip, body_w, s.dim), indent));
             }
         }

@@ -99,6 +99,7 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
             ascii: view.ascii,
             offset: view.utc_offset,
             details: view.details,
+            image_cost: view.image_cost,
         };
         view.transcript.render(r, buf, &ctx, style_key(view));
     }
@@ -147,6 +148,8 @@ fn style_key(view: &UiView<'_>) -> u64 {
     view.ascii.hash(&mut h);
     view.utc_offset.local_minus_utc().hash(&mut h);
     view.details.hash(&mut h);
+    // A learned picture cost changes the chips under sent messages.
+    view.image_cost.hash(&mut h);
     h.finish()
 }
 

@@ -7,7 +7,7 @@
 //! `scrub_buffer` re-checks the finished frame, which also covers widgets that draw
 //! text we do not control (the input textarea).
 
-use crate::core::image::ImageRef;
+use crate::core::image::{ImageCost, ImageRef};
 use crate::core::sanitize::sanitize;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -279,9 +279,10 @@ pub(crate) fn glyphs(ascii: bool) -> &'static Glyphs {
 
 /// A picture as one line, `🖼 shot.png 1280×720 · ≈ 600 tokens` (ASCII: `[img] shot.png
 /// 1280x720 - ~600 tokens`): the chip above the box and under a message in the
-/// transcript, the display wherever no picture is drawn. `tokens` is what it costs in
-/// the context, when known (`?` before the server has said, and nothing when not asked).
-pub fn image_chip(image: &ImageRef, tokens: Option<Option<u32>>, ascii: bool) -> String {
+/// transcript, the display wherever no picture is drawn. `cost` is what one picture costs
+/// in the context (nothing said when `None`); until the server has counted one for this
+/// model it is the conservative default, said as a guess (`≈ 768 tokens (guess)`).
+pub fn image_chip(image: &ImageRef, cost: Option<ImageCost>, ascii: bool) -> String {
     let name = clean_line(&image.name);
     let (icon, by, about, dot) = if ascii {
         ("[img]", "x", "~", "-")
@@ -289,12 +290,12 @@ pub fn image_chip(image: &ImageRef, tokens: Option<Option<u32>>, ascii: bool) ->
         ("🖼", "×", "≈ ", "·")
     };
     let mut chip = format!("{icon} {name} {}{by}{}", image.width, image.height);
-    match tokens {
-        Some(Some(n)) => {
-            chip.push_str(&format!(" {dot} {about}{} tokens", thousands(u64::from(n))))
+    if let Some(cost) = cost {
+        let n = thousands(u64::from(cost.tokens));
+        chip.push_str(&format!(" {dot} {about}{n} tokens"));
+        if !cost.learned {
+            chip.push_str(" (guess)");
         }
-        Some(None) => chip.push_str(&format!(" {dot} {about}? tokens")),
-        None => {}
     }
     chip
 }

@@ -41,6 +41,8 @@ pub struct UiView<'a> {
     /// Pictures attached to the next message, a chip each, worded by the app (shown
     /// under the transcript, above the box, until the message is sent).
     pub attached: Vec<String>,
+    /// What a picture costs, for the chips under sent messages (`None`: not said).
+    pub image_cost: Option<crate::core::image::ImageCost>,
 }
 
 /// The status line.

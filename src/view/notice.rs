@@ -230,6 +230,7 @@ pub fn show(ev: &EngineEvent) -> (Place, Severity) {
         | EngineEvent::Pinned { .. }
         | EngineEvent::FactEdited { .. }
         | EngineEvent::Recalled { .. }
+        | EngineEvent::PicturesRecalled { .. }
         | EngineEvent::LedgerFull { .. }
         | EngineEvent::SummariesOff { .. }
         | EngineEvent::TaskDone { .. }

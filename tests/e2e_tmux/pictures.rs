@@ -1,7 +1,7 @@
 //! Pictures (#39) through the binary: a PNG attached by `/image` and one by its path in
-//! the message both reach the vision model (the fake answers with their hashes), resume
-//! sends them again, and a model without `vision` refuses with the reason while the text
-//! stays in the box.
+//! the message both reach the vision model (the fake answers with their hashes), the chips
+//! say their cost (a guess until a reply has taught it), resume sends them again, and a
+//! model without `vision` refuses with the reason while the text stays in the box.
 
 use super::harness::{Rig, idle};
 use super::support::fake_ollama::vision_model;
@@ -42,8 +42,9 @@ async fn a_png_by_image_and_one_by_path_reach_the_vision_model_and_resume_keeps_
     let t = rig.connect(&["--model", "llava:7b"], 120, 40).await;
 
     t.say(&format!("/image {}", first.display()));
+    // Before the server has counted a picture, its cost is the budget's guess.
     t.wait_for("the chip above the box", |s| {
-        s.contains("chart.png 64×48") && s.contains("/image clear")
+        s.contains("chart.png 64×48 · ≈ 768 tokens (guess)") && s.contains("/image clear")
     })
     .await;
     t.say(&format!("compare it with {}", second.display()));
@@ -55,6 +56,11 @@ async fn a_png_by_image_and_one_by_path_reach_the_vision_model_and_resume_keeps_
     assert!(
         !s.contains("/image clear"),
         "the chips left with the message:\n{s}"
+    );
+    // Under the sent message, the chips say the cost the reply taught, no longer a guess.
+    assert!(
+        s.contains("shot.png 32×32 · ≈ ") && !s.contains("(guess)"),
+        "the learned cost on the sent chips:\n{s}"
     );
     // The chat request (a title may be asked after it: that one carries no picture).
     let chat = rig.server.chat_requests();

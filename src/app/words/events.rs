@@ -230,6 +230,11 @@ pub(super) fn event(ev: &EngineEvent, keys: &KeyNames) -> Words {
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
+        EngineEvent::PicturesRecalled { names } => Words::line(format!(
+            "🖼 {} brought back for this reply: you asked about {}.",
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        )),
         EngineEvent::LedgerFull {
             dropped_user,
             dropped_model,

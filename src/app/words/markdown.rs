@@ -52,6 +52,15 @@ pub const MARKDOWN: MarkdownWords = MarkdownWords {
             format!("Calls `{name}`{how}")
         },
         interrupted: "Interrupted",
+        picture_described: |id, line| {
+            format!("The model described the picture of message {id}, folded unanswered: {line}")
+        },
+        picture_missing: |name, w, h| {
+            format!(
+                "🖼 {name} ({w}×{h}): its file is missing or changed in the session's store, \
+                 so this export has no copy of it"
+            )
+        },
         interrupted_note: "the reply stopped here; the partial text above was kept.",
         tool: "Tool",
         took: |ms| format!("{:.1}s", ms as f64 / 1000.0),

@@ -1,16 +1,16 @@
 //! Pictures (#39): the chip of an attached picture, and why one was not attached or sent.
 
 use crate::actor::AttachRefused;
-use crate::core::image::ImageRef;
+use crate::core::image::{ImageCost, ImageRef};
 
 /// The vision model suggested to pull when none is installed.
 pub const VISION_MODEL_TO_PULL: &str = "gemma3:4b";
 
 /// `🖼 shot.png 1280×720 · ≈ 600 tokens` above the box: what the picture will cost, as
-/// learned from the server for this model (`?` until then; the budget counts a
-/// conservative figure meanwhile). One chip format for the box and the transcript.
-pub fn chip(image: &ImageRef, tokens: Option<u32>, ascii: bool) -> String {
-    crate::ui::text::image_chip(image, Some(tokens), ascii)
+/// learned from the server for this model (until then the conservative figure the
+/// budget counts, said as a guess). One chip format for the box and the transcript.
+pub fn chip(image: &ImageRef, cost: ImageCost, ascii: bool) -> String {
+    crate::ui::text::image_chip(image, Some(cost), ascii)
 }
 
 /// The line above the box while pictures wait for the message: what removes them.
@@ -52,6 +52,15 @@ pub fn not_vision_at_send(model: &str) -> String {
     )
 }
 
+/// A Markdown export that could only name some pictures: their stored files are gone.
+pub fn export_missing(n: usize) -> String {
+    let them = match n {
+        1 => "1 picture of this session is".to_string(),
+        n => format!("{n} pictures of this session are"),
+    };
+    format!("{them} missing or changed in its store: the export names them without a copy")
+}
+
 /// `/image clear` with nothing attached, or the pictures removed.
 pub fn cleared(n: usize) -> String {
     match n {
@@ -77,16 +86,19 @@ mod tests {
             bytes: 1,
             format: ImageFormat::Png,
         };
+        let learned = |n| ImageCost::from_learned(Some(n));
         assert_eq!(
-            chip(&image, Some(600), false),
+            chip(&image, learned(600), false),
             "🖼 shot.png 1280×720 · ≈ 600 tokens"
         );
+        // Before the server has counted one: the default the budget counts, as a guess.
         assert_eq!(
-            chip(&image, None, false),
-            "🖼 shot.png 1280×720 · ≈ ? tokens"
+            chip(&image, ImageCost::from_learned(None), false),
+            "🖼 shot.png 1280×720 · ≈ 768 tokens (guess)"
         );
-        assert!(chip(&image, Some(1536), true).is_ascii());
-        assert!(chip(&image, Some(1536), true).contains("~1,536 tokens"));
+        assert!(chip(&image, learned(1536), true).is_ascii());
+        assert!(chip(&image, learned(1536), true).contains("~1,536 tokens"));
+        assert!(!chip(&image, learned(1536), true).contains("guess"));
     }
 
     #[test]

@@ -305,6 +305,7 @@ impl Engine {
                 self.apply_vectors(model, messages)?;
             }
             RecordBody::Snapshot { .. } => {}
+            RecordBody::PictureDescribed { from, old, new } => self.describe_line(*from, old, new),
             RecordBody::Title { title } => {
                 self.title = (!title.is_empty()).then(|| title.clone());
             }

@@ -137,6 +137,8 @@ impl Engine {
     }
 
     pub(super) fn set_model(&mut self, model: String, now: DateTime<Utc>, fx: &mut Vec<Effect>) {
+        // Until the server says what the new model can do (`ModelInfo`).
+        self.sees_images = false;
         self.commit(
             RecordBody::Settings {
                 model: Some(model),

@@ -98,6 +98,8 @@ pub enum Input {
         parameter_size: Option<String>,
         /// The window the model is loaded with now, if it is loaded.
         server_ctx: Option<u32>,
+        /// Its capabilities include `vision`: a folded picture may be brought back.
+        vision: bool,
     },
     /// The context the server loaded the model with (`/api/ps`); not persisted.
     LoadedCtx {
@@ -153,6 +155,13 @@ pub enum Input {
     Titled {
         title: String,
     },
+    /// Answer to `DescribePicture`: what the model said of the picture, or nothing (it
+    /// cannot see pictures, the picture's file is gone, or the request failed).
+    PictureDescribed {
+        from: MessageId,
+        hash: String,
+        description: Option<String>,
+    },
     /// Answer to `CheckLink`: the actor reconnected if it had to (or could not); the
     /// retried reply is asked now.
     LinkChecked,
@@ -205,6 +214,15 @@ pub enum Effect {
     /// recall by meaning; answer `QueryEmbedded` within a short time limit — the request
     /// waits for it. Always the last effect of a batch, like `Chat`.
     EmbedQuery { model: String, text: String },
+    /// Ask the model, with this picture, for a short description (`prompt`; at most
+    /// `cap` tokens), off the person's way; answer `PictureDescribed` whenever it ends,
+    /// at once when the model cannot see pictures or the picture's file is gone.
+    DescribePicture {
+        from: MessageId,
+        image: crate::core::image::ImageRef,
+        prompt: String,
+        cap: u32,
+    },
 }
 
 /// A tool call's outcome as the model will see it.
@@ -297,7 +315,11 @@ impl Engine {
                 context_length,
                 parameter_size,
                 server_ctx,
-            } => self.model_info(context_length, parameter_size.as_deref(), server_ctx),
+                vision,
+            } => {
+                self.sees_images = vision;
+                self.model_info(context_length, parameter_size.as_deref(), server_ctx)
+            }
             Input::LoadedCtx { ctx } => self.loaded_ctx(ctx, &mut fx),
             Input::ToolsAvailable(offers) => self.set_tools(offers),
             Input::ToolResult(answer) => self.tool_result(answer, now, &mut fx),
@@ -322,11 +344,17 @@ impl Engine {
             }
             Input::QueryEmbedded(vector) => self.query_answered(vector, now, &mut fx),
             Input::Titled { title } => self.titled(&title, now, &mut fx),
+            Input::PictureDescribed {
+                from,
+                hash,
+                description,
+            } => self.picture_described(from, &hash, description, now, &mut fx),
             Input::LinkChecked => self.link_checked(now, &mut fx),
         }
         self.sync_ledger();
         self.refresh_offer();
         self.ask_vectors(&mut fx);
+        self.ask_picture_description(&mut fx);
         defer_recovery_snapshots(&mut fx);
         self.keep_events(now, &mut fx);
         fx
@@ -415,6 +443,7 @@ pub fn kept_in_log(ev: &EngineEvent) -> bool {
         | EngineEvent::OverflowPersists { .. }
         | EngineEvent::ReliabilityWarning { .. }
         | EngineEvent::Recalled { .. }
+        | EngineEvent::PicturesRecalled { .. }
         | EngineEvent::LedgerFull { .. }
         | EngineEvent::SummariesOff { .. } => true,
         EngineEvent::CompressionSkipped { .. }

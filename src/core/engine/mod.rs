@@ -38,10 +38,12 @@
 mod apply;
 mod commands;
 pub mod compress;
+mod describe;
 mod digest;
 mod facts;
 mod input;
 mod offer;
+mod picture_recall;
 mod pictures;
 mod prompt;
 mod read_through;
@@ -272,6 +274,12 @@ pub struct Engine {
     /// A compression runs in the background (`CompressInBackground` not answered yet;
     /// runtime only).
     background: bool,
+    /// Folded pictures the model never answered about: which were asked to be described
+    /// (runtime only; what came back is logged).
+    describing: describe::Describing,
+    /// The model sees pictures (`vision` in its capabilities, from `ModelInfo`; runtime
+    /// only): only then is a folded picture brought back for a turn.
+    sees_images: bool,
     /// Checkpoint numbers merged away → the number they were merged into (derived from
     /// merge records, so replay rebuilds it). Lets "checkpoint 3" be found after aging.
     merged_numbers: HashMap<u32, u32>,
@@ -381,6 +389,8 @@ impl Engine {
             emergency_snapshot_taken: false,
             turn: None,
             background: false,
+            describing: Default::default(),
+            sees_images: false,
             merged_numbers: HashMap::new(),
             pending_restore: None,
             system: Part::default(),

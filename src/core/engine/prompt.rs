@@ -75,6 +75,9 @@ pub struct ChatPrompt {
     pub recalled: Vec<RecalledLine>,
     /// The tools offered, by name, in order (their schemas are in `raw_estimate`).
     pub tools: Vec<String>,
+    /// Folded pictures the person's message asks about, brought back on it for this
+    /// turn (`picture_recall`; counted in `raw_estimate`).
+    pub pictures_back: Vec<crate::core::image::ImageRef>,
 }
 
 /// The least the budget expects the person's next message to take, in tokens.
@@ -258,6 +261,18 @@ impl Engine {
             raw_estimate = raw_estimate.saturating_add(raw);
             recalled = lines;
         }
+        // The folded picture asked about comes back on the message asking, if it fits.
+        let mut pictures_back = Vec::new();
+        if let Some((at, query, _)) = answering
+            && let Some((pictures, raw)) = self.pictures_back(query, raw_estimate)
+        {
+            let at = at + usize::from(!recalled.is_empty());
+            if let Some(m) = messages.get_mut(at) {
+                m.images.extend(pictures.iter().cloned());
+                raw_estimate = raw_estimate.saturating_add(raw);
+                pictures_back = pictures;
+            }
+        }
         let estimate = self.calibration().apply(raw_estimate);
         ChatPrompt {
             model: self.settings.model.clone(),
@@ -268,6 +283,7 @@ impl Engine {
             max_reply: max_reply(self.budget().ctx, estimate),
             recalled,
             tools: self.offer.offered.clone(),
+            pictures_back,
         }
     }
 

@@ -74,6 +74,12 @@ pub struct RecordWords {
     /// A tool the reply asked for (name folded); `true` when read from the reply's text.
     pub calls: fn(&str, bool) -> String,
     pub interrupted: &'static str,
+    /// A picture whose stored file is missing or changed, so the export has no copy:
+    /// its name (folded), width and height.
+    pub picture_missing: fn(&str, u32, u32) -> String,
+    /// A picture of message N folded before the model answered about it, described by
+    /// the model when asked: the ledger's line for it now (folded).
+    pub picture_described: fn(MessageId, &str) -> String,
     pub interrupted_note: &'static str,
     pub tool: &'static str,
     /// How long a tool ran, from milliseconds.
@@ -117,8 +123,32 @@ pub fn to_markdown(log: &LoadedLog, words: &MarkdownWords) -> String {
 
 /// A readable Markdown transcript headed by the session's title (given with rename or
 /// written by the model: `manage::custom_title`), else by its first message, as the
-/// session list names it.
+/// session list names it. Its pictures link to `<session>.images/` ([`images_folder`]).
 pub fn to_markdown_titled(log: &LoadedLog, words: &MarkdownWords, title: Option<&str>) -> String {
+    let links = PictureLinks {
+        folder: images_folder(&log.header.session_id),
+        missing: std::collections::BTreeSet::new(),
+    };
+    to_markdown_linked(log, words, title, &links)
+}
+
+/// Where a Markdown export's picture links point: the folder that holds the copies
+/// (relative to the export, or the session's own store when the export is printed), and
+/// the pictures (by hash) whose stored file is missing or changed, which are named
+/// instead of linked so a reader knows a picture was there.
+#[derive(Debug, Clone, Default)]
+pub struct PictureLinks {
+    pub folder: String,
+    pub missing: std::collections::BTreeSet<String>,
+}
+
+/// [`to_markdown_titled`] with its pictures linked as `links` says.
+pub fn to_markdown_linked(
+    log: &LoadedLog,
+    words: &MarkdownWords,
+    title: Option<&str>,
+    links: &PictureLinks,
+) -> String {
     let o = overview(log);
     let h = &log.header;
     let w = words.head;
@@ -166,7 +196,7 @@ pub fn to_markdown_titled(log: &LoadedLog, words: &MarkdownWords, title: Option<
         {
             numbers.insert(c.id, c.number);
         }
-        render_record(&mut md, r, &numbers, words.records, &log.header.session_id);
+        render_record(&mut md, r, &numbers, words.records, links);
     }
     md
 }
@@ -182,7 +212,7 @@ fn render_record(
     r: &Record,
     numbers: &std::collections::HashMap<CheckpointId, u32>,
     w: &RecordWords,
-    session_id: &str,
+    links: &PictureLinks,
 ) {
     let time = r.ts.format(TIME_FORMAT);
     // Messages carry the number `/pin N` and the screen use (the record's seq).
@@ -201,15 +231,23 @@ fn render_record(
             };
             let _ = writeln!(md, "### {} #{n} · {time}{pin}\n", w.user);
             let _ = writeln!(md, "{}\n", sanitize(text).trim_end());
-            // Pictures link to their copies beside the export (`images_folder`).
+            // Pictures link to their copies (`links.folder`); one without a file is named.
             for image in images {
-                let alt = sanitize(&image.name).replace(['[', ']'], "");
-                let _ = writeln!(
-                    md,
-                    "![{alt}]({}/{})\n",
-                    images_folder(session_id),
-                    image.file_name()
-                );
+                if links.missing.contains(&image.hash) {
+                    let name = one_line(&image.name);
+                    let said = (w.picture_missing)(&name, image.width, image.height);
+                    let _ = writeln!(md, "{said}\n");
+                    continue;
+                }
+                let alt = sanitize(&image.name).replace(['[', ']', '\n'], "");
+                let target = format!("{}/{}", sanitize(&links.folder), image.file_name());
+                // A destination with a space or a bracket in it is only one in `<…>`.
+                let target = if target.contains(|c: char| c.is_whitespace() || "()<>".contains(c)) {
+                    format!("<{}>", target.replace(['<', '>'], ""))
+                } else {
+                    target
+                };
+                let _ = writeln!(md, "![{alt}]({target})\n");
             }
         }
         RecordBody::Assistant {
@@ -342,6 +380,10 @@ fn render_record(
         }
         RecordBody::Watermark { at } => {
             let _ = writeln!(md, "> ✔ {} · {time}\n", (w.task_done)(*at));
+        }
+        RecordBody::PictureDescribed { from, new, .. } => {
+            let said = (w.picture_described)(*from, &one_line(new));
+            let _ = writeln!(md, "> 🖼 {said} · {time}\n");
         }
         // Recall's vectors are numbers for the model, not something to read.
         // The title heads the transcript (`to_markdown_titled`).

@@ -18,8 +18,8 @@ mod markdown;
 
 pub use json::{to_json, to_json_text};
 pub use markdown::{
-    BoardWords, HeadWords, MarkdownWords, RecordWords, SettingsSentence, images_folder, one_line,
-    to_markdown, to_markdown_titled,
+    BoardWords, HeadWords, MarkdownWords, PictureLinks, RecordWords, SettingsSentence,
+    images_folder, one_line, to_markdown, to_markdown_linked, to_markdown_titled,
 };
 
 use crate::core::overview::SessionOverview;
@@ -52,7 +52,8 @@ pub enum Format {
 /// Render a session and write it to `$OLLM_HOME/exports/<id>.md` or `.json` (directory
 /// 0700, file 0600, replaced if it exists). Reads the log without taking the session lock,
 /// so the running session can export itself. Written beside and renamed into place: a
-/// symlink planted at the export's name is replaced, never followed.
+/// symlink planted at the export's name is replaced, never followed. A Markdown export's
+/// pictures are copied beside it ([`markdown_beside`]).
 pub fn write_export(
     dir: &crate::store::DataDir,
     session_id: &str,
@@ -61,16 +62,6 @@ pub fn write_export(
     use crate::store::SessionLog;
     use crate::store::fsutil::ensure_private_dir;
     let log = SessionLog::read(dir, session_id)?;
-    let text = match format {
-        Format::Json => to_json_text(&log).map_err(|e| StoreError::Encode {
-            what: "export",
-            source: e,
-        })?,
-        Format::Markdown(words) => {
-            let title = title(dir, &log);
-            to_markdown_titled(&log, words, title.as_deref())
-        }
-    };
     let exports = dir.exports_dir();
     ensure_private_dir(&exports)?;
     let ext = match format {
@@ -78,44 +69,124 @@ pub fn write_export(
         Format::Markdown(_) => "md",
     };
     let path = exports.join(format!("{session_id}.{ext}"));
-    if matches!(format, Format::Markdown(_)) {
-        copy_images(
-            dir,
-            session_id,
-            &log,
-            &exports.join(images_folder(session_id)),
-        )?;
-    }
+    let text = match format {
+        Format::Json => to_json_text(&log).map_err(|e| StoreError::Encode {
+            what: "export",
+            source: e,
+        })?,
+        Format::Markdown(words) => markdown_beside(dir, &log, words, &path)?.text,
+    };
     write_replacing(&path, text.as_bytes())?;
     Ok(path)
 }
 
-/// The pictures the session's messages carry, copied to `to` for the Markdown export's
-/// links; one missing or altered in the session is left out (its link then shows its
-/// name only), as resume says of it.
+/// A Markdown export and how many of its pictures it could only name (their stored file
+/// is missing or changed): said to the person, never fatal.
+#[derive(Debug, Clone)]
+pub struct MarkdownExport {
+    pub text: String,
+    pub missing: usize,
+}
+
+/// The folder beside an export at `path` that holds its pictures: the export's name
+/// without its extension, then `.images` (`chat.md` → `chat.images`), so
+/// `exports/<id>.md` keeps `<id>.images` ([`images_folder`]).
+pub fn images_folder_beside(path: &std::path::Path) -> std::path::PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "export".into());
+    path.with_file_name(format!("{stem}.images"))
+}
+
+/// The Markdown export of `log` to be written at `path`: its pictures copied into
+/// [`images_folder_beside`] it (the folder made once, 0700, each file 0600 and written
+/// atomically) and linked relative to the export, so the file and its folder travel
+/// together. A picture whose stored file is missing or changed is named, not linked.
+pub fn markdown_beside(
+    dir: &crate::store::DataDir,
+    log: &LoadedLog,
+    words: &MarkdownWords,
+    path: &std::path::Path,
+) -> Result<MarkdownExport, StoreError> {
+    let folder = images_folder_beside(path);
+    let missing = copy_images(dir, log, &folder)?;
+    let links = PictureLinks {
+        folder: folder
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        missing,
+    };
+    Ok(linked(dir, log, words, &links))
+}
+
+/// The Markdown export of `log` printed (no file to put copies beside): its pictures
+/// link to their files in the session's store, where they are.
+pub fn markdown_printed(
+    dir: &crate::store::DataDir,
+    log: &LoadedLog,
+    words: &MarkdownWords,
+) -> MarkdownExport {
+    let id = &log.header.session_id;
+    let missing = pictures(log)
+        .filter(|image| crate::store::images::load(dir, id, image).is_err())
+        .map(|image| image.hash.clone())
+        .collect();
+    let links = PictureLinks {
+        folder: dir.images_dir(id).display().to_string(),
+        missing,
+    };
+    linked(dir, log, words, &links)
+}
+
+fn linked(
+    dir: &crate::store::DataDir,
+    log: &LoadedLog,
+    words: &MarkdownWords,
+    links: &PictureLinks,
+) -> MarkdownExport {
+    let title = title(dir, log);
+    MarkdownExport {
+        text: to_markdown_linked(log, words, title.as_deref(), links),
+        missing: links.missing.len(),
+    }
+}
+
+/// Every picture the session's messages carry, in order (a picture sent twice, twice).
+fn pictures(log: &LoadedLog) -> impl Iterator<Item = &crate::core::image::ImageRef> {
+    log.records.iter().flat_map(|r| match &r.body {
+        crate::core::record::RecordBody::User { images, .. } => images.as_slice(),
+        _ => &[],
+    })
+}
+
+/// The pictures the session's messages carry, copied to `to` (made on the first one);
+/// the hashes of those whose stored file is missing or altered, which are not copied
+/// (resume says the same of them).
 fn copy_images(
     dir: &crate::store::DataDir,
-    session_id: &str,
     log: &LoadedLog,
     to: &std::path::Path,
-) -> Result<(), StoreError> {
-    let mut made = false;
-    for r in &log.records {
-        let crate::core::record::RecordBody::User { images, .. } = &r.body else {
+) -> Result<std::collections::BTreeSet<String>, StoreError> {
+    let id = &log.header.session_id;
+    let mut missing = std::collections::BTreeSet::new();
+    let mut copied = std::collections::BTreeSet::new();
+    for image in pictures(log) {
+        if copied.contains(&image.hash) || missing.contains(&image.hash) {
+            continue;
+        }
+        let Ok(bytes) = crate::store::images::load(dir, id, image) else {
+            missing.insert(image.hash.clone());
             continue;
         };
-        for image in images {
-            let Ok(bytes) = crate::store::images::load(dir, session_id, image) else {
-                continue;
-            };
-            if !made {
-                crate::store::fsutil::ensure_private_dir(to)?;
-                made = true;
-            }
-            crate::store::fsutil::write_atomic(to, &image.file_name(), &bytes)?;
+        if copied.is_empty() {
+            crate::store::fsutil::ensure_private_dir(to)?;
         }
+        crate::store::fsutil::write_atomic(to, &image.file_name(), &bytes)?;
+        copied.insert(image.hash.clone());
     }
-    Ok(())
+    Ok(missing)
 }
 
 /// Write `bytes` to `path` as a new private file (0600): written beside it and renamed

@@ -77,15 +77,9 @@ impl Engine {
                 .map(|a| crate::core::image::description_of(&a.text))
                 .filter(|d| !d.is_empty());
             for image in &m.images {
-                let size = format!("{}×{}", image.width, image.height);
-                let values = [
-                    ("name", image.name.as_str()),
-                    ("size", size.as_str()),
-                    ("description", answer.as_deref().unwrap_or("")),
-                ];
                 let text = match &answer {
-                    Some(_) => crate::core::prompts::fill(&chat.picture_described, &values),
-                    None => crate::core::prompts::fill(&chat.picture_undescribed, &values),
+                    Some(d) => self.picture_line(&chat.picture_described, image, d),
+                    None => self.picture_line(&chat.picture_undescribed, image, ""),
                 };
                 out.push(LedgerLine {
                     text,

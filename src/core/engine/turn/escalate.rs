@@ -87,6 +87,18 @@ impl Engine {
                         lines: prompt.recalled.clone(),
                     }));
                 }
+                if !prompt.pictures_back.is_empty() {
+                    if let Some(t) = self.turn.as_mut() {
+                        t.pictures_back = true;
+                    }
+                    fx.push(Effect::Event(EngineEvent::PicturesRecalled {
+                        names: prompt
+                            .pictures_back
+                            .iter()
+                            .map(|i| i.name.clone())
+                            .collect(),
+                    }));
+                }
                 return Step::Send(prompt);
             }
             // Over the hard limit. If one message alone is larger than the whole room, no

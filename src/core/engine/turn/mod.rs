@@ -66,6 +66,9 @@ pub(super) struct Turn {
     answered_calls: Vec<(String, String)>,
     /// The model called `task_done`: the watermark goes after its answer.
     task_done: bool,
+    /// A request of this turn carried a folded picture brought back: the server's count
+    /// holds what the active context does not, so the reply teaches no cost.
+    pub(super) pictures_back: bool,
 }
 
 /// What the turn waits for.
@@ -265,6 +268,7 @@ impl Engine {
         // pictures cost is being learned from this very count (`pictures.rs`).
         if let Some(seen) = reply.prompt_eval_count
             && self.images_in_context().0 == 0
+            && !turn.as_ref().is_some_and(|t| t.pictures_back)
             && cal.looks_truncated(reply.prompt_raw, seen, reply.prompt_eval_cached)
             && seen >= MIN_SERVER_WINDOW
         {
@@ -287,7 +291,10 @@ impl Engine {
                 model: self.settings.model.clone(),
                 prompt_eval_count: reply.prompt_eval_count,
                 prompt_eval_cached: reply.prompt_eval_cached,
-                prompt_estimate: Some(reply.prompt_raw),
+                // A count that holds a picture brought back teaches nothing (replay sees
+                // only the active context).
+                prompt_estimate: (!turn.as_ref().is_some_and(|t| t.pictures_back))
+                    .then_some(reply.prompt_raw),
                 eval_count: reply.eval_count,
                 tokens: Some(tokens),
                 tool_calls: calls.clone(),
