@@ -950,3 +950,62 @@ async fn asked_about_after_a_fold_the_picture_s_bytes_reach_the_server_again() {
         "the transcript says the picture came back"
     );
 }
+
+/// A server that says one picture costs more than the whole window (a vision model that
+/// tiles a large picture, or a garbled count): the next turn still ends — blocked, with
+/// what it needs — and every message stays in the log. Before, the emergency
+/// step clipped the picture's message again and again (a clip cannot shrink a picture)
+/// and memory ran out.
+#[test]
+fn a_picture_that_costs_more_than_the_window_ends_the_turn_instead_of_clipping_forever() {
+    use ollm_tui::core::image::DEFAULT_IMAGE_TOKENS;
+    use ollm_tui::core::summarizer::doubles::Extractive;
+    use ollm_tui::core::testing::{Harness, TurnReport};
+    use ollm_tui::core::tokens::ByteEstimate;
+
+    let mut h = Harness::new(2048, Arc::new(ByteEstimate), Extractive::new());
+    h.turn("hello first", |_| "Hello.".into());
+    let picture = ImageRef {
+        hash: "ab".repeat(32),
+        name: "scan.png".into(),
+        width: 1344,
+        height: 1344,
+        bytes: 90_000,
+        format: ollm_tui::core::image::ImageFormat::Png,
+    };
+    let cal = h.engine.calibration();
+    let mut report = TurnReport::default();
+    h.run(
+        Request::Send {
+            text: "What does this scan say?".into(),
+            images: vec![picture],
+        },
+        &mut report,
+        &|p| {
+            let text = cal.apply(p.raw_estimate.saturating_sub(DEFAULT_IMAGE_TOKENS));
+            ("It is a page of a contract.".into(), Some(text + 3000))
+        },
+    );
+    assert_eq!(h.engine.status().image_tokens, Some(3000));
+    let report = h.turn("and what is its date?", |_| "No date.".into());
+    // The picture's exchange is the last one, which is never folded: the window cannot
+    // hold it, and the turn says so with what it needs (the screen offers `/ctx`).
+    let blocked = report.blocked.expect("neither sent nor blocked");
+    assert!(blocked.needed > 3000 && blocked.ctx == 2048, "{blocked:?}");
+    let clips = h
+        .records
+        .iter()
+        .filter(|r| matches!(r.body, RecordBody::Clip { .. }))
+        .count();
+    assert!(clips <= 1, "{clips} clips of one message");
+    for said in [
+        "hello first",
+        "What does this scan say?",
+        "and what is its date?",
+    ] {
+        assert!(
+            h.engine.history().iter().any(|m| m.text == said),
+            "{said:?} lost"
+        );
+    }
+}

@@ -84,20 +84,28 @@ impl Engine {
 
     /// A clip of message `id` keeping about `keep_tokens`, two thirds from the start and
     /// one third from the end; with the tokens it then shows.
+    ///
+    /// A message's pictures are counted in what it shows, since a clip cuts only text: a
+    /// picture that alone outweighed the room was clipped again and again, each clip
+    /// "saving" the picture's tokens, until memory ran out.
     fn clip_of(&self, id: MessageId, keep_tokens: u32) -> Option<(Clip, u32)> {
         let m = self.history.get(id)?;
-        let (text, full) = (m.text.as_str(), m.tokens.max(1));
+        let pictures = self.images_counted(id, m.images.len());
+        let text = m.text.as_str();
+        let full = m.tokens.saturating_sub(pictures).max(1);
+        let keep_text = keep_tokens.saturating_sub(pictures).min(full);
         let chars = text.chars().count();
-        let keep_chars = (chars as u64 * u64::from(keep_tokens) / u64::from(full.max(1))) as usize;
+        let keep_chars = (chars as u64 * u64::from(keep_text) / u64::from(full)) as usize;
         let clip = Clip {
             id,
             head_chars: keep_chars * 2 / 3,
             tail_chars: keep_chars / 3,
-            omitted_tokens: full.saturating_sub(keep_tokens),
+            omitted_tokens: full.saturating_sub(keep_text),
         };
         let shown = self
             .tok
-            .count(&crate::core::context::clipped_text(text, Some(&clip)));
+            .count(&crate::core::context::clipped_text(text, Some(&clip)))
+            .saturating_add(pictures);
         Some((clip, shown))
     }
 
