@@ -121,6 +121,7 @@ fn frame(fx: &Fixed, t: &mut Transcript, buf: &mut Buffer, width: u16) {
         queued: &[],
         attached: Vec::new(),
         image_cost: None,
+        thumbnails: None,
     };
     render_buffer(area, buf, &mut view);
 }
@@ -316,6 +317,7 @@ fn bench_render(c: &mut Criterion) {
                 queued: &[],
                 attached: Vec::new(),
                 image_cost: None,
+                thumbnails: None,
             };
             term.draw(|f| render(f, &mut view)).unwrap();
         });

@@ -47,6 +47,7 @@ fn draw(t: &mut Transcript, theme: &Theme) {
         queued: &[],
         attached: Vec::new(),
         image_cost: None,
+        thumbnails: None,
     };
     render_buffer(area, &mut buf, &mut view);
 }

@@ -133,6 +133,7 @@ impl Parts {
             queued: &self.queued,
             attached: Vec::new(),
             image_cost: self.image_cost,
+            thumbnails: None,
         };
         render_buffer(area, &mut buf, &mut view);
         buf

@@ -117,6 +117,7 @@ impl Fixture {
             queued: &[],
             attached: Vec::new(),
             image_cost: None,
+            thumbnails: None,
         };
         term.draw(|f| render(f, &mut view)).unwrap();
         term.backend().buffer().clone()

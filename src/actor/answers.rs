@@ -65,6 +65,9 @@ impl<B: ChatBackend, S: SessionStore> Actor<B, S> {
                 reply,
             } => super::folder::search(self.disk.folder(), query, limit, reply),
             Ask::AttachImage { path, reply } => self.attach_image(path, reply),
+            Ask::PictureBytes { image, reply } => {
+                let _ = reply.send(self.disk.store().load_image(&image).ok());
+            }
             Ask::TakeBackQueued { reply } => {
                 let _ = reply.send(self.take_back_queued());
             }

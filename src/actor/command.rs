@@ -120,6 +120,12 @@ pub enum Ask {
         path: std::path::PathBuf,
         reply: oneshot::Sender<Result<crate::core::image::ImageRef, AttachRefused>>,
     },
+    /// The stored bytes of a sent picture, for its thumbnail in the transcript; `None`
+    /// when its file is missing or changed (the chip stays alone).
+    PictureBytes {
+        image: crate::core::image::ImageRef,
+        reply: oneshot::Sender<Option<Vec<u8>>>,
+    },
     /// Search every session of the data folder (`/search`), `limit` hits at most.
     SearchSessions {
         query: String,

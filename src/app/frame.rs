@@ -165,6 +165,7 @@ impl App {
             queued: &self.session.queued,
             attached,
             image_cost,
+            thumbnails: self.thumbnails.as_ref().map(|t| &t.ready),
         }
     }
 }

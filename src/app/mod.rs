@@ -35,6 +35,7 @@ pub(crate) mod sessions;
 pub mod terminal;
 mod theme_picker;
 mod themes;
+pub mod thumbnails;
 pub mod words;
 
 #[cfg(test)]
@@ -74,6 +75,9 @@ pub struct AppOptions {
     /// Capture the mouse (wheel scrolling) at start; `false` leaves it to the terminal's
     /// selection (`mouse = false` in config.toml).
     pub mouse: bool,
+    /// The terminal's picture maker when the transcript draws thumbnails
+    /// (`thumbnails::detect`, asked before the TUI started); `None`: chips only.
+    pub thumbnails: Option<ratatui_image::picker::Picker>,
 }
 
 /// Why the app ended.
@@ -133,6 +137,8 @@ pub struct App {
     pub(crate) replies: replies::Replies,
     /// Pictures for the next message, shown as chips above the box (`pictures.rs`).
     pub(crate) pictures: pictures::Attached,
+    /// Sent pictures drawn under their chips (`thumbnails.rs`); `None`: chips only.
+    pub(crate) thumbnails: Option<thumbnails::Shown>,
 }
 
 /// Keys the help lists besides the keymap's and the commands'.
@@ -160,8 +166,9 @@ impl App {
     pub fn new(
         handle: SessionHandle,
         view_rx: watch::Receiver<Arc<SessionView>>,
-        opts: AppOptions,
+        mut opts: AppOptions,
     ) -> App {
+        let thumbnails = opts.thumbnails.take().map(thumbnails::Shown::new);
         let mut input = TextArea::default();
         ui::style_textarea(&mut input, &opts.theme);
         let input_theme = opts.theme.fingerprint();
@@ -211,6 +218,7 @@ impl App {
             pull: pull::Pulling::default(),
             replies: replies::Replies::default(),
             pictures: pictures::Attached::default(),
+            thumbnails,
         }
     }
 

@@ -32,6 +32,11 @@ pub enum FactsAsk {
 
 /// Answers that arrive on oneshots.
 pub enum Reply {
+    /// A sent picture's thumbnail, made ready (`None`: its file or its decoding failed).
+    Thumbnail {
+        hash: String,
+        made: Option<crate::ui::thumbnail::Thumbnail>,
+    },
     Snapshots(Result<crate::store::snapshot::SnapshotListing, String>),
     Models(Result<Vec<ModelSummary>, String>),
     /// `from_panel`: asked by Enter in the panel (else by `/inspect`).
@@ -418,6 +423,7 @@ impl App {
             Reply::Forked(Ok(made)) => self.open_fork(made),
             Reply::Forked(Err(e)) => self.info(format!("Cannot fork: {e}.")),
             Reply::Pull { id, event } => self.on_pull(id, event),
+            Reply::Thumbnail { hash, made } => self.on_thumbnail(hash, made),
             Reply::Attached {
                 result,
                 for_message,

@@ -77,6 +77,7 @@ impl App {
         match u {
             Update::Transcript(entries) => {
                 self.transcript.replace_all(entries);
+                self.ask_thumbnails();
                 self.show_start();
             }
             Update::PastNotices(notices) => {
@@ -91,7 +92,13 @@ impl App {
                 self.transcript.replace_all(entries);
                 self.show_start();
             }
-            Update::Appended(entry) => self.transcript.push(entry),
+            Update::Appended(entry) => {
+                let pictures = !entry.images.is_empty();
+                self.transcript.push(entry);
+                if pictures {
+                    self.ask_thumbnails();
+                }
+            }
             Update::ReplyStart => {
                 self.transcript
                     .push(Entry::assistant("", ReplyState::Streaming, Utc::now()));

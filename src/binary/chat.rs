@@ -63,6 +63,14 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    // Asked before the TUI takes the screen: the terminal answers on stdin, which the
+    // event loop reads from then on.
+    let thumbnails = ollm_tui::app::thumbnails::detect(ollm_tui::app::thumbnails::Wanted {
+        enabled: settings.thumbnails,
+        no_color: settings.no_color,
+        ascii: settings.ascii,
+        tmux: ollm_tui::app::thumbnails::inside_tmux(),
+    });
     let result: Result<Vec<Ended>> = runtime.block_on(async {
         let mut terminal = ollm_tui::app::terminal::enter()?;
         let mut ended = Vec::new();
@@ -122,6 +130,7 @@ pub fn chat(cli: &Cli, settings: Settings, usual_umask: u32) -> Result<()> {
                     start_at: start_at.take(),
                     config_temperature: settings.temperature,
                     mouse: settings.mouse,
+                    thumbnails: thumbnails.clone(),
                 },
             );
             let ran = app.run(&mut terminal, spawned.updates).await;

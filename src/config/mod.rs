@@ -52,6 +52,8 @@ pub struct FileConfig {
     pub ascii: Option<bool>,
     /// Capture the mouse for wheel scrolling (`false`: the terminal selects text).
     pub mouse: Option<bool>,
+    /// Draw sent pictures as thumbnails where the terminal can (`false`: chips only).
+    pub thumbnails: Option<bool>,
     pub paste_limit_kib: Option<usize>,
     /// A reply that repeats the same lines this many times in a row is stopped; 0: never.
     pub repeat_limit: Option<usize>,
@@ -126,6 +128,8 @@ pub struct Settings {
     pub ascii: bool,
     /// Capture the mouse at start (the wheel scrolls); `false`: the terminal's selection.
     pub mouse: bool,
+    /// Thumbnails of sent pictures where the terminal draws images (default true).
+    pub thumbnails: bool,
     pub no_color: bool,
     pub paste_limit_bytes: usize,
     /// Repeats of the same lines that stop a reply (the repetition guard); 0: never.
@@ -366,6 +370,7 @@ pub fn resolve_with(
             .unwrap_or_else(|| "dark".into()),
         ascii: file.ascii.unwrap_or(!utf8),
         mouse: file.mouse.unwrap_or(true),
+        thumbnails: file.thumbnails.unwrap_or(true),
         no_color: env.no_color,
         paste_limit_bytes: file.paste_limit_kib.unwrap_or(1024).max(1) * 1024,
         repeat_limit: file.repeat_limit.unwrap_or(DEFAULT_REPEAT_LIMIT),

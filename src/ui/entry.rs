@@ -32,6 +32,8 @@ pub(crate) struct EntryCtx<'a> {
     pub details: bool,
     /// What one picture costs, said on the chip under a message that carried one.
     pub image_cost: Option<crate::core::image::ImageCost>,
+    /// The terminal draws pictures: rows are kept under each chip for its thumbnail.
+    pub thumbnails: Option<&'a super::thumbnail::Thumbnails>,
 }
 
 /// A streaming reply's lines, kept between frames. `lines[..prefix_len]` (separator,
@@ -381,6 +383,32 @@ fn pretty_args(args: &str) -> String {
     }
 }
 
+/// Where a user message's thumbnails go: for each picture, the line of the entry's
+/// rendering (as [`render_entry`] makes it) its thumbnail starts on, counted from the
+/// end, and the column it is indented to. Empty when no thumbnails are drawn.
+pub(crate) fn thumbnail_rows<'e>(
+    entry: &'e Entry,
+    width: u16,
+    ctx: &EntryCtx<'_>,
+) -> Vec<(usize, u16, &'e str)> {
+    if ctx.thumbnails.is_none() || !matches!(entry.kind, EntryKind::User) {
+        return Vec::new();
+    }
+    let indent = indent_for(width);
+    let body_w = usize::from(width).saturating_sub(indent).max(1);
+    let rows = usize::from(super::thumbnail::ROWS);
+    let col = u16::try_from(indent).unwrap_or(u16::MAX);
+    let mut from_end = 0;
+    let mut out = Vec::new();
+    for image in entry.images.iter().rev() {
+        from_end += rows;
+        out.push((from_end, col, image.hash.as_str()));
+        let chip = super::text::image_chip(image, ctx.image_cost, ctx.ascii);
+        from_end += plain(&chip, body_w, ctx.theme.styles.dim).len();
+    }
+    out
+}
+
 fn render_with(
     entry: &Entry,
     width: u16,
@@ -398,6 +426,10 @@ fn render_with(
             for image in &entry.images {
                 let chip = super::text::image_chip(image, ctx.image_cost, ctx.ascii);
                 out.extend(indented(plain(&chip, body_w, s.dim), indent));
+                if ctx.thumbnails.is_some() {
+                    let rows = usize::from(super::thumbnail::ROWS);
+                    out.extend(std::iter::repeat_n(Line::default(), rows));
+                }
             }
         }
         EntryKind::Assistant { state } => {

@@ -28,6 +28,7 @@ mod sessions;
 mod status;
 pub mod text;
 pub mod theme;
+pub mod thumbnail;
 pub mod transcript;
 pub mod view;
 mod wrap;
@@ -100,6 +101,7 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, view: &mut UiView<'_>) {
             offset: view.utc_offset,
             details: view.details,
             image_cost: view.image_cost,
+            thumbnails: view.thumbnails,
         };
         view.transcript.render(r, buf, &ctx, style_key(view));
     }
@@ -150,6 +152,8 @@ fn style_key(view: &UiView<'_>) -> u64 {
     view.details.hash(&mut h);
     // A learned picture cost changes the chips under sent messages.
     view.image_cost.hash(&mut h);
+    // Thumbnails keep rows under the chips.
+    view.thumbnails.is_some().hash(&mut h);
     h.finish()
 }
 

@@ -22,7 +22,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use std::collections::VecDeque;
 
-use super::entry::{EntryCtx, StreamCache, render_entry, render_streaming};
+use super::entry::{EntryCtx, StreamCache, render_entry, render_streaming, thumbnail_rows};
 use super::highlight::CodeCache;
 use crate::view::{Entry, EntryKind, ReplyState};
 
@@ -523,6 +523,7 @@ impl Transcript {
         while y < h && pos.entry < self.entries.len() {
             self.ensure(pos.entry, w, ctx);
             if let Some(r) = &self.slots[pos.entry] {
+                let start = y;
                 for line in r.lines.iter().skip(pos.line) {
                     if y >= h {
                         break;
@@ -530,6 +531,22 @@ impl Transcript {
                     let row = area.y + u16::try_from(y).unwrap_or(u16::MAX);
                     buf.set_line(area.x, row, line, w);
                     y += 1;
+                }
+                if let Some(thumbnails) = ctx.thumbnails {
+                    let entry = &self.entries[pos.entry];
+                    for (from_end, col, hash) in thumbnail_rows(entry, w, ctx) {
+                        // The entry's line the thumbnail starts on, then its screen row.
+                        let Some(line) = r.lines.len().checked_sub(from_end) else {
+                            continue;
+                        };
+                        let Some(on_screen) = (start + line).checked_sub(pos.line) else {
+                            continue;
+                        };
+                        if line >= pos.line {
+                            let row = area.y + u16::try_from(on_screen).unwrap_or(u16::MAX);
+                            thumbnails.draw(hash, area.x + col, row, area, buf);
+                        }
+                    }
                 }
             }
             pos = Pos {
@@ -586,5 +603,128 @@ impl Transcript {
                 area.width - (x - area.x),
             );
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::core::image::{ImageFormat, ImageRef};
+    use crate::ui::theme::Theme;
+    use crate::ui::thumbnail::{ROWS, Thumbnails};
+    use chrono::{FixedOffset, Utc};
+    use ratatui_image::picker::Picker;
+
+    fn sent_picture() -> Entry {
+        let mut entry = Entry::user("look", Utc::now());
+        entry.images.push(ImageRef {
+            hash: "ab".repeat(32),
+            name: "shot.png".into(),
+            width: 64,
+            height: 64,
+            bytes: 100,
+            format: ImageFormat::Png,
+        });
+        entry
+    }
+
+    fn ready() -> Thumbnails {
+        // A white square as half blocks: drawn as cells, so the buffer shows it.
+        let image = image::DynamicImage::ImageRgb8(image::RgbImage::from_pixel(
+            64,
+            64,
+            image::Rgb([255, 255, 255]),
+        ));
+        let picker = Picker::halfblocks();
+        let protocol = picker
+            .new_protocol(
+                image,
+                Rect::new(0, 0, 8, ROWS),
+                ratatui_image::Resize::Fit(None),
+            )
+            .unwrap();
+        let mut t = Thumbnails::default();
+        t.insert("ab".repeat(32), protocol);
+        t
+    }
+
+    fn ctx<'a>(theme: &'a Theme, thumbnails: Option<&'a Thumbnails>) -> EntryCtx<'a> {
+        EntryCtx {
+            theme,
+            g: crate::ui::text::glyphs(false),
+            ascii: false,
+            offset: FixedOffset::east_opt(0).unwrap(),
+            details: false,
+            image_cost: None,
+            thumbnails,
+        }
+    }
+
+    /// The transcript of one sent picture drawn in `height` rows: its rows as text, the
+    /// buffer, and the entry's height in lines.
+    fn draw(height: u16, thumbnails: Option<&Thumbnails>) -> (Vec<String>, Buffer, usize) {
+        let theme = Theme::default();
+        let ctx = ctx(&theme, thumbnails);
+        let mut t = Transcript::new();
+        t.push(sent_picture());
+        let area = Rect::new(0, 0, 40, height);
+        let mut buf = Buffer::empty(area);
+        t.render(area, &mut buf, &ctx, 1);
+        let rows = (0..height)
+            .map(|y| (0..40).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect();
+        (rows, buf, t.height(0, 40, &ctx))
+    }
+
+    fn chip_row(rows: &[String]) -> usize {
+        rows.iter().position(|r| r.contains("shot.png")).unwrap()
+    }
+
+    /// Whether row `y` holds a drawn picture: cells with the picture's white.
+    fn painted(buf: &Buffer, y: usize) -> bool {
+        let y = u16::try_from(y).unwrap();
+        let white = ratatui::style::Color::Rgb(255, 255, 255);
+        (0..40).any(|x| buf[(x, y)].fg == white || buf[(x, y)].bg == white)
+    }
+
+    #[test]
+    fn a_ready_picture_is_drawn_under_its_chip() {
+        let shown = ready();
+        let (rows, buf, height) = draw(20, Some(&shown));
+        let (_, _, without) = draw(20, None);
+        assert_eq!(height, without + usize::from(ROWS));
+        let chip = chip_row(&rows);
+        assert_eq!(chip + 1 + usize::from(ROWS), height, "{rows:#?}");
+        assert!(!painted(&buf, chip));
+        assert!(painted(&buf, chip + 1), "{rows:#?}");
+        assert!(!painted(&buf, chip + 1 + usize::from(ROWS)));
+    }
+
+    #[test]
+    fn rows_are_kept_but_empty_until_the_picture_is_ready() {
+        let none = Thumbnails::default();
+        let (rows, buf, height) = draw(20, Some(&none));
+        assert_eq!(chip_row(&rows) + 1 + usize::from(ROWS), height);
+        assert!((0..20).all(|y| !painted(&buf, y)));
+    }
+
+    #[test]
+    fn without_thumbnails_the_chip_is_the_last_line() {
+        let (rows, buf, height) = draw(20, None);
+        assert_eq!(chip_row(&rows) + 1, height, "{rows:#?}");
+        assert!((0..20).all(|y| !painted(&buf, y)));
+    }
+
+    #[test]
+    fn a_thumbnail_cut_by_the_edge_is_not_drawn() {
+        let shown = ready();
+        // The transcript follows the bottom: in fewer rows than the thumbnail takes, its
+        // top is scrolled off, and a graphics protocol cannot draw half a picture.
+        let (rows, buf, _) = draw(ROWS - 2, Some(&shown));
+        assert!(
+            (0..usize::from(ROWS - 2)).all(|y| !painted(&buf, y)),
+            "{rows:#?}"
+        );
     }
 }

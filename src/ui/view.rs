@@ -43,6 +43,9 @@ pub struct UiView<'a> {
     pub attached: Vec<String>,
     /// What a picture costs, for the chips under sent messages (`None`: not said).
     pub image_cost: Option<crate::core::image::ImageCost>,
+    /// The pictures drawn as thumbnails under their chips; `None`: chips only (the
+    /// terminal draws no pictures, or `thumbnails = false`, `NO_COLOR`, ASCII, tmux).
+    pub thumbnails: Option<&'a crate::ui::thumbnail::Thumbnails>,
 }
 
 /// The status line.

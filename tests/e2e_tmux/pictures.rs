@@ -62,6 +62,18 @@ async fn a_png_by_image_and_one_by_path_reach_the_vision_model_and_resume_keeps_
         s.contains("shot.png 32×32 · ≈ ") && !s.contains("(guess)"),
         "the learned cost on the sent chips:\n{s}"
     );
+    // Inside tmux no thumbnail is drawn and no rows are kept for one: past the blank line
+    // between entries, the reply follows the chip.
+    let lines: Vec<&str> = s.lines().collect();
+    let chip = lines
+        .iter()
+        .position(|l| l.contains("shot.png 32×32"))
+        .unwrap();
+    assert!(
+        lines.get(chip + 1).is_some_and(|l| l.trim().is_empty())
+            && lines.get(chip + 2).is_some_and(|l| !l.trim().is_empty()),
+        "the chip alone in tmux:\n{s}"
+    );
     // The chat request (a title may be asked after it: that one carries no picture).
     let chat = rig.server.chat_requests();
     assert_eq!(

@@ -79,6 +79,7 @@ fn harness_with(keys: &BTreeMap<String, String>) -> Harness {
             start_at: None,
             config_temperature: None,
             mouse: true,
+            thumbnails: None,
         },
     );
     Harness {
