@@ -1,7 +1,8 @@
 //! Pictures (#39) through the binary: a PNG attached by `/image` and one by its path in
 //! the message both reach the vision model (the fake answers with their hashes), the chips
 //! say their cost (a guess until a reply has taught it), resume sends them again, and a
-//! model without `vision` refuses with the reason while the text stays in the box.
+//! model without `vision` refuses with the reason while the text stays in the box; a FIFO,
+//! a 200 MB file and a link out are refused before anything is read.
 
 use super::harness::{Rig, idle};
 use super::support::fake_ollama::vision_model;
@@ -139,4 +140,50 @@ async fn a_model_without_vision_refuses_the_picture_and_a_path_stays_text() {
     .await;
     let chat = rig.server.chat_requests();
     assert!(chat.iter().all(|r| images_of_last_user(r) == 0));
+}
+
+/// The issue's hostile files, through the binary: a FIFO named like a picture (opening it
+/// would block the app), a 200 MB file and a link out of its folder are each refused with
+/// the reason before anything is read, no chip appears, and the app still answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_a_huge_file_and_a_link_out_are_refused_before_reading() {
+    let rig = Rig::new().await;
+    rig.server.add_model(vision_model());
+    let pics = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let fifo = pics.path().join("cam.png");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let huge = pics.path().join("huge.png");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(200_000_000)
+        .unwrap();
+    let (outside, _) = png(elsewhere.path(), "secret.png", 8, 8);
+    let link = pics.path().join("link.png");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let t = rig.connect(&["--model", "llava:7b"], 160, 40).await;
+
+    for (path, reason) in [
+        (&fifo, "is a FIFO, not a file"),
+        (&huge, "is 200.0 MB, over the 20 MB"),
+        (&link, "is a link out of its folder"),
+    ] {
+        t.say(&format!("/image {}", path.display()));
+        let s = t
+            .wait_for(reason, |s| s.contains(reason) && s.contains("Not attached"))
+            .await;
+        assert!(!s.contains("/image clear"), "a chip appeared:\n{s}");
+    }
+    t.say("still there?");
+    t.wait_for("the reply", |s| {
+        s.contains("You said: \"still there?") && idle(s)
+    })
+    .await;
+    let chat = rig.server.chat_requests();
+    assert!(chat.iter().all(|r| images_of_last_user(r) == 0));
+    t.quit().await;
 }
