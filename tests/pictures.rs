@@ -22,6 +22,7 @@ use ollm_tui::view::{Notice, Update};
 use std::sync::Arc;
 use std::time::Duration;
 use support::fake_ollama::{FakeOllama, vision_model};
+use support::files::png;
 use support::session::{Session, TOKENIZER, engine};
 
 /// A session on `model`, resumed from `records` (none: a new one).
@@ -62,16 +63,24 @@ fn start_ctx(server: &FakeOllama, model: &str, records: Vec<Record>, ctx: Option
     Session { spawned }
 }
 
-/// A PNG of `w`×`h` made here (no binary fixtures), written to `dir/name`.
-fn png_file(dir: &std::path::Path, name: &str, w: u32, h: u32) -> (std::path::PathBuf, Vec<u8>) {
-    let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 99]));
-    let mut out = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(img)
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, out.get_ref()).unwrap();
-    (path, out.into_inner())
+/// Plain turns until a fold has happened and no request message carries a picture.
+fn talk_until_the_picture_folds(
+    h: &mut ollm_tui::core::testing::Harness<ollm_tui::core::summarizer::doubles::Extractive>,
+) {
+    let mut i = 0;
+    while h.engine.compressions() == 0
+        || h.engine
+            .prompt()
+            .messages
+            .iter()
+            .any(|m| !m.images.is_empty())
+    {
+        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
+            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
+        });
+        i += 1;
+        assert!(i < 200, "the picture's message never folded");
+    }
 }
 
 async fn attach(s: &Session, path: std::path::PathBuf) -> Result<ImageRef, AttachRefused> {
@@ -89,7 +98,7 @@ async fn an_attached_png_reaches_a_vision_model_and_its_reply_names_the_hash() {
     let server = FakeOllama::start().await;
     server.add_model(vision_model());
     let dir = tempfile::tempdir().unwrap();
-    let (path, bytes) = png_file(dir.path(), "shot.png", 64, 48);
+    let (path, bytes) = png(dir.path(), "shot.png", 64, 48);
     let s = start(&server, "llava:7b", Vec::new());
     let image = attach(&s, path).await.unwrap();
     assert_eq!(
@@ -154,7 +163,7 @@ async fn a_model_without_vision_refuses_the_picture_and_names_one_that_can() {
     let server = FakeOllama::start().await;
     server.add_model(vision_model());
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = png_file(dir.path(), "shot.png", 8, 8);
+    let (path, _) = png(dir.path(), "shot.png", 8, 8);
     let s = start(&server, "llama3.2:3b", Vec::new());
     match attach(&s, path).await {
         Err(AttachRefused::NotVision {
@@ -268,35 +277,17 @@ fn a_fold_replaces_the_picture_with_the_model_s_description() {
     assert_eq!(with_picture.len(), 1);
     assert_eq!(with_picture[0].images, vec![picture.clone()]);
 
-    // Talk until the picture's message is folded.
-    let mut i = 0;
-    while h.engine.compressions() == 0
-        || h.engine
+    talk_until_the_picture_folds(&mut h);
+    assert!(
+        h.engine
             .prompt()
             .messages
             .iter()
-            .any(|m| !m.images.is_empty())
-    {
-        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
-            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
-        });
-        i += 1;
-        assert!(i < 200, "the picture's message never folded");
-    }
-    let prompt = h.engine.prompt();
-    assert!(prompt.messages.iter().all(|m| m.images.is_empty()));
-    let context: String = prompt
-        .messages
-        .iter()
-        .map(|m| m.content.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+            .all(|m| m.images.is_empty())
+    );
     // One ledger line, marked as the model's, names the picture and keeps what it said
     // (the ledger shortens its lines: articles go, the words that carry it stay).
-    let line = context
-        .lines()
-        .find(|l| l.contains("whiteboard.png, 1280×720"))
-        .unwrap_or_else(|| panic!("no line for the picture:\n{context}"));
+    let line = picture_line_of(&h.engine, "whiteboard.png, 1280×720");
     assert!(line.starts_with("- (assistant) "), "{line}");
     assert!(line.contains("described"), "{line}");
     for words in [
@@ -390,7 +381,7 @@ async fn after_a_switch_to_a_model_without_vision_the_pictures_stay_out_of_its_r
     let server = FakeOllama::start().await;
     server.add_model(vision_model());
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = png_file(dir.path(), "shot.png", 8, 8);
+    let (path, _) = png(dir.path(), "shot.png", 8, 8);
     let s = start(&server, "llava:7b", Vec::new());
     let image = attach(&s, path).await.unwrap();
     s.cmd(Request::Send {
@@ -431,7 +422,7 @@ fn a_stored_picture_is_private_and_the_exports_carry_it() {
     let home = tempfile::tempdir().unwrap();
     let dir = DataDir::new(home.path()).unwrap();
     let pics = tempfile::tempdir().unwrap();
-    let (path, bytes) = png_file(pics.path(), "diagram.png", 20, 10);
+    let (path, bytes) = png(pics.path(), "diagram.png", 20, 10);
     let ready = ollm_tui::store::attach::prepare(&path).unwrap();
     assert_eq!(ready.bytes, bytes);
     let header = engine("llava:7b", None).header("test");
@@ -497,9 +488,8 @@ fn the_markdown_export_copies_pictures_beside_it_and_names_a_missing_one() {
     let dir = DataDir::new(home.path()).unwrap();
     let pics = tempfile::tempdir().unwrap();
     let kept =
-        ollm_tui::store::attach::prepare(&png_file(pics.path(), "diagram.png", 20, 10).0).unwrap();
-    let gone =
-        ollm_tui::store::attach::prepare(&png_file(pics.path(), "gone.png", 7, 5).0).unwrap();
+        ollm_tui::store::attach::prepare(&png(pics.path(), "diagram.png", 20, 10).0).unwrap();
+    let gone = ollm_tui::store::attach::prepare(&png(pics.path(), "gone.png", 7, 5).0).unwrap();
     let header = engine("llava:7b", None).header("test");
     let id = header.session_id.clone();
     let mut store = FileStore::create(&dir, header).unwrap();
@@ -634,25 +624,16 @@ fn fold_an_unanswered_picture(
     h.run(Input::NoReply, &mut report, &|_| {
         unreachable!("no chat request")
     });
-    let mut i = 0;
-    while h.engine.compressions() == 0
-        || h.engine
-            .prompt()
-            .messages
-            .iter()
-            .any(|m| !m.images.is_empty())
-    {
-        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
-            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
-        });
-        i += 1;
-        assert!(i < 200, "the picture's message never folded");
-    }
+    talk_until_the_picture_folds(&mut h);
     (h, picture)
 }
 
-/// The context's line for the folded picture (the ledger's, under the summaries).
-fn picture_line_of(engine: &Engine) -> String {
+/// How the unanswered picture of [`fold_an_unanswered_picture`] is named in its line.
+const RACK: &str = "rack.jpg, 800×600";
+
+/// The context's line for the folded picture named `picture` ("rack.jpg, 800×600"; the
+/// ledger's, under the summaries).
+fn picture_line_of(engine: &Engine, picture: &str) -> String {
     let prompt = engine.prompt();
     let context: String = prompt
         .messages
@@ -662,7 +643,7 @@ fn picture_line_of(engine: &Engine) -> String {
         .join("\n");
     context
         .lines()
-        .find(|l| l.contains("rack.jpg, 800×600"))
+        .find(|l| l.contains(picture))
         .unwrap_or_else(|| panic!("no line for the picture:\n{context}"))
         .to_string()
 }
@@ -679,7 +660,7 @@ fn a_picture_folded_unanswered_is_described_when_asked_and_replay_keeps_it() {
     }));
     assert_eq!(h.described.len(), 1, "{:?}", h.described);
     assert_eq!(h.described[0].1, "rack.jpg");
-    let line = picture_line_of(&h.engine);
+    let line = picture_line_of(&h.engine, RACK);
     assert!(line.starts_with("- (assistant) "), "{line}");
     assert!(line.contains("described"), "{line}");
     for words in ["orange patch cable", "port 12"] {
@@ -703,7 +684,10 @@ fn a_picture_folded_unanswered_is_described_when_asked_and_replay_keeps_it() {
         Arc::new(Prompts::builtin()),
     );
     assert!(report.issues.is_empty(), "{:?}", report.issues);
-    assert_eq!(picture_line_of(&replayed), picture_line_of(&h.engine));
+    assert_eq!(
+        picture_line_of(&replayed, RACK),
+        picture_line_of(&h.engine, RACK)
+    );
 }
 
 /// Engine level: when no description comes (the model cannot see pictures, or the request
@@ -712,7 +696,7 @@ fn a_picture_folded_unanswered_is_described_when_asked_and_replay_keeps_it() {
 fn a_picture_folded_unanswered_keeps_a_line_naming_it_when_no_description_comes() {
     let (mut h, _) = fold_an_unanswered_picture(None);
     assert_eq!(h.described.len(), 1);
-    let line = picture_line_of(&h.engine);
+    let line = picture_line_of(&h.engine, RACK);
     assert!(line.contains("rack.jpg, 800×600"), "{line}");
     // (The ledger shortens its lines: "the" goes.)
     assert!(line.contains("before model described it"), "{line}");
@@ -774,20 +758,7 @@ fn fold_a_picture(
             )
         },
     );
-    let mut i = 0;
-    while h.engine.compressions() == 0
-        || h.engine
-            .prompt()
-            .messages
-            .iter()
-            .any(|m| !m.images.is_empty())
-    {
-        h.turn(&format!("Tell me about topic number {i} in a few words."), |_| {
-            "Here is a plain answer of some length about that topic, with a few words more to fill the window.".into()
-        });
-        i += 1;
-        assert!(i < 200, "the picture's message never folded");
-    }
+    talk_until_the_picture_folds(&mut h);
     (h, picture)
 }
 
@@ -869,7 +840,7 @@ async fn asked_about_after_a_fold_the_picture_s_bytes_reach_the_server_again() {
     let server = FakeOllama::start().await;
     server.add_model(vision_model());
     let dir = tempfile::tempdir().unwrap();
-    let (path, bytes) = png_file(dir.path(), "error.png", 40, 30);
+    let (path, bytes) = png(dir.path(), "error.png", 40, 30);
     // Long answers in a small window: a fold has something to fold.
     server.set_reply_words(120);
     let s = start_ctx(&server, "llava:7b", Vec::new(), Some(4096));

@@ -6,19 +6,14 @@
 
 use super::harness::{Rig, idle};
 use super::support::fake_ollama::vision_model;
+use super::support::files;
 use std::path::{Path, PathBuf};
 
 /// A PNG made here (no binary fixture): its path, and the first 8 hex digits of its
 /// SHA-256, which the fake's answer names.
 fn png(dir: &Path, name: &str, w: u32, h: u32) -> (PathBuf, String) {
-    let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, w as u8]));
-    let mut out = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(img)
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, out.get_ref()).unwrap();
-    let hash = ollm_tui::store::images::hash_of(out.get_ref());
+    let (path, bytes) = files::png(dir, name, w, h);
+    let hash = ollm_tui::store::images::hash_of(&bytes);
     (path, hash[..8].to_string())
 }
 
@@ -152,11 +147,7 @@ async fn a_fifo_a_huge_file_and_a_link_out_are_refused_before_reading() {
     let pics = tempfile::tempdir().unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     let fifo = pics.path().join("cam.png");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    files::mkfifo(&fifo);
     let huge = pics.path().join("huge.png");
     std::fs::File::create(&huge)
         .unwrap()
