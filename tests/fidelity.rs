@@ -226,7 +226,8 @@ async fn a_chat_that_fits_the_window_keeps_every_fact_in_ours_as_in_truncation()
 /// offered, replies of a few sentences, nine facts in ten with their subject in the
 /// last request, and at most one pass every four turns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_long_unseen_chat_keeps_nine_facts_in_ten_at_one_pass_in_four_turns() {
+async fn a_long_unseen_chat_keeps_nine_facts_in_ten_at_one_pass_in_four_turns_and_finds_every_asked_fact()
+ {
     let (_server, backend) = fake_server(20).await;
     let setup = setup(None);
     let scenario = scenarios::all()
@@ -249,6 +250,21 @@ async fn a_long_unseen_chat_keeps_nine_facts_in_ten_at_one_pass_in_four_turns() 
         "{passes:?} in {} turns",
         scenario.turns.len()
     );
+    // Every question about an early fact finds it in its own request (ledger or recall),
+    // where a request with no history finds none.
+    let missing: Vec<&String> = m
+        .quiz
+        .answers
+        .iter()
+        .zip(&m.quiz.found)
+        .filter(|(_, found)| !**found)
+        .map(|((ask, _, _), _)| ask)
+        .collect();
+    assert_eq!(m.quiz.in_request(), Some(m.quiz.asked), "{missing:?}");
+    let floor = fidelity::quiz(&backend, &setup, &scenario, &[], setup.ctx, None)
+        .await
+        .unwrap();
+    assert_eq!(floor.in_request(), Some(0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

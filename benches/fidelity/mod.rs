@@ -92,6 +92,20 @@ pub async fn quiz<B: ChatBackend>(
             seed: Some(7),
             top_p: None,
         };
+        // What the model was shown: for a context the server cuts, the context the
+        // run kept (as the server cut it); else the request, the question left out.
+        let shown: String = match ask {
+            Some(_) => messages[..messages.len().saturating_sub(1)]
+                .iter()
+                .map(|m| m.content.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            None => context
+                .iter()
+                .map(|(_, t)| t.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        };
         let req = ChatRequest::new(setup.model.clone(), messages, options);
         let answer = match backend.chat(req).await {
             Ok(r) => r.text,
@@ -101,6 +115,9 @@ pub async fn quiz<B: ChatBackend>(
         let right = score::answer_is_right(&answer, &scenario.facts[q.fact]);
         score.asked += 1;
         score.right += usize::from(right);
+        score
+            .found
+            .push(score::kept_with_subject(&shown, &scenario.facts[q.fact]));
         score.answers.push((q.ask.to_string(), answer, right));
     }
     Ok(score)

@@ -14,6 +14,11 @@ pub struct QuizScore {
     pub right: usize,
     /// (question, answer, right).
     pub answers: Vec<(String, String, bool)>,
+    /// Per answer: whether its request held the fact with its subject (the ledger, recall
+    /// or the kept turns). A weak model answers badly from a good request; this is what
+    /// compression controls. Empty in files written before it was measured.
+    #[serde(default)]
+    pub found: Vec<bool>,
 }
 
 /// Everything measured about one strategy on one scenario.
@@ -104,6 +109,12 @@ impl QuizScore {
             }
         }
         self.right = self.answers.iter().filter(|a| a.2).count();
+    }
+
+    /// Questions whose request held their fact, if measured.
+    pub fn in_request(&self) -> Option<usize> {
+        (self.found.len() == self.answers.len() && !self.found.is_empty())
+            .then(|| self.found.iter().filter(|f| **f).count())
     }
 }
 
@@ -370,6 +381,14 @@ pub fn table(
         pct(r.facts_kept, r.facts)
     });
     line(&mut t, "quiz", &|r| pct(r.quiz.right, r.quiz.asked));
+    line(
+        &mut t,
+        "quiz: fact in its request",
+        &|r| match r.quiz.in_request() {
+            Some(n) => pct(n, r.quiz.asked),
+            None => "–".into(),
+        },
+    );
     let split = |kept: usize, of: usize, all_kept: usize, all: usize| {
         format!("{kept}/{of} · {}/{}", all_kept - kept, all - of)
     };
