@@ -58,7 +58,12 @@ pub fn asks(sentence: &str) -> bool {
     if s.ends_with('?') {
         return true;
     }
-    if s.ends_with(['.', '!']) {
+    // A closing "approx." or "etc." is the abbreviation's stop, not the sentence's
+    // (measured: "what do people pay a babysitter per hour in Dublin now, approx." went
+    // into the fact ledger as a statement).
+    if s.ends_with('!')
+        || s.ends_with('.') && !s.split_whitespace().last().is_some_and(abbreviation)
+    {
         return false;
     }
     let mut words = s.split_whitespace().map(|w| {
@@ -278,6 +283,7 @@ mod asks_tests {
             "which colour did we pick",
             "should I be wearing a mask for that",
             "do you think i should bring her something",
+            "what do people pay a babysitter per hour in Dublin now, approx.",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -290,6 +296,7 @@ mod asks_tests {
             "how we deploy: blue-green, then the canary at 5%",
             "is it normal? no. but the code is 1953.",
             "who knows what's in the layers.",
+            "what we pay: €14 an hour, approx.",
         ] {
             assert!(!asks(s), "{s}");
         }

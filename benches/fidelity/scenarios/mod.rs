@@ -14,6 +14,7 @@ mod lab_notebook;
 mod marathon;
 mod night_shift;
 mod offsite;
+mod school_run;
 mod services;
 mod short_fit;
 mod standup;
@@ -232,6 +233,7 @@ pub fn all() -> Vec<Scenario> {
         standup::standup(),
         lab_notebook::lab_notebook(),
         short_fit::short_fit(),
+        school_run::school_run(),
     ]
 }
 
@@ -432,6 +434,33 @@ mod tests {
         assert!(s.turns[corrected[0].turn].starts_with("wait no"));
         let otherwise = worded_otherwise(&s);
         assert!(otherwise.len() >= 2, "{otherwise:?}");
+    }
+
+    #[test]
+    fn school_run_says_several_peoples_values_at_once_and_asks_mostly_about_its_start() {
+        let s = school_run::school_run();
+        assert!(s.turns.len() >= 45, "{} turns", s.turns.len());
+        // One sentence holds three children's sizes: each counts beside its own name.
+        let sizes = &s.turns[2];
+        for child in ["Maya", "Leo", "Aoife"] {
+            assert!(sizes.contains(child), "{child}");
+        }
+        let by_name: Vec<_> = s.facts.iter().filter(|f| f.turn == 2).collect();
+        assert!(by_name.len() >= 2 && by_name.iter().all(|f| f.subject.len() == 1));
+        // A price corrected twice, a moved meeting, a rejected invention.
+        assert!(s.facts.iter().any(|f| f.stale.len() == 2));
+        assert!(s.facts.iter().filter(|f| !f.stale.is_empty()).count() >= 3);
+        assert!(s.facts.iter().any(|f| f.rejected.is_some()));
+        let early = early_questions(&s);
+        assert!(early * 2 > s.quiz.len(), "{early} of {}", s.quiz.len());
+        assert!(
+            worded_otherwise(&s).len() >= 3,
+            "{:?}",
+            worded_otherwise(&s)
+        );
+        for f in &s.facts {
+            assert!(!s.locked.contains(f.value), "{} is locked", f.value);
+        }
     }
 
     #[test]

@@ -46,6 +46,7 @@ const CHANGE_WORDS: &[&str] = &[
     "mistake",
     "misspoke",
     "typo",
+    "scrap",
     // The value said right this time: "the actual order number is …".
     "actual",
     "correct",
@@ -61,6 +62,7 @@ const TAKE_BACK: &[&str] = &[
     "misspoke",
     "typo",
     "scratch",
+    "scrap",
 ];
 
 /// Whether `sentence` takes back what was said before.

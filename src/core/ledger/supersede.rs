@@ -3,7 +3,7 @@
 
 use super::LedgerLine;
 use super::change::{says_change, takes_back};
-use super::values::{Kind, kind, values};
+use super::values::{Kind, kind, value_spans, values};
 use crate::core::prose::split_sentences;
 use std::collections::{HashMap, HashSet};
 
@@ -72,9 +72,14 @@ impl Parsed {
             values,
             words,
             change: says_change(&lower),
-            takes_back: split_sentences(&line.text)
-                .first()
-                .is_some_and(|first| takes_back(first) && super::values::values(first).is_empty()),
+            takes_back: split_sentences(&line.text).first().is_some_and(|first| {
+                // The sentence, or the clause that opens it ("actually scrap the earlier
+                // trip price, the school texted: … so it's €22 all in").
+                let clause = first.split([',', ':', ';', '—']).next().unwrap_or(first);
+                [*first, clause]
+                    .iter()
+                    .any(|s| takes_back(s) && super::values::values(s).is_empty())
+            }),
             lower,
             line: line.clone(),
         }
@@ -146,17 +151,19 @@ fn named_replaced<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, 
 /// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
 /// not the 12th" keep "leaves at 7:45 on the 14th" (dropping the line lost the 7:45).
 fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
-    let (old, new) = match named_replaced(newer, older) {
-        Some((old, new)) => (old, new?),
-        None => said_again(newer, older)?,
+    let text = match named_replaced(newer, older) {
+        Some((old, new)) => older.line.text.replacen(old, new?, 1),
+        None => match said_again(newer, older) {
+            Some((old, new)) => older.line.text.replacen(old, new, 1),
+            None => changed_in_place(newer, older)?,
+        },
     };
     // Only values the correction does not speak of are worth keeping around it.
-    older
-        .values
+    values(&text)
         .iter()
         .any(|v| !newer.values.contains(v))
         .then(|| LedgerLine {
-            text: older.line.text.replacen(old, new, 1),
+            text,
             user: older.line.user,
             corrects: true,
             // A correction is the person's own word, whatever the line it mends came with.
@@ -164,6 +171,80 @@ fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
             from: newer.line.from.or(older.line.from),
             pinned: false,
         })
+}
+
+/// `older` with the one value `newer` changes written as the new one, when the change
+/// names neither the old value nor says it again: "update on the trip, it's €20 now"
+/// mends "the trip is €18 and they're back by 17:15" (dropping it lost the 17:15). The
+/// old value is the only one of the new value's kind, or, where a line holds several
+/// people's values ("Maya 31, Leo 28 and Aoife 26"), the one that follows the name both
+/// lines share, before any other name ("Leo's a 29 now" → "Leo 29"). Else nothing: a
+/// guess would put a wrong value in the person's mouth.
+fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
+    let changed = |v: &String, k: &Kind| {
+        *k != Kind::Name
+            && !older.values.contains(v)
+            && (newer.takes_back || change_near(&newer.line.text, v))
+    };
+    let mut new = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| changed(v, k));
+    if let (Some((nv, nk)), None) = (new.next(), new.next()) {
+        let mut old = older
+            .values
+            .iter()
+            .zip(&older.kinds)
+            .filter(|(v, k)| *k == nk && !newer.values.contains(v));
+        if let (Some((ov, _)), None) = (old.next(), old.next()) {
+            return Some(older.line.text.replacen(ov.as_str(), nv, 1));
+        }
+    }
+    // Anchored at a name both lines hold: its value in `newer` and in `older`.
+    let in_order = |text: &str| {
+        let mut spans = value_spans(text);
+        spans.sort_by_key(|(start, _, _)| *start);
+        spans
+    };
+    let newer_spans = in_order(&newer.line.text);
+    let older_spans = in_order(&older.line.text);
+    let mut pairs = older
+        .values
+        .iter()
+        .zip(&older.kinds)
+        .filter(|(v, k)| **k == Kind::Name && newer.values.contains(v))
+        .filter_map(|(name, _)| {
+            let after = |spans: &[(usize, usize, String)]| -> Option<Vec<(usize, String)>> {
+                let at = spans.iter().position(|(_, _, v)| v == name)?;
+                Some(
+                    spans[at + 1..]
+                        .iter()
+                        .take_while(|(_, _, v)| kind(v) != Kind::Name)
+                        .map(|(start, _, v)| (*start, v.clone()))
+                        .collect(),
+                )
+            };
+            let (nv, nk) = after(&newer_spans)?
+                .into_iter()
+                .map(|(_, v)| {
+                    let k = kind(&v);
+                    (v, k)
+                })
+                .find(|(v, k)| changed(v, k))?;
+            let (at, ov) = after(&older_spans)?
+                .into_iter()
+                .find(|(_, v)| kind(v) == nk && !newer.values.contains(v))?;
+            Some((at, ov, nv))
+        });
+    let (at, ov, nv) = match (pairs.next(), pairs.next()) {
+        (Some(pair), None) => pair,
+        _ => return None,
+    };
+    let text = &older.line.text;
+    text[at..]
+        .starts_with(ov.as_str())
+        .then(|| format!("{}{nv}{}", &text[..at], &text[at + ov.len()..]))
 }
 
 /// The value of `older` that `newer` says again beside the one new value of its kind
@@ -176,7 +257,9 @@ fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a 
         .iter()
         .zip(&newer.kinds)
         .filter(|(v, k)| {
-            **k != Kind::Name && !older.values.contains(v) && change_near(&newer.line.text, v)
+            **k != Kind::Name
+                && !older.values.contains(v)
+                && (newer.takes_back || change_near(&newer.line.text, v))
         })
         .flat_map(|(nv, nk)| {
             older
@@ -228,7 +311,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
                 // (measured: "Haworth have moved it … and Gwilym's signed it off"
                 // replaced "Gwilym's mobile is 07700 914 262").
                 *nk != Kind::Name
-                    && change_near(&newer.line.text, nv)
+                    && (newer.takes_back || change_near(&newer.line.text, nv))
                     && older
                         .values
                         .iter()
@@ -522,6 +605,54 @@ mod tests {
             !merged
                 .iter()
                 .any(|l| l.text.contains("cap the backoff at 300"))
+        );
+    }
+
+    #[test]
+    fn a_change_that_names_no_old_value_mends_the_one_it_can_only_mean() {
+        let has = |merged: &[LedgerLine], all: &[&str], none: &str| {
+            merged
+                .iter()
+                .any(|l| all.iter().all(|w| l.text.contains(w)) && !l.text.contains(none))
+        };
+        // One amount in the older line: the new one takes its place, the rest stays.
+        let trip = user(
+            "Maya's class is going to Newgrange on the 14th of November, the trip is €18 and they're back at the school by 17:15",
+        );
+        let dearer = user("update on the trip, it's €20 now, the bus company put the price up");
+        let merged = merge(&[trip.clone(), dearer.clone()]);
+        assert!(has(&merged, &["€20", "17:15", "14th"], "€18"), "{merged:?}");
+        // A take-back opening the sentence, the old value said again beside the new one.
+        let again = user(
+            "actually scrap the earlier trip price, the school texted: the €20 didn't include the entry fee, so it's €22 all in",
+        );
+        let merged = merge(&[trip, dearer, again]);
+        assert!(
+            has(&merged, &["€22", "17:15", "Newgrange"], "€20"),
+            "{merged:?}"
+        );
+        assert!(
+            !texts(&merged).iter().any(|l| l.contains("€18")),
+            "{merged:?}"
+        );
+        // Several people's values: the one after the name both lines hold.
+        let sizes = user(
+            "shoe sizes for the record because I always guess: Maya 31, Leo 28 and Aoife's still a 26",
+        );
+        let grew = user("oh and Leo's feet grew AGAIN, he's a 29 now, the 28s pinch apparently.");
+        let merged = merge(&[sizes, grew]);
+        assert!(
+            has(&merged, &["Maya 31, Leo 29 and Aoife's still a 26"], "28,"),
+            "{merged:?}"
+        );
+        // Two amounts and nothing to tell them apart: no guess is written in.
+        let venue = user("the hall costs €300 and the caterer is €450, both paid in March");
+        let up = user("update on the venue: it's €500 now");
+        let merged = merge(&[venue, up]);
+        assert!(
+            !merged.iter().any(|l| l.text.contains("€500")
+                && (l.text.contains("hall") || l.text.contains("caterer"))),
+            "{merged:?}"
         );
     }
 

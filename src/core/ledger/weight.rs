@@ -68,6 +68,12 @@ const INTRODUCE: &[&str] = &[
 ];
 
 const ARTICLES: &[&str] = &["a", "an", "the"];
+/// Short words inside a surname that the name pattern does not take ("Ní Bhriain", "Mac
+/// Giolla", "van der Berg", "bin Salman"): the title before them introduces the name.
+const PARTICLES: &[&str] = &[
+    "ní", "nic", "mac", "mc", "ó", "ua", "de", "da", "di", "del", "van", "von", "der", "den",
+    "ter", "le", "la", "du", "dos", "bin", "ibn", "al", "el",
+];
 /// A place said as where something is ("is at", "booked at", "based in").
 const PLACE_BEFORE: &[&str] = &["at", "in"];
 const PLACED: &[&str] = &[
@@ -152,6 +158,12 @@ pub fn value_weight(text: &str, start: usize, end: usize, value: &str) -> Weight
         .rev()
         .map(|w| plain(Some(w)));
     let before = back.next().unwrap_or_default();
+    // "Ms. Ní Bhriain", "Herr von Arnim": a particle of the name stands between.
+    let before = if PARTICLES.contains(&before.as_str()) {
+        back.next().unwrap_or_default()
+    } else {
+        before
+    };
     // "is a Vaillant", "booked at the Fleece": the article stands between.
     let before = if ARTICLES.contains(&before.as_str()) {
         back.next().unwrap_or_default()
@@ -172,9 +184,21 @@ pub fn value_weight(text: &str, start: usize, end: usize, value: &str) -> Weight
             && YEAR_BEFORE.contains(&before.as_str())
         || DURATION.is_match(value.trim())
             && (after == "ago" || TOLD_BEFORE.contains(&before.as_str()));
+    // "Maya 31, Leo 28": a number said right after a name is that person's (a size, an
+    // age, a score), asked for by the name later.
+    let owned = text[..start]
+        .split_whitespace()
+        .next_back()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .is_some_and(|w| {
+            let mut chars = w.chars();
+            chars.next().is_some_and(char::is_uppercase)
+                && w.chars().count() >= 3
+                && chars.all(char::is_lowercase)
+        });
     let small = SMALL.is_match(value.trim())
         && (!value.trim().chars().all(|c| c.is_ascii_digit())
-            || COUNTS_NOTHING.contains(&after.as_str()));
+            || COUNTS_NOTHING.contains(&after.as_str()) && !owned);
     if vague {
         Weight::Vague
     } else if small {
@@ -210,6 +234,9 @@ mod tests {
         for hard in [
             "electrician's sorted, it's Branko",
             "Frau Petrović has our spare key",
+            // A title before a name's particle, a number said right after a name.
+            "Maya's teacher this year is Ms. Ní Bhriain",
+            "shoe sizes: Maya 31, Leo 28",
         ] {
             assert_eq!(weight(hard), Weight::Hard, "{hard}");
         }
