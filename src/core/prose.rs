@@ -66,11 +66,16 @@ pub fn asks(sentence: &str) -> bool {
     {
         return false;
     }
-    let mut words = s.split_whitespace().map(|w| {
-        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-            .replace('’', "'")
-            .to_lowercase()
-    });
+    let mut words = s
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .replace('’', "'")
+                .to_lowercase()
+        })
+        // "random but what's a good first phrase …", "oh and is it …": the question
+        // starts after the words people open a message with.
+        .skip_while(|w| OPENERS.contains(&w.as_str()));
     let (Some(first), Some(second)) = (words.next(), words.next()) else {
         return false;
     };
@@ -89,9 +94,16 @@ pub fn asks(sentence: &str) -> bool {
             || ["which", "what", "whose"].contains(&first.as_str())
                 && AUXILIARIES.contains(&third.as_str())
     } else {
-        ASKED_ABOUT.contains(&second.as_str())
+        // "is 62 square metres big …": a measure as the subject.
+        ASKED_ABOUT.contains(&second.as_str()) || second.starts_with(|c: char| c.is_ascii_digit())
     }
 }
+
+/// Words a message opens with before what it says: "random but what's …", "ok so is …".
+const OPENERS: &[&str] = &[
+    "random", "but", "so", "and", "also", "ok", "okay", "oh", "btw", "anyway", "well", "hmm",
+    "right", "actually", "hey", "lol", "ha", "quick", "question", "q",
+];
 
 /// Words that open a question's premise: "since the nets are booked under ref NX-3307,
 /// can I add a lane?" states the booking before it asks.
@@ -284,6 +296,9 @@ mod asks_tests {
             "should I be wearing a mask for that",
             "do you think i should bring her something",
             "what do people pay a babysitter per hour in Dublin now, approx.",
+            "random but what's a good first Norwegian phrase to learn that isn't 'hello'",
+            "is 62 square metres big for two people there or is that normal",
+            "oh and do I need winter tyres",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -297,6 +312,9 @@ mod asks_tests {
             "is it normal? no. but the code is 1953.",
             "who knows what's in the layers.",
             "what we pay: €14 an hour, approx.",
+            "so we move on the 27th",
+            "ok so it's happening",
+            "right, the code is 4471",
         ] {
             assert!(!asks(s), "{s}");
         }

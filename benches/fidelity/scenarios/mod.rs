@@ -12,6 +12,7 @@ mod coding24;
 mod fits;
 mod lab_notebook;
 mod marathon;
+mod moving_north;
 mod night_shift;
 mod offsite;
 mod school_run;
@@ -234,6 +235,7 @@ pub fn all() -> Vec<Scenario> {
         lab_notebook::lab_notebook(),
         short_fit::short_fit(),
         school_run::school_run(),
+        moving_north::moving_north(),
     ]
 }
 
@@ -455,6 +457,29 @@ mod tests {
         assert!(early * 2 > s.quiz.len(), "{early} of {}", s.quiz.len());
         assert!(
             worded_otherwise(&s).len() >= 3,
+            "{:?}",
+            worded_otherwise(&s)
+        );
+        for f in &s.facts {
+            assert!(!s.locked.contains(f.value), "{} is locked", f.value);
+        }
+    }
+
+    #[test]
+    fn moving_north_writes_facts_as_labels_and_corrects_a_date_twice() {
+        let s = moving_north::moving_north();
+        assert!(s.turns.len() >= 50, "{} turns", s.turns.len());
+        // Facts written as labels, not sentences.
+        assert!(s.turns.iter().any(|t| t.starts_with("Visa: ")));
+        assert!(s.turns.iter().any(|t| t.starts_with("Flat — ")));
+        // "sorry, I meant …", a date moved twice, a number the model made up.
+        assert!(s.turns.iter().any(|t| t.starts_with("sorry, I meant")));
+        assert!(s.facts.iter().any(|f| f.stale.len() == 2));
+        assert!(s.facts.iter().any(|f| f.rejected.is_some()));
+        let early = early_questions(&s);
+        assert!(early * 2 > s.quiz.len(), "{early} of {}", s.quiz.len());
+        assert!(
+            worded_otherwise(&s).len() >= 4,
             "{:?}",
             worded_otherwise(&s)
         );

@@ -15,7 +15,8 @@ const STOP: &[&str] = &[
     "any", "can", "use", "using", "used", "set", "get", "now", "new", "final", "change", "changed",
     "plan", "another", "noted", "okay", "good", "great", "thanks", "please", "sure", "here",
     "some", "more", "most", "only", "each", "every", "been", "being", "does", "did", "done",
-    "make", "made", "need", "needs", "let", "lets",
+    "make", "made", "need", "needs", "let", "lets", "because", "since", "while", "until", "though",
+    "although", "where", "after", "before",
 ];
 
 fn lower_words(s: &str) -> Vec<String> {
@@ -338,7 +339,9 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
         .filter(|(v, _)| !older.values.contains(v))
         .any(|(nv, nk)| {
             let new_heads = heads(&newer.line.text, nv);
-            change_near(&newer.line.text, nv)
+            // A name is no value that changes (see above).
+            *nk != Kind::Name
+                && change_near(&newer.line.text, nv)
                 && older
                     .values
                     .iter()
@@ -652,6 +655,19 @@ mod tests {
         assert!(
             !merged.iter().any(|l| l.text.contains("€500")
                 && (l.text.contains("hall") || l.text.contains("caterer"))),
+            "{merged:?}"
+        );
+    }
+
+    #[test]
+    fn a_moved_date_does_not_replace_a_line_that_shares_only_a_because() {
+        let chip = user(
+            "she needs a rabies shot at least 21 days before travel and her microchip number is 620098100453217, writing it here because the vet form is in Portuguese",
+        );
+        let start = user("update from HR, start date moved to 8 September because Åse is away");
+        let merged = merge(&[chip, start]);
+        assert!(
+            texts(&merged).iter().any(|l| l.contains("620098100453217")),
             "{merged:?}"
         );
     }
