@@ -7,6 +7,7 @@
 //! facts sit in the person's messages (the model's replies vary), chit-chat and long
 //! distractors sit between them, and questions ask for the fact by its subject.
 
+mod allotment;
 mod classic;
 mod coding24;
 mod fits;
@@ -236,6 +237,7 @@ pub fn all() -> Vec<Scenario> {
         short_fit::short_fit(),
         school_run::school_run(),
         moving_north::moving_north(),
+        allotment::allotment(),
     ]
 }
 
@@ -486,6 +488,27 @@ mod tests {
         for f in &s.facts {
             assert!(!s.locked.contains(f.value), "{} is locked", f.value);
         }
+    }
+
+    #[test]
+    fn allotment_is_typed_in_lower_case_run_ons() {
+        let s = allotment::allotment();
+        assert!(s.turns.len() >= 40, "{} turns", s.turns.len());
+        // Long messages without a full stop, several facts in one.
+        let run_ons = s
+            .turns
+            .iter()
+            .filter(|t| t.split_whitespace().count() >= 30 && !t.contains(". "))
+            .count();
+        assert!(run_ons >= 8, "{run_ons} run-on messages");
+        assert!(s.turns.iter().any(|t| t.starts_with("wait no")));
+        let early = early_questions(&s);
+        assert!(early * 2 > s.quiz.len(), "{early} of {}", s.quiz.len());
+        assert!(
+            worded_otherwise(&s).len() >= 2,
+            "{:?}",
+            worded_otherwise(&s)
+        );
     }
 
     #[test]

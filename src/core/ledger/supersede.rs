@@ -371,6 +371,8 @@ fn heads(text: &str, value: &str) -> Vec<String> {
 /// Words before a value, and after it, where the change said of it stands.
 const CHANGE_BEFORE: usize = 6;
 const CHANGE_AFTER: usize = 2;
+/// Words that open another clause after a value.
+const CLAUSE_OPENERS: &[&str] = &["and", "but", "so", "or", "then", "because", "while"];
 
 /// A change word stands shortly before `value` or right after it ("move the backend
 /// deploy to Thursday", "now May 2", "Sonnenberg now"), so a "now" or "moving" said of something else in the sentence
@@ -383,12 +385,25 @@ fn change_near(text: &str, value: &str) -> bool {
     let before: Vec<&str> = text[..at].split_whitespace().collect();
     let after: Vec<&str> = text[at + value.len()..].split_whitespace().collect();
     let from = before.len().saturating_sub(CHANGE_BEFORE);
-    let near = [
-        before[from..].join(" "),
-        after[..after.len().min(CHANGE_AFTER)].join(" "),
-    ]
-    .join(" ")
-    .to_lowercase();
+    // After the value, only its own clause: in "a fox got into the run on plot 30 and
+    // now there is a petition" the "now" is said of the petition (measured: it replaced
+    // "rent for a full plot is £35 a year", the two sharing "plot").
+    let mut own = Vec::new();
+    for w in after.iter().take(CHANGE_AFTER) {
+        let bare = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if CLAUSE_OPENERS.contains(&bare.as_str()) {
+            break;
+        }
+        own.push(*w);
+        if w.ends_with([',', '.', ';', ':', '!', '?']) {
+            break;
+        }
+    }
+    let near = [before[from..].join(" "), own.join(" ")]
+        .join(" ")
+        .to_lowercase();
     let moving_house = [
         "move in",
         "moving in",
@@ -660,7 +675,7 @@ mod tests {
     }
 
     #[test]
-    fn a_moved_date_does_not_replace_a_line_that_shares_only_a_because() {
+    fn a_later_clause_or_a_shared_because_ties_no_line_to_another() {
         let chip = user(
             "she needs a rabies shot at least 21 days before travel and her microchip number is 620098100453217, writing it here because the vet form is in Portuguese",
         );
@@ -668,6 +683,16 @@ mod tests {
         let merged = merge(&[chip, start]);
         assert!(
             texts(&merged).iter().any(|l| l.contains("620098100453217")),
+            "{merged:?}"
+        );
+        // A "now" after the value that opens another clause is not said of it.
+        let rent = user("rent for a full plot is £35 a year and half plots are £20");
+        let fox = user(
+            "a fox got into the chicken run on plot 30 and now there is a petition about the gate",
+        );
+        let merged = merge(&[rent, fox]);
+        assert!(
+            texts(&merged).iter().any(|l| l.contains("£35")),
             "{merged:?}"
         );
     }
