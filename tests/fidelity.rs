@@ -461,6 +461,21 @@ fn the_ledger_alone_keeps_the_facts_of_the_chats_of_35() {
     );
 }
 
+/// Three chats written in shapes the rules had not seen (several people's values in one
+/// sentence, facts as labels, lower-case run-ons): each showed a line replaced whole by a
+/// change said of something else. A name said in lower case beside no value ("gráinne
+/// from plot 9 is in charge of the cakes") is no fact the ledger can find.
+#[test]
+fn the_ledger_alone_keeps_the_facts_of_the_unseen_chats() {
+    let lost = ledger_losses(&["school_run", "moving_north", "allotment"]);
+    assert!(
+        lost.len() == 1 && lost[0].starts_with("allotment: gráinne"),
+        "{} lost:\n{}",
+        lost.len(),
+        lost.join("\n\n")
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_run_is_judged_again_from_its_answers_and_context() {
     let (_server, backend) = fake_server(40).await;
