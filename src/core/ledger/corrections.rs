@@ -5,7 +5,7 @@
 use super::LedgerLine;
 use super::change::says_change;
 use super::extract::{extract, line_sentences};
-use super::supersede::{Parsed, REPLACED, merge, supersedes};
+use super::supersede::{Parsed, REPLACED, earlier_form, merge, supersedes};
 use super::values::values;
 use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;
@@ -62,7 +62,9 @@ fn stale_beside(sentence: &str, corrections: &[Parsed]) -> bool {
         text: bare(sentence).to_string(),
         ..LedgerLine::default()
     });
-    corrections.iter().any(|c| supersedes(c, &line))
+    corrections
+        .iter()
+        .any(|c| supersedes(c, &line) || earlier_form(&line, c))
 }
 
 /// The ledger's corrections, parsed once for every sentence held against them.
@@ -185,6 +187,25 @@ mod tests {
                 && !l.text.contains("12th")),
             "{shown:?}"
         );
+    }
+
+    #[test]
+    fn recall_does_not_quote_a_line_as_it_stood_before_it_was_mended() {
+        let said = "Maya's class is going to Newgrange on the 14th of November, the trip is €18 and they're back at the school by 17:15";
+        let ledger = merge(&[
+            user(said),
+            user("update on the trip, it's €20 now, the bus company put the price up"),
+        ]);
+        let stale = replaced(&ledger);
+        assert!(stale(said), "{ledger:?}");
+        // Another sentence sharing the date and the time, with no amount, still stands.
+        assert!(!stale(
+            "Maya's class photo is on the 14th of November at 17:15"
+        ));
+        // Nor does a sentence naming the new value.
+        assert!(!stale(
+            "the trip is €20 for Maya, back by 17:15 on the 14th of November"
+        ));
     }
 
     #[test]

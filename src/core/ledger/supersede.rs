@@ -276,6 +276,38 @@ fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a 
     }
 }
 
+/// Whether `old` is `line` as it stood before a correction mended one of its values in
+/// place (see [`changed_in_place`]): it shares at least two of the line's values and
+/// lacks only one, the new one, in whose place it holds one value of the same kind
+/// ("the trip is €18 and they're back by 17:15" for "the trip is €22 and they're back by
+/// 17:15"). Recall must not quote it: the quote read "€18" beside the ledger's "€22", and
+/// the model answered €18.
+pub(super) fn earlier_form(old: &Parsed, line: &Parsed) -> bool {
+    let mut came = line
+        .lower_values
+        .iter()
+        .zip(&line.kinds)
+        .filter(|(v, _)| !old.lower_values.contains(v));
+    let Some((_, kind)) = came.next() else {
+        return false;
+    };
+    if came.next().is_some() || *kind == Kind::Name {
+        return false;
+    }
+    let shared = old
+        .lower_values
+        .iter()
+        .filter(|v| line.lower_values.contains(v))
+        .count();
+    let gone_of_kind = old
+        .lower_values
+        .iter()
+        .zip(&old.kinds)
+        .filter(|(v, k)| *k == kind && !line.lower_values.contains(v))
+        .count();
+    shared >= 2 && gone_of_kind == 1
+}
+
 /// Whether `newer` supersedes `older`.
 pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // Pasted material (a rule book, a config) restates its own values; it does not
