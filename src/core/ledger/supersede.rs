@@ -187,22 +187,6 @@ fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
             && !older.values.contains(v)
             && (newer.takes_back || change_near(&newer.line.text, v))
     };
-    let mut new = newer
-        .values
-        .iter()
-        .zip(&newer.kinds)
-        .filter(|(v, k)| changed(v, k));
-    if let (Some((nv, nk)), None) = (new.next(), new.next()) {
-        let mut old = older
-            .values
-            .iter()
-            .zip(&older.kinds)
-            .filter(|(v, k)| *k == nk && !newer.values.contains(v));
-        if let (Some((ov, _)), None) = (old.next(), old.next()) {
-            return Some(older.line.text.replacen(ov.as_str(), nv, 1));
-        }
-    }
-    // Anchored at a name both lines hold: its value in `newer` and in `older`.
     let in_order = |text: &str| {
         let mut spans = value_spans(text);
         spans.sort_by_key(|(start, _, _)| *start);
@@ -210,6 +194,28 @@ fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
     };
     let newer_spans = in_order(&newer.line.text);
     let older_spans = in_order(&older.line.text);
+    // Written where the old value stands as a value, not where its text first occurs
+    // ("28" inside "2028").
+    let text = &older.line.text;
+    let write = |at: usize, ov: &str, nv: &str| {
+        text[at..]
+            .starts_with(ov)
+            .then(|| format!("{}{nv}{}", &text[..at], &text[at + ov.len()..]))
+    };
+    let mut new = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| changed(v, k));
+    if let (Some((nv, nk)), None) = (new.next(), new.next()) {
+        let mut old = older_spans
+            .iter()
+            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v));
+        if let (Some((at, _, ov)), None) = (old.next(), old.next()) {
+            return write(*at, ov, nv);
+        }
+    }
+    // Anchored at a name both lines hold: its value in `newer` and in `older`.
     let mut pairs = older
         .values
         .iter()
@@ -242,10 +248,7 @@ fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
         (Some(pair), None) => pair,
         _ => return None,
     };
-    let text = &older.line.text;
-    text[at..]
-        .starts_with(ov.as_str())
-        .then(|| format!("{}{nv}{}", &text[..at], &text[at + ov.len()..]))
+    write(at, &ov, &nv)
 }
 
 /// The value of `older` that `newer` says again beside the one new value of its kind
@@ -694,6 +697,13 @@ mod tests {
         assert!(
             has(&merged, &["Maya 31, Leo 29 and Aoife's still a 26"], "28,"),
             "{merged:?}"
+        );
+        // The value is written where it stands as a value, not inside another word.
+        let key = Parsed::new(&user("desk A12 has the key for locker 12, ask Frau Berger"));
+        let moved = Parsed::new(&user("the locker is 14 now"));
+        assert_eq!(
+            changed_in_place(&moved, &key).as_deref(),
+            Some("desk A12 has the key for locker 14, ask Frau Berger")
         );
         // Two amounts and nothing to tell them apart: no guess is written in.
         let venue = user("the hall costs €300 and the caterer is €450, both paid in March");
