@@ -5,7 +5,9 @@
 use super::LedgerLine;
 use super::change::says_change;
 use super::extract::{extract, line_sentences};
-use super::supersede::{Parsed, REPLACED, earlier_form, merge, supersedes};
+use super::mend::earlier_form;
+use super::parsed::{Parsed, REPLACED};
+use super::supersede::{merge, supersedes};
 use super::values::values;
 use crate::core::prose::{BULLETS, bare};
 use std::borrow::Cow;

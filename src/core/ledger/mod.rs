@@ -27,7 +27,9 @@
 //!
 //! One file per concern: `change.rs` holds the words that say a value changed,
 //! `values.rs` finds the values of a sentence and says what kind each is, `extract.rs`
-//! takes the lines out of a message, `supersede.rs` decides which later line replaces which, `corrections.rs` what
+//! takes the lines out of a message, `parsed.rs` reads a line once for the rules that compare lines, `supersede.rs` decides
+//! which later line replaces which, `mend.rs` what
+//! is left of the line it replaces, `corrections.rs` what
 //! a correction removes from lines not folded yet, summaries and recall, `compact.rs` shortens a line to its subject and values, `edits.rs`
 //! holds what the person pinned, edited or forgot (`/facts`), `fit.rs` keeps what fits the ledger's token budget and renders it, `weight.rs`
 //! says which lines it lets go of first.
@@ -38,6 +40,8 @@ mod corrections;
 mod edits;
 mod extract;
 mod fit;
+mod mend;
+mod parsed;
 mod supersede;
 mod values;
 mod weight;

@@ -2,93 +2,11 @@
 //! lines not folded yet, to summaries and to recall is `corrections.rs`).
 
 use super::LedgerLine;
-use super::change::{says_change, takes_back};
-use super::values::{Kind, kind, value_spans, values};
-use crate::core::prose::split_sentences;
+use super::mend::corrected;
+use super::parsed::{Parsed, REPLACED};
+use super::parsed::{change_near, lower_words, named_replaced};
+use super::values::Kind;
 use std::collections::{HashMap, HashSet};
-
-/// Words too common to tie two lines to one subject.
-const STOP: &[&str] = &[
-    "the", "and", "for", "with", "that", "this", "from", "into", "will", "would", "should", "have",
-    "has", "had", "was", "were", "are", "our", "your", "their", "there", "what", "when", "which",
-    "who", "about", "also", "just", "then", "than", "them", "they", "its", "not", "but", "all",
-    "any", "can", "use", "using", "used", "set", "get", "now", "new", "final", "change", "changed",
-    "plan", "another", "noted", "okay", "good", "great", "thanks", "please", "sure", "here",
-    "some", "more", "most", "only", "each", "every", "been", "being", "does", "did", "done",
-    "make", "made", "need", "needs", "let", "lets", "because", "since", "while", "until", "though",
-    "although", "where", "after", "before",
-];
-
-fn lower_words(s: &str) -> Vec<String> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .map(str::to_lowercase)
-        .filter(|w| w.len() >= 3 && !STOP.contains(&w.as_str()))
-        .collect()
-}
-
-/// The words that say what a line is about: its words outside its values, so two lines
-/// naming paths under one directory ("src/cart/…") do not share a subject by it.
-fn subject_words(text: &str, values: &[String]) -> Vec<String> {
-    let mut rest = text.to_string();
-    for v in values {
-        rest = rest.replace(v.as_str(), " ");
-    }
-    lower_words(&rest)
-}
-
-/// A line with what `supersedes` needs, computed once.
-pub(super) struct Parsed {
-    line: LedgerLine,
-    values: Vec<String>,
-    lower_values: Vec<String>,
-    lower: String,
-    words: Vec<String>,
-    change: bool,
-    /// It opens with a sentence that takes back what was said before and names no value
-    /// ("That was wrong. … the slot is Tuesday afternoons"): the change is said of every
-    /// value that follows.
-    takes_back: bool,
-    kinds: Vec<Kind>,
-    /// The named things it is about (lower case): lines about different ones are about
-    /// different things, whatever words they share ("service-13" is not "service-14").
-    entities: Vec<String>,
-}
-
-impl Parsed {
-    pub(super) fn new(line: &LedgerLine) -> Parsed {
-        let lower = line.text.to_lowercase();
-        let values = values(&line.text);
-        let words = subject_words(&line.text, &values);
-        let kinds: Vec<Kind> = values.iter().map(|v| kind(v)).collect();
-        let entities = values
-            .iter()
-            .zip(&kinds)
-            .filter(|(_, k)| **k == Kind::Entity)
-            .map(|(v, _)| v.to_lowercase())
-            .collect();
-        Parsed {
-            lower_values: values.iter().map(|v| v.to_lowercase()).collect(),
-            kinds,
-            entities,
-            values,
-            words,
-            change: says_change(&lower),
-            takes_back: split_sentences(&line.text).first().is_some_and(|first| {
-                // The sentence, or the clause that opens it ("actually scrap the earlier
-                // trip price, the school texted: … so it's €22 all in").
-                let clause = first.split([',', ':', ';', '—']).next().unwrap_or(first);
-                [*first, clause]
-                    .iter()
-                    .any(|s| takes_back(s) && super::values::values(s).is_empty())
-            }),
-            lower,
-            line: line.clone(),
-        }
-    }
-}
-
-/// What comes before a value a line names as replaced: "not Lisbon", "from 14 days".
-pub(super) const REPLACED: &[&str] = &["not ", "instead of ", "no longer ", "from "];
 
 /// Two lines name different things: each names one and they share none.
 fn different_things(a: &Parsed, b: &Parsed) -> bool {
@@ -116,199 +34,6 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
                     .zip(&older.kinds)
                     .any(|(ov, ok)| ok == k && !newer.lower_values.contains(ov))
         })
-}
-
-/// The value of `older` that `newer` names as replaced ("the 14th not the 12th"), and
-/// the one value of its kind that `newer` brings in its place, if there is just one.
-fn named_replaced<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, Option<&'a str>)> {
-    let (old, kind) = older
-        .values
-        .iter()
-        .zip(&older.lower_values)
-        .zip(&older.kinds)
-        .find(|((v, lv), _)| {
-            newer.values.contains(v)
-                && newer.values.iter().any(|n| !older.values.contains(n))
-                && REPLACED.iter().any(|p| {
-                    newer.lower.contains(&format!("{p}{lv}"))
-                        || newer.lower.contains(&format!("{p}the {lv}"))
-                })
-        })
-        .map(|((v, _), k)| (v, k))?;
-    let mut new = newer
-        .values
-        .iter()
-        .zip(&newer.kinds)
-        .filter(|(v, k)| *k == kind && !older.values.contains(v))
-        .map(|(v, _)| v.as_str());
-    let one = match (new.next(), new.next()) {
-        (Some(v), None) => Some(v),
-        _ => None,
-    };
-    Some((old.as_str(), one))
-}
-
-/// `older` with the value `newer` names as replaced written as its replacement, when the
-/// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
-/// not the 12th" keep "leaves at 7:45 on the 14th" (dropping the line lost the 7:45).
-fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
-    let text = match named_replaced(newer, older) {
-        Some((old, new)) => older.line.text.replacen(old, new?, 1),
-        None => match said_again(newer, older) {
-            Some((old, new)) => older.line.text.replacen(old, new, 1),
-            None => changed_in_place(newer, older)?,
-        },
-    };
-    // Only values the correction does not speak of are worth keeping around it.
-    values(&text)
-        .iter()
-        .any(|v| !newer.values.contains(v))
-        .then(|| LedgerLine {
-            text,
-            user: older.line.user,
-            corrects: true,
-            // A correction is the person's own word, whatever the line it mends came with.
-            listed: false,
-            from: newer.line.from.or(older.line.from),
-            pinned: false,
-        })
-}
-
-/// `older` with the one value `newer` changes written as the new one, when the change
-/// names neither the old value nor says it again: "update on the trip, it's €20 now"
-/// mends "the trip is €18 and they're back by 17:15" (dropping it lost the 17:15). The
-/// old value is the only one of the new value's kind, or, where a line holds several
-/// people's values ("Maya 31, Leo 28 and Aoife 26"), the one that follows the name both
-/// lines share, before any other name ("Leo's a 29 now" → "Leo 29"). Else nothing: a
-/// guess would put a wrong value in the person's mouth.
-fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
-    let changed = |v: &String, k: &Kind| {
-        *k != Kind::Name
-            && !older.values.contains(v)
-            && (newer.takes_back || change_near(&newer.line.text, v))
-    };
-    let in_order = |text: &str| {
-        let mut spans = value_spans(text);
-        spans.sort_by_key(|(start, _, _)| *start);
-        spans
-    };
-    let newer_spans = in_order(&newer.line.text);
-    let older_spans = in_order(&older.line.text);
-    // Written where the old value stands as a value, not where its text first occurs
-    // ("28" inside "2028").
-    let text = &older.line.text;
-    let write = |at: usize, ov: &str, nv: &str| {
-        text[at..]
-            .starts_with(ov)
-            .then(|| format!("{}{nv}{}", &text[..at], &text[at + ov.len()..]))
-    };
-    let mut new = newer
-        .values
-        .iter()
-        .zip(&newer.kinds)
-        .filter(|(v, k)| changed(v, k));
-    if let (Some((nv, nk)), None) = (new.next(), new.next()) {
-        let mut old = older_spans
-            .iter()
-            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v));
-        if let (Some((at, _, ov)), None) = (old.next(), old.next()) {
-            return write(*at, ov, nv);
-        }
-    }
-    // Anchored at a name both lines hold: its value in `newer` and in `older`.
-    let mut pairs = older
-        .values
-        .iter()
-        .zip(&older.kinds)
-        .filter(|(v, k)| **k == Kind::Name && newer.values.contains(v))
-        .filter_map(|(name, _)| {
-            let after = |spans: &[(usize, usize, String)]| -> Option<Vec<(usize, String)>> {
-                let at = spans.iter().position(|(_, _, v)| v == name)?;
-                Some(
-                    spans[at + 1..]
-                        .iter()
-                        .take_while(|(_, _, v)| kind(v) != Kind::Name)
-                        .map(|(start, _, v)| (*start, v.clone()))
-                        .collect(),
-                )
-            };
-            let (nv, nk) = after(&newer_spans)?
-                .into_iter()
-                .map(|(_, v)| {
-                    let k = kind(&v);
-                    (v, k)
-                })
-                .find(|(v, k)| changed(v, k))?;
-            let (at, ov) = after(&older_spans)?
-                .into_iter()
-                .find(|(_, v)| kind(v) == nk && !newer.values.contains(v))?;
-            Some((at, ov, nv))
-        });
-    let (at, ov, nv) = match (pairs.next(), pairs.next()) {
-        (Some(pair), None) => pair,
-        _ => return None,
-    };
-    write(at, &ov, &nv)
-}
-
-/// The value of `older` that `newer` says again beside the one new value of its kind
-/// it changes to ("300 seconds is too long … so the backoff cap is 120 seconds"), when
-/// there is just one of each: a rewrite keeps the rest of `older` ("give up after 8
-/// attempts" was lost with the whole line).
-fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a str)> {
-    let mut pairs = newer
-        .values
-        .iter()
-        .zip(&newer.kinds)
-        .filter(|(v, k)| {
-            **k != Kind::Name
-                && !older.values.contains(v)
-                && (newer.takes_back || change_near(&newer.line.text, v))
-        })
-        .flat_map(|(nv, nk)| {
-            older
-                .values
-                .iter()
-                .zip(&older.kinds)
-                .filter(move |(ov, ok)| *ok == nk && newer.values.contains(ov))
-                .map(move |(ov, _)| (ov.as_str(), nv.as_str()))
-        });
-    match (pairs.next(), pairs.next()) {
-        (Some(pair), None) => Some(pair),
-        _ => None,
-    }
-}
-
-/// Whether `old` is `line` as it stood before a correction mended one of its values in
-/// place (see [`changed_in_place`]): it shares at least two of the line's values and
-/// lacks only one, the new one, in whose place it holds one value of the same kind
-/// ("the trip is €18 and they're back by 17:15" for "the trip is €22 and they're back by
-/// 17:15"). Recall must not quote it: the quote read "€18" beside the ledger's "€22", and
-/// the model answered €18.
-pub(super) fn earlier_form(old: &Parsed, line: &Parsed) -> bool {
-    let mut came = line
-        .lower_values
-        .iter()
-        .zip(&line.kinds)
-        .filter(|(v, _)| !old.lower_values.contains(v));
-    let Some((_, kind)) = came.next() else {
-        return false;
-    };
-    if came.next().is_some() || *kind == Kind::Name {
-        return false;
-    }
-    let shared = old
-        .lower_values
-        .iter()
-        .filter(|v| line.lower_values.contains(v))
-        .count();
-    let gone_of_kind = old
-        .lower_values
-        .iter()
-        .zip(&old.kinds)
-        .filter(|(v, k)| *k == kind && !line.lower_values.contains(v))
-        .count();
-    shared >= 2 && gone_of_kind == 1
 }
 
 /// Whether `newer` supersedes `older`.
@@ -401,55 +126,6 @@ fn heads(text: &str, value: &str) -> Vec<String> {
     let before: Vec<&str> = text[..at].split_whitespace().collect();
     let from = before.len().saturating_sub(HEAD_WORDS);
     lower_words(&before[from..].join(" "))
-}
-
-/// Words before a value, and after it, where the change said of it stands.
-const CHANGE_BEFORE: usize = 6;
-const CHANGE_AFTER: usize = 2;
-/// Words that open another clause after a value.
-const CLAUSE_OPENERS: &[&str] = &["and", "but", "so", "or", "then", "because", "while"];
-
-/// A change word stands shortly before `value` or right after it ("move the backend
-/// deploy to Thursday", "now May 2", "Sonnenberg now"), so a "now" or "moving" said of something else in the sentence
-/// does not count (measured: "she's moving in with Frau Petrović" replaced "Leipzig,
-/// 3rd floor"). Moving in or out is where someone lives, not a value changing.
-fn change_near(text: &str, value: &str) -> bool {
-    let Some(at) = text.find(value) else {
-        return false;
-    };
-    let before: Vec<&str> = text[..at].split_whitespace().collect();
-    let after: Vec<&str> = text[at + value.len()..].split_whitespace().collect();
-    let from = before.len().saturating_sub(CHANGE_BEFORE);
-    // After the value, only its own clause: in "a fox got into the run on plot 30 and
-    // now there is a petition" the "now" is said of the petition (measured: it replaced
-    // "rent for a full plot is £35 a year", the two sharing "plot").
-    let mut own = Vec::new();
-    for w in after.iter().take(CHANGE_AFTER) {
-        let bare = w
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
-        if CLAUSE_OPENERS.contains(&bare.as_str()) {
-            break;
-        }
-        own.push(*w);
-        if w.ends_with([',', '.', ';', ':', '!', '?']) {
-            break;
-        }
-    }
-    let near = [before[from..].join(" "), own.join(" ")]
-        .join(" ")
-        .to_lowercase();
-    let moving_house = [
-        "move in",
-        "moving in",
-        "moved in",
-        "move out",
-        "moving out",
-        "moved out",
-    ]
-    .iter()
-    .any(|p| near.contains(p));
-    !moving_house && says_change(&near)
 }
 
 /// A line's values as one key: lines that can be the same fact share it.
@@ -611,6 +287,7 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
 mod tests {
     use super::*;
     use crate::core::ledger::lines::{texts, user};
+    use crate::core::ledger::mend::changed_in_place;
 
     #[test]
     fn a_value_said_after_taking_back_the_old_one_replaces_it() {
@@ -658,6 +335,29 @@ mod tests {
             !merged
                 .iter()
                 .any(|l| l.text.contains("cap the backoff at 300"))
+        );
+    }
+
+    #[test]
+    fn a_later_clause_or_a_shared_because_ties_no_line_to_another() {
+        let chip = user(
+            "she needs a rabies shot at least 21 days before travel and her microchip number is 620098100453217, writing it here because the vet form is in Portuguese",
+        );
+        let start = user("update from HR, start date moved to 8 September because Åse is away");
+        let merged = merge(&[chip, start]);
+        assert!(
+            texts(&merged).iter().any(|l| l.contains("620098100453217")),
+            "{merged:?}"
+        );
+        // A "now" after the value that opens another clause is not said of it.
+        let rent = user("rent for a full plot is £35 a year and half plots are £20");
+        let fox = user(
+            "a fox got into the chicken run on plot 30 and now there is a petition about the gate",
+        );
+        let merged = merge(&[rent, fox]);
+        assert!(
+            texts(&merged).iter().any(|l| l.contains("£35")),
+            "{merged:?}"
         );
     }
 
@@ -712,29 +412,6 @@ mod tests {
         assert!(
             !merged.iter().any(|l| l.text.contains("€500")
                 && (l.text.contains("hall") || l.text.contains("caterer"))),
-            "{merged:?}"
-        );
-    }
-
-    #[test]
-    fn a_later_clause_or_a_shared_because_ties_no_line_to_another() {
-        let chip = user(
-            "she needs a rabies shot at least 21 days before travel and her microchip number is 620098100453217, writing it here because the vet form is in Portuguese",
-        );
-        let start = user("update from HR, start date moved to 8 September because Åse is away");
-        let merged = merge(&[chip, start]);
-        assert!(
-            texts(&merged).iter().any(|l| l.contains("620098100453217")),
-            "{merged:?}"
-        );
-        // A "now" after the value that opens another clause is not said of it.
-        let rent = user("rent for a full plot is £35 a year and half plots are £20");
-        let fox = user(
-            "a fox got into the chicken run on plot 30 and now there is a petition about the gate",
-        );
-        let merged = merge(&[rent, fox]);
-        assert!(
-            texts(&merged).iter().any(|l| l.contains("£35")),
             "{merged:?}"
         );
     }

@@ -1,0 +1,172 @@
+//! Mending: what is left of an older line when a later one replaces a value in it. The
+//! rest of the line stays, with the new value written in the old one's place, when the
+//! correction names the old value, says it again beside the new one, or can only mean one
+//! value of the line; and the older line as it stood before is what recall and summaries
+//! must not bring back (`corrections.rs`). Which line replaces which is `supersede.rs`.
+
+use super::LedgerLine;
+use super::parsed::{Parsed, change_near, named_replaced};
+use super::values::{Kind, kind, value_spans, values};
+
+/// `older` with the value `newer` names as replaced written as its replacement, when the
+/// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
+/// not the 12th" keep "leaves at 7:45 on the 14th" (dropping the line lost the 7:45).
+pub(super) fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
+    let text = match named_replaced(newer, older) {
+        Some((old, new)) => older.line.text.replacen(old, new?, 1),
+        None => match said_again(newer, older) {
+            Some((old, new)) => older.line.text.replacen(old, new, 1),
+            None => changed_in_place(newer, older)?,
+        },
+    };
+    // Only values the correction does not speak of are worth keeping around it.
+    values(&text)
+        .iter()
+        .any(|v| !newer.values.contains(v))
+        .then(|| LedgerLine {
+            text,
+            user: older.line.user,
+            corrects: true,
+            // A correction is the person's own word, whatever the line it mends came with.
+            listed: false,
+            from: newer.line.from.or(older.line.from),
+            pinned: false,
+        })
+}
+
+/// `older` with the one value `newer` changes written as the new one, when the change
+/// names neither the old value nor says it again: "update on the trip, it's €20 now"
+/// mends "the trip is €18 and they're back by 17:15" (dropping it lost the 17:15). The
+/// old value is the only one of the new value's kind, or, where a line holds several
+/// people's values ("Maya 31, Leo 28 and Aoife 26"), the one that follows the name both
+/// lines share, before any other name ("Leo's a 29 now" → "Leo 29"). Else nothing: a
+/// guess would put a wrong value in the person's mouth.
+pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
+    let changed = |v: &String, k: &Kind| {
+        *k != Kind::Name
+            && !older.values.contains(v)
+            && (newer.takes_back || change_near(&newer.line.text, v))
+    };
+    let in_order = |text: &str| {
+        let mut spans = value_spans(text);
+        spans.sort_by_key(|(start, _, _)| *start);
+        spans
+    };
+    let newer_spans = in_order(&newer.line.text);
+    let older_spans = in_order(&older.line.text);
+    // Written where the old value stands as a value, not where its text first occurs
+    // ("28" inside "2028").
+    let text = &older.line.text;
+    let write = |at: usize, ov: &str, nv: &str| {
+        text[at..]
+            .starts_with(ov)
+            .then(|| format!("{}{nv}{}", &text[..at], &text[at + ov.len()..]))
+    };
+    let mut new = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| changed(v, k));
+    if let (Some((nv, nk)), None) = (new.next(), new.next()) {
+        let mut old = older_spans
+            .iter()
+            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v));
+        if let (Some((at, _, ov)), None) = (old.next(), old.next()) {
+            return write(*at, ov, nv);
+        }
+    }
+    // Anchored at a name both lines hold: its value in `newer` and in `older`.
+    let mut pairs = older
+        .values
+        .iter()
+        .zip(&older.kinds)
+        .filter(|(v, k)| **k == Kind::Name && newer.values.contains(v))
+        .filter_map(|(name, _)| {
+            let after = |spans: &[(usize, usize, String)]| -> Option<Vec<(usize, String)>> {
+                let at = spans.iter().position(|(_, _, v)| v == name)?;
+                Some(
+                    spans[at + 1..]
+                        .iter()
+                        .take_while(|(_, _, v)| kind(v) != Kind::Name)
+                        .map(|(start, _, v)| (*start, v.clone()))
+                        .collect(),
+                )
+            };
+            let (nv, nk) = after(&newer_spans)?
+                .into_iter()
+                .map(|(_, v)| {
+                    let k = kind(&v);
+                    (v, k)
+                })
+                .find(|(v, k)| changed(v, k))?;
+            let (at, ov) = after(&older_spans)?
+                .into_iter()
+                .find(|(_, v)| kind(v) == nk && !newer.values.contains(v))?;
+            Some((at, ov, nv))
+        });
+    let (at, ov, nv) = match (pairs.next(), pairs.next()) {
+        (Some(pair), None) => pair,
+        _ => return None,
+    };
+    write(at, &ov, &nv)
+}
+
+/// The value of `older` that `newer` says again beside the one new value of its kind
+/// it changes to ("300 seconds is too long … so the backoff cap is 120 seconds"), when
+/// there is just one of each: a rewrite keeps the rest of `older` ("give up after 8
+/// attempts" was lost with the whole line).
+fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a str)> {
+    let mut pairs = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| {
+            **k != Kind::Name
+                && !older.values.contains(v)
+                && (newer.takes_back || change_near(&newer.line.text, v))
+        })
+        .flat_map(|(nv, nk)| {
+            older
+                .values
+                .iter()
+                .zip(&older.kinds)
+                .filter(move |(ov, ok)| *ok == nk && newer.values.contains(ov))
+                .map(move |(ov, _)| (ov.as_str(), nv.as_str()))
+        });
+    match (pairs.next(), pairs.next()) {
+        (Some(pair), None) => Some(pair),
+        _ => None,
+    }
+}
+
+/// Whether `old` is `line` as it stood before a correction mended one of its values in
+/// place (see [`changed_in_place`]): it shares at least two of the line's values and
+/// lacks only one, the new one, in whose place it holds one value of the same kind
+/// ("the trip is €18 and they're back by 17:15" for "the trip is €22 and they're back by
+/// 17:15"). Recall must not quote it: the quote read "€18" beside the ledger's "€22", and
+/// the model answered €18.
+pub(super) fn earlier_form(old: &Parsed, line: &Parsed) -> bool {
+    let mut came = line
+        .lower_values
+        .iter()
+        .zip(&line.kinds)
+        .filter(|(v, _)| !old.lower_values.contains(v));
+    let Some((_, kind)) = came.next() else {
+        return false;
+    };
+    if came.next().is_some() || *kind == Kind::Name {
+        return false;
+    }
+    let shared = old
+        .lower_values
+        .iter()
+        .filter(|v| line.lower_values.contains(v))
+        .count();
+    let gone_of_kind = old
+        .lower_values
+        .iter()
+        .zip(&old.kinds)
+        .filter(|(v, k)| *k == kind && !line.lower_values.contains(v))
+        .count();
+    shared >= 2 && gone_of_kind == 1
+}

@@ -1,0 +1,174 @@
+//! A ledger line parsed once for the rules that compare lines (`supersede.rs`, `mend.rs`):
+//! its values and their kinds, its subject words, whether it says a change or takes back
+//! what was said; and the two readings both rules share — a value named as replaced
+//! ("the 14th not the 12th") and a change said of a value.
+
+use super::LedgerLine;
+use super::change::{says_change, takes_back};
+use super::values::{Kind, kind, values};
+use crate::core::prose::split_sentences;
+
+/// Words too common to tie two lines to one subject.
+const STOP: &[&str] = &[
+    "the", "and", "for", "with", "that", "this", "from", "into", "will", "would", "should", "have",
+    "has", "had", "was", "were", "are", "our", "your", "their", "there", "what", "when", "which",
+    "who", "about", "also", "just", "then", "than", "them", "they", "its", "not", "but", "all",
+    "any", "can", "use", "using", "used", "set", "get", "now", "new", "final", "change", "changed",
+    "plan", "another", "noted", "okay", "good", "great", "thanks", "please", "sure", "here",
+    "some", "more", "most", "only", "each", "every", "been", "being", "does", "did", "done",
+    "make", "made", "need", "needs", "let", "lets", "because", "since", "while", "until", "though",
+    "although", "where", "after", "before",
+];
+
+pub(super) fn lower_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .map(str::to_lowercase)
+        .filter(|w| w.len() >= 3 && !STOP.contains(&w.as_str()))
+        .collect()
+}
+
+/// The words that say what a line is about: its words outside its values, so two lines
+/// naming paths under one directory ("src/cart/…") do not share a subject by it.
+fn subject_words(text: &str, values: &[String]) -> Vec<String> {
+    let mut rest = text.to_string();
+    for v in values {
+        rest = rest.replace(v.as_str(), " ");
+    }
+    lower_words(&rest)
+}
+
+/// A line with what `supersedes` needs, computed once.
+pub(super) struct Parsed {
+    pub(super) line: LedgerLine,
+    pub(super) values: Vec<String>,
+    pub(super) lower_values: Vec<String>,
+    pub(super) lower: String,
+    pub(super) words: Vec<String>,
+    pub(super) change: bool,
+    /// It opens with a sentence that takes back what was said before and names no value
+    /// ("That was wrong. … the slot is Tuesday afternoons"): the change is said of every
+    /// value that follows.
+    pub(super) takes_back: bool,
+    pub(super) kinds: Vec<Kind>,
+    /// The named things it is about (lower case): lines about different ones are about
+    /// different things, whatever words they share ("service-13" is not "service-14").
+    pub(super) entities: Vec<String>,
+}
+
+impl Parsed {
+    pub(super) fn new(line: &LedgerLine) -> Parsed {
+        let lower = line.text.to_lowercase();
+        let values = values(&line.text);
+        let words = subject_words(&line.text, &values);
+        let kinds: Vec<Kind> = values.iter().map(|v| kind(v)).collect();
+        let entities = values
+            .iter()
+            .zip(&kinds)
+            .filter(|(_, k)| **k == Kind::Entity)
+            .map(|(v, _)| v.to_lowercase())
+            .collect();
+        Parsed {
+            lower_values: values.iter().map(|v| v.to_lowercase()).collect(),
+            kinds,
+            entities,
+            values,
+            words,
+            change: says_change(&lower),
+            takes_back: split_sentences(&line.text).first().is_some_and(|first| {
+                // The sentence, or the clause that opens it ("actually scrap the earlier
+                // trip price, the school texted: … so it's €22 all in").
+                let clause = first.split([',', ':', ';', '—']).next().unwrap_or(first);
+                [*first, clause]
+                    .iter()
+                    .any(|s| takes_back(s) && super::values::values(s).is_empty())
+            }),
+            lower,
+            line: line.clone(),
+        }
+    }
+}
+
+/// What comes before a value a line names as replaced: "not Lisbon", "from 14 days".
+pub(super) const REPLACED: &[&str] = &["not ", "instead of ", "no longer ", "from "];
+
+/// The value of `older` that `newer` names as replaced ("the 14th not the 12th"), and
+/// the one value of its kind that `newer` brings in its place, if there is just one.
+pub(super) fn named_replaced<'a>(
+    newer: &'a Parsed,
+    older: &'a Parsed,
+) -> Option<(&'a str, Option<&'a str>)> {
+    let (old, kind) = older
+        .values
+        .iter()
+        .zip(&older.lower_values)
+        .zip(&older.kinds)
+        .find(|((v, lv), _)| {
+            newer.values.contains(v)
+                && newer.values.iter().any(|n| !older.values.contains(n))
+                && REPLACED.iter().any(|p| {
+                    newer.lower.contains(&format!("{p}{lv}"))
+                        || newer.lower.contains(&format!("{p}the {lv}"))
+                })
+        })
+        .map(|((v, _), k)| (v, k))?;
+    let mut new = newer
+        .values
+        .iter()
+        .zip(&newer.kinds)
+        .filter(|(v, k)| *k == kind && !older.values.contains(v))
+        .map(|(v, _)| v.as_str());
+    let one = match (new.next(), new.next()) {
+        (Some(v), None) => Some(v),
+        _ => None,
+    };
+    Some((old.as_str(), one))
+}
+
+/// Words before a value, and after it, where the change said of it stands.
+const CHANGE_BEFORE: usize = 6;
+const CHANGE_AFTER: usize = 2;
+/// Words that open another clause after a value.
+const CLAUSE_OPENERS: &[&str] = &["and", "but", "so", "or", "then", "because", "while"];
+
+/// A change word stands shortly before `value` or right after it ("move the backend
+/// deploy to Thursday", "now May 2", "Sonnenberg now"), so a "now" or "moving" said of something else in the sentence
+/// does not count (measured: "she's moving in with Frau Petrović" replaced "Leipzig,
+/// 3rd floor"). Moving in or out is where someone lives, not a value changing.
+pub(super) fn change_near(text: &str, value: &str) -> bool {
+    let Some(at) = text.find(value) else {
+        return false;
+    };
+    let before: Vec<&str> = text[..at].split_whitespace().collect();
+    let after: Vec<&str> = text[at + value.len()..].split_whitespace().collect();
+    let from = before.len().saturating_sub(CHANGE_BEFORE);
+    // After the value, only its own clause: in "a fox got into the run on plot 30 and
+    // now there is a petition" the "now" is said of the petition (measured: it replaced
+    // "rent for a full plot is £35 a year", the two sharing "plot").
+    let mut own = Vec::new();
+    for w in after.iter().take(CHANGE_AFTER) {
+        let bare = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if CLAUSE_OPENERS.contains(&bare.as_str()) {
+            break;
+        }
+        own.push(*w);
+        if w.ends_with([',', '.', ';', ':', '!', '?']) {
+            break;
+        }
+    }
+    let near = [before[from..].join(" "), own.join(" ")]
+        .join(" ")
+        .to_lowercase();
+    let moving_house = [
+        "move in",
+        "moving in",
+        "moved in",
+        "move out",
+        "moving out",
+        "moved out",
+    ]
+    .iter()
+    .any(|p| near.contains(p));
+    !moving_house && says_change(&near)
+}
