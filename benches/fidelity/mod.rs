@@ -94,17 +94,13 @@ pub async fn quiz<B: ChatBackend>(
         };
         // What the model was shown: for a context the server cuts, the context the
         // run kept (as the server cut it); else the request, the question left out.
-        let shown: String = match ask {
-            Some(_) => messages[..messages.len().saturating_sub(1)]
-                .iter()
-                .map(|m| m.content.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-            None => context
-                .iter()
-                .map(|(_, t)| t.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n"),
+        let shown = match ask {
+            Some(_) => report::joined(
+                messages[..messages.len().saturating_sub(1)]
+                    .iter()
+                    .map(|m| m.content.as_str()),
+            ),
+            None => report::joined(context.iter().map(|(_, t)| t.as_str())),
         };
         let req = ChatRequest::new(setup.model.clone(), messages, options);
         let answer = match backend.chat(req).await {

@@ -230,6 +230,11 @@ fn served(calls: &[Call]) -> Vec<f64> {
     out
 }
 
+/// Messages' texts as one text, as the scorer reads a context.
+pub(super) fn joined<'a>(texts: impl Iterator<Item = &'a str>) -> String {
+    texts.collect::<Vec<_>>().join("\n\n")
+}
+
 pub(super) fn measured(
     scenario: &Scenario,
     setup: &Setup,
@@ -238,12 +243,7 @@ pub(super) fn measured(
     server_cut_requests: Option<usize>,
 ) -> Measured {
     let calls = run.calls.lock().map(|c| c.clone()).unwrap_or_default();
-    let context: String = run
-        .context
-        .iter()
-        .map(|(_, t)| t.as_str())
-        .collect::<Vec<_>>()
-        .join("\n\n");
+    let context = joined(run.context.iter().map(|(_, t)| t.as_str()));
     let (facts_kept, lost) = facts_in(&context, scenario);
     let served = served(&calls);
     let sum = |kind: CallKind, f: &dyn Fn(&Call) -> u64| -> u64 {
