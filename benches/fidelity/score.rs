@@ -27,7 +27,9 @@ fn regex(pattern: &str) -> Regex {
 /// "St. Pancras", "No. 12", "approx. 2 hours", "e.g. the Alcazaba".
 const ABBREVIATIONS: &[&str] = &[
     "dr", "mr", "mrs", "ms", "st", "no", "nr", "approx", "e.g", "i.e", "vs", "prof", "ca", "incl",
-    "ext", "tel", "str", "jr", "sr", "mt", "dept",
+    "ext", "tel", "str", "jr", "sr", "mt",
+    "dept", // German, as the `altbau` chat writes them:
+    "hr", "fr", "fa", "inkl", "bzw", "ggf", "z", "b",
 ];
 
 /// The sentences of a line: split at ". " (so a path or a version number is not cut),
@@ -64,7 +66,8 @@ fn has_subject(passage: &str, fact: &Fact) -> bool {
 }
 
 /// `v` (normalized) said to be not so: "not 9:30", "not the 12th", "no shuttle", "there
-/// won't be a shuttle", "instead of Lisbon", "no longer 14 days". Only a denial word and
+/// won't be a shuttle", "instead of Lisbon", "no longer 14 days" (and in German, as the
+/// `altbau` chat says it: "92.000 € statt 85.000 €", "nicht am 14.04."). Only a denial word and
 /// a few small words before the value count: "not sure, but the shuttle …" denies nothing.
 fn denial(v: &str) -> Regex {
     let end = if v.ends_with(|c: char| c.is_alphanumeric()) {
@@ -73,7 +76,7 @@ fn denial(v: &str) -> Regex {
         ""
     };
     regex(&format!(
-        r"\b(?:not|no|never|without|instead of|rather than|no longer|isn't|aren't|wasn't|weren't|won't|don't|doesn't|didn't)(?:\s+(?:a|an|the|any|be|there|on|at|in))*\s+{}{end}",
+        r"\b(?:not|no|never|without|instead of|rather than|no longer|isn't|aren't|wasn't|weren't|won't|don't|doesn't|didn't|statt|anstatt|nicht|kein|keine|nicht mehr)(?:\s+(?:a|an|the|any|be|there|on|at|in|der|die|das|am|im))*\s+{}{end}",
         regex::escape(v)
     ))
 }
@@ -197,6 +200,16 @@ mod tests {
         assert!(!kept_with_subject(
             "The launch city is Porto, later changed to Lisbon.",
             &city
+        ));
+        // In German, as `altbau` says it: the old value after "statt" is denied.
+        let budget = f(&["Budget"], "92.000 €", Some("85.000 €"));
+        assert!(kept_with_subject(
+            "das Budget ist jetzt 92.000 € statt 85.000 €.",
+            &budget
+        ));
+        assert!(!kept_with_subject(
+            "das Budget ist 85.000 € statt 92.000 €.",
+            &budget
         ));
         assert!(answer_is_right("We launch in Porto.", &city));
         assert!(!answer_is_right("Lisbon.", &city));

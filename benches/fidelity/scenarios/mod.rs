@@ -8,6 +8,7 @@
 //! distractors sit between them, and questions ask for the fact by its subject.
 
 mod allotment;
+mod altbau;
 mod classic;
 mod coding24;
 mod fits;
@@ -16,6 +17,7 @@ mod marathon;
 mod moving_north;
 mod night_shift;
 mod offsite;
+mod old_dog;
 mod school_run;
 mod services;
 mod short_fit;
@@ -238,6 +240,8 @@ pub fn all() -> Vec<Scenario> {
         school_run::school_run(),
         moving_north::moving_north(),
         allotment::allotment(),
+        altbau::altbau(),
+        old_dog::old_dog(),
     ]
 }
 
@@ -343,7 +347,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 7] {
+    fn chats_of_35() -> [Scenario; 9] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -352,6 +356,8 @@ mod tests {
             school_run::school_run(),
             moving_north::moving_north(),
             allotment::allotment(),
+            altbau::altbau(),
+            old_dog::old_dog(),
         ]
     }
 
