@@ -117,13 +117,20 @@ const PREMISES: &[&str] = &[
     "seeing that ",
 ];
 
-/// The premise a question states before it asks (up to its first comma), if it opens
-/// with one.
+/// The premise a question states before it asks: up to its first comma when it opens
+/// with one ("since …, can I …?"), or a statement the question follows after a comma
+/// ("His microchip number is 977200009123456, do I need to update it?": measured, the
+/// number was dropped with the question).
 pub fn premise(question: &str) -> Option<&str> {
     let lower = question.to_lowercase();
-    let p = PREMISES.iter().find(|p| lower.starts_with(*p))?;
-    let end = question.find(", ")?;
-    (end > p.len()).then(|| &question[..end])
+    if let Some(p) = PREMISES.iter().find(|p| lower.starts_with(*p)) {
+        let end = question.find(", ")?;
+        return (end > p.len()).then(|| &question[..end]);
+    }
+    let (before, after) = question.rsplit_once(", ")?;
+    // The question's own words must ask, not only the mark at the end.
+    let tail = after.trim_end_matches(['?', ' ']);
+    (asks(tail) && !asks(before) && before.split_whitespace().count() >= 3).then_some(before)
 }
 
 /// Abbreviations that end in a full stop without ending the sentence: a title before a
@@ -132,6 +139,9 @@ const ABBREVIATIONS: &[&str] = &[
     "dr", "mr", "mrs", "ms", "mx", "prof", "sr", "jr", "st", "mt", "no", "nos", "approx", "e.g",
     "i.e", "etc", "vs", "cf", "ca", "fig", "inc", "ltd", "co", "dept", "est", "min", "max", "vol",
     "ave", "rd", "rm", "ext", "incl", "tel", "nr", "pp", "hr", "hrs", "mins",
+    // German, as people write addresses, firms and titles: "Hr. Yıldız von der Fa. Brandl",
+    // "inkl. MwSt.", "bzw.", "ggf.", "Lindenstr. 23".
+    "fr", "fa", "inkl", "bzw", "ggf", "evtl", "usw", "vgl", "str", "geb",
 ];
 /// Whether `word` is an abbreviation with its full stop ("St.", "Dr.", "approx."): a
 /// stop that ends neither a sentence nor a clause.
@@ -208,8 +218,26 @@ fn ends_sentence(before: &str, after: &str) -> bool {
     {
         return false;
     }
+    // "z. B. schon im Juni": a lone letter is shorthand too.
+    if word.chars().count() == 1 && word.chars().all(char::is_alphabetic) {
+        return false;
+    }
+    // "ab dem 10.04. und der Dachdecker", "Lindenstr. 23": a date written with its
+    // closing stop (as German writes "the 10th of April"), or a street cut short, goes on
+    // when what follows is lower case or a number.
+    let goes_on = next.is_some_and(|c| c.is_lowercase() || c.is_ascii_digit());
+    let dated = word.ends_with(|c: char| c.is_ascii_digit())
+        && word.contains('.')
+        && word.chars().all(|c| c.is_ascii_digit() || c == '.');
+    if goes_on && (dated || lower.ends_with("str")) {
+        return false;
+    }
     if !ABBREVIATIONS.contains(&lower.as_str()) {
         return true;
+    }
+    // "Hr. Yıldız", "Fr. Meyer": capitalised, a title before a name, not an hour.
+    if ["hr", "fr"].contains(&lower.as_str()) && word.starts_with(char::is_uppercase) {
+        return false;
     }
     match lower.as_str() {
         // "No." as an answer ends a sentence; "No. 5" does not.
@@ -260,6 +288,11 @@ mod tests {
             "The -80 is in Rm. B2.17, top shelf.",
             "It is Porto vs. Málaga this year.",
             "J. R. R. Tolkien wrote it in version 3.5 of the notes.",
+            // German: a title, a firm, a street, a date with its stop, shorthand.
+            "Unser Elektriker ist Hr. Yıldız von der Fa. Elektro Brandl, Handy 0176 2234 9981.",
+            "Das Haus steht in der Lindenstr. 23 in Bamberg.",
+            "Das Gerüst steht ab dem 10.04. und der Dachdecker kommt am 14.04., er deckt neu.",
+            "Wir wollen z. B. schon im Juni einziehen, inkl. Küche.",
         ] {
             assert_eq!(split_sentences(whole), [whole], "{whole}");
         }
@@ -267,6 +300,14 @@ mod tests {
         assert_eq!(
             split_sentences("Bring pens, paper, etc. The bus leaves at 8."),
             ["Bring pens, paper, etc.", "The bus leaves at 8."]
+        );
+        assert_eq!(
+            split_sentences("It takes an hr. Then we eat."),
+            ["It takes an hr.", "Then we eat."]
+        );
+        assert_eq!(
+            split_sentences("Der Maler kommt am 2.06. Danach trocknet es."),
+            ["Der Maler kommt am 2.06.", "Danach trocknet es."]
         );
         assert_eq!(
             split_sentences("No. The bus leaves at 8."),
@@ -323,5 +364,12 @@ mod asks_tests {
             Some("since the nets are booked under ref NX-3307 for Tuesdays")
         );
         assert_eq!(premise("can I add a lane, or a whole net?"), None);
+        // A statement the question follows after a comma.
+        assert_eq!(
+            premise("His microchip number is 977200009123456, do I need to update it myself?"),
+            Some("His microchip number is 977200009123456")
+        );
+        assert_eq!(premise("what about Friday, is that too late?"), None);
+        assert_eq!(premise("ok, is it far?"), None);
     }
 }

@@ -50,6 +50,26 @@ const CHANGE_WORDS: &[&str] = &[
     // The value said right this time: "the actual order number is …".
     "actual",
     "correct",
+    // Up and down: "Metacam goes down to 2.0 ml", "the rent went up to £950".
+    "down to",
+    "went up",
+    "goes up",
+    "gone up",
+    "dropped",
+    "halved",
+    "doubled",
+    "pushed",
+    "delayed",
+    // German, the language after English that the chats were written in: "Korrektur:",
+    // "jetzt 92.000 € statt 85.000 €", "verschoben auf den 28.04.".
+    "korrektur",
+    "jetzt",
+    "statt",
+    "anstatt",
+    "stattdessen",
+    "verschoben",
+    "geändert",
+    "nicht mehr",
 ];
 
 /// Words that take back what was said before ("that was wrong", "correction on the
@@ -63,6 +83,8 @@ const TAKE_BACK: &[&str] = &[
     "typo",
     "scratch",
     "scrap",
+    "korrektur",
+    "falsch",
 ];
 
 /// Whether `sentence` takes back what was said before.
@@ -73,8 +95,27 @@ pub(super) fn takes_back(sentence: &str) -> bool {
         .any(|w| TAKE_BACK.contains(&w))
 }
 
-/// Whether `lower` (lower case) says a change.
-pub(super) fn says_change(lower: &str) -> bool {
+/// Whether `text` says a change. A capitalised word inside a sentence is part of a name,
+/// not a change said ("Vets Now in Kingsmead", "New York"): measured, "the out of hours
+/// vet is Vets Now in Kingsmead, 01632 960 418" replaced the line naming the dog's vet.
+pub(super) fn says_change(text: &str) -> bool {
+    let mut lower = String::new();
+    for line in text.lines() {
+        let mut opens = true;
+        for w in line.split_whitespace() {
+            let core = w.trim_matches(|c: char| !c.is_alphanumeric());
+            let mut chars = core.chars();
+            let titled = chars.next().is_some_and(char::is_uppercase)
+                && chars.clone().next().is_some()
+                && chars.all(|c| !c.is_uppercase());
+            if opens || !titled {
+                lower.push_str(&core.to_lowercase());
+                lower.push(' ');
+            }
+            opens = w.ends_with(['.', '!', '?', ':', ';']);
+        }
+        lower.push('\n');
+    }
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -83,4 +124,22 @@ pub(super) fn says_change(lower: &str) -> bool {
         Some((a, b)) => words.windows(2).any(|p| p[0] == a && p[1] == b),
         None => words.contains(w),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_is_said_in_lower_case_or_opening_a_sentence_not_inside_a_name() {
+        assert!(says_change("Metacam goes down to 2.0 ml from today"));
+        assert!(says_change("Now it's the 14th."));
+        assert!(says_change(
+            "Korrektur: der Dachdecker kommt erst am 28.04."
+        ));
+        assert!(!says_change(
+            "the out of hours vet is Vets Now in Kingsmead"
+        ));
+        assert!(!says_change("the office is in New York, 5th Avenue"));
+    }
 }

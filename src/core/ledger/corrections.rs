@@ -20,7 +20,7 @@ pub fn corrections_said(text: &str) -> Vec<LedgerLine> {
     let mut lines = extract(text, true);
     lines.retain(|l| {
         let lower = l.text.to_lowercase();
-        says_change(&lower) || REPLACED.iter().any(|p| lower.contains(p))
+        says_change(&l.text) || REPLACED.iter().any(|p| lower.contains(p))
     });
     lines
 }

@@ -85,10 +85,23 @@ const TAG_QUESTIONS: &[&str] = &[
     ", remember?",
 ];
 
-/// A question that only checks a statement.
+/// A question that only checks a statement: one of the tags above, or in any language a
+/// word or two after the last comma of a statement that brings a value (not a name alone) ("6,5 cm dick, und
+/// der muss ja ewig trocknen, oder?": measured, the screed's thickness was dropped as a
+/// question).
 fn tag_question(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
-    TAG_QUESTIONS.iter().any(|t| lower.ends_with(t))
+    if TAG_QUESTIONS.iter().any(|t| lower.ends_with(t)) {
+        return true;
+    }
+    let Some((statement, tag)) = sentence.trim_end_matches('?').rsplit_once(", ") else {
+        return false;
+    };
+    tag.split_whitespace().count() <= 2
+        && values(tag).is_empty()
+        && !asks(statement)
+        && !asks(tag)
+        && values(statement).iter().any(|v| kind(v) != Kind::Name)
 }
 
 fn refers_back(sentence: &str) -> bool {
@@ -299,7 +312,7 @@ const LISTED_LINES: usize = 4;
 fn changes_what_came_before(prev: &str, s: &str) -> bool {
     if prev.ends_with('?')
         || prev.split_whitespace().count() > CHANGE_CONTEXT_WORDS
-        || !says_change(&s.to_lowercase())
+        || !says_change(s)
     {
         return false;
     }
@@ -315,6 +328,37 @@ const CHANGE_CONTEXT_WORDS: usize = 16;
 mod tests {
     use super::*;
     use crate::core::ledger::lines::texts;
+
+    #[test]
+    fn facts_said_inside_questions_and_pasted_lists_are_kept() {
+        let lines = |t: &str| {
+            extract(t, true)
+                .into_iter()
+                .map(|l| l.text)
+                .collect::<Vec<_>>()
+        };
+        // A statement the question follows after a comma.
+        assert_eq!(
+            lines("His microchip number is 977200009123456, do I need to update it myself?"),
+            ["His microchip number is 977200009123456"]
+        );
+        // A tag in any language after a statement with a value.
+        assert_eq!(
+            lines("Im Bad kommt ein neuer Estrich rein, 6,5 cm dick, oder?").len(),
+            1
+        );
+        // A German question is not a statement for its comma.
+        assert!(
+            lines("Kannst du mir eine Liste machen, was wir vorher fertig haben müssen?")
+                .is_empty()
+        );
+        assert!(lines("Was kostet eine neue Haustür ungefähr, so grob?").is_empty());
+        // Every item of a pasted label, single-digit doses included.
+        let label = lines(
+            "Here's what's on the labels:\n- Metacam 1.5 mg/ml: 2.4 ml once a day\n- Vetmedin 5 mg: half a tablet twice a day",
+        );
+        assert_eq!(label.len(), 2, "{label:?}");
+    }
 
     #[test]
     fn a_short_yes_confirms_and_anything_else_does_not() {

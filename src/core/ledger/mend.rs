@@ -5,7 +5,7 @@
 //! must not bring back (`corrections.rs`). Which line replaces which is `supersede.rs`.
 
 use super::LedgerLine;
-use super::parsed::{Parsed, change_near, named_replaced};
+use super::parsed::{Parsed, change_near, heads, heads_before, named_replaced};
 use super::values::{Kind, kind, value_spans, values};
 
 /// `older` with the value `newer` names as replaced written as its replacement, when the
@@ -68,10 +68,25 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
         .zip(&newer.kinds)
         .filter(|(v, k)| changed(v, k));
     if let (Some((nv, nk)), None) = (new.next(), new.next()) {
-        let mut old = older_spans
+        let mut old: Vec<_> = older_spans
             .iter()
-            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v));
-        if let (Some((at, _, ov)), None) = (old.next(), old.next()) {
+            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v))
+            .collect();
+        // Of several, the one in the same unit: "2.0 ml" lowers "2.4 ml", not "1.5 mg";
+        // then the one said of the same thing: "der Dachdecker kommt erst am 28.04."
+        // moves "der Dachdecker kommt am 14.04.", not "das Gerüst steht ab dem 10.04.".
+        if old.len() > 1 && !unit(nv).is_empty() {
+            old.retain(|(_, _, v)| unit(v) == unit(nv));
+        }
+        if old.len() > 1 {
+            let new_heads = heads(&newer.line.text, nv);
+            old.retain(|(at, _, _)| {
+                heads_before(&text[..*at])
+                    .iter()
+                    .any(|w| new_heads.contains(w))
+            });
+        }
+        if let [(at, _, ov)] = old[..] {
             return write(*at, ov, nv);
         }
     }
@@ -109,6 +124,16 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
         _ => return None,
     };
     write(at, &ov, &nv)
+}
+
+/// What a number is counted in, lower case ("ml" of "2.4 ml", "€" of "€18"); empty for
+/// a bare number.
+fn unit(value: &str) -> String {
+    let digit = |c: char| c.is_ascii_digit();
+    let (Some(first), Some(last)) = (value.find(digit), value.rfind(digit)) else {
+        return String::new();
+    };
+    format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
 }
 
 /// The value of `older` that `newer` says again beside the one new value of its kind

@@ -1,7 +1,7 @@
 //! A ledger line parsed once for the rules that compare lines (`supersede.rs`, `mend.rs`):
 //! its values and their kinds, its subject words, whether it says a change or takes back
-//! what was said; and the two readings both rules share — a value named as replaced
-//! ("the 14th not the 12th") and a change said of a value.
+//! what was said; and the readings both rules share — a value named as replaced ("the 14th
+//! not the 12th"), a change said of a value, and the words a value is said of (its heads).
 
 use super::LedgerLine;
 use super::change::{says_change, takes_back};
@@ -17,7 +17,12 @@ const STOP: &[&str] = &[
     "plan", "another", "noted", "okay", "good", "great", "thanks", "please", "sure", "here",
     "some", "more", "most", "only", "each", "every", "been", "being", "does", "did", "done",
     "make", "made", "need", "needs", "let", "lets", "because", "since", "while", "until", "though",
-    "although", "where", "after", "before",
+    "although", "where", "after", "before", // German: "und der Dachdecker kommt am 14.04."
+    "der", "die", "das", "und", "den", "dem", "des", "ein", "eine", "einen", "ist", "sind", "mit",
+    "für", "auf", "von", "zum", "zur", "wir", "ich", "sie", "nicht", "auch", "noch", "aber",
+    "oder", "wenn", "dann", "hat", "haben", "wird", "bei", "nach", "uns", "unser", "unsere",
+    "jetzt", "schon", "erst", "statt", "kommt", "kommen", "geht", "macht", "steht", "liegt",
+    "gibt", "soll", "muss", "kann",
 ];
 
 pub(super) fn lower_words(s: &str) -> Vec<String> {
@@ -73,7 +78,7 @@ impl Parsed {
             entities,
             values,
             words,
-            change: says_change(&lower),
+            change: says_change(&line.text),
             takes_back: split_sentences(&line.text).first().is_some_and(|first| {
                 // The sentence, or the clause that opens it ("actually scrap the earlier
                 // trip price, the school texted: … so it's €22 all in").
@@ -88,8 +93,17 @@ impl Parsed {
     }
 }
 
-/// What comes before a value a line names as replaced: "not Lisbon", "from 14 days".
-pub(super) const REPLACED: &[&str] = &["not ", "instead of ", "no longer ", "from "];
+/// What comes before a value a line names as replaced: "not Lisbon", "from 14 days",
+/// "statt 85.000 €".
+pub(super) const REPLACED: &[&str] = &[
+    "not ",
+    "instead of ",
+    "no longer ",
+    "from ",
+    "statt ",
+    "anstatt ",
+    "nicht ",
+];
 
 /// The value of `older` that `newer` names as replaced ("the 14th not the 12th"), and
 /// the one value of its kind that `newer` brings in its place, if there is just one.
@@ -122,6 +136,24 @@ pub(super) fn named_replaced<'a>(
         _ => None,
     };
     Some((old.as_str(), one))
+}
+
+/// Words before a value that may name what it is the value of.
+const HEAD_WORDS: usize = 6;
+
+/// The subject words among the few before `value` in `text`.
+pub(super) fn heads(text: &str, value: &str) -> Vec<String> {
+    text.find(value)
+        .map(|at| heads_before(&text[..at]))
+        .unwrap_or_default()
+}
+
+/// The subject words among the last few of `before` (what a value standing after it
+/// may be the value of).
+pub(super) fn heads_before(before: &str) -> Vec<String> {
+    let words: Vec<&str> = before.split_whitespace().collect();
+    let from = words.len().saturating_sub(HEAD_WORDS);
+    lower_words(&words[from..].join(" "))
 }
 
 /// Words before a value, and after it, where the change said of it stands.
@@ -157,9 +189,8 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
             break;
         }
     }
-    let near = [before[from..].join(" "), own.join(" ")]
-        .join(" ")
-        .to_lowercase();
+    // Kept in its case: a capital inside a sentence is a name's, not a change.
+    let near = [before[from..].join(" "), own.join(" ")].join(" ");
     let moving_house = [
         "move in",
         "moving in",
@@ -169,6 +200,6 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
         "moved out",
     ]
     .iter()
-    .any(|p| near.contains(p));
+    .any(|p| near.to_lowercase().contains(p));
     !moving_house && says_change(&near)
 }

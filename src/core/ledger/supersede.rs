@@ -4,7 +4,7 @@
 use super::LedgerLine;
 use super::mend::corrected;
 use super::parsed::{Parsed, REPLACED};
-use super::parsed::{change_near, lower_words, named_replaced};
+use super::parsed::{change_near, heads, named_replaced};
 use super::values::Kind;
 use std::collections::{HashMap, HashSet};
 
@@ -115,19 +115,6 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
         })
 }
 
-/// Words before a value that may name what it is the value of.
-const HEAD_WORDS: usize = 6;
-
-/// The subject words among the few before `value` in `text`.
-fn heads(text: &str, value: &str) -> Vec<String> {
-    let Some(at) = text.find(value) else {
-        return Vec::new();
-    };
-    let before: Vec<&str> = text[..at].split_whitespace().collect();
-    let from = before.len().saturating_sub(HEAD_WORDS);
-    lower_words(&before[from..].join(" "))
-}
-
 /// A line's values as one key: lines that can be the same fact share it.
 fn value_set(p: &Parsed) -> String {
     let mut v: Vec<&str> = p.lower_values.iter().map(String::as_str).collect();
@@ -207,7 +194,23 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
             );
         }
         if parsed.change {
-            candidates.extend(parsed.words.iter().filter_map(|w| by_word.get(w)).flatten());
+            // A name is a subject word where a line opens with it: "Metacam 1.5 mg/ml:
+            // 2.4 ml once a day" names no value "Metacam", "Metacam goes down to 2.0 ml"
+            // does (measured: the lowered dose never met the line it lowers).
+            let names = parsed
+                .lower_values
+                .iter()
+                .zip(&parsed.kinds)
+                .filter(|(_, k)| **k == Kind::Name)
+                .map(|(v, _)| v);
+            candidates.extend(
+                parsed
+                    .words
+                    .iter()
+                    .chain(names)
+                    .filter_map(|w| by_word.get(w))
+                    .flatten(),
+            );
         }
         candidates.extend(by_set.get(&key).into_iter().flatten());
         candidates.sort_unstable();
@@ -412,6 +415,42 @@ mod tests {
         assert!(
             !merged.iter().any(|l| l.text.contains("€500")
                 && (l.text.contains("hall") || l.text.contains("caterer"))),
+            "{merged:?}"
+        );
+    }
+
+    #[test]
+    fn a_change_mends_the_value_of_its_unit_or_of_its_head_and_a_name_says_no_change() {
+        // A line that opens with the name (no value there) meets the change said of it,
+        // and of two doses the one in the new value's unit is lowered.
+        let label = user("Metacam 1.5 mg/ml: 2.4 ml once a day with food");
+        let vet = user("his vet, Dr. Okonkwo at Riverside Vets, has put him on new meds.");
+        let lower = user("The vet rang: Metacam goes down to 2.0 ml from today.");
+        let merged = merge(&[label, vet.clone(), lower]);
+        assert!(
+            texts(&merged).contains(&"Metacam 1.5 mg/ml: 2.0 ml once a day with food"),
+            "{merged:?}"
+        );
+        // "Now" in a name is no change: the out-of-hours vet replaces nothing.
+        let night = user("the out of hours vet is Vets Now in Kingsmead, 01632 960 418.");
+        let merged = merge(&[vet.clone(), night.clone()]);
+        assert_eq!(merged, [vet, night]);
+        // In German, of two dates the one said of the roofer moves.
+        let roof = user("Das Gerüst steht ab dem 10.04. und der Dachdecker kommt am 14.04.");
+        let later = user("Korrektur: der Dachdecker kommt erst am 28.04., sein Kollege ist krank.");
+        let merged = merge(&[roof, later]);
+        assert!(
+            texts(&merged)
+                .contains(&"Das Gerüst steht ab dem 10.04. und der Dachdecker kommt am 28.04."),
+            "{merged:?}"
+        );
+        // "statt" names the replaced value.
+        let budget = user("Wir haben insgesamt 85.000 € Budget, davon 12.000 € Zuschuss.");
+        let raised =
+            user("die Bank hat aufgestockt, das Budget ist jetzt 92.000 € statt 85.000 €.");
+        let merged = merge(&[budget, raised]);
+        assert!(
+            !texts(&merged).iter().any(|l| l.contains("85.000 € Budget")),
             "{merged:?}"
         );
     }

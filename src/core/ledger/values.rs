@@ -15,9 +15,10 @@ fn re(pattern: &str) -> Regex {
 /// must stand beside it).
 const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
 /// Units a number is said with: durations, sizes, rates, shares, money.
-const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?)";
-/// Numbers said in words, for durations and counts ("two weeks", "three replicas").
-const NUMBER_WORD: &str = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+hundred|a\s+thousand)";
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?)";
+/// Numbers said in words, for durations, counts and doses ("two weeks", "three
+/// replicas", "half a tablet").
+const NUMBER_WORD: &str = r"(?:half\s+an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+hundred|a\s+thousand)";
 
 /// Hard values: what makes a sentence worth keeping. Dates, times, versions, sizes,
 /// rates and durations come first so they match whole ("2026-03-14", not "2026").
@@ -37,6 +38,8 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
         r"\b\d{1,2}\s?[ap]\.?m\b\.?".to_string(),                 // 3pm
         r"[$€£]\s?\d[\d,.]*\b".to_string(),                         // money
+        r"\b\d+(?:[.,]\d+)*\s?[€£$]".to_string(),                   // 8.940 €, as most of Europe writes it
+        r"\b\d+(?:[.,]\d+)*\s?(?:m²|m³|°[CF]?)".to_string(),          // 38 m², 7 m³, 21 °C
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
         r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
         format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks
@@ -225,14 +228,78 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         .captures_iter(sentence.trim_start())
         .filter_map(|c| c.get(1))
         .map(|m| (m.start() + lead, m.end() + lead, m.as_str()));
+    let nouns_capitalised = reads_german(sentence);
     for (a, b, name) in inside.chain(leading) {
         // "April" inside "April 25" is the date's, not a name of its own.
         let inside_a_value = out.iter().any(|(x, y, _)| a < *y && *x < b);
-        if !NOT_NAMES.contains(&name) && !CALENDAR_WORDS.contains(&name) && !inside_a_value {
+        let a_name = !nouns_capitalised
+            || name.chars().skip(1).any(char::is_uppercase)
+            || after_title(&sentence[..a]);
+        if a_name
+            && !NOT_NAMES.contains(&name)
+            && !CALENDAR_WORDS.contains(&name)
+            && !inside_a_value
+        {
             out.push((a, b, name.to_string()));
         }
     }
     out
+}
+
+/// Words only German uses this often: a sentence with two of them reads as German, where
+/// every noun is capitalised ("Der Schlüsselkasten am Bauzaun hat den Code 5182"), so a
+/// capital names no one. Measured: every German sentence entered the fact ledger for its
+/// nouns ("Puh, das klingt nach viel Papierkram") and the ledger let the figures go.
+const GERMAN_WORDS: &[&str] = &[
+    "der", "das", "und", "ist", "nicht", "mit", "für", "ein", "eine", "einen", "einem", "einer",
+    "dem", "auf", "ich", "wir", "sind", "haben", "wird", "auch", "noch", "aber", "oder", "wenn",
+    "bei", "nach", "sich", "uns", "dass", "über", "vom", "zum", "zur", "im", "zu", "kommt", "soll",
+    "muss", "kann", "unser", "unsere", "dann", "die", "ja", "doch", "schon", "jetzt", "nur",
+    "sehr", "wie", "sein", "seine", "ihr", "ihre", "mein", "meine", "du", "dir", "mir", "mich",
+    "ganze", "alles", "immer", "heute", "habe", "hatte", "wurde", "werden", "gibt", "geht",
+    "diese", "dieser", "neue", "neuer", "alte", "alten",
+];
+
+/// English words as common, for a sentence that mixes the two ("my neighbour Siobhán walks
+/// him at lunch, das ist super" is English).
+const ENGLISH_WORDS: &[&str] = &[
+    "the", "and", "is", "are", "to", "of", "my", "his", "her", "him", "at", "on", "with", "for",
+    "you", "we", "it", "this", "that", "was", "be", "have", "has", "our", "your", "their", "a",
+];
+
+fn reads_german(sentence: &str) -> bool {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut english = 0;
+    for w in sentence.split(|c: char| !c.is_alphanumeric()) {
+        if let Some(g) = GERMAN_WORDS.iter().find(|g| w.eq_ignore_ascii_case(g))
+            && !seen.contains(g)
+        {
+            seen.push(g);
+        }
+        english += usize::from(ENGLISH_WORDS.iter().any(|e| w.eq_ignore_ascii_case(e)));
+    }
+    seen.len() >= 2 && seen.len() > english
+}
+
+/// Words that put a name after them, in a language that capitalises every noun: "Frau
+/// Kowalczyk", "Hr. Yıldız von der Fa. Elektro Brandl", "Frau Dr. Schäfer-Ngata".
+const TITLES: &[&str] = &[
+    "Herr", "Herrn", "Frau", "Hr.", "Fr.", "Dr.", "Prof.", "Fa.", "Firma", "Familie", "Mr.",
+    "Mrs.", "Ms.",
+];
+
+/// Whether the words just before a capitalised word (`before` ends where it starts) are
+/// a title, or capitalised words after one.
+fn after_title(before: &str) -> bool {
+    for w in before.split_whitespace().rev().take(3) {
+        if TITLES.contains(&w) {
+            return true;
+        }
+        if !w.starts_with(char::is_uppercase) || w.ends_with(',') {
+            return false;
+        }
+    }
+    false
 }
 
 /// The values a sentence states.
@@ -297,5 +364,36 @@ pub(super) fn kind(value: &str) -> Kind {
         Kind::Name
     } else {
         Kind::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_and_amounts_as_europe_writes_them_are_values() {
+        for (sentence, value) in [
+            ("Vetmedin 5 mg: half a tablet twice a day", "5 mg"),
+            ("eine Wärmepumpe mit ca. 9 kW Leistung", "9 kW"),
+            ("liegt bei 8.940 € inkl. MwSt.", "8.940 €"),
+            ("38,90 € pro m², der Container hat 7 m³", "7 m³"),
+            ("He weighs 24.6 kg as of Monday", "24.6 kg"),
+            ("Vetmedin 5 mg: half a tablet twice a day", "half a tablet"),
+        ] {
+            assert!(values(sentence).contains(&value.to_string()), "{sentence}");
+        }
+    }
+
+    #[test]
+    fn in_german_a_capital_names_someone_only_after_a_title() {
+        let v = values("Die Nachbarin links, Frau Kowalczyk, hat sich über den Lärm beschwert.");
+        assert_eq!(v, ["Kowalczyk"]);
+        let v = values("Unser Elektriker ist Hr. Yıldız von der Fa. Elektro Brandl.");
+        assert_eq!(v, ["Brandl", "Elektro", "Yıldız"]);
+        assert!(values("Hoffentlich regnet es dann nicht die ganze Zeit.").is_empty());
+        // English keeps its names, and a German aside in it changes nothing.
+        let v = values("My neighbour Siobhán walks him at lunch, das ist super.");
+        assert_eq!(v, ["Siobhán"]);
     }
 }
