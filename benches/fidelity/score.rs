@@ -27,9 +27,9 @@ fn regex(pattern: &str) -> Regex {
 /// "St. Pancras", "No. 12", "approx. 2 hours", "e.g. the Alcazaba".
 const ABBREVIATIONS: &[&str] = &[
     "dr", "mr", "mrs", "ms", "st", "no", "nr", "approx", "e.g", "i.e", "vs", "prof", "ca", "incl",
-    "ext", "tel", "str", "jr", "sr", "mt",
-    "dept", // German, as the `altbau` chat writes them:
-    "hr", "fr", "fa", "inkl", "bzw", "ggf", "z", "b",
+    "ext", "tel", "str", "jr", "sr", "mt", "dept",
+    // German, as the `altbau` chat writes them; Spanish, as `boda` does.
+    "hr", "fr", "fa", "inkl", "bzw", "ggf", "z", "b", "avda", "sra", "aprox", "p", "ej",
 ];
 
 /// The sentences of a line: split at ". " (so a path or a version number is not cut),
@@ -67,7 +67,8 @@ fn has_subject(passage: &str, fact: &Fact) -> bool {
 
 /// `v` (normalized) said to be not so: "not 9:30", "not the 12th", "no shuttle", "there
 /// won't be a shuttle", "instead of Lisbon", "no longer 14 days" (and in German, as the
-/// `altbau` chat says it: "92.000 € statt 85.000 €", "nicht am 14.04."). Only a denial word and
+/// `altbau` chat says it: "92.000 € statt 85.000 €", "nicht am 14.04."; in Spanish, as
+/// `boda` does: "68 € en vez de 62,50 €", "120, no 110"). Only a denial word and
 /// a few small words before the value count: "not sure, but the shuttle …" denies nothing.
 fn denial(v: &str) -> Regex {
     let end = if v.ends_with(|c: char| c.is_alphanumeric()) {
@@ -76,7 +77,7 @@ fn denial(v: &str) -> Regex {
         ""
     };
     regex(&format!(
-        r"\b(?:not|no|never|without|instead of|rather than|no longer|isn't|aren't|wasn't|weren't|won't|don't|doesn't|didn't|statt|anstatt|nicht|kein|keine|nicht mehr)(?:\s+(?:a|an|the|any|be|there|on|at|in|der|die|das|am|im))*\s+{}{end}",
+        r"\b(?:not|no|never|without|instead of|rather than|no longer|isn't|aren't|wasn't|weren't|won't|don't|doesn't|didn't|statt|anstatt|nicht|kein|keine|nicht mehr|en vez de|en lugar de|ya no)(?:\s+(?:a|an|the|any|be|there|on|at|in|der|die|das|am|im))*\s+{}{end}",
         regex::escape(v)
     ))
 }
@@ -210,6 +211,11 @@ mod tests {
         assert!(!kept_with_subject(
             "das Budget ist 85.000 € statt 92.000 €.",
             &budget
+        ));
+        let menu = f(&["menú"], "68 €", Some("62,50 €"));
+        assert!(kept_with_subject(
+            "ahora son 68 € por persona el menú, en vez de 62,50 €.",
+            &menu
         ));
         assert!(answer_is_right("We launch in Porto.", &city));
         assert!(!answer_is_right("Lisbon.", &city));

@@ -9,6 +9,7 @@
 
 mod allotment;
 mod altbau;
+mod boda;
 mod classic;
 mod coding24;
 mod fits;
@@ -242,6 +243,7 @@ pub fn all() -> Vec<Scenario> {
         allotment::allotment(),
         altbau::altbau(),
         old_dog::old_dog(),
+        boda::boda(),
     ]
 }
 
@@ -347,7 +349,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 9] {
+    fn chats_of_35() -> [Scenario; 10] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -358,6 +360,7 @@ mod tests {
             allotment::allotment(),
             altbau::altbau(),
             old_dog::old_dog(),
+            boda::boda(),
         ]
     }
 
