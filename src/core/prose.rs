@@ -142,6 +142,10 @@ const ABBREVIATIONS: &[&str] = &[
     // German, as people write addresses, firms and titles: "Hr. Yıldız von der Fa. Brandl",
     // "inkl. MwSt.", "bzw.", "ggf.", "Lindenstr. 23".
     "fr", "fa", "inkl", "bzw", "ggf", "evtl", "usw", "vgl", "str", "geb",
+    // Spanish, French, Italian and Portuguese: "la Avda. de Málaga 42", "la Sra. Ortega",
+    // "aprox. 180 €", "p. ej.", "Mme Leroy", "Sig. Rossi".
+    "avda", "av", "sra", "srta", "sres", "dña", "dra", "aprox", "ej", "núm", "tlf", "pág", "mme",
+    "mlle", "env", "sig", "dott", "ing",
 ];
 /// Whether `word` is an abbreviation with its full stop ("St.", "Dr.", "approx."): a
 /// stop that ends neither a sentence nor a clause.
@@ -293,6 +297,8 @@ mod tests {
             "Das Haus steht in der Lindenstr. 23 in Bamberg.",
             "Das Gerüst steht ab dem 10.04. und der Dachdecker kommt am 14.04., er deckt neu.",
             "Wir wollen z. B. schon im Juni einziehen, inkl. Küche.",
+            // Spanish: an avenue, a title, "about".
+            "El autobús sale de la Avda. de Málaga 42 y la Sra. Ortega paga aprox. 180 €.",
         ] {
             assert_eq!(split_sentences(whole), [whole], "{whole}");
         }

@@ -70,6 +70,27 @@ const CHANGE_WORDS: &[&str] = &[
     "verschoben",
     "geändert",
     "nicht mehr",
+    // Spanish, French, Italian, Portuguese: "ahora son 68 € en vez de 62,50 €", "al final
+    // sale a las 17:45" (by "final" above), "maintenant", "invece", "agora".
+    "ahora",
+    "cambiado",
+    "cambia",
+    "subido",
+    "bajado",
+    "retrasado",
+    "adelantado",
+    "ya no",
+    "maintenant",
+    "désormais",
+    "changé",
+    "déplacé",
+    "adesso",
+    "invece",
+    "spostato",
+    "cambiato",
+    "agora",
+    "mudou",
+    "mudado",
 ];
 
 /// Words that take back what was said before ("that was wrong", "correction on the
@@ -85,6 +106,15 @@ const TAKE_BACK: &[&str] = &[
     "scrap",
     "korrektur",
     "falsch",
+    "equivoqué",
+    "equivocado",
+    "corrijo",
+    "corrección",
+    "erreur",
+    "trompé",
+    "sbagliato",
+    "errore",
+    "enganei",
 ];
 
 /// Whether `sentence` takes back what was said before.

@@ -104,6 +104,16 @@ fn tag_question(sentence: &str) -> bool {
         && values(statement).iter().any(|v| kind(v) != Kind::Name)
 }
 
+/// A short statement with a value right after a short question is said of what the
+/// question names, in any language: "¿Es normal que la finca pida una fianza? Nos piden
+/// 1.500 €" (Spanish drops the "they" that [`refers_back`] looks for; measured, the
+/// deposit's amount was kept without the deposit).
+fn answers_it(prev: &str, sentence: &str) -> bool {
+    asks(prev)
+        && sentence.split_whitespace().count() <= SHORT_SENTENCE_WORDS
+        && values(sentence).iter().any(|v| kind(v) != Kind::Name)
+}
+
 fn refers_back(sentence: &str) -> bool {
     sentence
         .split_whitespace()
@@ -210,7 +220,7 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
             // does imidazole absorb at 280? it makes my peaks look enormous" states
             // nothing, "which port? it's 8443" does.
             Some(prev)
-                if refers_back(s)
+                if (refers_back(s) || answers_it(prev, s))
                     && prev.split_whitespace().count() <= SHORT_SENTENCE_WORDS
                     && !(asks(prev) && values(s).is_empty()) =>
             {
@@ -353,6 +363,12 @@ mod tests {
                 .is_empty()
         );
         assert!(lines("Was kostet eine neue Haustür ungefähr, so grob?").is_empty());
+        // A short answer after a short question is said of what the question names, in a
+        // language that drops the "they".
+        assert_eq!(
+            lines("¿Es normal que la finca pida una fianza? Nos piden 1.500 € por si hay daños."),
+            ["¿Es normal que la finca pida una fianza? Nos piden 1.500 € por si hay daños."]
+        );
         // Every item of a pasted label, single-digit doses included.
         let label = lines(
             "Here's what's on the labels:\n- Metacam 1.5 mg/ml: 2.4 ml once a day\n- Vetmedin 5 mg: half a tablet twice a day",

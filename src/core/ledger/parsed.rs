@@ -23,6 +23,15 @@ const STOP: &[&str] = &[
     "oder", "wenn", "dann", "hat", "haben", "wird", "bei", "nach", "uns", "unser", "unsere",
     "jetzt", "schon", "erst", "statt", "kommt", "kommen", "geht", "macht", "steht", "liegt",
     "gibt", "soll", "muss", "kann",
+    // Spanish, French, Italian, Portuguese: "la ceremonia empieza a las 18:30".
+    "las", "los", "una", "unos", "unas", "del", "que", "por", "para", "sin", "sus", "este", "esta",
+    "estos", "estas", "ese", "esa", "pero", "como", "más", "muy", "hay", "está", "están", "ser",
+    "tiene", "tienen", "nos", "les", "mis", "tus", "desde", "hasta", "entre", "sobre", "cuando",
+    "donde", "también", "todo", "toda", "todos", "ahora", "des", "une", "qui", "pour", "avec",
+    "sans", "dans", "par", "est", "sont", "nous", "vous", "ils", "elles", "mais", "comme", "plus",
+    "très", "aux", "ces", "cette", "ses", "leur", "leurs", "été", "tout", "tous", "gli", "che",
+    "sul", "sulla", "nel", "nella", "della", "dei", "delle", "sono", "non", "più", "anche",
+    "questo", "questa", "dos", "das", "nas", "não", "mais", "muito", "são", "com", "sem",
 ];
 
 pub(super) fn lower_words(s: &str) -> Vec<String> {
@@ -94,7 +103,7 @@ impl Parsed {
 }
 
 /// What comes before a value a line names as replaced: "not Lisbon", "from 14 days",
-/// "statt 85.000 €".
+/// "statt 85.000 €", "en vez de 62,50 €", "120, no 110".
 pub(super) const REPLACED: &[&str] = &[
     "not ",
     "instead of ",
@@ -103,6 +112,13 @@ pub(super) const REPLACED: &[&str] = &[
     "statt ",
     "anstatt ",
     "nicht ",
+    "en vez de ",
+    "en lugar de ",
+    "no ",
+    "au lieu de ",
+    "pas ",
+    "invece di ",
+    "em vez de ",
 ];
 
 /// The value of `older` that `newer` names as replaced ("the 14th not the 12th"), and

@@ -444,6 +444,23 @@ mod tests {
                 .contains(&"Das Gerüst steht ab dem 10.04. und der Dachdecker kommt am 28.04."),
             "{merged:?}"
         );
+        // In Spanish: "no 110" and "en vez de" name the replaced value, and "las" ties
+        // the bus to nothing ("la ceremonia empieza a las 18:30" stays).
+        let day = user("la boda es en la finca Los Almendros y la ceremonia empieza a las 18:30.");
+        let guests = user("Vamos a ser 110 invitados, más o menos la mitad de cada familia.");
+        let more = user("Perdona, me equivoqué: somos 120 invitados, no 110.");
+        let bus = user("El autobús al final sale a las 17:45, que la ceremonia se retrasa.");
+        let merged = merge(&[day.clone(), guests, more.clone(), bus.clone()]);
+        assert_eq!(
+            merged.iter().filter(|l| !l.corrects).count(),
+            2,
+            "{merged:?}"
+        );
+        assert!(texts(&merged).contains(&day.text.as_str()), "{merged:?}");
+        assert!(
+            !texts(&merged).iter().any(|l| l.starts_with("Vamos")),
+            "{merged:?}"
+        );
         // "statt" names the replaced value.
         let budget = user("Wir haben insgesamt 85.000 € Budget, davon 12.000 € Zuschuss.");
         let raised =

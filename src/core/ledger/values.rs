@@ -14,8 +14,9 @@ fn re(pattern: &str) -> Regex {
 /// Month names and their usual short forms (a bare "May" or "March" is not a date: a day
 /// must stand beside it).
 const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
-/// Units a number is said with: durations, sizes, rates, shares, money.
-const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?)";
+/// Units a number is said with: durations, sizes, rates, shares, money, doses; durations
+/// and head counts in German, Spanish, French and Italian too ("4 horas", "3 Wochen").
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
 /// Numbers said in words, for durations, counts and doses ("two weeks", "three
 /// replicas", "half a tablet").
 const NUMBER_WORD: &str = r"(?:half\s+an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+hundred|a\s+thousand)";
@@ -380,6 +381,7 @@ mod tests {
             ("38,90 € pro m², der Container hat 7 m³", "7 m³"),
             ("He weighs 24.6 kg as of Monday", "24.6 kg"),
             ("Vetmedin 5 mg: half a tablet twice a day", "half a tablet"),
+            ("la barra libre es solo de 4 horas, hasta la 1", "4 horas"),
         ] {
             assert!(values(sentence).contains(&value.to_string()), "{sentence}");
         }
