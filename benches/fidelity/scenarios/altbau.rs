@@ -118,7 +118,7 @@ pub(super) fn altbau() -> Scenario {
         fact(&["Estrich"], "6,5 cm", 14),
         // The rest.
         fact(&["Fliesen"], "38,90 €", 18),
-        changed(&["Dachdecker"], "28.04.", "14.04.", 20),
+        changed(&["Dachdecker"], "28.04", "14.04", 20),
         fact(&["Fußbodenheizung"], "nur ins Bad", 22),
         fact(&["Nachbarin"], "Kowalczyk", 26),
         changed(&["Budget"], "92.000 €", "85.000 €", 30),

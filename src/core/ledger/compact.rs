@@ -97,6 +97,25 @@ const FILLER: &[&str] = &[
     "uh",
     "like,",
     "currently,",
+    // German and Spanish articles, pronouns and copulas, which cost more tokens than
+    // English ones: "Das Angebot für die Fenster liegt bei 8.940 €".
+    "der",
+    "die",
+    "das",
+    "den",
+    "dem",
+    "ein",
+    "eine",
+    "einen",
+    "ist",
+    "sind",
+    "wir",
+    "ich",
+    "el",
+    "los",
+    "las",
+    "una",
+    "es",
 ];
 
 /// A word that ends a clause: what follows it is another thing said ("St." and "approx."
@@ -267,6 +286,18 @@ mod tests {
                 Form::Plain
             ),
             "NAS at 192.168.40.12"
+        );
+        // German and Spanish articles and copulas go too.
+        assert_eq!(
+            compact(
+                "Das Angebot für die Fenster liegt bei 8.940 € inkl. MwSt.",
+                Form::Plain
+            ),
+            "Angebot für Fenster liegt bei 8.940 € inkl. MwSt"
+        );
+        assert_eq!(
+            compact("El menú es de 68 € por persona.", Form::Plain),
+            "menú de 68 € por persona"
         );
         // A value is never dropped, even when it looks like a filler word.
         assert_eq!(compact("Version a is 1.2.", Form::Plain), "Version 1.2");
