@@ -86,9 +86,9 @@ const TAG_QUESTIONS: &[&str] = &[
 ];
 
 /// A question that only checks a statement: one of the tags above, or in any language a
-/// word or two after the last comma of a statement that brings a value (not a name alone) ("6,5 cm dick, und
-/// der muss ja ewig trocknen, oder?": measured, the screed's thickness was dropped as a
-/// question).
+/// word or two after the last comma of a statement that brings a value, not a name alone
+/// ("6,5 cm dick, und der muss ja ewig trocknen, oder?": measured, the screed's thickness
+/// was dropped as a question).
 fn tag_question(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     if TAG_QUESTIONS.iter().any(|t| lower.ends_with(t)) {
