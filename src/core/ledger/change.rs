@@ -144,7 +144,6 @@ pub(super) fn says_change(text: &str) -> bool {
             }
             opens = w.ends_with(['.', '!', '?', ':', ';']);
         }
-        lower.push('\n');
     }
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())

@@ -101,7 +101,7 @@ fn tag_question(sentence: &str) -> bool {
         && values(tag).is_empty()
         && !asks(statement)
         && !asks(tag)
-        && values(statement).iter().any(|v| kind(v) != Kind::Name)
+        && holds_hard_value(statement)
 }
 
 /// A short statement with a value right after a short question is said of what the
@@ -111,7 +111,13 @@ fn tag_question(sentence: &str) -> bool {
 fn answers_it(prev: &str, sentence: &str) -> bool {
     asks(prev)
         && sentence.split_whitespace().count() <= SHORT_SENTENCE_WORDS
-        && values(sentence).iter().any(|v| kind(v) != Kind::Name)
+        && holds_hard_value(sentence)
+}
+
+/// Whether `sentence` states a value other than a name (a name alone is said of many
+/// things, and a capital in a question is no statement).
+fn holds_hard_value(sentence: &str) -> bool {
+    values(sentence).iter().any(|v| kind(v) != Kind::Name)
 }
 
 fn refers_back(sentence: &str) -> bool {

@@ -5,7 +5,7 @@
 //! must not bring back (`corrections.rs`). Which line replaces which is `supersede.rs`.
 
 use super::LedgerLine;
-use super::parsed::{Parsed, change_near, heads, heads_before, named_replaced};
+use super::parsed::{Parsed, heads, heads_before, named_replaced};
 use super::values::{Kind, kind, value_spans, values};
 
 /// `older` with the value `newer` names as replaced written as its replacement, when the
@@ -42,11 +42,7 @@ pub(super) fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
 /// lines share, before any other name ("Leo's a 29 now" → "Leo 29"). Else nothing: a
 /// guess would put a wrong value in the person's mouth.
 pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String> {
-    let changed = |v: &String, k: &Kind| {
-        *k != Kind::Name
-            && !older.values.contains(v)
-            && (newer.takes_back || change_near(&newer.line.text, v))
-    };
+    let changed = |v: &String, k: &Kind| changed_to(newer, older, v, *k);
     let in_order = |text: &str| {
         let mut spans = value_spans(text);
         spans.sort_by_key(|(start, _, _)| *start);
@@ -126,6 +122,13 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
     write(at, &ov, &nv)
 }
 
+/// Whether `value` (of `newer`, of kind `kind`) is one a correction changes `older` to:
+/// new to `older`, not a name (names are said beside each other, not replaced), and with
+/// the change said of it.
+fn changed_to(newer: &Parsed, older: &Parsed, value: &String, kind: Kind) -> bool {
+    kind != Kind::Name && !older.values.contains(value) && newer.change_said_of(value)
+}
+
 /// What a number is counted in, lower case ("ml" of "2.4 ml", "€" of "€18"); empty for
 /// a bare number.
 fn unit(value: &str) -> String {
@@ -145,11 +148,7 @@ fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a 
         .values
         .iter()
         .zip(&newer.kinds)
-        .filter(|(v, k)| {
-            **k != Kind::Name
-                && !older.values.contains(v)
-                && (newer.takes_back || change_near(&newer.line.text, v))
-        })
+        .filter(|(v, k)| changed_to(newer, older, v, **k))
         .flat_map(|(nv, nk)| {
             older
                 .values

@@ -70,6 +70,12 @@ pub(super) struct Parsed {
 }
 
 impl Parsed {
+    /// Whether the change this line says is said of its `value`: it opens by taking back
+    /// what came before, or a change word stands by the value.
+    pub(super) fn change_said_of(&self, value: &str) -> bool {
+        self.takes_back || change_near(&self.line.text, value)
+    }
+
     pub(super) fn new(line: &LedgerLine) -> Parsed {
         let lower = line.text.to_lowercase();
         let values = values(&line.text);

@@ -27,7 +27,7 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
         .zip(&newer.kinds)
         .filter(|((v, _), _)| !older.lower_values.contains(v))
         .any(|((_, nv), k)| {
-            (newer.takes_back || change_near(&newer.line.text, nv))
+            newer.change_said_of(nv)
                 && older
                     .lower_values
                     .iter()
@@ -72,7 +72,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
                 // (measured: "Haworth have moved it … and Gwilym's signed it off"
                 // replaced "Gwilym's mobile is 07700 914 262").
                 *nk != Kind::Name
-                    && (newer.takes_back || change_near(&newer.line.text, nv))
+                    && newer.change_said_of(nv)
                     && older
                         .values
                         .iter()
