@@ -10,8 +10,10 @@
 mod allotment;
 mod altbau;
 mod boda;
+mod car_hunt;
 mod classic;
 mod coding24;
+mod first_week;
 mod fits;
 mod lab_notebook;
 mod marathon;
@@ -244,6 +246,8 @@ pub fn all() -> Vec<Scenario> {
         altbau::altbau(),
         old_dog::old_dog(),
         boda::boda(),
+        first_week::first_week(),
+        car_hunt::car_hunt(),
     ]
 }
 
@@ -349,7 +353,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 10] {
+    fn chats_of_35() -> [Scenario; 12] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -361,6 +365,8 @@ mod tests {
             altbau::altbau(),
             old_dog::old_dog(),
             boda::boda(),
+            first_week::first_week(),
+            car_hunt::car_hunt(),
         ]
     }
 
