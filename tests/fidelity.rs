@@ -452,6 +452,7 @@ fn the_ledger_alone_keeps_the_facts_of_the_chats_of_35() {
         "standup",
         "lab_notebook",
         "short_fit",
+        "car_hunt",
     ]);
     assert!(
         lost.is_empty(),

@@ -3,7 +3,7 @@
 
 use super::LedgerLine;
 use super::change::{says_change, takes_back};
-use super::values::{Kind, kind, values};
+use super::values::{Kind, kind, value_spans, values};
 use crate::core::prose::{asks, bare, premise, split_sentences};
 
 /// Words of context kept before the first value and after the last.
@@ -233,6 +233,18 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
                 joined = format!("{prev} {s}");
                 &joined
             }
+            // A value alone on its line ("£9,400" under a listing's title) is said of
+            // the line above: alone it names nothing, and a correction of it ("the
+            // Mazda came down to £9,100") could not find it.
+            Some(prev) if value_alone(s) && !asks(prev) => {
+                if let Some(before) = &made_before
+                    && out.last().is_some_and(|l| &l.text == before)
+                {
+                    out.pop();
+                }
+                joined = format!("{prev} {s}");
+                &joined
+            }
             Some(prev) if changes_what_came_before(prev, s) => {
                 // "Haus Ahorn just emailed, their heating gets redone. so the venue is
                 // Villa Sonnenberg now": one correction, said in two sentences; the
@@ -295,6 +307,18 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
     out
 }
 
+/// Whether `sentence` is an amount and nothing else: no word of its own to say what it is
+/// ("£9,400"; "max_attempts = 5" names itself).
+fn value_alone(sentence: &str) -> bool {
+    let spans = value_spans(sentence);
+    if spans.is_empty() || spans.iter().any(|(_, _, v)| kind(v) != Kind::Number) {
+        return false;
+    }
+    !sentence
+        .char_indices()
+        .any(|(at, c)| c.is_alphabetic() && !spans.iter().any(|(a, b, _)| (*a..*b).contains(&at)))
+}
+
 /// `sentence` without an aside set off by a pair of dashes ("X — who is Y, of Z — did W"
 /// becomes "X did W"); as it was when there is no such pair.
 fn without_aside(sentence: &str) -> String {
@@ -344,6 +368,23 @@ const CHANGE_CONTEXT_WORDS: usize = 16;
 mod tests {
     use super::*;
     use crate::core::ledger::lines::texts;
+
+    #[test]
+    fn an_amount_alone_on_its_line_is_said_of_the_line_above() {
+        let listing = extract(
+            "here's the listing:\n2019 Mazda 3 2.0 Skyactiv-G SE-L Nav 5dr\n£9,400\nMileage: 38,200 miles\nRegistration: KT19 WFN",
+            true,
+        );
+        let lines = texts(&listing);
+        assert!(
+            lines.contains(&"2019 Mazda 3 2.0 Skyactiv-G SE-L Nav 5dr £9,400"),
+            "{lines:?}"
+        );
+        assert!(!lines.contains(&"£9,400"), "{lines:?}");
+        // A setting names itself.
+        let config = extract("max_attempts = 5\ninitial_ms = 500", true);
+        assert_eq!(texts(&config), ["max_attempts = 5", "initial_ms = 500"]);
+    }
 
     #[test]
     fn facts_said_inside_questions_and_pasted_lists_are_kept() {

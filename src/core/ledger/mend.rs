@@ -5,20 +5,29 @@
 //! must not bring back (`corrections.rs`). Which line replaces which is `supersede.rs`.
 
 use super::LedgerLine;
-use super::parsed::{Parsed, heads, heads_before, named_replaced};
-use super::values::{Kind, kind, value_spans, values};
+use super::parsed::{Parsed, heads, heads_before, named_replaced, same_heads};
+use super::values::{Kind, could_become, kind, unit, value_spans, values};
 
 /// `older` with the value `newer` names as replaced written as its replacement, when the
 /// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
 /// not the 12th" keep "leaves at 7:45 on the 14th" (dropping the line lost the 7:45).
 pub(super) fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
-    let text = match named_replaced(newer, older) {
+    let mut text = match named_replaced(newer, older) {
         Some((old, new)) => older.line.text.replacen(old, new?, 1),
         None => match said_again(newer, older) {
             Some((old, new)) => older.line.text.replacen(old, new, 1),
             None => changed_in_place(newer, older)?,
         },
     };
+    // A correction may change two values of one thing: "Saturday's off … the test drive
+    // is Sunday at 2 now" moves "Saturday at 11" to "Sunday at 2", not "Sunday at 11".
+    let once = Parsed::new(&LedgerLine {
+        text: text.clone(),
+        ..older.line.clone()
+    });
+    if let Some(twice) = changed_in_place(newer, &once) {
+        text = twice;
+    }
     // Only values the correction does not speak of are worth keeping around it.
     values(&text)
         .iter()
@@ -66,7 +75,7 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
     if let (Some((nv, nk)), None) = (new.next(), new.next()) {
         let mut old: Vec<_> = older_spans
             .iter()
-            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v))
+            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v) && could_become(v, nv))
             .collect();
         // Of several, the one in the same unit: "2.0 ml" lowers "2.4 ml", not "1.5 mg";
         // then the one said of the same thing: "der Dachdecker kommt erst am 28.04."
@@ -93,26 +102,16 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
         .zip(&older.kinds)
         .filter(|(v, k)| **k == Kind::Name && newer.values.contains(v))
         .filter_map(|(name, _)| {
-            let after = |spans: &[(usize, usize, String)]| -> Option<Vec<(usize, String)>> {
-                let at = spans.iter().position(|(_, _, v)| v == name)?;
-                Some(
-                    spans[at + 1..]
-                        .iter()
-                        .take_while(|(_, _, v)| kind(v) != Kind::Name)
-                        .map(|(start, _, v)| (*start, v.clone()))
-                        .collect(),
-                )
-            };
-            let (nv, nk) = after(&newer_spans)?
+            let (nv, nk) = own_values(&newer_spans, name)?
                 .into_iter()
                 .map(|(_, v)| {
                     let k = kind(&v);
                     (v, k)
                 })
                 .find(|(v, k)| changed(v, k))?;
-            let (at, ov) = after(&older_spans)?
-                .into_iter()
-                .find(|(_, v)| kind(v) == nk && !newer.values.contains(v))?;
+            let (at, ov) = own_values(&older_spans, name)?.into_iter().find(|(_, v)| {
+                kind(v) == nk && !newer.values.contains(v) && could_become(v, &nv)
+            })?;
             Some((at, ov, nv))
         });
     let (at, ov, nv) = match (pairs.next(), pairs.next()) {
@@ -122,21 +121,45 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
     write(at, &ov, &nv)
 }
 
-/// Whether `value` (of `newer`, of kind `kind`) is one a correction changes `older` to:
-/// new to `older`, not a name (names are said beside each other, not replaced), and with
-/// the change said of it.
-fn changed_to(newer: &Parsed, older: &Parsed, value: &String, kind: Kind) -> bool {
-    kind != Kind::Name && !older.values.contains(value) && newer.change_said_of(value)
+/// The values a line says of `name` (with where each starts), the spans in order: those
+/// after it up to the next name ("Maya 31, Leo 28 and Aoife 26"), or, in a line that
+/// puts values first, those before it back to the name before ("£612 a year for the
+/// Mazda, £574 for the Skoda": measured, the Mazda's new price went in place of the
+/// Skoda's insurance, the value after "Mazda").
+fn own_values(spans: &[(usize, usize, String)], name: &str) -> Option<Vec<(usize, String)>> {
+    let at = spans.iter().position(|(_, _, v)| v == name)?;
+    let is_name = |(_, _, v): &&(usize, usize, String)| kind(v) == Kind::Name;
+    let values_first = spans.first().is_some_and(|s| !is_name(&s));
+    let own: Vec<&(usize, usize, String)> = if values_first {
+        let from = spans[..at]
+            .iter()
+            .rposition(|s| is_name(&s))
+            .map_or(0, |p| p + 1);
+        spans[from..at].iter().collect()
+    } else {
+        spans[at + 1..].iter().take_while(|s| !is_name(s)).collect()
+    };
+    Some(
+        own.into_iter()
+            .map(|(start, _, v)| (*start, v.clone()))
+            .collect(),
+    )
 }
 
-/// What a number is counted in, lower case ("ml" of "2.4 ml", "€" of "€18"); empty for
-/// a bare number.
-fn unit(value: &str) -> String {
-    let digit = |c: char| c.is_ascii_digit();
-    let (Some(first), Some(last)) = (value.find(digit), value.rfind(digit)) else {
-        return String::new();
-    };
-    format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
+/// Whether `value` (of `newer`, of kind `kind`) is one a correction changes `older` to:
+/// new to `older`, with the change said of it, and not a name unless `older` holds one
+/// said of the same thing (names are said beside each other, not replaced; "my buddy
+/// from now on is Chiamaka" replaces the buddy called Rafe, and only him).
+fn changed_to(newer: &Parsed, older: &Parsed, value: &String, kind: Kind) -> bool {
+    let a_name_for_a_name =
+        || {
+            older.values.iter().zip(&older.kinds).any(|(ov, ok)| {
+                *ok == Kind::Name && ov != value && same_heads(newer, value, older, ov)
+            })
+        };
+    !older.values.contains(value)
+        && newer.change_said_of(value)
+        && (kind != Kind::Name || a_name_for_a_name())
 }
 
 /// The value of `older` that `newer` says again beside the one new value of its kind
@@ -154,7 +177,9 @@ fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a 
                 .values
                 .iter()
                 .zip(&older.kinds)
-                .filter(move |(ov, ok)| *ok == nk && newer.values.contains(ov))
+                .filter(move |(ov, ok)| {
+                    *ok == nk && newer.values.contains(ov) && could_become(ov, nv)
+                })
                 .map(move |(ov, _)| (ov.as_str(), nv.as_str()))
         });
     match (pairs.next(), pairs.next()) {

@@ -67,6 +67,8 @@ pub(super) struct Parsed {
     /// The named things it is about (lower case): lines about different ones are about
     /// different things, whatever words they share ("service-13" is not "service-14").
     pub(super) entities: Vec<String>,
+    /// The subject words of the lines it replaced (see [`same_heads`]).
+    pub(super) about: Vec<String>,
 }
 
 impl Parsed {
@@ -104,6 +106,7 @@ impl Parsed {
             }),
             lower,
             line: line.clone(),
+            about: Vec::new(),
         }
     }
 }
@@ -114,6 +117,8 @@ pub(super) const REPLACED: &[&str] = &[
     "not ",
     "instead of ",
     "no longer ",
+    "scratch ",
+    "cancel ",
     "from ",
     "statt ",
     "anstatt ",
@@ -127,8 +132,38 @@ pub(super) const REPLACED: &[&str] = &[
     "em vez de ",
 ];
 
-/// The value of `older` that `newer` names as replaced ("the 14th not the 12th"), and
-/// the one value of its kind that `newer` brings in its place, if there is just one.
+/// Whether `said` ("from rafe", "not the 12th") stands in `lower` as naming a value
+/// replaced. "From" a name is where something came from ("a tip from Rafe": measured,
+/// it took the line naming Rafe as the buddy for a change) unless a "to" follows.
+fn replaced_by(lower: &str, said: &str, prefix: &str, kind: Kind) -> bool {
+    lower.match_indices(said).any(|(at, _)| {
+        prefix != "from "
+            || kind != Kind::Name
+            || lower[at + said.len()..]
+                .split_whitespace()
+                .take(3)
+                .any(|w| w == "to")
+    })
+}
+
+/// What follows a value to call it off: "Saturday's off, … so the test drive is Sunday".
+pub(super) const CALLED_OFF: &[&str] = &[
+    "'s off",
+    "’s off",
+    " is off",
+    "'s cancelled",
+    "’s cancelled",
+    " is cancelled",
+    " was cancelled",
+    " got cancelled",
+    "'s canceled",
+    " is canceled",
+    " was canceled",
+    " fell through",
+];
+
+/// The value of `older` that `newer` names as replaced ("the 14th not the 12th",
+/// "Saturday's off"), and the one value of its kind that `newer` brings in its place, if there is just one.
 pub(super) fn named_replaced<'a>(
     newer: &'a Parsed,
     older: &'a Parsed,
@@ -138,12 +173,27 @@ pub(super) fn named_replaced<'a>(
         .iter()
         .zip(&older.lower_values)
         .zip(&older.kinds)
-        .find(|((v, lv), _)| {
-            newer.values.contains(v)
+        .find(|((v, lv), k)| {
+            // A name of two words is named by its first ("scratch Seehof" for "Seehof
+            // Brunnen").
+            let first = (**k == Kind::Name)
+                .then(|| v.split_once(' ').map(|(f, _)| f))
+                .flatten()
+                .filter(|f| newer.values.iter().any(|n| n == f));
+            let forms: Vec<String> = [Some(lv.to_string()), first.map(str::to_lowercase)]
+                .into_iter()
+                .flatten()
+                .collect();
+            (newer.values.contains(v) || first.is_some())
                 && newer.values.iter().any(|n| !older.values.contains(n))
-                && REPLACED.iter().any(|p| {
-                    newer.lower.contains(&format!("{p}{lv}"))
-                        || newer.lower.contains(&format!("{p}the {lv}"))
+                && forms.iter().any(|lv| {
+                    REPLACED.iter().any(|p| {
+                        [format!("{p}{lv}"), format!("{p}the {lv}")]
+                            .iter()
+                            .any(|said| replaced_by(&newer.lower, said, p, **k))
+                    }) || CALLED_OFF
+                        .iter()
+                        .any(|p| newer.lower.contains(&format!("{lv}{p}")))
                 })
         })
         .map(|((v, _), k)| (v, k))?;
@@ -176,6 +226,21 @@ pub(super) fn heads_before(before: &str) -> Vec<String> {
     let words: Vec<&str> = before.split_whitespace().collect();
     let from = words.len().saturating_sub(HEAD_WORDS);
     lower_words(&words[from..].join(" "))
+}
+
+/// Whether a name `newer` brings and one `older` holds are said of the same thing, by
+/// a word before each: "my buddy from now on is Chiamaka" and "an onboarding buddy
+/// called Rafe". A name changes only so (measured: that change, naming Rafe, replaced
+/// "Lunch tip from Rafe: … Pho Sen", and the café was lost).
+/// A line that replaced others is also about what they were about: "scratch Seehof …
+/// now looking at Haus Ahorn" took the place of "venue: … Seehof Brunnen", so "the
+/// venue is Villa Sonnenberg now" replaces it in turn.
+pub(super) fn same_heads(newer: &Parsed, new: &str, older: &Parsed, old: &str) -> bool {
+    let new_heads = heads(&newer.line.text, new);
+    heads(&older.line.text, old)
+        .iter()
+        .chain(&older.about)
+        .any(|w| new_heads.contains(w))
 }
 
 /// Words before a value, and after it, where the change said of it stands.

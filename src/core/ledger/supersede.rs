@@ -4,8 +4,8 @@
 use super::LedgerLine;
 use super::mend::corrected;
 use super::parsed::{Parsed, REPLACED};
-use super::parsed::{change_near, heads, named_replaced};
-use super::values::Kind;
+use super::parsed::{change_near, heads, named_replaced, same_heads};
+use super::values::{Kind, could_become};
 use std::collections::{HashMap, HashSet};
 
 /// Two lines name different things: each names one and they share none.
@@ -31,8 +31,14 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
                 && older
                     .lower_values
                     .iter()
+                    .zip(&older.values)
                     .zip(&older.kinds)
-                    .any(|(ov, ok)| ok == k && !newer.lower_values.contains(ov))
+                    .any(|((ov, ov_said), ok)| {
+                        ok == k
+                            && !newer.lower_values.contains(ov)
+                            && could_become(ov, nv)
+                            && (*k != Kind::Name || same_heads(newer, nv, older, ov_said))
+                    })
         })
 }
 
@@ -70,14 +76,15 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
             .any(|(nv, nk)| {
                 // Names are said beside each other without one replacing the other
                 // (measured: "Haworth have moved it … and Gwilym's signed it off"
-                // replaced "Gwilym's mobile is 07700 914 262").
-                *nk != Kind::Name
-                    && newer.change_said_of(nv)
-                    && older
-                        .values
-                        .iter()
-                        .zip(&older.kinds)
-                        .any(|(ov, ok)| ok == nk && newer.values.contains(ov))
+                // replaced "Gwilym's mobile is 07700 914 262"), unless said of the same
+                // thing: "Rafe is moving … so my buddy from now on is Chiamaka".
+                newer.change_said_of(nv)
+                    && older.values.iter().zip(&older.kinds).any(|(ov, ok)| {
+                        ok == nk
+                            && newer.values.contains(ov)
+                            && could_become(ov, nv)
+                            && (*nk != Kind::Name || same_heads(newer, nv, older, ov))
+                    })
             })
     {
         return true;
@@ -106,7 +113,9 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
                     .values
                     .iter()
                     .zip(&older.kinds)
-                    .filter(|(ov, ok)| ok == &nk && !newer.values.contains(ov))
+                    .filter(|(ov, ok)| {
+                        ok == &nk && !newer.values.contains(ov) && could_become(ov, nv)
+                    })
                     .any(|(ov, _)| {
                         heads(&older.line.text, ov)
                             .iter()
@@ -239,13 +248,19 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
                 replaced |= Some(i) != same;
                 if let Some(old) = slots[i].take() {
                     by_text.remove(&old.line.text);
+                    if Some(i) != same {
+                        parsed
+                            .about
+                            .extend(old.words.iter().chain(&old.about).cloned());
+                    }
                     // The rest of the old line stays, with the new value in it.
                     if Some(i) != same
                         && parsed.line.user
                         && let Some(line) = corrected(&parsed, &old)
                         && !by_text.contains_key(&line.text)
                     {
-                        let kept = Parsed::new(&line);
+                        let mut kept = Parsed::new(&line);
+                        kept.about = old.about.clone();
                         by_text.insert(line.text.clone(), i);
                         for v in &kept.lower_values {
                             by_value.entry(v.clone()).or_default().push(i);
@@ -666,6 +681,75 @@ mod tests {
         assert_eq!(
             texts(&merged),
             ["9:30 is never going to work. kick-off moves to 10:15"]
+        );
+    }
+
+    #[test]
+    fn of_several_things_one_changes_and_the_others_keep_their_values() {
+        let prices =
+            user("The Skoda is £8,950 with 61k on the clock, the Mazda's £9,400 but only 38k.");
+        let listing = user("2019 Mazda 3 2.0 Skyactiv-G SE-L Nav 5dr");
+        let insurance = user(
+            "Insurance quotes came back: £612 a year for the Mazda, £574 for the Skoda and £655 for the Auris.",
+        );
+        let haggled = user("The Mazda seller came down to £9,100 after I mentioned the scratch.");
+        let merged = merge(&[prices, listing.clone(), insurance.clone(), haggled.clone()]);
+        // The price moves; a year and an insurance quote are no price.
+        assert_eq!(
+            texts(&merged),
+            [
+                "The Skoda is £8,950 with 61k on the clock, the Mazda's £9,100 but only 38k.",
+                listing.text.as_str(),
+                insurance.text.as_str(),
+                haggled.text.as_str(),
+            ]
+        );
+        // In a line that puts values before their names, a name's value is the one
+        // before it.
+        let cheaper = user("The Skoda insurance went down to £540 after I added my brother.");
+        let merged = merge(&[insurance, cheaper]);
+        assert!(
+            texts(&merged).contains(
+                &"Insurance quotes came back: £612 a year for the Mazda, £540 for the Skoda and £655 for the Auris."
+            ),
+            "{merged:?}"
+        );
+    }
+
+    #[test]
+    fn a_day_called_off_moves_with_its_time() {
+        let booked = user("Test drive for the Mazda is booked for Saturday at 11 in Guildford.");
+        let moved = user(
+            "Saturday's off, his kid's ill, so the test drive is Sunday at 2 now, same place.",
+        );
+        let merged = merge(&[booked, moved]);
+        assert!(
+            texts(&merged)
+                .contains(&"Test drive for the Mazda is booked for Sunday at 2 in Guildford."),
+            "{merged:?}"
+        );
+    }
+
+    #[test]
+    fn a_name_replaces_the_name_said_of_the_same_thing() {
+        let buddy = user(
+            "They've given me an onboarding buddy called Rafe who sits opposite me, and IT problems go to Józef on the helpdesk, extension 4471.",
+        );
+        let lunch = user(
+            "Lunch tip from Rafe: skip the canteen, everyone goes to the Vietnamese place across the road, Pho Sen.",
+        );
+        let change = user(
+            "Change of plan, Rafe is moving over to the customs team on Friday so my buddy from now on is Chiamaka.",
+        );
+        let merged = merge(&[buddy, lunch.clone(), change.clone()]);
+        // The buddy changes and the helpdesk stays; a tip from Rafe is no buddy.
+        assert_eq!(
+            texts(&merged),
+            [
+                "They've given me an onboarding buddy called Chiamaka who sits opposite me, and IT problems go to Józef on the helpdesk, extension 4471.",
+                lunch.text.as_str(),
+                change.text.as_str(),
+            ]
         );
     }
 }

@@ -47,6 +47,8 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b\d{3,}(?:-\d{3,})+\b".to_string(),                      // order 3017-664871
         r"\b\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?)?[a-z]?\b".to_string(), // 700x28c, 1280×720
         r"\b[A-Z]{1,3}\d+(?:[.-]\d+)+\b".to_string(),                // room B2.17, bay C-4-2
+        r"\b[A-Z]{1,2}\d{1,3}[A-Z]?\s[0-9]?[A-Z]{2,3}\b".to_string(),    // a registration, a postcode: KT19 WFN, GU1 4RT
+        r"\b\p{Lu}{2,}-\p{L}[\p{L}\d]*\b".to_string(),                  // a network, a plan: KFG-Staff, SE-L
         r"\b\d{1,2}:\d{3,}\b".to_string(),                           // a dilution, 1:500
         r"\b\d+(?:[.,]\d+)+\b".to_string(),                         // 1,024 · 16.2 · IPs
         r"\b\d{2,}\b".to_string(),                                 // numbers
@@ -303,6 +305,73 @@ fn after_title(before: &str) -> bool {
     false
 }
 
+/// What a number is counted in, lower case ("ml" of "2.4 ml", "€" of "€18"); empty for
+/// a bare number.
+pub(super) fn unit(value: &str) -> String {
+    let digit = |c: char| c.is_ascii_digit();
+    let (Some(first), Some(last)) = (value.find(digit), value.rfind(digit)) else {
+        return String::new();
+    };
+    format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
+}
+
+/// The size of a number's first figure, read the way it is written: "£9,400" and
+/// "8.940 €" are thousands ("," or "." before three digits groups them), "2.4 ml" is
+/// two and a bit. None for a value with no figure.
+fn magnitude(value: &str) -> Option<f64> {
+    let start = value.find(|c: char| c.is_ascii_digit())?;
+    let figure: String = value[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
+        .collect();
+    let figure = figure.trim_end_matches([',', '.']);
+    let groups: Vec<&str> = figure.split([',', '.']).collect();
+    let grouped = groups.len() > 1 && groups[1..].iter().all(|g| g.len() == 3);
+    let text = if grouped {
+        groups.concat()
+    } else {
+        figure.replace(',', ".")
+    };
+    text.parse().ok()
+}
+
+/// How far apart two amounts may be for one to be the other changed: a price haggled
+/// down, a dose lowered, a guest count corrected stay within it; a car's price and its
+/// insurance do not (measured: "the Mazda seller came down to £9,100" rewrote the
+/// insurance quote "£574 for the Skoda").
+const CHANGE_RATIO: f64 = 5.0;
+
+/// How far apart a bare number and an amount with a unit may be: "rent 980" may become
+/// "€1,050 now", the year in "2019 Mazda 3" may not become "£9,100" (measured).
+const UNIT_GAINED_RATIO: f64 = 2.0;
+/// Bare numbers below this are hours, counts, floors: "at 11" may become "at 2".
+const SMALL_BARE: f64 = 100.0;
+
+/// Whether `new` can be `old` changed: of two numbers, the same unit where both have one,
+/// and sizes within [`CHANGE_RATIO`] of each other (closer where only one has a unit);
+/// anything else of one kind can.
+pub(super) fn could_become(old: &str, new: &str) -> bool {
+    if kind(old) != Kind::Number || kind(new) != Kind::Number {
+        return true;
+    }
+    let (ou, nu) = (unit(old), unit(new));
+    if !ou.is_empty() && !nu.is_empty() && ou != nu {
+        return false;
+    }
+    let (Some(o), Some(n)) = (magnitude(old), magnitude(new)) else {
+        return true;
+    };
+    if o <= 0.0 || n <= 0.0 {
+        return true;
+    }
+    let ratio = o.max(n) / o.min(n);
+    match (ou.is_empty(), nu.is_empty()) {
+        (true, true) => o.min(n) < SMALL_BARE || ratio <= CHANGE_RATIO,
+        (false, false) => ratio <= CHANGE_RATIO,
+        _ => ratio <= UNIT_GAINED_RATIO,
+    }
+}
+
 /// The values a sentence states.
 pub fn values(sentence: &str) -> Vec<String> {
     let mut out: Vec<String> = value_spans(sentence)
@@ -371,6 +440,31 @@ pub(super) fn kind(value: &str) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn registrations_postcodes_and_network_names_are_values() {
+        for (sentence, value) in [
+            ("Registration: KT19 WFN", "KT19 WFN"),
+            ("we're at GU1 4RT now", "GU1 4RT"),
+            ("Staff wifi is KFG-Staff with my normal login", "KFG-Staff"),
+        ] {
+            assert!(values(sentence).contains(&value.to_string()), "{sentence}");
+        }
+    }
+
+    #[test]
+    fn a_change_stays_within_the_size_and_unit_of_what_it_changes() {
+        assert!(could_become("£9,400", "£9,100"));
+        assert!(could_become("2.4 ml", "2.0 ml"));
+        assert!(could_become("8.940 €", "9.200 €"));
+        assert!(could_become("11", "2"));
+        assert!(could_become("980", "€1,050"));
+        assert!(!could_become("£612", "£9,100"));
+        assert!(!could_become("2019", "£9,100"));
+        assert!(!could_become("1.5 mg", "2.0 ml"));
+        // Not numbers: nothing to measure.
+        assert!(could_become("Saturday", "Sunday"));
+    }
 
     #[test]
     fn units_and_amounts_as_europe_writes_them_are_values() {

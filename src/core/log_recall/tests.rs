@@ -138,6 +138,16 @@ fn words_keep_identifiers_and_fold_endings() {
     assert!(!w.contains(&"on".to_string()));
 }
 
+#[test]
+fn a_function_word_in_capitals_is_a_word() {
+    let has = |text: &str, w: &str| words(text).contains(&w.to_string());
+    assert!(has("What's the number for IT?", "it"));
+    assert!(has("IT problems go to Józef on the helpdesk", "it"));
+    assert!(!has("It is on the shelf, put it back", "it"));
+    // Shouted, every word is in capitals and none is an acronym.
+    assert!(!has("IT IS ON THE SHELF", "it"));
+}
+
 /// A team-event chat: the workshop, the rooms, the hotel and the bus come up again and
 /// again, so none of those words is rare; small talk between.
 fn event_chat() -> Vec<(u64, Role, &'static str)> {

@@ -213,6 +213,7 @@ fn uncontract(raw: &str) -> Option<String> {
 /// identifiers whole and split at `-_./:@`, function words out, simple endings folded.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    let acronyms = acronyms(text);
     let folded = fold(text);
     for raw in folded.split(|c: char| !word_char(c)) {
         let Some(raw) = uncontract(raw.trim_matches('\'')) else {
@@ -233,13 +234,31 @@ pub fn words(text: &str) -> Vec<String> {
         }
         for p in parts {
             let stem = fold_ending(p);
-            if STOP.contains(&p) || STOP.contains(&stem.as_str()) {
+            if (STOP.contains(&p) || STOP.contains(&stem.as_str()))
+                && !acronyms.iter().any(|a| a == p)
+            {
                 continue;
             }
             out.push(stem);
         }
     }
     out
+}
+
+/// Function words written in capitals in a text that is not shouted: "IT" (the
+/// helpdesk) is not "it", nor "US" "us" (measured: "What's the number for IT?" found
+/// nothing, every word of it a function word).
+fn acronyms(text: &str) -> Vec<String> {
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    let capitals = text.chars().filter(|c| c.is_uppercase()).count();
+    if capitals * 2 > letters {
+        return Vec::new();
+    }
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
+        .map(str::to_lowercase)
+        .filter(|w| STOP.contains(&w.as_str()))
+        .collect()
 }
 
 /// "listens" → "listen", "owners" → "owner", "listening" → "listen": enough to match a
