@@ -18,6 +18,7 @@ mod fits;
 mod lab_notebook;
 mod marathon;
 mod moving_north;
+mod mums_seventy;
 mod night_shift;
 mod offsite;
 mod old_dog;
@@ -248,6 +249,7 @@ pub fn all() -> Vec<Scenario> {
         boda::boda(),
         first_week::first_week(),
         car_hunt::car_hunt(),
+        mums_seventy::mums_seventy(),
     ]
 }
 
@@ -353,7 +355,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 12] {
+    fn chats_of_35() -> [Scenario; 13] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -367,6 +369,7 @@ mod tests {
             boda::boda(),
             first_week::first_week(),
             car_hunt::car_hunt(),
+            mums_seventy::mums_seventy(),
         ]
     }
 
