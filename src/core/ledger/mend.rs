@@ -25,7 +25,13 @@ pub(super) fn corrected(newer: &Parsed, older: &Parsed) -> Option<LedgerLine> {
         text: text.clone(),
         ..older.line.clone()
     });
-    if let Some(twice) = changed_in_place(newer, &once) {
+    // Never back to a value the line held ("now, not half seven" names the old time;
+    // measured, a second pass wrote it in place of "half eight").
+    if let Some(twice) = changed_in_place(newer, &once)
+        && values(&twice)
+            .iter()
+            .all(|v| once.values.contains(v) || !older.values.contains(v))
+    {
         text = twice;
     }
     // Only values the correction does not speak of are worth keeping around it.

@@ -236,16 +236,36 @@ pub(super) fn heads_before(before: &str) -> Vec<String> {
 /// now looking at Haus Ahorn" took the place of "venue: … Seehof Brunnen", so "the
 /// venue is Villa Sonnenberg now" replaces it in turn.
 pub(super) fn same_heads(newer: &Parsed, new: &str, older: &Parsed, old: &str) -> bool {
-    let new_heads = heads(&newer.line.text, new);
-    heads(&older.line.text, old)
+    let new_heads = name_heads(&newer.line.text, new);
+    name_heads(&older.line.text, old)
         .iter()
         .chain(&older.about)
         .any(|w| new_heads.contains(w))
 }
 
+/// What a name is said of: the words before it, or, where it opens its sentence, the
+/// words after ("Bronagh is doing the cake").
+fn name_heads(text: &str, name: &str) -> Vec<String> {
+    let before = heads(text, name);
+    if !before.is_empty() {
+        return before;
+    }
+    text.find(name)
+        .map(|at| {
+            let after: Vec<&str> = text[at + name.len()..]
+                .split_whitespace()
+                .take(HEAD_WORDS)
+                .collect();
+            lower_words(&after.join(" "))
+        })
+        .unwrap_or_default()
+}
+
 /// Words before a value, and after it, where the change said of it stands.
 const CHANGE_BEFORE: usize = 6;
 const CHANGE_AFTER: usize = 2;
+/// Words after a value within which a closing "instead" is said of it.
+const INSTEAD_AFTER: usize = 4;
 /// Words that open another clause after a value.
 const CLAUSE_OPENERS: &[&str] = &["and", "but", "so", "or", "then", "because", "while"];
 
@@ -275,6 +295,24 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
         if w.ends_with([',', '.', ';', ':', '!', '?']) {
             break;
         }
+    }
+    // "Instead" closing the value's clause is said of it: "the cake is coming from
+    // Betty's in Harrogate instead".
+    let instead = after
+        .iter()
+        .take(INSTEAD_AFTER)
+        .take_while(|w| {
+            let bare = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            !CLAUSE_OPENERS.contains(&bare.as_str())
+        })
+        .any(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .eq_ignore_ascii_case("instead")
+        });
+    if instead {
+        return true;
     }
     // Kept in its case: a capital inside a sentence is a name's, not a change.
     let near = [before[from..].join(" "), own.join(" ")].join(" ");

@@ -752,4 +752,30 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_time_said_in_words_is_corrected_in_place() {
+        let times = user("Kicks off at half seven, food at half eight.");
+        let later = user(
+            "Change of plan on timing: it starts at eight now, not half seven, the room's booked until then.",
+        );
+        let merged = merge(&[times, later]);
+        assert!(
+            texts(&merged).contains(&"Kicks off at eight, food at half eight."),
+            "{merged:?}"
+        );
+    }
+
+    #[test]
+    fn a_name_that_opens_its_sentence_is_said_of_what_follows_it() {
+        let cake = user("Bronagh is doing the cake, she's an amazing baker.");
+        let party = user(
+            "Mum turns seventy next month and me, Bronagh and Cathal are throwing her a party.",
+        );
+        let later = user(
+            "Bad news, Bronagh's oven has packed in, so the cake is coming from Betty's in Harrogate instead.",
+        );
+        let merged = merge(&[cake, party.clone(), later.clone()]);
+        assert_eq!(texts(&merged), [party.text.as_str(), later.text.as_str()]);
+    }
 }

@@ -16,10 +16,12 @@ fn re(pattern: &str) -> Regex {
 const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
 /// Units a number is said with: durations, sizes, rates, shares, money, doses; durations
 /// and head counts in German, Spanish, French and Italian too ("4 horas", "3 Wochen").
-const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
 /// Numbers said in words, for durations, counts and doses ("two weeks", "three
 /// replicas", "half a tablet").
-const NUMBER_WORD: &str = r"(?:half\s+an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+hundred|a\s+thousand)";
+const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
+/// An hour said in words.
+const HOUR_WORD: &str = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 
 /// Hard values: what makes a sentence worth keeping. Dates, times, versions, sizes,
 /// rates and durations come first so they match whole ("2026-03-14", not "2026").
@@ -43,7 +45,8 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b\d+(?:[.,]\d+)*\s?(?:m²|m³|°[CF]?)".to_string(),          // 38 m², 7 m³, 21 °C
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
         r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
-        format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks
+        format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks, thirty-five people
+        format!(r"\b(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}\b|\b{HOUR_WORD}\s+o'clock\b"), // half seven, eight o'clock
         r"\b\d{3,}(?:-\d{3,})+\b".to_string(),                      // order 3017-664871
         r"\b\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?)?[a-z]?\b".to_string(), // 700x28c, 1280×720
         r"\b[A-Z]{1,3}\d+(?:[.-]\d+)+\b".to_string(),                // room B2.17, bay C-4-2
@@ -72,6 +75,14 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
 /// the value (a lone digit elsewhere is usually prose).
 static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+(\d)(?:[^\d.,\w]|$)")
+});
+
+/// An hour said in words after "at", "from", "until" (an hour alone is prose):
+/// "it starts at eight now".
+static HOUR_AT: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\b(?:at|from|until|till)\s+({HOUR_WORD})(?:\s+(?:now|tonight|sharp|then|instead|on\s+the\s+dot)\b|\s*[,.;!?)]|\s*$)"
+    ))
 });
 
 /// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor",
@@ -216,6 +227,7 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         .collect();
     for m in SMALL_NUMBER
         .captures_iter(sentence)
+        .chain(HOUR_AT.captures_iter(sentence))
         .filter_map(|c| c.get(1))
     {
         if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
@@ -399,9 +411,12 @@ pub(super) enum Kind {
     Other,
 }
 
+/// An amount said in words: "thirty-five people", "a hundred and fifty quid".
+static SAID_IN_WORDS: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)^{NUMBER_WORD}\s")));
+
 static WHEN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)$"
+        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}|.*o'clock|{HOUR_WORD})$"
     ))
 });
 
@@ -421,7 +436,9 @@ pub(super) fn kind(value: &str) -> Kind {
         Kind::Version
     } else if v.contains('/') && !v.contains(' ') {
         Kind::Path
-    } else if v.starts_with(|c: char| c.is_ascii_digit() || "$€£".contains(c)) {
+    } else if v.starts_with(|c: char| c.is_ascii_digit() || "$€£".contains(c))
+        || SAID_IN_WORDS.is_match(v)
+    {
         Kind::Number
     } else if !v.contains(' ')
         && v.starts_with(|c: char| c.is_alphabetic())
@@ -440,6 +457,47 @@ pub(super) fn kind(value: &str) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_and_times_said_in_words_are_values() {
+        for (sentence, value, k) in [
+            (
+                "we reckon about thirty-five people, mostly family",
+                "thirty-five people",
+                Kind::Number,
+            ),
+            (
+                "the deposit was a hundred and fifty quid",
+                "a hundred and fifty quid",
+                Kind::Number,
+            ),
+            (
+                "Kicks off at half seven, food at half eight.",
+                "half seven",
+                Kind::When,
+            ),
+            ("doors open at eight o'clock", "eight o'clock", Kind::When),
+            (
+                "it starts at eight now, not half seven",
+                "eight",
+                Kind::When,
+            ),
+            (
+                "Vetmedin: half a tablet twice a day",
+                "half a tablet",
+                Kind::Number,
+            ),
+        ] {
+            assert!(
+                values(sentence).contains(&value.to_string()),
+                "{sentence}: {:?}",
+                values(sentence)
+            );
+            assert_eq!(kind(value), k, "{value}");
+        }
+        // An hour word is a value only as a time.
+        assert!(values("at one point we had seven of them").is_empty());
+    }
 
     #[test]
     fn registrations_postcodes_and_network_names_are_values() {
