@@ -22,6 +22,7 @@ mod mums_seventy;
 mod night_shift;
 mod offsite;
 mod old_dog;
+mod rota;
 mod school_run;
 mod services;
 mod short_fit;
@@ -250,6 +251,7 @@ pub fn all() -> Vec<Scenario> {
         first_week::first_week(),
         car_hunt::car_hunt(),
         mums_seventy::mums_seventy(),
+        rota::rota(),
     ]
 }
 
@@ -355,7 +357,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 13] {
+    fn chats_of_35() -> [Scenario; 14] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -370,6 +372,7 @@ mod tests {
             first_week::first_week(),
             car_hunt::car_hunt(),
             mums_seventy::mums_seventy(),
+            rota::rota(),
         ]
     }
 
