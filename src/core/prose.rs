@@ -244,8 +244,12 @@ fn ends_sentence(before: &str, after: &str) -> bool {
         return false;
     }
     match lower.as_str() {
-        // "No." as an answer ends a sentence; "No. 5" does not.
-        "no" | "nos" => !next.is_some_and(|c| c.is_ascii_digit()),
+        // "No." as an answer ends a sentence; "No. 5" and "Account no. HFD-30418" do
+        // not: the word after holds a digit.
+        "no" | "nos" => !after[1..]
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.contains(|c: char| c.is_ascii_digit())),
         w if MAY_END.contains(&w) => next.is_some_and(char::is_uppercase),
         _ => false,
     }
@@ -318,6 +322,10 @@ mod tests {
         assert_eq!(
             split_sentences("No. The bus leaves at 8."),
             ["No.", "The bus leaves at 8."]
+        );
+        assert_eq!(
+            split_sentences("Account no. HFD-30418. Any changes by noon."),
+            ["Account no. HFD-30418.", "Any changes by noon."]
         );
         // Closing quotes stay with their sentence; "..." is one stop.
         assert_eq!(

@@ -233,28 +233,25 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
                 joined = format!("{prev} {s}");
                 &joined
             }
-            // A value alone on its line ("£9,400" under a listing's title) is said of
-            // the line above: alone it names nothing, and a correction of it ("the
-            // Mazda came down to £9,100") could not find it.
-            Some(prev) if value_alone(s) && !asks(prev) => {
-                if let Some(before) = &made_before
-                    && out.last().is_some_and(|l| &l.text == before)
-                {
+            // "Haus Ahorn just emailed, their heating gets redone. so the venue is
+            // Villa Sonnenberg now": one correction, said in two sentences; the first
+            // alone would keep the old value standing. And a value alone on its line
+            // ("£9,400" under a listing's title) is said of the line above: alone it
+            // names nothing, and a correction of it ("the Mazda came down to £9,100")
+            // could not find it.
+            Some(prev) if value_alone(s) && !asks(prev) || changes_what_came_before(prev, s) => {
+                let made = made_before
+                    .as_ref()
+                    .filter(|before| out.last().is_some_and(|l| &l.text == *before));
+                if made.is_some() {
                     out.pop();
                 }
-                joined = format!("{prev} {s}");
-                &joined
-            }
-            Some(prev) if changes_what_came_before(prev, s) => {
-                // "Haus Ahorn just emailed, their heating gets redone. so the venue is
-                // Villa Sonnenberg now": one correction, said in two sentences; the
-                // first alone would keep the old value standing.
-                if let Some(before) = &made_before
-                    && out.last().is_some_and(|l| &l.text == before)
-                {
-                    out.pop();
-                }
-                joined = format!("{prev} {s}");
+                // A run of amounts stays with the title above them all.
+                let base = match made {
+                    Some(before) if value_alone(s) => before.as_str(),
+                    _ => prev,
+                };
+                joined = format!("{base} {s}");
                 &joined
             }
             _ => s,
@@ -381,6 +378,9 @@ mod tests {
             "{lines:?}"
         );
         assert!(!lines.contains(&"£9,400"), "{lines:?}");
+        // A run of amounts stays with the title above them.
+        let run = extract("Mazda 3 SE-L\n£9,400\n2019", true);
+        assert_eq!(texts(&run), ["Mazda 3 SE-L £9,400 2019"], "{run:?}");
         // A setting names itself.
         let config = extract("max_attempts = 5\ninitial_ms = 500", true);
         assert_eq!(texts(&config), ["max_attempts = 5", "initial_ms = 500"]);

@@ -6,7 +6,7 @@
 
 use super::LedgerLine;
 use super::parsed::{Parsed, heads, heads_before, named_replaced, same_heads};
-use super::values::{Kind, could_become, kind, unit, value_spans, values};
+use super::values::{Kind, kind, unit, value_spans, values, weekday};
 
 /// `older` with the value `newer` names as replaced written as its replacement, when the
 /// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th
@@ -81,7 +81,9 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
     if let (Some((nv, nk)), None) = (new.next(), new.next()) {
         let mut old: Vec<_> = older_spans
             .iter()
-            .filter(|(_, _, v)| kind(v) == *nk && !newer.values.contains(v) && could_become(v, nv))
+            .filter(|(_, _, v)| {
+                !newer.values.contains(v) && newer.could_replace(older, (v, kind(v)), (nv, *nk))
+            })
             .collect();
         // Of several, the one in the same unit: "2.0 ml" lowers "2.4 ml", not "1.5 mg";
         // then the one said of the same thing: "der Dachdecker kommt erst am 28.04."
@@ -116,7 +118,7 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
                 })
                 .find(|(v, k)| changed(v, k))?;
             let (at, ov) = own_values(&older_spans, name)?.into_iter().find(|(_, v)| {
-                kind(v) == nk && !newer.values.contains(v) && could_become(v, &nv)
+                !newer.values.contains(v) && newer.could_replace(older, (v, kind(v)), (&nv, nk))
             })?;
             Some((at, ov, nv))
         });
@@ -135,7 +137,13 @@ pub(super) fn changed_in_place(newer: &Parsed, older: &Parsed) -> Option<String>
 fn own_values(spans: &[(usize, usize, String)], name: &str) -> Option<Vec<(usize, String)>> {
     let at = spans.iter().position(|(_, _, v)| v == name)?;
     let is_name = |(_, _, v): &&(usize, usize, String)| kind(v) == Kind::Name;
-    let values_first = spans.first().is_some_and(|s| !is_name(&s));
+    // Such a line ends with a name; a date or a count opening it says nothing of the
+    // order ("As of March 2026: Maya 31, Leo 28 and Aoife 26").
+    let values_first = spans
+        .iter()
+        .find(|(_, _, v)| kind(v) != Kind::When)
+        .is_some_and(|s| !is_name(&s))
+        && spans.last().is_some_and(|s| is_name(&s));
     let own: Vec<&(usize, usize, String)> = if values_first {
         let from = spans[..at]
             .iter()
@@ -163,7 +171,12 @@ fn changed_to(newer: &Parsed, older: &Parsed, value: &String, kind: Kind) -> boo
                 *ok == Kind::Name && ov != value && same_heads(newer, value, older, ov)
             })
         };
+    // "Tuesday" is no new value beside "Tue".
+    let same_day = || {
+        weekday(value).is_some_and(|d| older.values.iter().any(|v| weekday(v).as_ref() == Some(&d)))
+    };
     !older.values.contains(value)
+        && !same_day()
         && newer.change_said_of(value)
         && (kind != Kind::Name || a_name_for_a_name())
 }
@@ -184,7 +197,7 @@ fn said_again<'a>(newer: &'a Parsed, older: &'a Parsed) -> Option<(&'a str, &'a 
                 .iter()
                 .zip(&older.kinds)
                 .filter(move |(ov, ok)| {
-                    *ok == nk && newer.values.contains(ov) && could_become(ov, nv)
+                    newer.values.contains(ov) && newer.could_replace(older, (ov, **ok), (nv, *nk))
                 })
                 .map(move |(ov, _)| (ov.as_str(), nv.as_str()))
         });

@@ -5,7 +5,7 @@
 
 use super::LedgerLine;
 use super::change::{says_change, takes_back};
-use super::values::{Kind, kind, values};
+use super::values::{Kind, could_become, kind, values, weekday};
 use crate::core::prose::split_sentences;
 
 /// Words too common to tie two lines to one subject.
@@ -16,8 +16,9 @@ const STOP: &[&str] = &[
     "any", "can", "use", "using", "used", "set", "get", "now", "new", "final", "change", "changed",
     "plan", "another", "noted", "okay", "good", "great", "thanks", "please", "sure", "here",
     "some", "more", "most", "only", "each", "every", "been", "being", "does", "did", "done",
-    "make", "made", "need", "needs", "let", "lets", "because", "since", "while", "until", "though",
-    "although", "where", "after", "before", // German: "und der Dachdecker kommt am 14.04."
+    "make", "made", "need", "needs", "let", "lets", "she", "her", "him", "his", "you", "because",
+    "since", "while", "until", "though", "although", "where", "after",
+    "before", // German: "und der Dachdecker kommt am 14.04."
     "der", "die", "das", "und", "den", "dem", "des", "ein", "eine", "einen", "ist", "sind", "mit",
     "für", "auf", "von", "zum", "zur", "wir", "ich", "sie", "nicht", "auch", "noch", "aber",
     "oder", "wenn", "dann", "hat", "haben", "wird", "bei", "nach", "uns", "unser", "unsere",
@@ -132,6 +133,17 @@ pub(super) const REPLACED: &[&str] = &[
     "em vez de ",
 ];
 
+/// Whether `lower` calls the time `value` off ("saturday's off", not "saturday's
+/// office hours").
+fn called_off(lower: &str, value: &str) -> bool {
+    CALLED_OFF.iter().any(|p| {
+        let said = format!("{value}{p}");
+        lower
+            .match_indices(&said)
+            .any(|(at, _)| !lower[at + said.len()..].starts_with(char::is_alphanumeric))
+    })
+}
+
 /// Whether `said` ("from rafe", "not the 12th") stands in `lower` as naming a value
 /// replaced. "From" a name is where something came from ("a tip from Rafe": measured,
 /// it took the line naming Rafe as the buddy for a change) unless a "to" follows.
@@ -146,8 +158,8 @@ fn replaced_by(lower: &str, said: &str, prefix: &str, kind: Kind) -> bool {
     })
 }
 
-/// What follows a value to call it off: "Saturday's off, … so the test drive is Sunday".
-pub(super) const CALLED_OFF: &[&str] = &[
+/// What follows a time to call it off: "Saturday's off, … so the test drive is Sunday".
+const CALLED_OFF: &[&str] = &[
     "'s off",
     "’s off",
     " is off",
@@ -174,27 +186,13 @@ pub(super) fn named_replaced<'a>(
         .zip(&older.lower_values)
         .zip(&older.kinds)
         .find(|((v, lv), k)| {
-            // A name of two words is named by its first ("scratch Seehof" for "Seehof
-            // Brunnen").
-            let first = (**k == Kind::Name)
-                .then(|| v.split_once(' ').map(|(f, _)| f))
-                .flatten()
-                .filter(|f| newer.values.iter().any(|n| n == f));
-            let forms: Vec<String> = [Some(lv.to_string()), first.map(str::to_lowercase)]
-                .into_iter()
-                .flatten()
-                .collect();
-            (newer.values.contains(v) || first.is_some())
+            newer.values.contains(v)
                 && newer.values.iter().any(|n| !older.values.contains(n))
-                && forms.iter().any(|lv| {
-                    REPLACED.iter().any(|p| {
-                        [format!("{p}{lv}"), format!("{p}the {lv}")]
-                            .iter()
-                            .any(|said| replaced_by(&newer.lower, said, p, **k))
-                    }) || CALLED_OFF
+                && (REPLACED.iter().any(|p| {
+                    [format!("{p}{lv}"), format!("{p}the {lv}")]
                         .iter()
-                        .any(|p| newer.lower.contains(&format!("{lv}{p}")))
-                })
+                        .any(|said| replaced_by(&newer.lower, said, p, **k))
+                }) || **k == Kind::When && called_off(&newer.lower, lv))
         })
         .map(|((v, _), k)| (v, k))?;
     let mut new = newer
@@ -232,6 +230,45 @@ pub(super) fn heads_before(before: &str) -> Vec<String> {
 /// a word before each: "my buddy from now on is Chiamaka" and "an onboarding buddy
 /// called Rafe". A name changes only so (measured: that change, naming Rafe, replaced
 /// "Lunch tip from Rafe: … Pho Sen", and the café was lost).
+impl Parsed {
+    /// The days of the week this line names ("tue" for "Tue", "Tuesday").
+    fn days(&self) -> Vec<String> {
+        self.values.iter().filter_map(|v| weekday(v)).collect()
+    }
+
+    /// Whether this line changes something else on a day `older` does not name: "Kasia's
+    /// doing the Tuesday close from now on, not Ben" names a person as replaced and the
+    /// day as where; "| Thu | Ben | 7:00–14:00 |" is another day's (measured: every row
+    /// naming Ben took Kasia, and every row's day became Tuesday).
+    pub(super) fn on_another_day(&self, older: &Parsed) -> bool {
+        let (new_days, old_days) = (self.days(), older.days());
+        let names_other_replaced = self.values.iter().zip(&self.kinds).any(|(v, k)| {
+            *k != Kind::When
+                && REPLACED
+                    .iter()
+                    .any(|p| replaced_by(&self.lower, &format!("{p}{}", v.to_lowercase()), p, *k))
+        });
+        names_other_replaced
+            && !new_days.is_empty()
+            && !old_days.is_empty()
+            && !new_days.iter().any(|d| old_days.contains(d))
+    }
+
+    /// Whether `new` (a value of this line, of kind `new_kind`) can stand where `old` (a
+    /// value of `older`, of kind `old_kind`) stood: of one kind, within the old one's
+    /// unit and size, and a name only for a name said of the same thing.
+    pub(super) fn could_replace(
+        &self,
+        older: &Parsed,
+        (old, old_kind): (&str, Kind),
+        (new, new_kind): (&str, Kind),
+    ) -> bool {
+        old_kind == new_kind
+            && could_become(old, new)
+            && (new_kind != Kind::Name || same_heads(self, new, older, old))
+    }
+}
+
 /// A line that replaced others is also about what they were about: "scratch Seehof …
 /// now looking at Haus Ahorn" took the place of "venue: … Seehof Brunnen", so "the
 /// venue is Villa Sonnenberg now" replaces it in turn.
@@ -264,6 +301,28 @@ fn name_heads(text: &str, name: &str) -> Vec<String> {
 /// Words before a value, and after it, where the change said of it stands.
 const CHANGE_BEFORE: usize = 6;
 const CHANGE_AFTER: usize = 2;
+/// The first `limit` words of `after` that stay in the clause they open: up to a word
+/// that opens another clause, or through one that ends with a stop or a comma.
+fn own_clause<'a>(after: &[&'a str], limit: usize) -> Vec<&'a str> {
+    let mut own = Vec::new();
+    for w in after.iter().take(limit) {
+        if CLAUSE_OPENERS.contains(&bare_word(w).as_str()) {
+            break;
+        }
+        own.push(*w);
+        if w.ends_with([',', '.', ';', ':', '!', '?']) {
+            break;
+        }
+    }
+    own
+}
+
+/// A word without the punctuation around it, lower case.
+fn bare_word(w: &str) -> String {
+    w.trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
 /// Words after a value within which a closing "instead" is said of it.
 const INSTEAD_AFTER: usize = 4;
 /// Words that open another clause after a value.
@@ -283,34 +342,12 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
     // After the value, only its own clause: in "a fox got into the run on plot 30 and
     // now there is a petition" the "now" is said of the petition (measured: it replaced
     // "rent for a full plot is £35 a year", the two sharing "plot").
-    let mut own = Vec::new();
-    for w in after.iter().take(CHANGE_AFTER) {
-        let bare = w
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
-        if CLAUSE_OPENERS.contains(&bare.as_str()) {
-            break;
-        }
-        own.push(*w);
-        if w.ends_with([',', '.', ';', ':', '!', '?']) {
-            break;
-        }
-    }
+    let own = own_clause(&after, CHANGE_AFTER);
     // "Instead" closing the value's clause is said of it: "the cake is coming from
     // Betty's in Harrogate instead".
-    let instead = after
+    let instead = own_clause(&after, INSTEAD_AFTER)
         .iter()
-        .take(INSTEAD_AFTER)
-        .take_while(|w| {
-            let bare = w
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            !CLAUSE_OPENERS.contains(&bare.as_str())
-        })
-        .any(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .eq_ignore_ascii_case("instead")
-        });
+        .any(|w| bare_word(w) == "instead");
     if instead {
         return true;
     }

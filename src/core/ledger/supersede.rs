@@ -4,8 +4,8 @@
 use super::LedgerLine;
 use super::mend::corrected;
 use super::parsed::{Parsed, REPLACED};
-use super::parsed::{change_near, heads, named_replaced, same_heads};
-use super::values::{Kind, could_become};
+use super::parsed::{change_near, heads, named_replaced};
+use super::values::Kind;
 use std::collections::{HashMap, HashSet};
 
 /// Two lines name different things: each names one and they share none.
@@ -34,10 +34,8 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
                     .zip(&older.values)
                     .zip(&older.kinds)
                     .any(|((ov, ov_said), ok)| {
-                        ok == k
-                            && !newer.lower_values.contains(ov)
-                            && could_become(ov, nv)
-                            && (*k != Kind::Name || same_heads(newer, nv, older, ov_said))
+                        !newer.lower_values.contains(ov)
+                            && newer.could_replace(older, (ov_said, *ok), (nv, *k))
                     })
         })
 }
@@ -49,6 +47,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // minutes" replaced "we open the season at Oakworth on the 26th of April").
     if older.values.is_empty()
         || different_things(newer, older)
+        || newer.on_another_day(older)
         || newer.line.listed && !older.line.listed
     {
         return false;
@@ -80,10 +79,8 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
                 // thing: "Rafe is moving … so my buddy from now on is Chiamaka".
                 newer.change_said_of(nv)
                     && older.values.iter().zip(&older.kinds).any(|(ov, ok)| {
-                        ok == nk
-                            && newer.values.contains(ov)
-                            && could_become(ov, nv)
-                            && (*nk != Kind::Name || same_heads(newer, nv, older, ov))
+                        newer.values.contains(ov)
+                            && newer.could_replace(older, (ov, *ok), (nv, *nk))
                     })
             })
     {
@@ -114,7 +111,8 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
                     .iter()
                     .zip(&older.kinds)
                     .filter(|(ov, ok)| {
-                        ok == &nk && !newer.values.contains(ov) && could_become(ov, nv)
+                        !newer.values.contains(ov)
+                            && newer.could_replace(older, (ov, **ok), (nv, *nk))
                     })
                     .any(|(ov, _)| {
                         heads(&older.line.text, ov)
@@ -704,6 +702,14 @@ mod tests {
                 haggled.text.as_str(),
             ]
         );
+        // A date opening a list says nothing of its order.
+        let ages = user("As of March 2026: Maya 31, Leo 28 and Aoife 26");
+        let older = user("Leo's a 29 now");
+        let merged = merge(&[ages, older]);
+        assert!(
+            texts(&merged).contains(&"As of March 2026: Maya 31, Leo 29 and Aoife 26"),
+            "{merged:?}"
+        );
         // In a line that puts values before their names, a name's value is the one
         // before it.
         let cheaper = user("The Skoda insurance went down to £540 after I added my brother.");
@@ -777,5 +783,32 @@ mod tests {
         );
         let merged = merge(&[cake, party.clone(), later.clone()]);
         assert_eq!(texts(&merged), [party.text.as_str(), later.text.as_str()]);
+    }
+
+    #[test]
+    fn a_swap_on_one_day_changes_that_days_row_only() {
+        use crate::core::ledger::extract;
+        let mut lines = extract(
+            "| Day | Who | Shift |\n|---|---|---|\n| Mon | Inês | 7:00–14:00 |\n| Tue | Ben | 14:00–close |\n| Thu | Ben | 7:00–14:00 |\n| Sat | Kasia and Ben | 8:00–16:00 |",
+            true,
+        );
+        let alarm = user("The alarm code is 7302 and it has to be set by 17:30.");
+        lines.push(alarm.clone());
+        let swap = user(
+            "Rota change: Kasia's doing the Tuesday close from now on, not Ben, he's got college on Tuesday evenings.",
+        );
+        lines.push(swap.clone());
+        let merged = merge(&lines);
+        let texts = texts(&merged);
+        for row in [
+            "| Mon | Inês | 7:00–14:00 |",
+            "| Tue | Kasia | 14:00–close |",
+            "| Thu | Ben | 7:00–14:00 |",
+            "| Sat | Kasia and Ben | 8:00–16:00 |",
+        ] {
+            assert!(texts.contains(&row), "{row} in {texts:?}");
+        }
+        // A day is no clock time.
+        assert!(texts.contains(&alarm.text.as_str()), "{texts:?}");
     }
 }

@@ -19,7 +19,7 @@ const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Ju
 const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
 /// Numbers said in words, for durations, counts and doses ("two weeks", "three
 /// replicas", "half a tablet").
-const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
+const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
 /// An hour said in words.
 const HOUR_WORD: &str = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 
@@ -36,6 +36,8 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[vV]\d+(?:\.\d+)*(?:-[\w.]+)?\b".to_string(),        // v2.14.1
         r"(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?".to_string(), // path, 3/14/2026
         r"\b[\w-]+\.(?:rs|py|ts|tsx|js|go|c|h|cpp|java|rb|toml|json|ya?ml|md|txt|sh|sql|conf|ini|env|xml|lock|proto|html|css|log|csv)\b(?::\d+)?".to_string(),
+        r"\b[A-Z]{2}\d{2}\s[A-Z]{3}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b".to_string(), // a registration, a postcode: KT19 WFN, GU1 4RT, SW1A 1AA
+        r"\b\p{Lu}{2,}-\p{Lu}[\p{L}\d]*\b".to_string(),                 // a network, a plan: KFG-Staff, SE-L (not UK-based)
         r"\b[A-Z]{1,4}-\d{3,}\b".to_string(),                       // CS-7734
         r"\b[A-Z][A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b|\b\d[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b".to_string(), // HM4QX7TR2Z
         r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
@@ -46,12 +48,10 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
         r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
         format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks, thirty-five people
-        format!(r"\b(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}\b|\b{HOUR_WORD}\s+o'clock\b"), // half seven, eight o'clock
+        format!(r"(?i:\b(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}\b|\b{HOUR_WORD}\s+o'clock\b)"), // half seven, eight o'clock
         r"\b\d{3,}(?:-\d{3,})+\b".to_string(),                      // order 3017-664871
         r"\b\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?)?[a-z]?\b".to_string(), // 700x28c, 1280×720
         r"\b[A-Z]{1,3}\d+(?:[.-]\d+)+\b".to_string(),                // room B2.17, bay C-4-2
-        r"\b[A-Z]{1,2}\d{1,3}[A-Z]?\s[0-9]?[A-Z]{2,3}\b".to_string(),    // a registration, a postcode: KT19 WFN, GU1 4RT
-        r"\b\p{Lu}{2,}-\p{L}[\p{L}\d]*\b".to_string(),                  // a network, a plan: KFG-Staff, SE-L
         r"\b\d{1,2}:\d{3,}\b".to_string(),                           // a dilution, 1:500
         r"\b\d+(?:[.,]\d+)+\b".to_string(),                         // 1,024 · 16.2 · IPs
         r"\b\d{2,}\b".to_string(),                                 // numbers
@@ -67,6 +67,7 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|com|org|net|io|dev|example|cloud|app|ai|co|uk|de|eu|corp|prod|svc)\b".to_string(), // host
         r"\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+){2,}\b".to_string(),      // db-2.prod.eu
         r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
+        r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b".to_string(), // a rota's "| Tue | Ben |"
     ]
     .join("|"))
 });
@@ -77,11 +78,11 @@ static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+(\d)(?:[^\d.,\w]|$)")
 });
 
-/// An hour said in words after "at", "from", "until" (an hour alone is prose):
+/// An hour said in words after "at", "until" (an hour alone is prose):
 /// "it starts at eight now".
 static HOUR_AT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?:at|from|until|till)\s+({HOUR_WORD})(?:\s+(?:now|tonight|sharp|then|instead|on\s+the\s+dot)\b|\s*[,.;!?)]|\s*$)"
+        r"(?i)\b(?:at|until|till)\s+({HOUR_WORD})(?:\s+(?:now|tonight|sharp|then|instead|on\s+the\s+dot)\b|\s*[,.;!?)]|\s*$)"
     ))
 });
 
@@ -338,7 +339,11 @@ fn magnitude(value: &str) -> Option<f64> {
         .collect();
     let figure = figure.trim_end_matches([',', '.']);
     let groups: Vec<&str> = figure.split([',', '.']).collect();
-    let grouped = groups.len() > 1 && groups[1..].iter().all(|g| g.len() == 3);
+    // "0.125 mg" and "4.125%" are fractions, "£9,400" and "8.940 €" thousands.
+    let grouped = groups.len() > 1
+        && groups[0] != "0"
+        && !value.trim_end().ends_with('%')
+        && groups[1..].iter().all(|g| g.len() == 3);
     let text = if grouped {
         groups.concat()
     } else {
@@ -353,6 +358,20 @@ fn magnitude(value: &str) -> Option<f64> {
 /// insurance quote "£574 for the Skoda").
 const CHANGE_RATIO: f64 = 5.0;
 
+/// The day of the week a value names, as its first three letters ("tue" for "Tue",
+/// "Tuesday", "Tuesdays").
+pub(super) fn weekday(value: &str) -> Option<String> {
+    let lower = value.trim().to_lowercase();
+    ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        .iter()
+        .find(|d| lower.starts_with(*d) && WEEKDAY.is_match(&lower))
+        .map(|d| (*d).to_string())
+}
+
+static WEEKDAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thur?s?|fri|sat|sun)$")
+});
+
 /// How far apart a bare number and an amount with a unit may be: "rent 980" may become
 /// "€1,050 now", the year in "2019 Mazda 3" may not become "£9,100" (measured).
 const UNIT_GAINED_RATIO: f64 = 2.0;
@@ -363,6 +382,11 @@ const SMALL_BARE: f64 = 100.0;
 /// and sizes within [`CHANGE_RATIO`] of each other (closer where only one has a unit);
 /// anything else of one kind can.
 pub(super) fn could_become(old: &str, new: &str) -> bool {
+    if kind(old) == Kind::When && kind(new) == Kind::When {
+        // A day for a day, a clock time for a clock time (measured: "Kasia's doing the
+        // Tuesday close" wrote "Tuesday" over the alarm's "set by 17:30").
+        return weekday(old).is_some() == weekday(new).is_some();
+    }
     if kind(old) != Kind::Number || kind(new) != Kind::Number {
         return true;
     }
@@ -416,7 +440,7 @@ static SAID_IN_WORDS: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)^{NUM
 
 static WHEN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}|.*o'clock|{HOUR_WORD})$"
+        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thur?s?|fri|sat|sun|(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}|.*o'clock|{HOUR_WORD})$"
     ))
 });
 
@@ -495,8 +519,23 @@ mod tests {
             );
             assert_eq!(kind(value), k, "{value}");
         }
+        assert!(values("about twenty five people").contains(&"twenty five people".to_string()));
+        assert!(values("Half seven works for me").contains(&"Half seven".to_string()));
         // An hour word is a value only as a time.
         assert!(values("at one point we had seven of them").is_empty());
+        assert!(values("got quotes from three, the cheapest was fine").is_empty());
+        // Capitals that are no code.
+        for sentence in [
+            "send it as an A4 PDF",
+            "the Q3 KPI review",
+            "a UK-based team",
+        ] {
+            assert!(
+                values(sentence).is_empty(),
+                "{sentence}: {:?}",
+                values(sentence)
+            );
+        }
     }
 
     #[test]
@@ -504,7 +543,9 @@ mod tests {
         for (sentence, value) in [
             ("Registration: KT19 WFN", "KT19 WFN"),
             ("we're at GU1 4RT now", "GU1 4RT"),
+            ("the office is at SW1A 1AA", "SW1A 1AA"),
             ("Staff wifi is KFG-Staff with my normal login", "KFG-Staff"),
+            ("| Tue | Ben | 14:00–close |", "Tue"),
         ] {
             assert!(values(sentence).contains(&value.to_string()), "{sentence}");
         }
@@ -513,6 +554,8 @@ mod tests {
     #[test]
     fn a_change_stays_within_the_size_and_unit_of_what_it_changes() {
         assert!(could_become("£9,400", "£9,100"));
+        assert!(could_become("4.125%", "4.5%"));
+        assert!(could_become("0.125 mg", "0.25 mg"));
         assert!(could_become("2.4 ml", "2.0 ml"));
         assert!(could_become("8.940 €", "9.200 €"));
         assert!(could_become("11", "2"));
@@ -520,8 +563,10 @@ mod tests {
         assert!(!could_become("£612", "£9,100"));
         assert!(!could_become("2019", "£9,100"));
         assert!(!could_become("1.5 mg", "2.0 ml"));
-        // Not numbers: nothing to measure.
+        // Not numbers: a day for a day, a time for a time.
         assert!(could_become("Saturday", "Sunday"));
+        assert!(could_become("Tue", "Thursday"));
+        assert!(!could_become("17:30", "Tuesday"));
     }
 
     #[test]

@@ -146,6 +146,14 @@ fn a_function_word_in_capitals_is_a_word() {
     assert!(!has("It is on the shelf, put it back", "it"));
     // Shouted, every word is in capitals and none is an acronym.
     assert!(!has("IT IS ON THE SHELF", "it"));
+    // Only the word in capitals: "9 AM" keeps no other "am".
+    assert_eq!(
+        words("Meet at 9 AM, I am late")
+            .iter()
+            .filter(|w| *w == "am")
+            .count(),
+        1
+    );
 }
 
 /// A team-event chat: the workshop, the rooms, the hotel and the bus come up again and

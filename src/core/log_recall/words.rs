@@ -213,52 +213,57 @@ fn uncontract(raw: &str) -> Option<String> {
 /// identifiers whole and split at `-_./:@`, function words out, simple endings folded.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let acronyms = acronyms(text);
-    let folded = fold(text);
-    for raw in folded.split(|c: char| !word_char(c)) {
-        let Some(raw) = uncontract(raw.trim_matches('\'')) else {
-            continue;
-        };
-        let whole = raw.trim_matches(|c: char| !c.is_alphanumeric());
-        if whole.is_empty() {
-            continue;
-        }
-        let parts: Vec<&str> = whole
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|p| !p.is_empty())
-            .collect();
-        if parts.len() > 1 {
-            out.push(whole.to_string());
-            // "wi-fi" is also "wifi", "on-call" also "oncall".
-            out.push(parts.concat());
-        }
-        for p in parts {
-            let stem = fold_ending(p);
-            if (STOP.contains(&p) || STOP.contains(&stem.as_str()))
-                && !acronyms.iter().any(|a| a == p)
-            {
-                continue;
-            }
-            out.push(stem);
+    let shouted = shouted(text);
+    // Token by token, so a function word in capitals is known where it stands.
+    for token in text.split(|c: char| !word_char(c)) {
+        let acronym = !shouted && acronym(token);
+        let folded = fold(token);
+        for raw in folded.split(|c: char| !word_char(c)) {
+            push_words(raw, acronym, &mut out);
         }
     }
     out
 }
 
-/// Function words written in capitals in a text that is not shouted: "IT" (the
-/// helpdesk) is not "it", nor "US" "us" (measured: "What's the number for IT?" found
-/// nothing, every word of it a function word).
-fn acronyms(text: &str) -> Vec<String> {
+/// The words of one folded token (see [`words`]).
+fn push_words(raw: &str, acronym: bool, out: &mut Vec<String>) {
+    let Some(raw) = uncontract(raw.trim_matches('\'')) else {
+        return;
+    };
+    let whole = raw.trim_matches(|c: char| !c.is_alphanumeric());
+    if whole.is_empty() {
+        return;
+    }
+    let parts: Vec<&str> = whole
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() > 1 {
+        out.push(whole.to_string());
+        // "wi-fi" is also "wifi", "on-call" also "oncall".
+        out.push(parts.concat());
+    }
+    for p in parts {
+        let stem = fold_ending(p);
+        if (STOP.contains(&p) || STOP.contains(&stem.as_str())) && !acronym {
+            continue;
+        }
+        out.push(stem);
+    }
+}
+
+/// Whether most of a text's letters are capitals: then none of them marks an acronym.
+fn shouted(text: &str) -> bool {
     let letters = text.chars().filter(|c| c.is_alphabetic()).count();
     let capitals = text.chars().filter(|c| c.is_uppercase()).count();
-    if capitals * 2 > letters {
-        return Vec::new();
-    }
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
-        .map(str::to_lowercase)
-        .filter(|w| STOP.contains(&w.as_str()))
-        .collect()
+    capitals * 2 > letters
+}
+
+/// A function word written in capitals: "IT" (the helpdesk) is not "it", nor "US" "us"
+/// (measured: "What's the number for IT?" found nothing, every word of it a function
+/// word). Only the token itself: "9 AM" leaves every other "am" a function word.
+fn acronym(token: &str) -> bool {
+    token.len() >= 2 && token.chars().all(|c| c.is_ascii_uppercase())
 }
 
 /// "listens" → "listen", "owners" → "owner", "listening" → "listen": enough to match a
