@@ -26,6 +26,7 @@ mod rota;
 mod school_run;
 mod services;
 mod short_fit;
+mod sourdough;
 mod standup;
 mod trip;
 mod varied;
@@ -252,6 +253,7 @@ pub fn all() -> Vec<Scenario> {
         car_hunt::car_hunt(),
         mums_seventy::mums_seventy(),
         rota::rota(),
+        sourdough::sourdough(),
     ]
 }
 
@@ -357,7 +359,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 14] {
+    fn chats_of_35() -> [Scenario; 15] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -373,6 +375,7 @@ mod tests {
             car_hunt::car_hunt(),
             mums_seventy::mums_seventy(),
             rota::rota(),
+            sourdough::sourdough(),
         ]
     }
 
