@@ -16,7 +16,7 @@ fn re(pattern: &str) -> Regex {
 const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
 /// Units a number is said with: durations, sizes, rates, shares, money, doses; durations
 /// and head counts in German, Spanish, French and Italian too ("4 horas", "3 Wochen").
-const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|inch|inches|tsp|tbsp|teaspoons?|tablespoons?|cups?|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
 /// Numbers said in words, for durations, counts and doses ("two weeks", "three
 /// replicas", "half a tablet").
 const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
@@ -539,12 +539,14 @@ mod tests {
     }
 
     #[test]
-    fn registrations_postcodes_and_network_names_are_values() {
+    fn registrations_postcodes_network_names_and_kitchen_measures_are_values() {
         for (sentence, value) in [
             ("Registration: KT19 WFN", "KT19 WFN"),
             ("we're at GU1 4RT now", "GU1 4RT"),
             ("the office is at SW1A 1AA", "SW1A 1AA"),
             ("Staff wifi is KFG-Staff with my normal login", "KFG-Staff"),
+            ("it goes in a 9 inch round banneton", "9 inch"),
+            ("and 2 tsp salt", "2 tsp"),
             ("| Tue | Ben | 14:00–close |", "Tue"),
         ] {
             assert!(values(sentence).contains(&value.to_string()), "{sentence}");
