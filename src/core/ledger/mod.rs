@@ -41,6 +41,7 @@ mod edits;
 mod extract;
 mod fit;
 mod mend;
+mod merge;
 mod parsed;
 mod supersede;
 mod values;
@@ -51,7 +52,7 @@ pub use corrections::{corrections_said, drop_replaced, replaced, settle};
 pub use edits::{FactEdit, FactEdits, FactMark};
 pub use extract::{confirms, extract, extract_confirmed};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
-pub use supersede::merge;
+pub use merge::merge;
 pub use values::values;
 
 use crate::core::tokens::Tokenizer;
