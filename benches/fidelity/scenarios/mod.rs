@@ -13,8 +13,11 @@ mod boda;
 mod car_hunt;
 mod classic;
 mod coding24;
+mod dads_meds;
 mod first_week;
 mod fits;
+mod flat_texts;
+mod freelance_tax;
 mod lab_notebook;
 mod marathon;
 mod moving_north;
@@ -254,6 +257,9 @@ pub fn all() -> Vec<Scenario> {
         mums_seventy::mums_seventy(),
         rota::rota(),
         sourdough::sourdough(),
+        flat_texts::flat_texts(),
+        dads_meds::dads_meds(),
+        freelance_tax::freelance_tax(),
     ]
 }
 
@@ -359,7 +365,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 15] {
+    fn chats_of_35() -> [Scenario; 18] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -376,6 +382,9 @@ mod tests {
             mums_seventy::mums_seventy(),
             rota::rota(),
             sourdough::sourdough(),
+            flat_texts::flat_texts(),
+            dads_meds::dads_meds(),
+            freelance_tax::freelance_tax(),
         ]
     }
 
