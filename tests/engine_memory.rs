@@ -399,17 +399,18 @@ fn a_model_line_enters_the_ledger_only_when_the_person_confirms_it() {
 
 #[test]
 fn recall_has_room_at_a_full_context() {
-    // A statement with no hard value (the ledger does not keep it) is folded — the person
+    // A statement with no hard value (the ledger does not keep it: a dislike, where an
+    // allergy would be kept) is folded — the person
     // says a lot, so their messages are folded too — and later, with the context as full
     // as it gets before the next fold, a question about it is asked.
     let mut h = Harness::new(2048, tok(), Extractive::new());
     let long = "We spent the afternoon going through the seating and the music again. ".repeat(4);
     h.turn(
-        &format!("My brother-in-law is allergic to shellfish, so no paella for him. {long}"),
+        &format!("My brother-in-law can't stand shellfish, so no paella for him. {long}"),
         |_| "Noted.".into(),
     );
     let folded =
-        |h: &Harness<Extractive>| !all_text(&h.engine.prompt()).contains("allergic to shellfish");
+        |h: &Harness<Extractive>| !all_text(&h.engine.prompt()).contains("stand shellfish");
     let mut guard = 0;
     while !folded(&h) && guard < 100 {
         h.turn(&format!("Another thing. {long}"), |_| "Noted.".into());
@@ -430,7 +431,7 @@ fn recall_has_room_at_a_full_context() {
     }
     let p = h
         .engine
-        .prompt_for("Which food is my brother-in-law allergic to?");
+        .prompt_for("Which food can my brother-in-law not stand?");
     assert!(!p.recalled.is_empty(), "no recall at a full context");
     assert!(
         p.recalled.iter().any(|l| l.text.contains("shellfish")),

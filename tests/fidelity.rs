@@ -477,6 +477,43 @@ fn the_ledger_alone_keeps_the_facts_of_the_unseen_chats() {
     );
 }
 
+/// Chats typed as people text and talk (all lower case, "2 grand", "45p a mile"), a
+/// medicine list, a tax return, kitchen measures: a viewing moved to "fri 5.30" had
+/// written the time over the rent ("1850 pcm"), a doubtful "she wants 6 months
+/// upfront??" was read as a question, a dose "put … up to 10 mg", a price "she'll do it
+/// for £300" and a feed moved to "9 pm" from "every morning at 8." left the old value
+/// standing, an allergy with no figure was no fact.
+#[test]
+fn the_ledger_alone_keeps_the_facts_of_the_chats_people_text() {
+    let lost = ledger_losses(&["flat_texts", "dads_meds", "freelance_tax", "sourdough"]);
+    assert!(
+        lost.is_empty(),
+        "{} lost:\n{}",
+        lost.len(),
+        lost.join("\n\n")
+    );
+    // A person replaced in one role is still named in others ("Lunch tip from Rafe",
+    // "me, Bronagh and Cathal are throwing her a party", "| Thu | Ben |"), which this
+    // check, reading text alone, counts as the old value standing; and "the dashboards
+    // are all in looker" has no figure and no capital.
+    let lost = ledger_losses(&["first_week", "mums_seventy", "rota"]);
+    let heads: Vec<&str> = lost
+        .iter()
+        .map(|l| l.split('\n').next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        heads,
+        [
+            "first_week: looker lost from",
+            "first_week: Rafe still stands beside Chiamaka",
+            "mums_seventy: Bronagh still stands beside Betty's",
+            "rota: Ben still stands beside Kasia",
+        ],
+        "{}",
+        lost.join("\n\n")
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_run_is_judged_again_from_its_answers_and_context() {
     let (_server, backend) = fake_server(40).await;

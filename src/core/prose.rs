@@ -56,7 +56,9 @@ const ASKED_HOW: &[&str] = &[
 pub fn asks(sentence: &str) -> bool {
     let s = sentence.trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', ' ']);
     if s.ends_with('?') {
-        return true;
+        // "she wants 6 months upfront??": marks doubled after a statement say disbelief,
+        // not a question (measured: the landlord's demand never reached the ledger).
+        return !(s.ends_with("??") || s.ends_with("!?")) || worded_as_question(s);
     }
     // A closing "approx." or "etc." is the abbreviation's stop, not the sentence's
     // (measured: "what do people pay a babysitter per hour in Dublin now, approx." went
@@ -66,6 +68,12 @@ pub fn asks(sentence: &str) -> bool {
     {
         return false;
     }
+    worded_as_question(s)
+}
+
+/// Whether `s` is worded as a question: a wh-word or an auxiliary opens it, after the
+/// words a message opens with.
+fn worded_as_question(s: &str) -> bool {
     let mut words = s
         .split_whitespace()
         .map(|w| {
@@ -354,6 +362,7 @@ mod asks_tests {
             "random but what's a good first Norwegian phrase to learn that isn't 'hello'",
             "is 62 square metres big for two people there or is that normal",
             "oh and do I need winter tyres",
+            "is that even legal??",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -370,6 +379,7 @@ mod asks_tests {
             "so we move on the 27th",
             "ok so it's happening",
             "right, the code is 4471",
+            "she wants 6 months upfront??",
         ] {
             assert!(!asks(s), "{s}");
         }

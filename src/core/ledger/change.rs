@@ -50,12 +50,16 @@ const CHANGE_WORDS: &[&str] = &[
     // The value said right this time: "the actual order number is …".
     "actual",
     "correct",
-    // Up and down: "Metacam goes down to 2.0 ml", "the rent went up to £950".
+    // Up and down: "Metacam goes down to 2.0 ml", "the rent went up to £950" (and "put …
+    // up to", see [`raised_up_to`]).
     "down to",
+    "upped",
     "went up",
     "goes up",
     "gone up",
     "dropped",
+    // A price or a time offered in place of one named before: "she'll do it for £300".
+    "do it for",
     "halved",
     "doubled",
     "pushed",
@@ -149,9 +153,27 @@ pub(super) fn says_change(text: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    CHANGE_WORDS.iter().any(|w| match w.split_once(' ') {
-        Some((a, b)) => words.windows(2).any(|p| p[0] == a && p[1] == b),
-        None => words.contains(w),
+    CHANGE_WORDS.iter().any(|w| {
+        let phrase: Vec<&str> = w.split(' ').collect();
+        words.windows(phrase.len()).any(|p| p == phrase)
+    }) || raised_up_to(&words)
+}
+
+/// Verbs that make a following "up to" a change: "she's put the amlodipine up to 10 mg".
+const RAISING: &[&str] = &[
+    "put", "puts", "putting", "bring", "brings", "brought", "bumped", "bump", "pushed", "push",
+    "raised", "moved", "turned", "turn", "take", "took", "taken",
+];
+
+/// "Up to" is a limit ("the column can be used up to 5 times", "sleeps up to 6") unless
+/// a raising verb stands a few words before it (measured: as a change word it let a
+/// pasted column manual's "used up to 5 times" replace its flow rates).
+fn raised_up_to(words: &[&str]) -> bool {
+    words.windows(2).enumerate().any(|(i, p)| {
+        p == ["up", "to"]
+            && words[i.saturating_sub(4)..i]
+                .iter()
+                .any(|w| RAISING.contains(w))
     })
 }
 
@@ -163,6 +185,9 @@ mod tests {
     fn a_change_is_said_in_lower_case_or_opening_a_sentence_not_inside_a_name() {
         assert!(says_change("Metacam goes down to 2.0 ml from today"));
         assert!(says_change("Now it's the 14th."));
+        assert!(says_change("she's put the amlodipine up to 10 mg"));
+        assert!(!says_change("the column can be used up to 5 times"));
+        assert!(says_change("Siobhán got back to me, she'll do it for £300"));
         assert!(says_change(
             "Korrektur: der Dachdecker kommt erst am 28.04."
         ));

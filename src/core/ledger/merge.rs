@@ -564,9 +564,13 @@ mod tests {
             user("kick-off at 9:30 on the thursday, then workshops"),
             user("9:30 is never going to work. kick-off moves to 10:15"),
         ]);
+        // The day the old line named stays, with the new time.
         assert_eq!(
             texts(&merged),
-            ["9:30 is never going to work. kick-off moves to 10:15"]
+            [
+                "kick-off at 10:15 on the thursday, then workshops",
+                "9:30 is never going to work. kick-off moves to 10:15"
+            ]
         );
     }
 
@@ -698,5 +702,56 @@ mod tests {
         }
         // A day is no clock time.
         assert!(texts.contains(&alarm.text.as_str()), "{texts:?}");
+    }
+
+    #[test]
+    fn a_time_moved_leaves_the_rent_and_a_price_changed_alone_in_its_line_is_replaced() {
+        let flat = user("first one is on harcourt rd, 2 bed, 1850 pcm, agent is dev from foxtons");
+        let viewing = user("viewing for harcourt is thurs at 6");
+        let moved = user("update: harcourt viewing moved to fri 5.30, dev texted");
+        let quote = user("moving van quote from shiftit was 340 for a saturday");
+        let lower = user("the van guy says he can do sunday for 290 instead");
+        let merged = merge(&[flat.clone(), viewing, moved.clone(), quote, lower.clone()]);
+        assert_eq!(
+            texts(&merged),
+            [flat.text.as_str(), moved.text.as_str(), lower.text.as_str()]
+        );
+        // Clauses end at dashes too (and a dash is more than one byte).
+        let hall = user("the hall — the big one by the river — costs £400 for the evening");
+        let cheaper = user("the hall people — lovely — said £350 instead for the evening");
+        let merged = merge(&[hall, cheaper.clone()]);
+        assert_eq!(texts(&merged), [cheaper.text.as_str()]);
+    }
+
+    #[test]
+    fn a_dose_put_up_mends_that_medicine_and_not_the_other() {
+        let meds = user(
+            "He's on metformin 500 mg twice a day with meals, and amlodipine 5 mg every morning.",
+        );
+        let up = user(
+            "Dr. Okafor rang today, she's put the amlodipine up to 10 mg because his blood pressure is still high.",
+        );
+        let merged = merge(&[meds, up]);
+        assert!(
+            merged.iter().any(|l| l.text
+                == "He's on metformin 500 mg twice a day with meals, and amlodipine 10 mg every morning."),
+            "{merged:?}"
+        );
+    }
+
+    #[test]
+    fn a_price_offered_in_place_of_one_named_before_mends_it() {
+        let fee = user(
+            "A friend recommended an accountant, Siobhán Ní Bhriain, she charges £350 for a simple return.",
+        );
+        let offer = user("Siobhán got back to me, she'll do it for £300 since it's simple.");
+        let merged = merge(&[fee, offer.clone()]);
+        assert_eq!(
+            texts(&merged),
+            [
+                "A friend recommended an accountant, Siobhán Ní Bhriain, she charges £300 for a simple return.",
+                offer.text.as_str()
+            ]
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! to recall is `corrections.rs`).
 
 use super::parsed::Parsed;
-use super::parsed::{change_near, heads, named_replaced};
+use super::parsed::{change_near, clause_words, heads, named_replaced};
 use super::values::Kind;
 
 /// Two lines name different things: each names one and they share none.
@@ -36,6 +36,34 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
                             && newer.could_replace(older, (ov_said, *ok), (nv, *k))
                     })
         })
+}
+
+/// "the van guy says he can do sunday for 290 instead" after "moving van quote from
+/// shiftit was 340 for a saturday": each line holds one amount, the change is said of
+/// the new one, it can be the old one changed (unit and size), and the clauses holding
+/// the two share a word, wherever it stands in them (the van stands eight words before
+/// the price). Not words elsewhere in the lines (measured: "that's two days gone, and I
+/// had to tell Minh the ITC replicates are slipping" replaced a stock's "3.2 mg/mL …
+/// till the ITC").
+fn sole_amount_changed(newer: &Parsed, older: &Parsed) -> bool {
+    let amounts = |p: &'_ Parsed| -> Vec<String> {
+        p.values
+            .iter()
+            .zip(&p.kinds)
+            .filter(|(_, k)| **k == Kind::Number)
+            .map(|(v, _)| v.clone())
+            .collect()
+    };
+    match (&amounts(newer)[..], &amounts(older)[..]) {
+        ([nv], [ov]) => {
+            newer.change_said_of(nv)
+                && newer.could_replace(older, (ov, Kind::Number), (nv, Kind::Number))
+                && clause_words(&newer.line.text, nv)
+                    .iter()
+                    .any(|w| clause_words(&older.line.text, ov).contains(w))
+        }
+        _ => false,
+    }
 }
 
 /// Whether `newer` supersedes `older`.
@@ -88,6 +116,9 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // the kind it replaces.
     if !newer.change || names_same || older.lower_values.iter().any(|v| newer.lower.contains(v)) {
         return false;
+    }
+    if sole_amount_changed(newer, older) {
+        return true;
     }
     // The shared word must head both values and the change be said of the new one:
     // "kick-off at 9:30" → "kick-off moves to 10:15". A word shared anywhere was not

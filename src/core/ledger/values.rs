@@ -16,7 +16,7 @@ fn re(pattern: &str) -> Regex {
 const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
 /// Units a number is said with: durations, sizes, rates, shares, money, doses; durations
 /// and head counts in German, Spanish, French and Italian too ("4 horas", "3 Wochen").
-const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|inch|inches|tsp|tbsp|teaspoons?|tablespoons?|cups?|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
+const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|inch|inches|tsp|tbsp|teaspoons?|tablespoons?|cups?|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|grand|k|miles?|beds?|bedrooms?|bathrooms?|bags?|boxes|rolls?|packs?|bottles?|tins?|pairs?|slices?|loaves|eggs|rooms?|floors?|storeys?|stops?|nights?|shifts?|sessions?|lessons?|laps?|sets?|reps?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
 /// Numbers said in words, for durations, counts and doses ("two weeks", "three
 /// replicas", "half a tablet").
 const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
@@ -42,7 +42,7 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[A-Z][A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b|\b\d[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b".to_string(), // HM4QX7TR2Z
         r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
         r"\b\d{1,2}\s?[ap]\.?m\b\.?".to_string(),                 // 3pm
-        r"[$€£]\s?\d[\d,.]*\b".to_string(),                         // money
+        r"[$€£]\s?\d[\d,.]*(?:[kKmM]|bn)?\b".to_string(),           // money: £9,400, £3.5k, $2m
         r"\b\d+(?:[.,]\d+)*\s?[€£$]".to_string(),                   // 8.940 €, as most of Europe writes it
         r"\b\d+(?:[.,]\d+)*\s?(?:m²|m³|°[CF]?)".to_string(),          // 38 m², 7 m³, 21 °C
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
@@ -66,16 +66,20 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b".to_string(),         // kebab-case, three parts or more: shop-assets-eu
         r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|com|org|net|io|dev|example|cloud|app|ai|co|uk|de|eu|corp|prod|svc)\b".to_string(), // host
         r"\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+){2,}\b".to_string(),      // db-2.prod.eu
-        r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
+        r"\b(?i:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
         r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b".to_string(), // a rota's "| Tue | Ben |"
+        r"\b(?:tues?|thur?s?|fri)\b".to_string(), // typed in lower case: "viewing is thurs at 6"
     ]
     .join("|"))
 });
 
-/// A single digit said as a setting ("capped at 5", "retries = 3"): the digit alone is
-/// the value (a lone digit elsewhere is usually prose).
+/// A single digit said as a setting ("capped at 5", "retries = 3"), an age ("she's 7"),
+/// a size or a place's number ("size 8", "gate 4", "room 2b"): the digit alone is the
+/// value (a lone digit elsewhere is usually prose).
 static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:at|to|is|of|every|max|maximum|min|minimum|limit|only|=)\s+(\d)(?:[^\d.,\w]|$)")
+    re(
+        r"(?:\b(?:at|to|is|are|was|of|every|max|maximum|min|minimum|limit|only|aged|size|room|gate|platform|table|seat|bay|desk|locker|ward|floor|level|flat|unit|no)|['’]s|=)\s+(\d[a-z]?)(?:[^\d.,\w]|[.,](?:\s|$)|$)",
+    )
 });
 
 /// An hour said in words after "at", "until" (an hour alone is prose):
@@ -86,6 +90,80 @@ static HOUR_AT: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// "wed", "sat", "sun" and "mon" typed in lower case are words too: days only before a
+/// time ("sat 10am", "sun at 2").
+static DAY_BEFORE_TIME: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(mon|wed|sat|sun)\s+(?:at\s+)?\d"));
+
+/// A name typed in lower case, after a title or a relation ("mrs achterberg", "my uncle
+/// femi, he …"): after a relation only where the name ends its clause, since "my sister
+/// said" names no one.
+static LOWER_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i:\b(?:mr|mrs|ms|miss|dr)\.?)\s+(\p{Ll}{3,})\b|(?i:\bmy\s+(?:uncle|aunt|auntie|sister|brother|cousin|mum|mom|dad|nan|gran|grandma|grandad|grandpa|son|daughter|husband|wife|partner|boyfriend|girlfriend|flatmate|boss|neighbour|neighbor))\s+(\p{Ll}{3,})(?:\s*[,.;!?)]|\s*$|\s+and\b)",
+    )
+});
+
+/// What someone is allergic to: a fact with no figure and no capital that matters more
+/// than most ("he's allergic to penicillin").
+static ALLERGY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\ballerg(?:ic|y)\s+to\s+(\p{L}{3,}(?:\s+and\s+\p{L}{3,})?)"));
+
+/// A room, a flat, a seat with a number and a letter ("room 12b", "flat 3a").
+static PLACE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:room|flat|apartment|apt|unit|gate|platform|seat|bay|desk|locker|ward|block|suite)\s+(\d+[a-z]|[a-z]\d+)\b",
+    )
+});
+
+/// What a word is after "password is", "pin:", "username =": a credential need not look
+/// like a value ("correcthorsebattery"). Words that say where it is written are not it.
+static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)\s*(?:is|=|:)\s+([^\s,;]{3,}[^\s,;.!?])",
+    )
+});
+const NOT_CREDENTIALS: &[&str] = &[
+    "the",
+    "on",
+    "in",
+    "at",
+    "under",
+    "behind",
+    "inside",
+    "written",
+    "printed",
+    "stuck",
+    "somewhere",
+    "still",
+    "also",
+    "same",
+    "what",
+    "that",
+    "this",
+    "just",
+    "not",
+    "down",
+    "broken",
+    "working",
+    "slow",
+    "fast",
+    "fine",
+    "good",
+    "bad",
+    "terrible",
+    "rubbish",
+];
+
+/// A need a person states about food or drink: "I'm vegetarian", "she can't have
+/// gluten", "Noor doesn't eat meat" — no figure, no capital, and the thing a host must
+/// not get wrong.
+static DIET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(vegetarian|vegan|pescatarian|gluten[- ]free|dairy[- ]free|nut[- ]free|halal|kosher|coeliac|celiac|lactose[- ]intolerant|teetotal)\b|\b(?:can't|cannot|can not)\s+(?:have|eat|drink)\s+(?:any\s+)?(\p{L}{3,})|\b(?:doesn't|don't|won't|never)\s+(?:eat|eats|drink|touch)\s+(?:any\s+)?(\p{L}{3,})",
+    )
+});
+
 /// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor",
 /// "Müller", "Petrović" — any script with cases).
 static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s(\p{Lu}\p{Ll}{2,}(?:\p{Lu}\p{Ll}+)*)\b"));
@@ -94,7 +172,7 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| re(r"\s(\p{Lu}\p{Ll}{2,}(?:\p{Lu
 /// verb, so "Honestly, …" or "Lasagne it is" does not.
 static LEADING_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(\p{Lu}\p{Ll}{2,})(?:'s\b|’s\b|\s+(?:owns|runs|leads|manages|handles|maintains|approved|approves|wrote|built|is|isn't|was|wasn't|has|hasn't|had|does|doesn't|did|didn't|can|can't|cannot|will|won't|would|should|must|needs|wants|likes|loves|hates|eats|drinks|lives|works|brings|picks|pays|says|said|knows|takes|gets|comes|arrives|leaves|prefers|uses|speaks|and \p{Lu}\p{Ll}+)\b)",
+        r"^(\p{Lu}\p{Ll}{2,})(?:'s\b|’s\b|\s+(?:owns|runs|leads|manages|handles|maintains|approved|approves|wrote|built|is|isn't|was|wasn't|has|hasn't|had|does|doesn't|did|didn't|can|can't|cannot|will|won't|would|should|must|needs|wants|likes|loves|hates|eats|drinks|lives|works|brings|picks|pays|says|said|knows|takes|gets|got|comes|arrives|leaves|prefers|uses|speaks|rang|called|emailed|texted|messaged|replied|quoted|charges|charged|sent|told|reckons|agreed|and \p{Lu}\p{Ll}+)\b)",
     )
 });
 /// Capitalised words that open sentences without naming anyone.
@@ -229,7 +307,26 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
     for m in SMALL_NUMBER
         .captures_iter(sentence)
         .chain(HOUR_AT.captures_iter(sentence))
+        .chain(DAY_BEFORE_TIME.captures_iter(sentence))
+        .chain(ALLERGY.captures_iter(sentence))
         .filter_map(|c| c.get(1))
+        .chain(
+            PLACE_NUMBER
+                .captures_iter(sentence)
+                .filter_map(|c| c.get(1)),
+        )
+        .chain(
+            CREDENTIAL
+                .captures_iter(sentence)
+                .filter_map(|c| c.get(1))
+                .filter(|m| !NOT_CREDENTIALS.contains(&m.as_str().to_lowercase().as_str())),
+        )
+        .chain(
+            LOWER_NAME
+                .captures_iter(sentence)
+                .chain(DIET.captures_iter(sentence))
+                .filter_map(|c| c.iter().skip(1).flatten().next()),
+        )
     {
         if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
             out.push((m.start(), m.end(), m.as_str().to_string()));
@@ -323,7 +420,12 @@ fn after_title(before: &str) -> bool {
 pub(super) fn unit(value: &str) -> String {
     let digit = |c: char| c.is_ascii_digit();
     let (Some(first), Some(last)) = (value.find(digit), value.rfind(digit)) else {
-        return String::new();
+        // "two days" is counted in days (measured: as a bare amount it could be any
+        // other, and "that's two days gone" wrote itself over "3.2 mg/mL").
+        return SAID_IN_WORDS
+            .find(value)
+            .map(|m| value[m.end()..].trim().to_lowercase())
+            .unwrap_or_default();
     };
     format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
 }
@@ -375,7 +477,9 @@ static WEEKDAY: LazyLock<Regex> = LazyLock::new(|| {
 /// How far apart a bare number and an amount with a unit may be: "rent 980" may become
 /// "€1,050 now", the year in "2019 Mazda 3" may not become "£9,100" (measured).
 const UNIT_GAINED_RATIO: f64 = 2.0;
-/// Bare numbers below this are hours, counts, floors: "at 11" may become "at 2".
+/// Bare numbers below this are hours, counts, floors: "at 11" may become "at 2"; a
+/// small one never stands for a large one (measured: "viewing moved to fri 5.30" wrote
+/// over the rent, "1850 pcm").
 const SMALL_BARE: f64 = 100.0;
 
 /// Whether `new` can be `old` changed: of two numbers, the same unit where both have one,
@@ -402,7 +506,7 @@ pub(super) fn could_become(old: &str, new: &str) -> bool {
     }
     let ratio = o.max(n) / o.min(n);
     match (ou.is_empty(), nu.is_empty()) {
-        (true, true) => o.min(n) < SMALL_BARE || ratio <= CHANGE_RATIO,
+        (true, true) => o.max(n) < SMALL_BARE || ratio <= CHANGE_RATIO,
         (false, false) => ratio <= CHANGE_RATIO,
         _ => ratio <= UNIT_GAINED_RATIO,
     }
@@ -565,10 +669,73 @@ mod tests {
         assert!(!could_become("£612", "£9,100"));
         assert!(!could_become("2019", "£9,100"));
         assert!(!could_become("1.5 mg", "2.0 ml"));
+        // A small number never stands for a large one: a time is no rent.
+        assert!(!could_become("1850", "5.30"));
+        assert!(could_become("6", "5.30"));
+        assert!(!could_become("3.2 mg", "two days"));
+        assert!(could_become("two weeks", "3 weeks"));
         // Not numbers: a day for a day, a time for a time.
         assert!(could_become("Saturday", "Sunday"));
         assert!(could_become("Tue", "Thursday"));
         assert!(!could_become("17:30", "Tuesday"));
+    }
+
+    #[test]
+    fn days_names_allergies_and_amounts_as_people_text_them_are_values() {
+        for (sentence, value) in [
+            ("viewing for harcourt is thurs at 6", "thurs"),
+            ("update: harcourt viewing moved to fri 5.30", "fri"),
+            ("he can do sunday for 290 instead", "sunday"),
+            ("the match is sat 10am", "sat"),
+            (
+                "mill lane is a private landlord, mrs achterberg, she wants more",
+                "achterberg",
+            ),
+            ("my guarantor is my uncle femi, he earns enough", "femi"),
+            (
+                "He's allergic to penicillin, it's on his wristband.",
+                "penicillin",
+            ),
+            ("she has an allergy to nuts and sesame", "nuts and sesame"),
+            ("mileage was 61k", "61k"),
+            ("the bonus was £3.5k", "£3.5k"),
+            ("it's 2 grand for the lot", "2 grand"),
+            ("it's 3 miles away", "3 miles"),
+            (
+                "the wifi password is correcthorsebattery",
+                "correcthorsebattery",
+            ),
+            ("we're in room 12b", "12b"),
+            ("she's 7 and he's 4", "4"),
+            ("every morning at 8.", "8"),
+            ("it's a size 8 dress", "8"),
+            ("we need 3 bags of compost", "3 bags"),
+            ("it's a 2 bed flat", "2 bed"),
+            ("i'm vegetarian and my wife is vegan", "vegan"),
+            ("she can't have gluten", "gluten"),
+        ] {
+            assert!(
+                values(sentence).iter().any(|v| v == value),
+                "{sentence}: {:?}",
+                values(sentence)
+            );
+        }
+        // Words that are also days, and a relation followed by a verb, name nothing.
+        for (sentence, word) in [
+            ("we sat in the sun all afternoon", "sat"),
+            ("we sat in the sun all afternoon", "sun"),
+            ("my sister said it was fine", "said"),
+            ("the password is on the router", "on"),
+            ("I don't have time", "time"),
+        ] {
+            assert!(
+                !values(sentence).iter().any(|v| v == word),
+                "{sentence}: {:?}",
+                values(sentence)
+            );
+        }
+        assert_eq!(weekday("thurs"), Some("thu".to_string()));
+        assert_eq!(kind("fri"), Kind::When);
     }
 
     #[test]
