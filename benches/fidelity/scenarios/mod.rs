@@ -19,6 +19,7 @@ mod fits;
 mod flat_texts;
 mod freelance_tax;
 mod lab_notebook;
+mod leaving_do;
 mod marathon;
 mod moving_north;
 mod mums_seventy;
@@ -260,6 +261,7 @@ pub fn all() -> Vec<Scenario> {
         flat_texts::flat_texts(),
         dads_meds::dads_meds(),
         freelance_tax::freelance_tax(),
+        leaving_do::leaving_do(),
     ]
 }
 
@@ -365,7 +367,7 @@ mod tests {
     }
 
     /// The chats of #35.
-    fn chats_of_35() -> [Scenario; 18] {
+    fn chats_of_35() -> [Scenario; 19] {
         [
             trip::trip(),
             offsite::offsite(),
@@ -385,6 +387,7 @@ mod tests {
             flat_texts::flat_texts(),
             dads_meds::dads_meds(),
             freelance_tax::freelance_tax(),
+            leaving_do::leaving_do(),
         ]
     }
 
