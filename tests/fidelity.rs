@@ -485,7 +485,13 @@ fn the_ledger_alone_keeps_the_facts_of_the_unseen_chats() {
 /// standing, an allergy with no figure was no fact.
 #[test]
 fn the_ledger_alone_keeps_the_facts_of_the_chats_people_text() {
-    let lost = ledger_losses(&["flat_texts", "dads_meds", "freelance_tax", "sourdough"]);
+    let lost = ledger_losses(&[
+        "flat_texts",
+        "dads_meds",
+        "freelance_tax",
+        "leaving_do",
+        "sourdough",
+    ]);
     assert!(
         lost.is_empty(),
         "{} lost:\n{}",

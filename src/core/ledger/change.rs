@@ -60,6 +60,8 @@ const CHANGE_WORDS: &[&str] = &[
     "dropped",
     // A price or a time offered in place of one named before: "she'll do it for £300".
     "do it for",
+    // "actually make that the 14th".
+    "make that",
     "halved",
     "doubled",
     "pushed",

@@ -45,6 +45,58 @@ fn shares_what_it_says(a: &Parsed, b: &Parsed) -> bool {
     }
 }
 
+/// Words a correction says nothing of its subject with: "actually make that the 14th".
+const NO_SUBJECT: &[&str] = &[
+    "actually",
+    "make",
+    "that",
+    "sorry",
+    "wait",
+    "oops",
+    "mean",
+    "meant",
+    "instead",
+    "now",
+    "scratch",
+    "change",
+    "better",
+    "rather",
+    "correction",
+    "typo",
+    "yes",
+    "okay",
+];
+
+/// The line a correction that names no subject is said of: the person's latest line
+/// with one value of the correction's one value's kind, which it can replace
+/// ("Dinner at Luca's on the 12th" … "actually make that the 14th"). Only the latest:
+/// a message said right after is about the last thing said.
+fn said_of_the_last(newer: &Parsed, slots: &[Option<Parsed>]) -> Option<usize> {
+    let ([nv], [nk]) = (&newer.values[..], &newer.kinds[..]) else {
+        return None;
+    };
+    if !newer.line.user
+        || !newer.change_said_of(nv)
+        || !newer.words.iter().all(|w| NO_SUBJECT.contains(&w.as_str()))
+    {
+        return None;
+    }
+    let (i, last) = slots
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| s.as_ref().filter(|p| p.line.user).map(|p| (i, p)))?;
+    let mut of_kind = last
+        .values
+        .iter()
+        .zip(&last.kinds)
+        .filter(|(_, k)| *k == nk);
+    match (of_kind.next(), of_kind.next()) {
+        (Some((ov, ok)), None) if newer.could_replace(last, (ov, *ok), (nv, *nk)) => Some(i),
+        _ => None,
+    }
+}
+
 /// Lines in order (oldest first) with superseded ones and repeats removed. The model's
 /// lines never supersede the person's: a reply that echoes a value wrongly, or proposes
 /// one ("we could move it to 8080"), must not erase what the person stated. A person's
@@ -108,6 +160,8 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
             );
         }
         candidates.extend(by_set.get(&key).into_iter().flatten());
+        let said_of_the_last = said_of_the_last(&parsed, &slots);
+        candidates.extend(said_of_the_last);
         candidates.sort_unstable();
         candidates.dedup();
         // The same fact again: the person's word stands, and a newer saying of theirs
@@ -128,6 +182,7 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
         for i in candidates {
             let gone = slots[i].as_ref().is_some_and(|old| {
                 Some(i) == same
+                    || Some(i) == said_of_the_last
                     || (supersedes(&parsed, old) && (parsed.line.user || !old.line.user))
             });
             if gone {
@@ -752,6 +807,44 @@ mod tests {
                 "A friend recommended an accountant, Siobhán Ní Bhriain, she charges £300 for a simple return.",
                 offer.text.as_str()
             ]
+        );
+    }
+
+    #[test]
+    fn a_correction_with_no_subject_changes_the_last_thing_said_and_only_its_kind() {
+        let dinner = user("Dinner at Luca's on the 12th");
+        let again = user("actually make that the 14th");
+        let merged = merge(&[dinner.clone(), again.clone()]);
+        assert_eq!(
+            texts(&merged),
+            ["Dinner at Luca's on the 14th", again.text.as_str()]
+        );
+        // Said after a clock time, a date changes nothing.
+        let dentist = user("The dentist is at 10:40");
+        let merged = merge(&[dinner.clone(), dentist.clone(), again.clone()]);
+        assert_eq!(
+            texts(&merged),
+            [
+                dinner.text.as_str(),
+                dentist.text.as_str(),
+                again.text.as_str()
+            ]
+        );
+    }
+
+    #[test]
+    fn a_name_that_cannot_is_replaced_by_the_one_brought_and_only_then() {
+        let booked = user("we booked the Crown for Saturday night");
+        let moved = user("the Crown can't do Saturday so we're going to the Feathers instead");
+        assert_eq!(
+            texts(&merge(&[booked, moved.clone()])),
+            [moved.text.as_str()]
+        );
+        let cake = user("Priya is bringing the cake");
+        let away = user("Priya can't make it on Tuesday");
+        assert_eq!(
+            texts(&merge(&[cake.clone(), away.clone()])),
+            [cake.text.as_str(), away.text.as_str()]
         );
     }
 }

@@ -180,33 +180,64 @@ pub(super) fn named_replaced<'a>(
     newer: &'a Parsed,
     older: &'a Parsed,
 ) -> Option<(&'a str, Option<&'a str>)> {
-    let (old, kind) = older
+    let one_new = |kind: Kind| {
+        let mut new = newer
+            .values
+            .iter()
+            .zip(&newer.kinds)
+            .filter(|(v, k)| **k == kind && !older.values.contains(v))
+            .map(|(v, _)| v.as_str());
+        match (new.next(), new.next()) {
+            (Some(v), None) => Some(v),
+            _ => None,
+        }
+    };
+    older
         .values
         .iter()
         .zip(&older.lower_values)
         .zip(&older.kinds)
-        .find(|((v, lv), k)| {
-            newer.values.contains(v)
-                && newer.values.iter().any(|n| !older.values.contains(n))
-                && (REPLACED.iter().any(|p| {
-                    [format!("{p}{lv}"), format!("{p}the {lv}")]
-                        .iter()
-                        .any(|said| replaced_by(&newer.lower, said, p, **k))
-                }) || **k == Kind::When && called_off(&newer.lower, lv))
+        .filter(|((v, _), _)| {
+            newer.values.contains(v) && newer.values.iter().any(|n| !older.values.contains(n))
         })
-        .map(|((v, _), k)| (v, k))?;
-    let mut new = newer
-        .values
-        .iter()
-        .zip(&newer.kinds)
-        .filter(|(v, k)| *k == kind && !older.values.contains(v))
-        .map(|(v, _)| v.as_str());
-    let one = match (new.next(), new.next()) {
-        (Some(v), None) => Some(v),
-        _ => None,
-    };
-    Some((old.as_str(), one))
+        .find_map(|((v, lv), k)| {
+            let named = REPLACED.iter().any(|p| {
+                [format!("{p}{lv}"), format!("{p}the {lv}")]
+                    .iter()
+                    .any(|said| replaced_by(&newer.lower, said, p, *k))
+            }) || *k == Kind::When && called_off(&newer.lower, lv);
+            if named {
+                return Some((v.as_str(), one_new(*k)));
+            }
+            // "the Crown can't do Saturday so we're going to the Feathers": a name that
+            // cannot is replaced by the one other name brought, and only then ("Priya
+            // can't make it on Tuesday" takes nothing from "Priya is bringing the cake").
+            (*k == Kind::Name
+                && CANNOT
+                    .iter()
+                    .any(|p| newer.lower.contains(&format!("{lv}{p}"))))
+            .then(|| one_new(*k))
+            .flatten()
+            .map(|new| (v.as_str(), Some(new)))
+        })
 }
+
+/// What follows a name that cannot do what it was down for.
+const CANNOT: &[&str] = &[
+    " can't do",
+    " cannot do",
+    " can't make it",
+    " cannot make it",
+    " can't come",
+    " pulled out",
+    " dropped out",
+    " fell through",
+    " is fully booked",
+    " is booked up",
+    " let us down",
+    "'s off",
+    " is off",
+];
 
 /// Words before a value that may name what it is the value of.
 const HEAD_WORDS: usize = 6;
@@ -272,15 +303,17 @@ impl Parsed {
     }
 }
 
-/// An hour said as a bare number after "at", "by", "until" or "from": "every morning at
-/// 8" is a clock time that "9 pm" can replace (measured: moving the feed to 9 pm left
-/// "at 8" standing, a number to the rules and no time).
+/// An hour said as a bare number after "at", "by", "until", "from", "after" or "before":
+/// "every morning at 8" is a clock time that "9 pm" can replace (measured: moving the
+/// feed to 9 pm left "at 8" standing, a number to the rules and no time).
 fn bare_hour(line: &Parsed, value: &str) -> bool {
     value.len() <= 2
         && value.parse::<u8>().is_ok_and(|h| (1..=24).contains(&h))
-        && ["at ", "by ", "until ", "till ", "from "]
-            .iter()
-            .any(|p| line.lower.contains(&format!("{p}{value}")))
+        && [
+            "at ", "by ", "until ", "till ", "from ", "after ", "before ",
+        ]
+        .iter()
+        .any(|p| line.lower.contains(&format!("{p}{value}")))
 }
 
 /// A line that replaced others is also about what they were about: "scratch Seehof …

@@ -78,7 +78,7 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
 /// value (a lone digit elsewhere is usually prose).
 static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:\b(?:at|to|is|are|was|of|every|max|maximum|min|minimum|limit|only|aged|size|room|gate|platform|table|seat|bay|desk|locker|ward|floor|level|flat|unit|no)|['’]s|=)\s+(\d[a-z]?)(?:[^\d.,\w]|[.,](?:\s|$)|$)",
+        r"(?:\b(?:at|to|is|are|was|of|every|max|maximum|min|minimum|limit|only|after|before|from|till|until|by|aged|size|room|gate|platform|terminal|table|seat|bay|desk|locker|ward|floor|level|flat|unit|no)|['’]s|=)\s+(\d[a-z]?)(?:[^\d.,\w]|[.,](?:\s|$)|$)",
     )
 });
 
@@ -109,10 +109,11 @@ static LOWER_NAME: LazyLock<Regex> = LazyLock::new(|| {
 static ALLERGY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\ballerg(?:ic|y)\s+to\s+(\p{L}{3,}(?:\s+and\s+\p{L}{3,})?)"));
 
-/// A room, a flat, a seat with a number and a letter ("room 12b", "flat 3a").
+/// A room, a flat, a seat with a number and a letter ("room 12b", "flat 3a"), or a hall
+/// with a letter, kept with its noun ("hall B": a letter alone is found in any text).
 static PLACE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:room|flat|apartment|apt|unit|gate|platform|seat|bay|desk|locker|ward|block|suite)\s+(\d+[a-z]|[a-z]\d+)\b",
+        r"\b(?i:room|flat|apartment|apt|unit|gate|platform|seat|bay|desk|locker|ward|block|suite)\s+((?i:\d+[a-z]|[a-z]\d+))\b|\b((?i:hall|room|gate|terminal|block|wing|court|pitch|stage|zone|bay|car|coach)\s+[A-Z])\b",
     )
 });
 
@@ -313,7 +314,7 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         .chain(
             PLACE_NUMBER
                 .captures_iter(sentence)
-                .filter_map(|c| c.get(1)),
+                .filter_map(|c| c.get(1).or_else(|| c.get(2))),
         )
         .chain(
             CREDENTIAL
@@ -474,6 +475,24 @@ static WEEKDAY: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thur?s?|fri|sat|sun)$")
 });
 
+/// Which of day of the week, clock time and date a time value is: one only changes into
+/// another of its class.
+fn when_class(value: &str) -> u8 {
+    if weekday(value).is_some() {
+        0
+    } else if CLOCK.is_match(value) {
+        1
+    } else {
+        2
+    }
+}
+
+static CLOCK: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:half|quarter)\s.*|.*o'clock|{HOUR_WORD})$"
+    ))
+});
+
 /// How far apart a bare number and an amount with a unit may be: "rent 980" may become
 /// "€1,050 now", the year in "2019 Mazda 3" may not become "£9,100" (measured).
 const UNIT_GAINED_RATIO: f64 = 2.0;
@@ -487,9 +506,10 @@ const SMALL_BARE: f64 = 100.0;
 /// anything else of one kind can.
 pub(super) fn could_become(old: &str, new: &str) -> bool {
     if kind(old) == Kind::When && kind(new) == Kind::When {
-        // A day for a day, a clock time for a clock time (measured: "Kasia's doing the
-        // Tuesday close" wrote "Tuesday" over the alarm's "set by 17:30").
-        return weekday(old).is_some() == weekday(new).is_some();
+        // A day for a day, a clock time for a clock time, a date for a date (measured:
+        // "Kasia's doing the Tuesday close" wrote "Tuesday" over the alarm's "set by
+        // 17:30").
+        return when_class(old) == when_class(new);
     }
     if kind(old) != Kind::Number || kind(new) != Kind::Number {
         return true;
@@ -678,6 +698,9 @@ mod tests {
         assert!(could_become("Saturday", "Sunday"));
         assert!(could_become("Tue", "Thursday"));
         assert!(!could_become("17:30", "Tuesday"));
+        assert!(!could_become("10:40", "14th"));
+        assert!(could_become("12th", "14 March"));
+        assert!(could_become("half seven", "8pm"));
     }
 
     #[test]
@@ -708,6 +731,9 @@ mod tests {
             ("we're in room 12b", "12b"),
             ("she's 7 and he's 4", "4"),
             ("every morning at 8.", "8"),
+            ("parking is round the back, it's free after 6", "6"),
+            ("the keynote is in hall B", "hall B"),
+            ("we're in Room 4B", "4B"),
             ("it's a size 8 dress", "8"),
             ("we need 3 bags of compost", "3 bags"),
             ("it's a 2 bed flat", "2 bed"),
@@ -727,6 +753,7 @@ mod tests {
             ("my sister said it was fine", "said"),
             ("the password is on the router", "on"),
             ("I don't have time", "time"),
+            ("they stage a protest every year", "stage a"),
         ] {
             assert!(
                 !values(sentence).iter().any(|v| v == word),
