@@ -39,7 +39,8 @@ const AUXILIARIES: &[&str] = &[
 /// …"), where "do not deploy …" or "have a look …" tells.
 const ASKED_ABOUT: &[&str] = &[
     "i", "you", "we", "they", "it", "he", "she", "those", "these", "that", "this", "there",
-    "anyone", "anybody", "someone", "somebody", "people", "the", "my", "our", "your", "their",
+    "anyone", "anybody", "someone", "somebody", "people", "the", "my", "our", "your", "their", "u",
+    "ya",
 ];
 /// After a wh-word: a verb or a measure, so the sentence asks ("how early do …", "what
 /// is …"), where "when the kitchen arrives, …" or "what we decided: …" tells.
@@ -49,8 +50,8 @@ const ASKED_HOW: &[&str] = &[
     "about", "if", "a", "an", "kind", "sort", "time", "day", "else",
 ];
 
-/// Whether `sentence` asks rather than tells: it ends with a question mark, or it is
-/// worded as a question and left open (people in chat often drop the mark: "are those
+/// Whether `sentence` asks rather than tells: it ends with a question mark (one, or two
+/// after words worded as a question), or it is worded as a question and left open (people in chat often drop the mark: "are those
 /// compatible in a 3rd floor flat or do we need a pump"). Measured: such sentences
 /// entered the fact ledger as facts and pushed out what the person had stated.
 pub fn asks(sentence: &str) -> bool {
@@ -87,6 +88,10 @@ fn worded_as_question(s: &str) -> bool {
     let (Some(first), Some(second)) = (words.next(), words.next()) else {
         return false;
     };
+    // "anyone know a plumber in Leeds??"
+    if ["anyone", "anybody"].contains(&first.as_str()) {
+        return true;
+    }
     let wh = WH_WORDS.contains(&first.as_str());
     if !wh && !AUXILIARIES.contains(&first.as_str()) {
         return false;
@@ -363,6 +368,8 @@ mod asks_tests {
             "is 62 square metres big for two people there or is that normal",
             "oh and do I need winter tyres",
             "is that even legal??",
+            "can u do the 14th??",
+            "anyone know a plumber in Leeds??",
         ] {
             assert!(asks(q), "{q}");
         }

@@ -58,8 +58,6 @@ const CHANGE_WORDS: &[&str] = &[
     "goes up",
     "gone up",
     "dropped",
-    // A price or a time offered in place of one named before: "she'll do it for £300".
-    "do it for",
     // "actually make that the 14th".
     "make that",
     "halved",
@@ -159,12 +157,23 @@ pub(super) fn says_change(text: &str) -> bool {
         let phrase: Vec<&str> = w.split(' ').collect();
         words.windows(phrase.len()).any(|p| p == phrase)
     }) || raised_up_to(&words)
+        || offered_for(&words)
+}
+
+/// "she'll do it for £300": a price offered in place of one named before, unless only
+/// asked about ("I asked if he'd do it for £300").
+fn offered_for(words: &[&str]) -> bool {
+    words.windows(3).enumerate().any(|(i, p)| {
+        p == ["do", "it", "for"]
+            && !words[i.saturating_sub(4)..i]
+                .iter()
+                .any(|w| ["if", "whether", "asked", "ask"].contains(w))
+    })
 }
 
 /// Verbs that make a following "up to" a change: "she's put the amlodipine up to 10 mg".
 const RAISING: &[&str] = &[
-    "put", "puts", "putting", "bring", "brings", "brought", "bumped", "bump", "pushed", "push",
-    "raised", "moved", "turned", "turn", "take", "took", "taken",
+    "put", "puts", "putting", "bumped", "bump", "bumping", "pushed", "push", "raised", "moved",
 ];
 
 /// "Up to" is a limit ("the column can be used up to 5 times", "sleeps up to 6") unless
@@ -190,6 +199,10 @@ mod tests {
         assert!(says_change("she's put the amlodipine up to 10 mg"));
         assert!(!says_change("the column can be used up to 5 times"));
         assert!(says_change("Siobhán got back to me, she'll do it for £300"));
+        assert!(!says_change(
+            "I asked if he'd do it for £300 but he said no"
+        ));
+        assert!(!says_change("refunds can take up to 10 days"));
         assert!(says_change(
             "Korrektur: der Dachdecker kommt erst am 28.04."
         ));

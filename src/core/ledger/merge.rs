@@ -63,14 +63,13 @@ const NO_SUBJECT: &[&str] = &[
     "rather",
     "correction",
     "typo",
-    "yes",
-    "okay",
 ];
 
 /// The line a correction that names no subject is said of: the person's latest line
 /// with one value of the correction's one value's kind, which it can replace
-/// ("Dinner at Luca's on the 12th" … "actually make that the 14th"). Only the latest:
-/// a message said right after is about the last thing said.
+/// ("Dinner at Luca's on the 12th" … "actually make that the 14th"). Only the latest
+/// line with a value: a correction is most often of the last thing stated. Not after
+/// "yes" or "okay", which answer the model.
 fn said_of_the_last(newer: &Parsed, slots: &[Option<Parsed>]) -> Option<usize> {
     let ([nv], [nk]) = (&newer.values[..], &newer.kinds[..]) else {
         return None;
@@ -846,5 +845,20 @@ mod tests {
             texts(&merge(&[cake.clone(), away.clone()])),
             [cake.text.as_str(), away.text.as_str()]
         );
+    }
+
+    #[test]
+    fn a_date_never_takes_an_hours_place_nor_a_name_an_office() {
+        let party = user("The party starts at 8 at the Crown");
+        let moved = user("the party moved to the 14th");
+        let merged = merge(&[party, moved]);
+        assert!(
+            !merged.iter().any(|l| l.text.contains("at 14th")),
+            "{merged:?}"
+        );
+        let driving = user("Tom is driving on Saturday");
+        let office = user("Tom's office moved the meeting, so Priya is hosting now");
+        let merged = merge(&[driving.clone(), office]);
+        assert!(merged.iter().any(|l| l.text == driving.text), "{merged:?}");
     }
 }

@@ -5,7 +5,7 @@
 
 use super::LedgerLine;
 use super::change::{says_change, takes_back};
-use super::values::{Kind, could_become, kind, values, weekday};
+use super::values::{Kind, clock_time, could_become, kind, values, weekday};
 use crate::core::prose::split_sentences;
 
 /// Words too common to tie two lines to one subject.
@@ -212,14 +212,23 @@ pub(super) fn named_replaced<'a>(
             // "the Crown can't do Saturday so we're going to the Feathers": a name that
             // cannot is replaced by the one other name brought, and only then ("Priya
             // can't make it on Tuesday" takes nothing from "Priya is bringing the cake").
-            (*k == Kind::Name
-                && CANNOT
-                    .iter()
-                    .any(|p| newer.lower.contains(&format!("{lv}{p}"))))
-            .then(|| one_new(*k))
-            .flatten()
-            .map(|new| (v.as_str(), Some(new)))
+            (*k == Kind::Name && cannot(&newer.lower, lv))
+                .then(|| one_new(*k))
+                .flatten()
+                .map(|new| (v.as_str(), Some(new)))
         })
+}
+
+/// Whether `lower` says the name `name` cannot do what it was down for, whole words
+/// ("tom's off", not "tom's office"), with either apostrophe.
+fn cannot(lower: &str, name: &str) -> bool {
+    let lower = lower.replace('’', "'");
+    CANNOT.iter().any(|p| {
+        let said = format!("{name}{p}");
+        lower
+            .match_indices(&said)
+            .any(|(at, _)| !lower[at + said.len()..].starts_with(char::is_alphanumeric))
+    })
 }
 
 /// What follows a name that cannot do what it was down for.
@@ -287,7 +296,8 @@ impl Parsed {
 
     /// Whether `new` (a value of this line, of kind `new_kind`) can stand where `old` (a
     /// value of `older`, of kind `old_kind`) stood: of one kind, within the old one's
-    /// unit and size, and a name only for a name said of the same thing.
+    /// unit and size, and a name only for a name said of the same thing; or a clock time
+    /// for an hour said as a bare number ("at 8").
     pub(super) fn could_replace(
         &self,
         older: &Parsed,
@@ -295,7 +305,7 @@ impl Parsed {
         (new, new_kind): (&str, Kind),
     ) -> bool {
         if old_kind == Kind::Number && new_kind == Kind::When {
-            return bare_hour(older, old) && weekday(new).is_none();
+            return bare_hour(older, old) && clock_time(new);
         }
         old_kind == new_kind
             && could_become(old, new)
@@ -303,17 +313,19 @@ impl Parsed {
     }
 }
 
-/// An hour said as a bare number after "at", "by", "until", "from", "after" or "before":
+/// An hour said as a bare number after "at", "by", "until", "till", "from", "after" or
+/// "before" (whole words: not "that 3", not "at 10:30"):
 /// "every morning at 8" is a clock time that "9 pm" can replace (measured: moving the
 /// feed to 9 pm left "at 8" standing, a number to the rules and no time).
 fn bare_hour(line: &Parsed, value: &str) -> bool {
-    value.len() <= 2
-        && value.parse::<u8>().is_ok_and(|h| (1..=24).contains(&h))
-        && [
-            "at ", "by ", "until ", "till ", "from ", "after ", "before ",
-        ]
-        .iter()
-        .any(|p| line.lower.contains(&format!("{p}{value}")))
+    if value.len() > 2 || !value.parse::<u8>().is_ok_and(|h| (1..=24).contains(&h)) {
+        return false;
+    }
+    let words: Vec<&str> = line.lower.split_whitespace().collect();
+    words.windows(2).any(|w| {
+        ["at", "by", "until", "till", "from", "after", "before"].contains(&w[0])
+            && w[1].trim_end_matches(['.', ',', ';', '!', '?']) == value
+    })
 }
 
 /// A line that replaced others is also about what they were about: "scratch Seehof …

@@ -68,7 +68,7 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+){2,}\b".to_string(),      // db-2.prod.eu
         r"\b(?i:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b".to_string(),
         r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b".to_string(), // a rota's "| Tue | Ben |"
-        r"\b(?:tues?|thur?s?|fri)\b".to_string(), // typed in lower case: "viewing is thurs at 6"
+        r"\b(?:tues?|thu(?:rs?)?|fri)\b".to_string(), // typed in lower case: "viewing is thurs at 6"
     ]
     .join("|"))
 });
@@ -91,29 +91,32 @@ static HOUR_AT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// "wed", "sat", "sun" and "mon" typed in lower case are words too: days only before a
-/// time ("sat 10am", "sun at 2").
+/// clock time ("sat 10am", "sun at 2", not "we sat 3 hours").
 static DAY_BEFORE_TIME: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(mon|wed|sat|sun)\s+(?:at\s+)?\d"));
+    LazyLock::new(|| re(r"\b(mon|wed|sat|sun)\s+(?:at\s+\d|\d{1,2}(?:[:.][0-5]\d|\s?[ap]\.?m\b))"));
 
 /// A name typed in lower case, after a title or a relation ("mrs achterberg", "my uncle
 /// femi, he …"): after a relation only where the name ends its clause, since "my sister
-/// said" names no one.
+/// said" names no one; a title not after a number ("a 200 ms delay").
 static LOWER_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i:\b(?:mr|mrs|ms|miss|dr)\.?)\s+(\p{Ll}{3,})\b|(?i:\bmy\s+(?:uncle|aunt|auntie|sister|brother|cousin|mum|mom|dad|nan|gran|grandma|grandad|grandpa|son|daughter|husband|wife|partner|boyfriend|girlfriend|flatmate|boss|neighbour|neighbor))\s+(\p{Ll}{3,})(?:\s*[,.;!?)]|\s*$|\s+and\b)",
+        r"(?:^|[^\d\s]\s+)(?i:(?:mr|mrs|ms|dr)\.?)\s+(\p{Ll}{3,})\b|(?i:\bmy\s+(?:uncle|aunt|auntie|sister|brother|cousin|mum|mom|dad|nan|gran|grandma|grandad|grandpa|son|daughter|husband|wife|partner|boyfriend|girlfriend|flatmate|boss|neighbour|neighbor))\s+(\p{Ll}{3,})(?:\s*[,.;!?)]|\s*$|\s+and\b)",
     )
 });
 
 /// What someone is allergic to: a fact with no figure and no capital that matters more
 /// than most ("he's allergic to penicillin").
-static ALLERGY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\ballerg(?:ic|y)\s+to\s+(\p{L}{3,}(?:\s+and\s+\p{L}{3,})?)"));
+static ALLERGY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\ballerg(?:ic|y)\s+to\s+(?:the\s+|an?\s+|my\s+|our\s+)?(\p{L}{3,}(?:\s+and\s+\p{L}{3,})?)",
+    )
+});
 
 /// A room, a flat, a seat with a number and a letter ("room 12b", "flat 3a"), or a hall
 /// with a letter, kept with its noun ("hall B": a letter alone is found in any text).
 static PLACE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?i:room|flat|apartment|apt|unit|gate|platform|seat|bay|desk|locker|ward|block|suite)\s+((?i:\d+[a-z]|[a-z]\d+))\b|\b((?i:hall|room|gate|terminal|block|wing|court|pitch|stage|zone|bay|car|coach)\s+[A-Z])\b",
+        r"\b(?i:room|flat|apartment|apt|unit|gate|platform|seat|bay|desk|locker|ward|block|suite)\s+((?i:\d+[a-z]|[a-z]\d+))\b|\b((?i:hall|room|gate|terminal|block|wing|court|pitch|stage|zone|bay|car|coach)\s+[A-HJ-Z])\b",
     )
 });
 
@@ -124,11 +127,20 @@ static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)\s*(?:is|=|:)\s+([^\s,;]{3,}[^\s,;.!?])",
     )
 });
-const NOT_CREDENTIALS: &[&str] = &[
+/// Words a capture after "password is", "my sister", "can't have" or "dr" may land on
+/// that name nothing: "the wifi is really slow", "I'll ask my boss too.", "I can't have
+/// the day off", "see the dr tomorrow".
+const NOT_A_THING: &[&str] = &[
     "the",
+    "a",
+    "an",
     "on",
     "in",
     "at",
+    "to",
+    "too",
+    "and",
+    "or",
     "under",
     "behind",
     "inside",
@@ -145,6 +157,8 @@ const NOT_CREDENTIALS: &[&str] = &[
     "just",
     "not",
     "down",
+    "out",
+    "off",
     "broken",
     "working",
     "slow",
@@ -154,6 +168,47 @@ const NOT_CREDENTIALS: &[&str] = &[
     "bad",
     "terrible",
     "rubbish",
+    "really",
+    "very",
+    "so",
+    "wrong",
+    "right",
+    "changed",
+    "different",
+    "easy",
+    "hard",
+    "long",
+    "short",
+    "any",
+    "anything",
+    "much",
+    "more",
+    "today",
+    "tomorrow",
+    "tonight",
+    "yesterday",
+    "again",
+    "now",
+    "then",
+    "later",
+    "soon",
+    "here",
+    "there",
+    "about",
+    "appointment",
+    "delay",
+    "said",
+    "says",
+    "will",
+    "can",
+    "was",
+    "for",
+    "with",
+    "it",
+    "that's",
+    "them",
+    "him",
+    "her",
 ];
 
 /// A need a person states about food or drink: "I'm vegetarian", "she can't have
@@ -309,7 +364,6 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         .captures_iter(sentence)
         .chain(HOUR_AT.captures_iter(sentence))
         .chain(DAY_BEFORE_TIME.captures_iter(sentence))
-        .chain(ALLERGY.captures_iter(sentence))
         .filter_map(|c| c.get(1))
         .chain(
             PLACE_NUMBER
@@ -319,14 +373,11 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         .chain(
             CREDENTIAL
                 .captures_iter(sentence)
-                .filter_map(|c| c.get(1))
-                .filter(|m| !NOT_CREDENTIALS.contains(&m.as_str().to_lowercase().as_str())),
-        )
-        .chain(
-            LOWER_NAME
-                .captures_iter(sentence)
+                .chain(ALLERGY.captures_iter(sentence))
+                .chain(LOWER_NAME.captures_iter(sentence))
                 .chain(DIET.captures_iter(sentence))
-                .filter_map(|c| c.iter().skip(1).flatten().next()),
+                .filter_map(|c| c.iter().skip(1).flatten().next())
+                .filter(|m| !NOT_A_THING.contains(&m.as_str().to_lowercase().as_str())),
         )
     {
         if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
@@ -472,8 +523,13 @@ pub(super) fn weekday(value: &str) -> Option<String> {
 }
 
 static WEEKDAY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thur?s?|fri|sat|sun)$")
+    re(r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)$")
 });
+
+/// Whether a time value is a clock time ("9 pm", "10:40", "half seven").
+pub(super) fn clock_time(value: &str) -> bool {
+    weekday(value).is_none() && CLOCK.is_match(value)
+}
 
 /// Which of day of the week, clock time and date a time value is: one only changes into
 /// another of its class.
@@ -564,7 +620,7 @@ static SAID_IN_WORDS: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)^{NUM
 
 static WHEN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thur?s?|fri|sat|sun|(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}|.*o'clock|{HOUR_WORD})$"
+        r"(?i)^(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}.*|.*\b{MONTH}\b.*|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}:\d{{2}}.*|\d{{1,2}}\s?[ap]\.?m\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}|.*o'clock|{HOUR_WORD})$"
     ))
 });
 
@@ -720,6 +776,7 @@ mod tests {
                 "penicillin",
             ),
             ("she has an allergy to nuts and sesame", "nuts and sesame"),
+            ("he's allergic to the cat", "cat"),
             ("mileage was 61k", "61k"),
             ("the bonus was £3.5k", "£3.5k"),
             ("it's 2 grand for the lot", "2 grand"),
@@ -754,6 +811,16 @@ mod tests {
             ("the password is on the router", "on"),
             ("I don't have time", "time"),
             ("they stage a protest every year", "stage a"),
+            ("I'll miss the train", "the"),
+            ("a 200 ms delay", "delay"),
+            ("see the dr tomorrow", "tomorrow"),
+            ("I'll ask my boss too.", "too"),
+            ("the room I booked", "room I"),
+            ("thus the total is fine", "thus"),
+            ("we sat 3 hours in A&E", "sat"),
+            ("I can't have the day off", "the"),
+            ("the wifi is really slow", "really"),
+            ("the password is wrong", "wrong"),
         ] {
             assert!(
                 !values(sentence).iter().any(|v| v == word),
