@@ -5,8 +5,9 @@
 //! must not bring back (`corrections.rs`). Which line replaces which is `supersede.rs`.
 
 use super::LedgerLine;
+use super::becomes::{unit, weekday};
 use super::parsed::{Parsed, heads, heads_before, named_replaced, same_heads};
-use super::values::{Kind, kind, unit, value_spans, values, weekday};
+use super::values::{Kind, kind, value_spans, values};
 
 /// `older` with the value `newer` names as replaced written as its replacement, when the
 /// rest of `older` still holds: "leaves at 7:45 on the 12th" and "we fly out on the 14th

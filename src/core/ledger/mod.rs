@@ -34,6 +34,7 @@
 //! holds what the person pinned, edited or forgot (`/facts`), `fit.rs` keeps what fits the ledger's token budget and renders it, `weight.rs`
 //! says which lines it lets go of first.
 
+mod becomes;
 mod change;
 mod compact;
 mod corrections;

@@ -4,8 +4,9 @@
 //! not the 12th"), a change said of a value, and the words a value is said of (its heads).
 
 use super::LedgerLine;
+use super::becomes::{clock_time, could_become, weekday};
 use super::change::{says_change, takes_back};
-use super::values::{Kind, clock_time, could_become, kind, values, weekday};
+use super::values::{Kind, kind, values};
 use crate::core::prose::split_sentences;
 
 /// Words too common to tie two lines to one subject.
@@ -136,7 +137,13 @@ pub(super) const REPLACED: &[&str] = &[
 /// Whether `lower` calls the time `value` off ("saturday's off", not "saturday's
 /// office hours").
 fn called_off(lower: &str, value: &str) -> bool {
-    CALLED_OFF.iter().any(|p| {
+    followed_by(lower, value, CALLED_OFF)
+}
+
+/// Whether `value` stands in `lower` followed by one of `phrases`, the phrase ending at a
+/// word's end.
+fn followed_by(lower: &str, value: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| {
         let said = format!("{value}{p}");
         lower
             .match_indices(&said)
@@ -222,13 +229,7 @@ pub(super) fn named_replaced<'a>(
 /// Whether `lower` says the name `name` cannot do what it was down for, whole words
 /// ("tom's off", not "tom's office"), with either apostrophe.
 fn cannot(lower: &str, name: &str) -> bool {
-    let lower = lower.replace('’', "'");
-    CANNOT.iter().any(|p| {
-        let said = format!("{name}{p}");
-        lower
-            .match_indices(&said)
-            .any(|(at, _)| !lower[at + said.len()..].starts_with(char::is_alphanumeric))
-    })
+    followed_by(&lower.replace('’', "'"), name, CANNOT)
 }
 
 /// What follows a name that cannot do what it was down for.

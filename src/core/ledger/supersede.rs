@@ -66,6 +66,57 @@ fn sole_amount_changed(newer: &Parsed, older: &Parsed) -> bool {
     }
 }
 
+/// Words a correction says nothing of its subject with: "actually make that the 14th".
+const NO_SUBJECT: &[&str] = &[
+    "actually",
+    "make",
+    "that",
+    "sorry",
+    "wait",
+    "oops",
+    "mean",
+    "meant",
+    "instead",
+    "now",
+    "scratch",
+    "change",
+    "better",
+    "rather",
+    "correction",
+    "typo",
+];
+
+/// The line a correction that names no subject is said of: the person's latest line
+/// with one value of the correction's one value's kind, which it can replace
+/// ("Dinner at Luca's on the 12th" … "actually make that the 14th"). Only the latest
+/// line with a value: a correction is most often of the last thing stated. Not after
+/// "yes" or "okay", which answer the model.
+pub(super) fn said_of_the_last(newer: &Parsed, slots: &[Option<Parsed>]) -> Option<usize> {
+    let ([nv], [nk]) = (&newer.values[..], &newer.kinds[..]) else {
+        return None;
+    };
+    if !newer.line.user
+        || !newer.change_said_of(nv)
+        || !newer.words.iter().all(|w| NO_SUBJECT.contains(&w.as_str()))
+    {
+        return None;
+    }
+    let (i, last) = slots
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| s.as_ref().filter(|p| p.line.user).map(|p| (i, p)))?;
+    let mut of_kind = last
+        .values
+        .iter()
+        .zip(&last.kinds)
+        .filter(|(_, k)| *k == nk);
+    match (of_kind.next(), of_kind.next()) {
+        (Some((ov, ok)), None) if newer.could_replace(last, (ov, *ok), (nv, *nk)) => Some(i),
+        _ => None,
+    }
+}
+
 /// Whether `newer` supersedes `older`.
 pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // Pasted material (a rule book, a config) restates its own values; it does not
