@@ -9,6 +9,7 @@
 
 mod allotment;
 mod altbau;
+mod band_gig;
 mod boda;
 mod car_hunt;
 mod classic;
@@ -18,6 +19,7 @@ mod first_week;
 mod fits;
 mod flat_texts;
 mod freelance_tax;
+mod homelab;
 mod lab_notebook;
 mod leaving_do;
 mod marathon;
@@ -34,6 +36,7 @@ mod sourdough;
 mod standup;
 mod trip;
 mod varied;
+mod visa_run;
 
 /// A fact planted in the conversation.
 #[derive(Debug, Clone)]
@@ -262,6 +265,9 @@ pub fn all() -> Vec<Scenario> {
         dads_meds::dads_meds(),
         freelance_tax::freelance_tax(),
         leaving_do::leaving_do(),
+        homelab::homelab(),
+        visa_run::visa_run(),
+        band_gig::band_gig(),
     ]
 }
 
