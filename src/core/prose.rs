@@ -130,6 +130,9 @@ const PREMISES: &[&str] = &[
     "seeing that ",
 ];
 
+/// Verbs after "which" that ask what the person thinks of what they just said.
+const OPINION_VERBS: &[&str] = &["seems", "sounds", "looks", "feels", "is"];
+
 /// The premise a question states before it asks: up to its first comma when it opens
 /// with one ("since …, can I …?"), or a statement the question follows after a comma
 /// ("His microchip number is 977200009123456, do I need to update it?": measured, the
@@ -139,6 +142,18 @@ pub fn premise(question: &str) -> Option<&str> {
     if let Some(p) = PREMISES.iter().find(|p| lower.starts_with(*p)) {
         let end = question.find(", ")?;
         return (end > p.len()).then(|| &question[..end]);
+    }
+    // "presales are at 64 which seems good?": a statement the person asks an opinion
+    // of (measured: the count never reached the ledger).
+    if let Some(at) = question.find(" which ") {
+        let tail = question[at + " which ".len()..].split_whitespace().next();
+        let before = &question[..at];
+        if tail.is_some_and(|w| OPINION_VERBS.contains(&w))
+            && !asks(before)
+            && before.split_whitespace().count() >= 3
+        {
+            return Some(before);
+        }
     }
     let (before, after) = question.rsplit_once(", ")?;
     // The question's own words must ask, not only the mark at the end.
@@ -402,5 +417,11 @@ mod asks_tests {
         );
         assert_eq!(premise("what about Friday, is that too late?"), None);
         assert_eq!(premise("ok, is it far?"), None);
+        assert_eq!(
+            premise("presales are at 64 which seems good?"),
+            Some("presales are at 64")
+        );
+        assert_eq!(premise("is the flat which is cheaper better?"), None);
+        assert_eq!(premise("which one which is better?"), None);
     }
 }

@@ -47,6 +47,10 @@ const CHANGE_WORDS: &[&str] = &[
     "misspoke",
     "typo",
     "scrap",
+    // "sorry, I meant €7,800 — I misread the message".
+    "meant",
+    "misread",
+    "misheard",
     // The value said right this time: "the actual order number is …".
     "actual",
     "correct",
@@ -102,6 +106,8 @@ const CHANGE_WORDS: &[&str] = &[
 /// value of its own says the next value it is followed by replaces the earlier one.
 const TAKE_BACK: &[&str] = &[
     "correction",
+    "misread",
+    "misheard",
     "wrong",
     "mistake",
     "misspoke",

@@ -6,7 +6,7 @@
 use super::LedgerLine;
 use super::mend::corrected;
 use super::parsed::{Parsed, REPLACED};
-use super::supersede::{different_things, said_of_the_last, supersedes};
+use super::supersede::{different_things, said_of_the_last, supersedes, tail_named};
 use super::values::Kind;
 use std::collections::{HashMap, HashSet};
 
@@ -83,6 +83,14 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
             candidates.extend(
                 parsed
                     .lower_values
+                    .iter()
+                    .filter_map(|v| by_value.get(v))
+                    .flatten(),
+            );
+        }
+        if parsed.line.user {
+            candidates.extend(
+                tail_named(&parsed)
                     .iter()
                     .filter_map(|v| by_value.get(v))
                     .flatten(),
@@ -809,5 +817,24 @@ mod tests {
         let office = user("Tom's office moved the meeting, so Priya is hosting now");
         let merged = merge(&[driving.clone(), office]);
         assert!(merged.iter().any(|l| l.text == driving.text), "{merged:?}");
+    }
+
+    #[test]
+    fn an_old_value_named_by_its_last_part_is_replaced() {
+        let set = user("I gave it a fixed address, 192.168.1.40.");
+        let pi = user("The Pi-hole is at 192.168.1.2.");
+        let moved =
+            user("Ugh, the printer had already grabbed .40, so the NAS is on 192.168.1.50 now.");
+        let merged = merge(&[set, pi.clone(), moved]);
+        assert!(
+            !merged.iter().any(|l| l.text.contains("192.168.1.40")),
+            "{merged:?}"
+        );
+        assert!(merged.iter().any(|l| l.text == pi.text), "{merged:?}");
+        // A part that names no value of the line's stem replaces nothing.
+        let port = user("Jellyfin is on port 8096 at 192.168.1.50.");
+        let other = user("The printer is .40 on the old range, 10.0.0.50 is the camera.");
+        let merged = merge(&[port.clone(), other]);
+        assert!(merged.iter().any(|l| l.text == port.text), "{merged:?}");
     }
 }

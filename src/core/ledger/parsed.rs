@@ -252,11 +252,12 @@ const CANNOT: &[&str] = &[
 /// Words before a value that may name what it is the value of.
 const HEAD_WORDS: usize = 6;
 
-/// The subject words among the few before `value` in `text`.
+/// The subject words among the few before `value` in `text`, wherever it is said ("I
+/// meant €7,800 — he offered €7,800": the offer heads the second).
 pub(super) fn heads(text: &str, value: &str) -> Vec<String> {
-    text.find(value)
-        .map(|at| heads_before(&text[..at]))
-        .unwrap_or_default()
+    text.match_indices(value)
+        .flat_map(|(at, _)| heads_before(&text[..at]))
+        .collect()
 }
 
 /// The subject words among the last few of `before` (what a value standing after it
@@ -377,21 +378,22 @@ fn own_clause<'a>(after: &[&'a str], limit: usize) -> Vec<&'a str> {
     own
 }
 
-/// The subject words of the clause `value` stands in: between the stops, commas, colons
-/// and dashes around it.
+/// The subject words of the clauses `value` stands in: between the stops, commas,
+/// colons and dashes around each saying of it.
 pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
-    let Some(at) = text.find(value) else {
-        return Vec::new();
-    };
     let bound = |c: char| ",;:.!?—–\n".contains(c);
-    let start = text[..at]
-        .char_indices()
-        .rfind(|(_, c)| bound(*c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let end = text[at + value.len()..]
-        .find(bound)
-        .map_or(text.len(), |i| at + value.len() + i);
-    lower_words(&text[start..end].replace(value, " "))
+    text.match_indices(value)
+        .flat_map(|(at, _)| {
+            let start = text[..at]
+                .char_indices()
+                .rfind(|(_, c)| bound(*c))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let end = text[at + value.len()..]
+                .find(bound)
+                .map_or(text.len(), |i| at + value.len() + i);
+            lower_words(&text[start..end].replace(value, " "))
+        })
+        .collect()
 }
 
 /// A word without the punctuation around it, lower case.

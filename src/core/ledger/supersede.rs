@@ -117,6 +117,46 @@ pub(super) fn said_of_the_last(newer: &Parsed, slots: &[Option<Parsed>]) -> Opti
     }
 }
 
+/// Earlier values `newer` names by their last part only, beside a value that differs
+/// from them in that part: "the printer had already grabbed .40, so the NAS is on
+/// 192.168.1.50 now" names 192.168.1.40 (lower case). Measured: the old address stayed
+/// in the ledger beside the new one, in a line that said only "it".
+pub(super) fn tail_named(newer: &Parsed) -> Vec<String> {
+    let tails: Vec<&str> = newer
+        .lower
+        .split_whitespace()
+        .map(|w| {
+            w.trim_end_matches([',', ';', '!', '?', ')'])
+                .trim_end_matches('.')
+        })
+        .filter(|w| {
+            w.len() >= 2
+                && w.starts_with(['.', '-', '/', ':', '#'])
+                && w[1..].chars().all(|c| c.is_ascii_alphanumeric())
+        })
+        .collect();
+    if tails.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for nv in &newer.lower_values {
+        let Some(cut) = nv.rfind(['.', '-', '/', ':', '#']) else {
+            continue;
+        };
+        let stem = &nv[..cut];
+        if stem.chars().filter(char::is_ascii_alphanumeric).count() < 3 {
+            continue;
+        }
+        for tail in &tails {
+            let old = format!("{stem}{tail}");
+            if old != *nv && nv[cut..].starts_with(&tail[..1]) && !out.contains(&old) {
+                out.push(old);
+            }
+        }
+    }
+    out
+}
+
 /// Whether `newer` supersedes `older`.
 pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // Pasted material (a rule book, a config) restates its own values; it does not
@@ -131,7 +171,11 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     }
     // "now Porto, not Lisbon": the old value named as replaced beside a new one
     // ("src/a.rs:41" extends "src/a.rs", it does not replace it).
-    if named_replaced(newer, older).is_some() {
+    if named_replaced(newer, older).is_some()
+        || tail_named(newer)
+            .iter()
+            .any(|v| older.lower_values.contains(v))
+    {
         return true;
     }
     // "service-14 moved to port 7150": a change said about a thing the older line names,
