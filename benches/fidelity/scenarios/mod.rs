@@ -11,10 +11,12 @@ mod allotment;
 mod altbau;
 mod band_gig;
 mod boda;
+mod car_claim;
 mod car_hunt;
 mod classic;
 mod coding24;
 mod dads_meds;
+mod dnd_campaign;
 mod first_week;
 mod fits;
 mod flat_texts;
@@ -268,6 +270,8 @@ pub fn all() -> Vec<Scenario> {
         homelab::homelab(),
         visa_run::visa_run(),
         band_gig::band_gig(),
+        car_claim::car_claim(),
+        dnd_campaign::dnd_campaign(),
     ]
 }
 
