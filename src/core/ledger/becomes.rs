@@ -7,18 +7,27 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// What a number is counted in, lower case ("ml" of "2.4 ml", "€" of "€18"); empty for
-/// a bare number.
+/// a bare number. Money is counted in its sign however it is said: "twelve hundred and
+/// forty quid" and "£1,480" are both pounds.
 pub(super) fn unit(value: &str) -> String {
     let digit = |c: char| c.is_ascii_digit();
-    let (Some(first), Some(last)) = (value.find(digit), value.rfind(digit)) else {
+    let unit = match (value.find(digit), value.rfind(digit)) {
+        (Some(first), Some(last)) => {
+            format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
+        }
         // "two days" is counted in days (measured: as a bare amount it could be any
         // other, and "that's two days gone" wrote itself over "3.2 mg/mL").
-        return SAID_IN_WORDS
+        _ => SAID_IN_WORDS
             .find(value)
             .map(|m| value[m.end()..].trim().to_lowercase())
-            .unwrap_or_default();
+            .unwrap_or_default(),
     };
-    format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
+    match unit.as_str() {
+        "quid" | "pound" | "pounds" | "gbp" => "£".to_string(),
+        "euro" | "euros" | "eur" => "€".to_string(),
+        "dollar" | "dollars" | "bucks" | "usd" => "$".to_string(),
+        _ => unit,
+    }
 }
 
 /// The size of a number's first figure, read the way it is written: "£9,400" and
@@ -148,6 +157,9 @@ mod tests {
         assert!(could_become("6", "5.30"));
         assert!(!could_become("3.2 mg", "two days"));
         assert!(could_become("two weeks", "3 weeks"));
+        assert!(could_become("twelve hundred and forty quid", "£1,480"));
+        assert!(could_become("250 euros", "€300"));
+        assert!(!could_become("fifty quid", "€60"));
         // Not numbers: a day for a day, a time for a time.
         assert!(could_become("Saturday", "Sunday"));
         assert!(could_become("Tue", "Thursday"));

@@ -47,6 +47,11 @@ const CHANGE_WORDS: &[&str] = &[
     "misspoke",
     "typo",
     "scrap",
+    // For a while: "we're playing Wednesdays for a bit".
+    "for a bit",
+    "for a while",
+    "for the time being",
+    "until further notice",
     // "sorry, I meant €7,800 — I misread the message".
     "meant",
     "misread",

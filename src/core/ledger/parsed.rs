@@ -402,6 +402,14 @@ fn bare_word(w: &str) -> String {
         .to_lowercase()
 }
 
+/// What closes a value's clause to say it replaces another, for good or for a while.
+const CLOSING_CHANGES: &[&str] = &[
+    "instead",
+    "for a bit",
+    "for a while",
+    "for the time being",
+    "until further notice",
+];
 /// Words after a value within which a closing "instead" is said of it.
 const INSTEAD_AFTER: usize = 4;
 /// Words that open another clause after a value.
@@ -423,11 +431,16 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
     // "rent for a full plot is £35 a year", the two sharing "plot").
     let own = own_clause(&after, CHANGE_AFTER);
     // "Instead" closing the value's clause is said of it: "the cake is coming from
-    // Betty's in Harrogate instead".
-    let instead = own_clause(&after, INSTEAD_AFTER)
+    // Betty's in Harrogate instead", and so is a change for a while: "we're playing
+    // Wednesdays for a bit".
+    let closing: Vec<String> = own_clause(&after, INSTEAD_AFTER)
         .iter()
-        .any(|w| bare_word(w) == "instead");
-    if instead {
+        .map(|w| bare_word(w))
+        .collect();
+    if CLOSING_CHANGES.iter().any(|p| {
+        let phrase: Vec<&str> = p.split(' ').collect();
+        closing.windows(phrase.len()).any(|w| w == phrase)
+    }) {
         return true;
     }
     // Kept in its case: a capital inside a sentence is a name's, not a change.

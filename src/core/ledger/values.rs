@@ -19,7 +19,7 @@ const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Ju
 const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|inch|inches|tsp|tbsp|teaspoons?|tablespoons?|cups?|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|grand|k|miles?|beds?|bedrooms?|bathrooms?|bags?|boxes|rolls?|packs?|bottles?|tins?|pairs?|slices?|loaves|eggs|rooms?|floors?|storeys?|stops?|nights?|shifts?|sessions?|lessons?|laps?|sets?|reps?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
 /// Numbers said in words, for durations, counts and doses ("two weeks", "three
 /// replicas", "half a tablet").
-const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
+const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
 /// An hour said in words.
 pub(super) const HOUR_WORD: &str =
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
@@ -131,11 +131,12 @@ static PLACE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// What a word is after "password is", "pin:", "username =": a credential need not look
-/// like a value ("correcthorsebattery"). Words that say where it is written are not it.
+/// What a word is after "password is", "pin:", "username =", "the password to the
+/// tunnel is 'saltwind'": a credential need not look like a value
+/// ("correcthorsebattery"). Words that say where it is written are not it.
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)\s*(?:is|=|:)\s+([^\s,;]{3,}[^\s,;.!?])",
+        r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)(?:\s+(?:to|for|of|on)(?:\s+[\w'’-]+){1,3}?)?\s*(?:is|=|:)\s+['‘“]?([^\s,;'‘’“”]{3,}[^\s,;.!?'‘’“”])",
     )
 });
 /// Words a capture after "password is", "my sister", "can't have" or "dr" may land on
@@ -678,6 +679,15 @@ mod tests {
                 "bartek",
             ),
             ("we got a puppy named rufus!", "rufus"),
+            (
+                "The password to the smugglers' tunnel is 'saltwind'.",
+                "saltwind",
+            ),
+            ("the pin for the garage is 4471", "4471"),
+            (
+                "they quoted twelve hundred and forty quid for the bumper",
+                "twelve hundred and forty quid",
+            ),
             (
                 "so rob's out and jamie's filling in on drums, he knows the set",
                 "jamie",
