@@ -131,7 +131,9 @@ const PREMISES: &[&str] = &[
 ];
 
 /// Verbs after "which" that ask what the person thinks of what they just said.
-const OPINION_VERBS: &[&str] = &["seems", "sounds", "looks", "feels", "is"];
+const OPINION_VERBS: &[&str] = &["seems", "sounds", "looks", "feels"];
+/// Words after "which" within which such a question ends ("which seems a bit low?").
+const OPINION_WORDS: usize = 5;
 
 /// The premise a question states before it asks: up to its first comma when it opens
 /// with one ("since …, can I …?"), or a statement the question follows after a comma
@@ -146,9 +148,12 @@ pub fn premise(question: &str) -> Option<&str> {
     // "presales are at 64 which seems good?": a statement the person asks an opinion
     // of (measured: the count never reached the ledger).
     if let Some(at) = question.find(" which ") {
-        let tail = question[at + " which ".len()..].split_whitespace().next();
+        let tail: Vec<&str> = question[at + " which ".len()..]
+            .split_whitespace()
+            .collect();
         let before = &question[..at];
-        if tail.is_some_and(|w| OPINION_VERBS.contains(&w))
+        if tail.len() <= OPINION_WORDS
+            && tail.first().is_some_and(|w| OPINION_VERBS.contains(w))
             && !asks(before)
             && before.split_whitespace().count() >= 3
         {
@@ -422,6 +427,10 @@ mod asks_tests {
             Some("presales are at 64")
         );
         assert_eq!(premise("is the flat which is cheaper better?"), None);
+        assert_eq!(
+            premise("the blue one which is £40 looks good, should I get it?"),
+            Some("the blue one which is £40 looks good")
+        );
         assert_eq!(premise("which one which is better?"), None);
     }
 }

@@ -23,7 +23,8 @@ pub(super) fn unit(value: &str) -> String {
             .unwrap_or_default(),
     };
     match unit.as_str() {
-        "quid" | "pound" | "pounds" | "gbp" => "£".to_string(),
+        // Not "pounds", which weigh as often as they pay.
+        "quid" | "gbp" => "£".to_string(),
         "euro" | "euros" | "eur" => "€".to_string(),
         "dollar" | "dollars" | "bucks" | "usd" => "$".to_string(),
         _ => unit,
@@ -32,9 +33,11 @@ pub(super) fn unit(value: &str) -> String {
 
 /// The size of a number's first figure, read the way it is written: "£9,400" and
 /// "8.940 €" are thousands ("," or "." before three digits groups them), "2.4 ml" is
-/// two and a bit. None for a value with no figure.
+/// two and a bit, "twelve hundred and forty quid" 1,240. None for a value with neither.
 fn magnitude(value: &str) -> Option<f64> {
-    let start = value.find(|c: char| c.is_ascii_digit())?;
+    let Some(start) = value.find(|c: char| c.is_ascii_digit()) else {
+        return in_words(value);
+    };
     let figure: String = value[start..]
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
@@ -52,6 +55,62 @@ fn magnitude(value: &str) -> Option<f64> {
         figure.replace(',', ".")
     };
     text.parse().ok()
+}
+
+/// The number an amount said in words opens with ("a hundred and fifty", "thirty-five",
+/// "twelve hundred and forty"); None if it opens with none.
+fn in_words(value: &str) -> Option<f64> {
+    const SMALL: [&str; 20] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: [&str; 8] = [
+        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    let (mut total, mut current, mut any) = (0.0, 0.0, false);
+    let lower = value.to_lowercase();
+    for word in lower.split([' ', '-']).filter(|w| !w.is_empty()) {
+        if let Some(n) = SMALL.iter().position(|w| *w == word) {
+            current += n as f64;
+        } else if let Some(n) = TENS.iter().position(|w| *w == word) {
+            current += (n as f64 + 2.0) * 10.0;
+        } else if word == "a" {
+            current += 1.0;
+        } else if word == "half" {
+            current += 0.5;
+        } else if word == "dozen" {
+            current = current.max(1.0) * 12.0;
+        } else if word == "hundred" {
+            current = current.max(1.0) * 100.0;
+        } else if word == "thousand" || word == "grand" {
+            total += current.max(1.0) * 1000.0;
+            current = 0.0;
+        } else if word == "and" || word == "an" {
+            continue;
+        } else {
+            break;
+        }
+        any = true;
+    }
+    (any && total + current > 0.0).then_some(total + current)
 }
 
 /// How far apart two amounts may be for one to be the other changed: a price haggled
@@ -160,6 +219,13 @@ mod tests {
         assert!(could_become("twelve hundred and forty quid", "£1,480"));
         assert!(could_become("250 euros", "€300"));
         assert!(!could_become("fifty quid", "€60"));
+        assert!(!could_become("fifty quid", "£9,100"));
+        assert!(!could_become("30 pounds", "£45"));
+        assert_eq!(in_words("twelve hundred and forty quid"), Some(1240.0));
+        assert_eq!(in_words("a hundred and fifty quid"), Some(150.0));
+        assert_eq!(in_words("thirty-five people"), Some(35.0));
+        assert_eq!(in_words("two weeks"), Some(2.0));
+        assert_eq!(in_words("quid"), None);
         // Not numbers: a day for a day, a time for a time.
         assert!(could_become("Saturday", "Sunday"));
         assert!(could_become("Tue", "Thursday"));

@@ -47,13 +47,7 @@ const CHANGE_WORDS: &[&str] = &[
     "misspoke",
     "typo",
     "scrap",
-    // For a while: "we're playing Wednesdays for a bit".
-    "for a bit",
-    "for a while",
-    "for the time being",
-    "until further notice",
-    // "sorry, I meant €7,800 — I misread the message".
-    "meant",
+    // "I misread the message" (and "I meant …", see [`meant_instead`]).
     "misread",
     "misheard",
     // The value said right this time: "the actual order number is …".
@@ -111,8 +105,6 @@ const CHANGE_WORDS: &[&str] = &[
 /// value of its own says the next value it is followed by replaces the earlier one.
 const TAKE_BACK: &[&str] = &[
     "correction",
-    "misread",
-    "misheard",
     "wrong",
     "mistake",
     "misspoke",
@@ -169,6 +161,21 @@ pub(super) fn says_change(text: &str) -> bool {
         words.windows(phrase.len()).any(|p| p == phrase)
     }) || raised_up_to(&words)
         || offered_for(&words)
+        || meant_instead(&words)
+}
+
+/// "sorry, I meant €7,800": "I meant" before what the person meant, not before "to"
+/// ("I meant to pay the £450 deposit", "it was meant to come Tuesday") or nothing
+/// ("this is what I meant").
+fn meant_instead(words: &[&str]) -> bool {
+    words.windows(3).any(|p| {
+        p[0] == "i"
+            && p[1] == "meant"
+            && ![
+                "to", "it", "that", "this", "was", "is", "well", "no", "nothing",
+            ]
+            .contains(&p[2])
+    })
 }
 
 /// "she'll do it for £300": a price offered in place of one named before, unless only
@@ -214,6 +221,10 @@ mod tests {
             "I asked if he'd do it for £300 but he said no"
         ));
         assert!(!says_change("refunds can take up to 10 days"));
+        assert!(says_change("sorry, I meant €7,800"));
+        assert!(!says_change("I meant to pay the £450 deposit yesterday"));
+        assert!(!says_change("the plumber was meant to come Tuesday"));
+        assert!(!says_change("this is what I meant"));
         assert!(says_change(
             "Korrektur: der Dachdecker kommt erst am 28.04."
         ));

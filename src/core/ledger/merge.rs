@@ -820,6 +820,36 @@ mod tests {
     }
 
     #[test]
+    fn a_change_for_a_while_or_a_value_meant_replaces_and_a_plan_does_not() {
+        let thursday = user("We play every other Thursday at 7, at Dev's flat.");
+        let for_a_bit = user(
+            "Dev's flat is getting repainted so we're playing Wednesdays for a bit, same time.",
+        );
+        let merged = merge(&[thursday.clone(), for_a_bit]);
+        assert!(
+            !merged.iter().any(|l| l.text == thursday.text),
+            "{merged:?}"
+        );
+        for (old, new) in [
+            (
+                "Band practice is on Thursdays at the hall.",
+                "After chatting for a while, band practice on Mondays suits Sam better.",
+            ),
+            (
+                "the plumber's coming Thursday.",
+                "the plumber was meant to come Tuesday originally.",
+            ),
+            (
+                "The deposit is £400.",
+                "I meant to pay the £450 deposit yesterday but forgot.",
+            ),
+        ] {
+            let merged = merge(&[user(old), user(new)]);
+            assert!(merged.iter().any(|l| l.text == old), "{new}: {merged:?}");
+        }
+    }
+
+    #[test]
     fn an_old_value_named_by_its_last_part_is_replaced() {
         let set = user("I gave it a fixed address, 192.168.1.40.");
         let pi = user("The Pi-hole is at 192.168.1.2.");
@@ -836,5 +866,23 @@ mod tests {
         let other = user("The printer is .40 on the old range, 10.0.0.50 is the camera.");
         let merged = merge(&[port.clone(), other]);
         assert!(merged.iter().any(|l| l.text == port.text), "{merged:?}");
+        // A part said to stay, a date's day, a second phone line: no change.
+        for (old, new) in [
+            (
+                "Our gateway is 192.168.1.1.",
+                "Gateway stays .1, the NAS moved to 192.168.1.50.",
+            ),
+            (
+                "Release date is 2027-03-14.",
+                "Beta ships on 2027-03-20, -14 is still the release.",
+            ),
+            (
+                "The office line is 07700-900-124.",
+                "Call 07700-900-123 or -124 for support.",
+            ),
+        ] {
+            let merged = merge(&[user(old), user(new)]);
+            assert!(merged.iter().any(|l| l.text == old), "{merged:?}");
+        }
     }
 }

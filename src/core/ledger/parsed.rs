@@ -83,6 +83,7 @@ impl Parsed {
     pub(super) fn new(line: &LedgerLine) -> Parsed {
         let lower = line.text.to_lowercase();
         let values = values(&line.text);
+        let change = says_change(&line.text) || closes_a_value(&line.text, &values);
         let words = subject_words(&line.text, &values);
         let kinds: Vec<Kind> = values.iter().map(|v| kind(v)).collect();
         let entities = values
@@ -97,7 +98,7 @@ impl Parsed {
             entities,
             values,
             words,
-            change: says_change(&line.text),
+            change,
             takes_back: split_sentences(&line.text).first().is_some_and(|first| {
                 // The sentence, or the clause that opens it ("actually scrap the earlier
                 // trip price, the school texted: … so it's €22 all in").
@@ -255,9 +256,23 @@ const HEAD_WORDS: usize = 6;
 /// The subject words among the few before `value` in `text`, wherever it is said ("I
 /// meant €7,800 — he offered €7,800": the offer heads the second).
 pub(super) fn heads(text: &str, value: &str) -> Vec<String> {
-    text.match_indices(value)
-        .flat_map(|(at, _)| heads_before(&text[..at]))
+    sayings(text, value)
+        .flat_map(|at| heads_before(&text[..at]))
         .collect()
+}
+
+/// Where `value` is said in `text` as itself, not inside a longer word or number ("40"
+/// in "1,440", "Ann" in "Annual").
+fn sayings<'a>(text: &'a str, value: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    text.match_indices(value)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let (first, last) = (value.chars().next(), value.chars().last());
+            let glued_before = word(first) && word(text[..at].chars().last());
+            let glued_after = word(last) && word(text[at + value.len()..].chars().next());
+            !glued_before && !glued_after
+        })
 }
 
 /// The subject words among the last few of `before` (what a value standing after it
@@ -382,8 +397,8 @@ fn own_clause<'a>(after: &[&'a str], limit: usize) -> Vec<&'a str> {
 /// colons and dashes around each saying of it.
 pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
     let bound = |c: char| ",;:.!?—–\n".contains(c);
-    text.match_indices(value)
-        .flat_map(|(at, _)| {
+    sayings(text, value)
+        .flat_map(|at| {
             let start = text[..at]
                 .char_indices()
                 .rfind(|(_, c)| bound(*c))
@@ -400,6 +415,34 @@ pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
 fn bare_word(w: &str) -> String {
     w.trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase()
+}
+
+/// "Instead" closing the value's clause is said of it: "the cake is coming from Betty's
+/// in Harrogate instead", and so is a change for a while: "we're playing Wednesdays for
+/// a bit". Read in the words right after the value, up to a stop or comma ("while" is
+/// no new clause here).
+fn closes_with_change(after: &[&str]) -> bool {
+    let mut closing = Vec::new();
+    for w in after.iter().take(INSTEAD_AFTER) {
+        closing.push(bare_word(w));
+        if w.ends_with([',', '.', ';', ':', '!', '?']) {
+            break;
+        }
+    }
+    CLOSING_CHANGES.iter().any(|p| {
+        let phrase: Vec<&str> = p.split(' ').collect();
+        closing.windows(phrase.len()).any(|w| w == phrase)
+    })
+}
+
+/// Whether a change closes the clause of one of `values` in `text`.
+fn closes_a_value(text: &str, values: &[String]) -> bool {
+    values.iter().any(|v| {
+        text.find(v.as_str()).is_some_and(|at| {
+            let after: Vec<&str> = text[at + v.len()..].split_whitespace().collect();
+            closes_with_change(&after)
+        })
+    })
 }
 
 /// What closes a value's clause to say it replaces another, for good or for a while.
@@ -430,17 +473,7 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
     // now there is a petition" the "now" is said of the petition (measured: it replaced
     // "rent for a full plot is £35 a year", the two sharing "plot").
     let own = own_clause(&after, CHANGE_AFTER);
-    // "Instead" closing the value's clause is said of it: "the cake is coming from
-    // Betty's in Harrogate instead", and so is a change for a while: "we're playing
-    // Wednesdays for a bit".
-    let closing: Vec<String> = own_clause(&after, INSTEAD_AFTER)
-        .iter()
-        .map(|w| bare_word(w))
-        .collect();
-    if CLOSING_CHANGES.iter().any(|p| {
-        let phrase: Vec<&str> = p.split(' ').collect();
-        closing.windows(phrase.len()).any(|w| w == phrase)
-    }) {
+    if closes_with_change(&after) {
         return true;
     }
     // Kept in its case: a capital inside a sentence is a name's, not a change.

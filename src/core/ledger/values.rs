@@ -107,11 +107,12 @@ static LOWER_NAME: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A name typed in lower case where the words around it say it is one: after "is
 /// called" or "named" ("the admin account is called bartek", "a dog named rufus"), or
-/// before standing in for someone ("jamie's filling in on drums"). Measured: both lines
-/// left the ledger as prose, and the user name and the new drummer with them.
+/// opening a clause that stands in for someone ("… and jamie's filling in on drums").
+/// Measured: both lines left the ledger as prose, and the user name and the new drummer
+/// with them. Not "it's called off", "is called twice", "mum's standing in the queue".
 static NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i:\b(?:is|'s|’s|are|was|were|be)\s+called|\bnamed)\s+(\p{Ll}[\p{Ll}\d._-]{2,})(?:\s*[,.;!?)]|\s*$|\s+and\b)|\b(\p{Ll}{3,})(?:'s|’s|'ll|\s+is|\s+will(?:\s+be)?)\s+(?:filling\s+in|fill\s+in|covering\s+for|standing\s+in|stand\s+in|stepping\s+in|step\s+in|subbing)\b",
+        r"(?i:\b(?:is|'s|’s|are|was|were|be)\s+called|\bnamed)\s+(\p{Ll}[\p{Ll}\d_-]{2,}(?:\.[\p{Ll}\d_-]+)*)(?:\s*[,.;!?)]|\s*$|\s+and\b)|(?:^|[,;.!?]\s*|\b(?:and|so|but|then|now)\s+)(\p{Ll}{3,})(?:'s|’s|'ll|\s+is|\s+will(?:\s+be)?)\s+(?:(?:filling|standing|stepping|fill|stand|step)\s+in\s+(?:for|on|as)|covering\s+for|subbing\s+(?:for|in))\b",
     )
 });
 
@@ -131,12 +132,14 @@ static PLACE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// What a word is after "password is", "pin:", "username =", "the password to the
-/// tunnel is 'saltwind'": a credential need not look like a value
-/// ("correcthorsebattery"). Words that say where it is written are not it.
+/// What a word is after "password is", "pin:", "username =": a credential need not look
+/// like a value ("correcthorsebattery"). Words that say where it is written are not it.
+/// Said with what it opens ("the password to the tunnel is 'saltwind'", "the pin for
+/// the garage is 4471"), only in quotes or with a figure: "the password for the guest
+/// network is expired" names none.
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)(?:\s+(?:to|for|of|on)(?:\s+[\w'’-]+){1,3}?)?\s*(?:is|=|:)\s+['‘“]?([^\s,;'‘’“”]{3,}[^\s,;.!?'‘’“”])",
+        r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)(?:\s*(?:is|=|:)\s+['‘“]?([^\s,;'‘’“”][^\s,;]{2,}[^\s,;.!?'‘’“”])|\s+(?:to|for|of|on)(?:\s+[\w'’-]+){1,3}?\s+(?:is|=|:)\s+(?:['‘“]([^\s'‘’“”]{3,})['’”]|([^\s,;]*\d[^\s,;]*[^\s,;.!?])))",
     )
 });
 /// Words a capture after "password is", "my sister", "can't have" or "dr" may land on
@@ -221,6 +224,21 @@ const NOT_A_THING: &[&str] = &[
     "them",
     "him",
     "her",
+    "back",
+    "away",
+    "twice",
+    "once",
+    "early",
+    "late",
+    "something",
+    "daily",
+    "weekly",
+    "hourly",
+    "monthly",
+    "only",
+    "often",
+    "first",
+    "last",
     "he",
     "she",
     "who",
@@ -401,7 +419,12 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
                 .chain(NAMED.captures_iter(sentence))
                 .chain(DIET.captures_iter(sentence))
                 .filter_map(|c| c.iter().skip(1).flatten().next())
-                .filter(|m| !NOT_A_THING.contains(&m.as_str().to_lowercase().as_str())),
+                .filter(|m| {
+                    let w = m.as_str().to_lowercase();
+                    // "is called automatically": a long "-ly" word is how, not who.
+                    let how = w.len() >= 8 && w.ends_with("ly");
+                    !NOT_A_THING.contains(&w.as_str()) && !how
+                }),
         )
     {
         if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
@@ -684,6 +707,7 @@ mod tests {
                 "saltwind",
             ),
             ("the pin for the garage is 4471", "4471"),
+            ("the password is don't-panic", "don't-panic"),
             (
                 "they quoted twelve hundred and forty quid for the bumper",
                 "twelve hundred and forty quid",
@@ -718,6 +742,17 @@ mod tests {
             ("I can't have the day off", "the"),
             ("the wifi is really slow", "really"),
             ("the password is wrong", "wrong"),
+            ("the match is called off.", "off"),
+            ("this function is called twice.", "twice"),
+            ("it's called automatically.", "automatically"),
+            ("the water is standing in the basement", "water"),
+            ("my dad's covering for me", "dad"),
+            ("mum's standing in the queue", "mum"),
+            ("the pin for the map is below", "below"),
+            (
+                "the wifi password for the guest network is expired now",
+                "expired",
+            ),
         ] {
             assert!(
                 !values(sentence).iter().any(|v| v == word),
