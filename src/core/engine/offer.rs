@@ -161,22 +161,45 @@ impl Engine {
 }
 
 /// Whether a message of the person's turns the conversation to the workspace: a path or a
-/// file name with a known extension, code (a fence or `inline`), or a word for files,
-/// folders, scripts or commands (in a few languages). Words alone like "code" do not
-/// count: a buzzer code is not source code.
+/// file name with a known extension, code (a fence or `inline`), a word only software
+/// uses ("repo", "terminal", "git"), or a word for files, folders, scripts or commands
+/// (in a few languages) beside something done to them ("read the file", "list the
+/// folder"). Words alone like "code" do not count: a buzzer code is not source code, and
+/// "a folder of stuff" from the allotment's last secretary is paper (measured: offered
+/// the file tools for it, the real 0.5B wrote `read_file` calls as text into 13 of its
+/// 44 replies, and answered a question about the shed's key code with one).
 pub fn mentions_workspace(text: &str) -> bool {
     if text.contains("```") || inline_code(text) {
         return true;
     }
-    text.split_whitespace().any(|raw| {
-        let w = raw.trim_matches(|c: char| !c.is_alphanumeric() && !"/\\~._-".contains(c));
-        let w = w.trim_end_matches(['.', ',']);
-        path_like(w) || file_name(w) || WORKSPACE_WORDS.contains(&w.to_lowercase().as_str())
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|raw| {
+            raw.trim_matches(|c: char| !c.is_alphanumeric() && !"/\\~._-".contains(c))
+                .trim_end_matches(['.', ','])
+                .to_string()
+        })
+        .collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    // A verb, not the noun after an article ("compile a list", "went for a run").
+    let done_to = lower.iter().enumerate().any(|(i, w)| {
+        WORKSPACE_VERBS.contains(&w.as_str())
+            && !i
+                .checked_sub(1)
+                .is_some_and(|j| DETERMINERS.contains(&lower[j].as_str()))
+    });
+    words.iter().zip(&lower).any(|(w, l)| {
+        path_like(w)
+            || file_name(w)
+            || WORKSPACE_WORDS.contains(&l.as_str())
+            || done_to && THINGS_OF_FILES.contains(&l.as_str())
     })
 }
 
-/// Words that say the talk is about files, folders, scripts or commands.
-const WORKSPACE_WORDS: &[&str] = &[
+/// Words for files, folders, scripts and commands, which life has too ("a folder of
+/// stuff", "file a claim", "the script for the play", "Terminal 5", "compile a list"):
+/// the workspace only beside one of [`WORKSPACE_VERBS`].
+const THINGS_OF_FILES: &[&str] = &[
     "file",
     "files",
     "filename",
@@ -184,10 +207,6 @@ const WORKSPACE_WORDS: &[&str] = &[
     "folders",
     "directory",
     "directories",
-    "repo",
-    "repos",
-    "repository",
-    "codebase",
     "script",
     "scripts",
     "command",
@@ -195,12 +214,7 @@ const WORKSPACE_WORDS: &[&str] = &[
     "terminal",
     "shell",
     "compile",
-    "compiler",
-    "traceback",
-    "stacktrace",
-    "git",
     "cargo",
-    "npm",
     "datei",
     "dateien",
     "ordner",
@@ -215,6 +229,58 @@ const WORKSPACE_WORDS: &[&str] = &[
     "directorio",
     "arquivo",
     "arquivos",
+];
+
+/// Words before a noun.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "my", "your", "our", "his", "her", "their", "this", "that", "its",
+];
+
+/// What is done to a file, a folder or a command.
+const WORKSPACE_VERBS: &[&str] = &[
+    "read",
+    "open",
+    "edit",
+    "list",
+    "show",
+    "search",
+    "grep",
+    "run",
+    "execute",
+    "save",
+    "create",
+    "delete",
+    "rename",
+    "cat",
+    "ls",
+    "lesen",
+    "öffnen",
+    "ausführen",
+    "lis",
+    "lire",
+    "ouvre",
+    "ouvrir",
+    "exécute",
+    "lee",
+    "leer",
+    "abre",
+    "abrir",
+    "ejecuta",
+    "ler",
+    "executa",
+];
+
+/// Words only software uses: the talk is about the workspace.
+const WORKSPACE_WORDS: &[&str] = &[
+    "repo",
+    "repos",
+    "repository",
+    "codebase",
+    "compiler",
+    "traceback",
+    "stacktrace",
+    "git",
+    "npm",
 ];
 
 /// File extensions that make `name.ext` a file name rather than an abbreviation, a
@@ -293,6 +359,10 @@ mod tests {
             "book it on haus-ahorn.ch or https://example.com/a/b/c",
             "it costs €1,450 and/or CHF 180 per head, 24/7",
             "meet at St. Pancras at 7.30",
+            "i have a folder of stuff and no idea what any of it means",
+            "I need to file a claim with the insurer",
+            "Wen wrote the script for the leaving speech",
+            "we fly from Terminal 5 and I'll compile a list of what to pack",
         ] {
             assert!(!mentions_workspace(no), "{no}");
         }
