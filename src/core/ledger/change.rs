@@ -156,12 +156,18 @@ pub(super) fn says_change(text: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    CHANGE_WORDS.iter().any(|w| {
-        let phrase: Vec<&str> = w.split(' ').collect();
-        words.windows(phrase.len()).any(|p| p == phrase)
-    }) || raised_up_to(&words)
+    CHANGE_WORDS.iter().any(|w| holds_phrase(&words, w))
+        || raised_up_to(&words)
         || offered_for(&words)
         || meant_instead(&words)
+}
+
+/// Whether `words` hold `phrase` (words split by spaces) one after another.
+pub(super) fn holds_phrase<S: AsRef<str>>(words: &[S], phrase: &str) -> bool {
+    let phrase: Vec<&str> = phrase.split(' ').collect();
+    words
+        .windows(phrase.len())
+        .any(|w| w.iter().map(AsRef::as_ref).eq(phrase.iter().copied()))
 }
 
 /// "sorry, I meant €7,800": "I meant" before what the person meant, not before "to"

@@ -6,7 +6,7 @@
 use super::LedgerLine;
 use super::mend::corrected;
 use super::parsed::{Parsed, REPLACED};
-use super::supersede::{different_things, said_of_the_last, supersedes, tail_named};
+use super::supersede::{different_things, said_of_the_last, supersedes};
 use super::values::Kind;
 use std::collections::{HashMap, HashSet};
 
@@ -90,7 +90,8 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
         }
         if parsed.line.user {
             candidates.extend(
-                tail_named(&parsed)
+                parsed
+                    .tails
                     .iter()
                     .filter_map(|v| by_value.get(v))
                     .flatten(),

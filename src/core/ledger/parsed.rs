@@ -5,7 +5,7 @@
 
 use super::LedgerLine;
 use super::becomes::{clock_time, could_become, weekday};
-use super::change::{says_change, takes_back};
+use super::change::{holds_phrase, says_change, takes_back};
 use super::values::{Kind, kind, values};
 use crate::core::prose::split_sentences;
 
@@ -65,6 +65,9 @@ pub(super) struct Parsed {
     /// ("That was wrong. … the slot is Tuesday afternoons"): the change is said of every
     /// value that follows.
     pub(super) takes_back: bool,
+    /// Earlier values this line names by their last part only (see [`named_by_tail`]),
+    /// read once: every line it is held against asks.
+    pub(super) tails: Vec<String>,
     pub(super) kinds: Vec<Kind>,
     /// The named things it is about (lower case): lines about different ones are about
     /// different things, whatever words they share ("service-13" is not "service-14").
@@ -92,7 +95,7 @@ impl Parsed {
             .filter(|(_, k)| **k == Kind::Entity)
             .map(|(v, _)| v.to_lowercase())
             .collect();
-        Parsed {
+        let mut parsed = Parsed {
             lower_values: values.iter().map(|v| v.to_lowercase()).collect(),
             kinds,
             entities,
@@ -110,9 +113,82 @@ impl Parsed {
             lower,
             line: line.clone(),
             about: Vec::new(),
-        }
+            tails: Vec::new(),
+        };
+        parsed.tails = named_by_tail(&parsed);
+        parsed
     }
 }
+
+/// Earlier values `newer` names by their last part only, beside a value that differs
+/// from them in that part and that the change is said of: "the printer had already
+/// grabbed .40, so the NAS is on 192.168.1.50 now" names 192.168.1.40 (lower case).
+/// Measured: the old address stayed in the ledger beside the new one, in a line that
+/// said only "it". Only a part after a dot (an address's last number, a version's last
+/// figure), and not one said to stay ("the gateway stays .1") or offered beside it
+/// ("-123 or -124"): a dash or slash part is a date's day or a phone line's.
+fn named_by_tail(newer: &Parsed) -> Vec<String> {
+    let words: Vec<&str> = newer.lower.split_whitespace().collect();
+    let tails: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let next = words.get(i + 1).map(|w| bare_word(w)).unwrap_or_default();
+            let before = i
+                .checked_sub(1)
+                .map(|j| bare_word(words[j]))
+                .unwrap_or_default();
+            !STAYS.contains(&next.as_str()) && !STAYS.contains(&before.as_str())
+        })
+        .map(|(_, w)| {
+            w.trim_end_matches([',', ';', '!', '?', ')'])
+                .trim_end_matches('.')
+        })
+        .filter(|w| {
+            w.len() >= 2 && w.starts_with('.') && w[1..].chars().all(|c| c.is_ascii_digit())
+        })
+        .collect();
+    if tails.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (nv, said) in newer.lower_values.iter().zip(&newer.values) {
+        let Some(cut) = nv.rfind('.') else {
+            continue;
+        };
+        let stem = &nv[..cut];
+        if stem.chars().filter(char::is_ascii_alphanumeric).count() < 3
+            || !newer.change_said_of(said)
+        {
+            continue;
+        }
+        for tail in &tails {
+            let old = format!("{stem}{tail}");
+            if old != *nv && !out.contains(&old) {
+                out.push(old);
+            }
+        }
+    }
+    out
+}
+
+/// Words beside a value's last part that say it stays or is one of two: "the gateway
+/// stays .1", ".1 is still the gateway", "-123 or .124".
+const STAYS: &[&str] = &[
+    "stays",
+    "stay",
+    "still",
+    "remains",
+    "remain",
+    "unchanged",
+    "keeps",
+    "keep",
+    "kept",
+    "or",
+    "and",
+    "too",
+    "also",
+];
 
 /// What comes before a value a line names as replaced: "not Lisbon", "from 14 days",
 /// "statt 85.000 €", "en vez de 62,50 €", "120, no 110".
@@ -429,10 +505,7 @@ fn closes_with_change(after: &[&str]) -> bool {
             break;
         }
     }
-    CLOSING_CHANGES.iter().any(|p| {
-        let phrase: Vec<&str> = p.split(' ').collect();
-        closing.windows(phrase.len()).any(|w| w == phrase)
-    })
+    CLOSING_CHANGES.iter().any(|p| holds_phrase(&closing, p))
 }
 
 /// Whether a change closes the clause of one of `values` in `text`.

@@ -117,74 +117,6 @@ pub(super) fn said_of_the_last(newer: &Parsed, slots: &[Option<Parsed>]) -> Opti
     }
 }
 
-/// Earlier values `newer` names by their last part only, beside a value that differs
-/// from them in that part and that the change is said of: "the printer had already
-/// grabbed .40, so the NAS is on 192.168.1.50 now" names 192.168.1.40 (lower case).
-/// Measured: the old address stayed in the ledger beside the new one, in a line that
-/// said only "it". Only a part after a dot (an address's last number, a version's last
-/// figure), and not one said to stay ("the gateway stays .1") or offered beside it
-/// ("-123 or -124"): a dash or slash part is a date's day or a phone line's.
-pub(super) fn tail_named(newer: &Parsed) -> Vec<String> {
-    let words: Vec<&str> = newer.lower.split_whitespace().collect();
-    let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
-    let tails: Vec<&str> = words
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| {
-            let next = words.get(i + 1).map(|w| bare(w)).unwrap_or_default();
-            let before = i.checked_sub(1).map(|j| bare(words[j])).unwrap_or_default();
-            !STAYS.contains(&next.as_str()) && !STAYS.contains(&before.as_str())
-        })
-        .map(|(_, w)| {
-            w.trim_end_matches([',', ';', '!', '?', ')'])
-                .trim_end_matches('.')
-        })
-        .filter(|w| {
-            w.len() >= 2 && w.starts_with('.') && w[1..].chars().all(|c| c.is_ascii_digit())
-        })
-        .collect();
-    if tails.is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for (nv, said) in newer.lower_values.iter().zip(&newer.values) {
-        let Some(cut) = nv.rfind('.') else {
-            continue;
-        };
-        let stem = &nv[..cut];
-        if stem.chars().filter(char::is_ascii_alphanumeric).count() < 3
-            || !newer.change_said_of(said)
-        {
-            continue;
-        }
-        for tail in &tails {
-            let old = format!("{stem}{tail}");
-            if old != *nv && !out.contains(&old) {
-                out.push(old);
-            }
-        }
-    }
-    out
-}
-
-/// Words beside a value's last part that say it stays or is one of two: "the gateway
-/// stays .1", ".1 is still the gateway", "-123 or .124".
-const STAYS: &[&str] = &[
-    "stays",
-    "stay",
-    "still",
-    "remains",
-    "remain",
-    "unchanged",
-    "keeps",
-    "keep",
-    "kept",
-    "or",
-    "and",
-    "too",
-    "also",
-];
-
 /// Whether `newer` supersedes `older`.
 pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // Pasted material (a rule book, a config) restates its own values; it does not
@@ -200,9 +132,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // "now Porto, not Lisbon": the old value named as replaced beside a new one
     // ("src/a.rs:41" extends "src/a.rs", it does not replace it).
     if named_replaced(newer, older).is_some()
-        || tail_named(newer)
-            .iter()
-            .any(|v| older.lower_values.contains(v))
+        || newer.tails.iter().any(|v| older.lower_values.contains(v))
     {
         return true;
     }
