@@ -15,6 +15,7 @@ mod car_claim;
 mod car_hunt;
 mod classic;
 mod coding24;
+mod conf_talk;
 mod dads_meds;
 mod dnd_campaign;
 mod first_week;
@@ -22,6 +23,7 @@ mod fits;
 mod flat_texts;
 mod freelance_tax;
 mod homelab;
+mod job_offer;
 mod lab_notebook;
 mod leaving_do;
 mod marathon;
@@ -272,6 +274,8 @@ pub fn all() -> Vec<Scenario> {
         band_gig::band_gig(),
         car_claim::car_claim(),
         dnd_campaign::dnd_campaign(),
+        job_offer::job_offer(),
+        conf_talk::conf_talk(),
     ]
 }
 
