@@ -10,6 +10,7 @@
 mod allotment;
 mod altbau;
 mod band_gig;
+mod bathroom;
 mod boda;
 mod car_claim;
 mod car_hunt;
@@ -276,6 +277,7 @@ pub fn all() -> Vec<Scenario> {
         dnd_campaign::dnd_campaign(),
         job_offer::job_offer(),
         conf_talk::conf_talk(),
+        bathroom::bathroom(),
     ]
 }
 
