@@ -489,7 +489,9 @@ fn the_ledger_alone_keeps_the_facts_of_the_unseen_chats() {
 /// standing, an allergy with no figure was no fact; "the admin account is called
 /// bartek" and "jamie's filling in on drums" were prose, "presales are at 64 which seems
 /// good?" a question, and "grabbed .40, so the NAS is on 192.168.1.50 now" left the old
-/// address standing.
+/// address standing; a pasted offer's "Base salary: NOK 812,000" stood beside "she came
+/// back with 860k, so that's the new number", and its "Start date: 4 January 2027"
+/// beside "it's not the 4th it's the 11th of January".
 #[test]
 fn the_ledger_alone_keeps_the_facts_of_the_chats_people_text() {
     let lost = ledger_losses(&[
@@ -502,6 +504,8 @@ fn the_ledger_alone_keeps_the_facts_of_the_chats_people_text() {
         "visa_run",
         "car_claim",
         "dnd_campaign",
+        "job_offer",
+        "conf_talk",
     ]);
     assert!(
         lost.is_empty(),

@@ -59,17 +59,7 @@ fn dates(s: &str) -> String {
         ))
     });
     // The day as an ordinal, which also ends it: "may 3rd" is not in "may 30th".
-    let day = |d: &str| {
-        let n = d.parse::<u32>().unwrap_or(0);
-        let suffix = match (n % 10, n % 100) {
-            (_, 11..=13) => "th",
-            (1, _) => "st",
-            (2, _) => "nd",
-            (3, _) => "rd",
-            _ => "th",
-        };
-        format!("{n}{suffix}")
-    };
+    let day = |d: &str| ordinal(d.parse::<u32>().unwrap_or(0));
     let written = |month: &str, d: &str, year: Option<&str>| match year {
         Some(y) => format!("{month} {} {y}", day(d)),
         None => format!("{month} {}", day(d)),
@@ -292,4 +282,16 @@ pub fn positions(text: &str, value: &str) -> Vec<usize> {
 /// Whether `value` stands in `text` as a whole ([`positions`]).
 pub fn holds(text: &str, value: &str) -> bool {
     !positions(text, value).is_empty()
+}
+
+/// A day of the month as it is said: "1st", "2nd", "11th", "23rd".
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -42,6 +42,16 @@ const ASKED_ABOUT: &[&str] = &[
     "anyone", "anybody", "someone", "somebody", "people", "the", "my", "our", "your", "their", "u",
     "ya",
 ];
+/// Auxiliaries that ask before "a"/"an" ("would a 2 hour drive be too much"); not "was
+/// a great gig", "has a 3 year warranty", "do a backup", said without their subject.
+/// Nor "is a 3 bed semi, £1,450 pcm", "did a 5k this morning", "should a parcel come …,
+/// leave it with …".
+const A_THING_ASKED: &[&str] = &["would", "could", "can", "will", "does"];
+/// Auxiliaries that ask before a name ("would Toronto get …", "is Sam coming"); not
+/// "did", "do", "have", "has", "was" ("Did Parkrun in 24:10", "Have Covid so …").
+const NAME_ASKED: &[&str] = &[
+    "would", "could", "should", "can", "will", "shall", "does", "is", "are",
+];
 /// After a wh-word: a verb or a measure, so the sentence asks ("how early do …", "what
 /// is …"), where "when the kitchen arrives, …" or "what we decided: …" tells.
 const ASKED_HOW: &[&str] = &[
@@ -69,7 +79,23 @@ pub fn asks(sentence: &str) -> bool {
     {
         return false;
     }
-    worded_as_question(s)
+    worded_as_question(s) || asks_opinion(s)
+}
+
+/// Tails that ask what the other thinks of what was just said ("would Toronto get the top
+/// end do you think"): the sentence asks whatever its opening.
+/// Not "you think" alone ("it's cheaper than you think"), "or not" ("whether she likes
+/// it or not") or "you reckon" alone ("bigger than you reckon", "whatever you reckon").
+const OPINION_TAILS: &[&str] = &["do you think", "d'you think", "do you reckon"];
+
+fn asks_opinion(s: &str) -> bool {
+    let s = s
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+        .replace('’', "'");
+    OPINION_TAILS
+        .iter()
+        .any(|t| s.strip_suffix(t).is_some_and(|b| b.ends_with([' ', ','])))
 }
 
 /// Whether `s` is worded as a question: a wh-word or an auxiliary opens it, after the
@@ -78,16 +104,25 @@ fn worded_as_question(s: &str) -> bool {
     let mut words = s
         .split_whitespace()
         .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .replace('’', "'")
-                .to_lowercase()
+            let bare = w
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .replace('’', "'");
+            // A capital, not a word in capitals for emphasis ("Do NOT book …").
+            let named = bare.starts_with(char::is_uppercase)
+                && bare != "I"
+                && !bare.chars().all(|c| !c.is_lowercase());
+            (bare.to_lowercase(), named)
         })
         // "random but what's a good first phrase …", "oh and is it …": the question
         // starts after the words people open a message with.
-        .skip_while(|w| OPENERS.contains(&w.as_str()));
-    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        .skip_while(|(w, _)| OPENERS.contains(&w.as_str()));
+    let (Some((first, first_named)), Some((second, named))) = (words.next(), words.next()) else {
         return false;
     };
+    // "Will Smith is the plumber": a name, not an auxiliary, opens it; "Did Parkrun in
+    // 24:10", "Have Monday off": a statement without its subject.
+    let named = named && NAME_ASKED.contains(&first.as_str()) && !(first == "will" && first_named);
+    let mut words = words.map(|(w, _)| w);
     // "anyone know a plumber in Leeds??"
     if ["anyone", "anybody"].contains(&first.as_str()) {
         return true;
@@ -107,8 +142,13 @@ fn worded_as_question(s: &str) -> bool {
             || ["which", "what", "whose"].contains(&first.as_str())
                 && AUXILIARIES.contains(&third.as_str())
     } else {
-        // "is 62 square metres big …": a measure as the subject.
-        ASKED_ABOUT.contains(&second.as_str()) || second.starts_with(|c: char| c.is_ascii_digit())
+        // "is 62 square metres big …": a measure as the subject; "would Toronto get …",
+        // "is a 1 hour connection too tight": a name or a thing ("do a backup" and "have
+        // a look" tell).
+        ASKED_ABOUT.contains(&second.as_str())
+            || second.starts_with(|c: char| c.is_ascii_digit())
+            || named
+            || ["a", "an"].contains(&second.as_str()) && A_THING_ASKED.contains(&first.as_str())
     }
 }
 
@@ -390,6 +430,10 @@ mod asks_tests {
             "is that even legal??",
             "can u do the 14th??",
             "anyone know a plumber in Leeds??",
+            "would Toronto get the top end do you think",
+            "would a 1 hour 10 minute connection in Copenhagen be too tight",
+            "can Priya do the Tuesday",
+            "the blue one's better do you reckon",
         ] {
             assert!(asks(q), "{q}");
         }
@@ -407,6 +451,20 @@ mod asks_tests {
             "ok so it's happening",
             "right, the code is 4471",
             "she wants 6 months upfront??",
+            "do a backup before the upgrade",
+            "I think so, do you",
+            "Did I mention the Tuesday slot is gone.",
+            "Will Smith is the plumber, his number is 07700 900 123",
+            "it's cheaper than you think",
+            "we're going whether she likes it or not",
+            "was a 2 hour drive in the end",
+            "has a 3 year warranty",
+            "Did Parkrun in 24:10",
+            "Have Monday off so the viewing can be 10am",
+            "Do NOT book the 6am flight, the 9:40 is fine",
+            "Did a 5k this morning in 24:10",
+            "Is a 3 bed semi, £1,450 pcm",
+            "62 square metres is bigger than you reckon",
         ] {
             assert!(!asks(s), "{s}");
         }

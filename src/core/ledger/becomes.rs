@@ -2,7 +2,8 @@
 //! and size, a day with a day, a clock time with a clock time, a date with a date. Read
 //! by superseding and mending; the values themselves and their kinds are `values.rs`.
 
-use super::values::{HOUR_WORD, Kind, SAID_IN_WORDS, kind, re};
+use super::patterns::{CURRENCY_CODE, HOUR_WORD, re};
+use super::values::{Kind, SAID_IN_WORDS, kind};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -13,7 +14,15 @@ pub(super) fn unit(value: &str) -> String {
     let digit = |c: char| c.is_ascii_digit();
     let unit = match (value.find(digit), value.rfind(digit)) {
         (Some(first), Some(last)) => {
-            format!("{}{}", value[..first].trim(), value[last + 1..].trim()).to_lowercase()
+            let (sign, after) = (value[..first].trim(), value[last + 1..].trim());
+            let after = match multiplier(sign, after) {
+                // "£3.5k" is pounds; "12k" alone may be miles or money: counted in
+                // thousands, which only a bare number or a currency's code can be.
+                Some((_, rest)) if !sign.is_empty() => rest,
+                Some((_, "")) => THOUSANDS,
+                _ => after,
+            };
+            format!("{sign}{after}").to_lowercase()
         }
         // "two days" is counted in days (measured: as a bare amount it could be any
         // other, and "that's two days gone" wrote itself over "3.2 mg/mL").
@@ -29,6 +38,33 @@ pub(super) fn unit(value: &str) -> String {
         "dollar" | "dollars" | "bucks" | "usd" => "$".to_string(),
         _ => unit,
     }
+}
+
+/// The unit of "12k" and "40 grand": thousands of something unsaid.
+const THOUSANDS: &str = "k";
+
+/// Whether `unit` is a currency's code ("nok"), which "860k" may be counted in.
+fn currency_code(unit: &str) -> bool {
+    CODED_UNIT.is_match(unit)
+}
+
+static CODED_UNIT: LazyLock<Regex> = LazyLock::new(|| re(&format!("^(?i:{CURRENCY_CODE})$")));
+
+/// A figure's multiplier and what follows it: "860k" is 860 thousand and bare, "£3.5k"
+/// thousands of pounds, "$2m" millions ("2m" alone is two metres), "40 grand" thousands.
+/// Measured: "she came back with 860k" could not replace "Base salary: NOK 812,000".
+fn multiplier<'a>(sign: &str, after: &'a str) -> Option<(f64, &'a str)> {
+    let word = after
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default();
+    let times = match word.to_lowercase().as_str() {
+        "k" | "grand" => 1e3,
+        "m" | "mn" if !sign.is_empty() => 1e6,
+        "bn" => 1e9,
+        _ => return None,
+    };
+    Some((times, after[word.len()..].trim()))
 }
 
 /// The size of a number's first figure, read the way it is written: "£9,400" and
@@ -54,7 +90,11 @@ fn magnitude(value: &str) -> Option<f64> {
     } else {
         figure.replace(',', ".")
     };
-    text.parse().ok()
+    let n: f64 = text.parse().ok()?;
+    let sign = value[..start].trim();
+    let after =
+        value[start..].trim_start_matches(|c: char| c.is_ascii_digit() || c == ',' || c == '.');
+    Some(multiplier(sign, after.trim()).map_or(n, |(times, _)| n * times))
 }
 
 /// The number an amount said in words opens with ("a hundred and fifty", "thirty-five",
@@ -178,7 +218,13 @@ pub(super) fn could_become(old: &str, new: &str) -> bool {
         return true;
     }
     let (ou, nu) = (unit(old), unit(new));
-    if !ou.is_empty() && !nu.is_empty() && ou != nu {
+    let thousands_of = |a: &str, b: &str| a == THOUSANDS && currency_code(b);
+    if !ou.is_empty()
+        && !nu.is_empty()
+        && ou != nu
+        && !thousands_of(&ou, &nu)
+        && !thousands_of(&nu, &ou)
+    {
         return false;
     }
     let (Some(o), Some(n)) = (magnitude(old), magnitude(new)) else {
@@ -221,6 +267,17 @@ mod tests {
         assert!(!could_become("fifty quid", "€60"));
         assert!(!could_become("fifty quid", "£9,100"));
         assert!(!could_become("30 pounds", "£45"));
+        // A multiplier is a size, not a unit.
+        assert!(could_become("NOK 812,000", "860k"));
+        assert!(could_become("£3.5k", "£3,900"));
+        assert!(could_become("$2m", "$2,400,000"));
+        assert!(!could_become("812,000", "860"));
+        assert!(!could_become("2m", "$2m"));
+        assert_eq!(unit("40 grand"), "k");
+        assert_eq!(unit("£3.5k"), "£");
+        // Thousands of miles are no price.
+        assert!(!could_become("12k", "£11,500"));
+        assert!(could_become("12k", "13,000"));
         assert_eq!(in_words("twelve hundred and forty quid"), Some(1240.0));
         assert_eq!(in_words("a hundred and fifty quid"), Some(150.0));
         assert_eq!(in_words("thirty-five people"), Some(35.0));

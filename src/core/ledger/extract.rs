@@ -3,8 +3,11 @@
 
 use super::LedgerLine;
 use super::change::{says_change, takes_back};
+use super::patterns::re;
 use super::values::{Kind, kind, value_spans, values};
 use crate::core::prose::{asks, bare, premise, split_sentences};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Words of context kept before the first value and after the last.
 const WORDS_BEFORE: usize = 12;
@@ -131,6 +134,18 @@ fn refers_back(sentence: &str) -> bool {
         .is_some_and(|w| BACK_REFERENCES.contains(&w.as_str()))
 }
 
+/// A letter's greeting or sign-off and whom it names, closed by a comma or "!" ("Hi
+/// Mateo,", "Dear Ms Løvås,", "Kind regards, Bjørg"; not "Best Western Plus"): measured, a pasted offer letter put "Hi Mateo," in the ledger
+/// for its name. The signature's name on a line of its own stays: it says who wrote.
+fn salutation(sentence: &str) -> bool {
+    static GREETING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?i:hi|hello|hey|hiya|dear|good\s+(?:morning|afternoon|evening)|morning|best|best\s+wishes|(?:kind|warm|best|many)\s+regards|regards|cheers|thanks|many\s+thanks|thank\s+you|yours(?:\s+(?:sincerely|truly|faithfully))?|sincerely|all\s+the\s+best)(?:\s*,?\s+(?:(?i:mr|mrs|ms|dr)\.?\s+)?\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2})?\s*[,!]$|^(?i:best|kind\s+regards|warm\s+regards|best\s+regards|regards|cheers|thanks|many\s+thanks|yours\s+(?:sincerely|truly|faithfully)|all\s+the\s+best),\s*\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2}$",
+        )
+    });
+    GREETING.is_match(sentence.trim())
+}
+
 /// Words a short answer opens with when the person confirms what the model just said:
 /// "yes", "exactly", "sounds good", "let's go with that".
 const CONFIRMATIONS: &[&str] = &[
@@ -211,6 +226,9 @@ fn extract_lines(text: &str, user: bool, questions: bool) -> Vec<LedgerLine> {
         } else {
             s
         };
+        if salutation(s) {
+            continue;
+        }
         let prev = i.checked_sub(1).map(|p| all[p]);
         // "Remember I said the slot was Friday mornings? That was wrong …": a sentence
         // that takes back, with no value of its own, is not joined to what it takes back
@@ -421,6 +439,39 @@ mod tests {
             "Here's what's on the labels:\n- Metacam 1.5 mg/ml: 2.4 ml once a day\n- Vetmedin 5 mg: half a tablet twice a day",
         );
         assert_eq!(label.len(), 2, "{label:?}");
+    }
+
+    #[test]
+    fn a_letters_greeting_and_sign_off_are_no_facts() {
+        let letter = "Hi Mateo,\n\nWe are delighted to offer you the position below.\n\nRole: Senior Data Analyst\nBase salary: NOK 812,000\n\nKind regards,\nBjørg Ødegård\nMobile: +47 915 20 388";
+        let lines: Vec<String> = extract(letter, true).into_iter().map(|l| l.text).collect();
+        assert!(!lines.iter().any(|l| l.contains("Mateo")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("Senior Data Analyst")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("+47 915 20 388")),
+            "{lines:?}"
+        );
+        for greeting in [
+            "Dear Ms Løvås,",
+            "Best regards, Bjørg",
+            "Thanks Sam!",
+            "Hi,",
+        ] {
+            assert!(salutation(greeting), "{greeting}");
+        }
+        for said in [
+            "Dear Sam is the landlord",
+            "Thanks to Sam the van is booked",
+            "Cheers at 8",
+            // A name answered alone, with no comma or "!", may be the answer.
+            "Best Western Plus",
+            "Hello Fresh",
+        ] {
+            assert!(!salutation(said), "{said}");
+        }
     }
 
     #[test]

@@ -35,6 +35,7 @@
 //! says which lines it lets go of first.
 
 mod becomes;
+mod captures;
 mod change;
 mod compact;
 mod corrections;
@@ -44,6 +45,7 @@ mod fit;
 mod mend;
 mod merge;
 mod parsed;
+mod patterns;
 mod supersede;
 mod values;
 mod weight;

@@ -6,8 +6,12 @@
 use super::LedgerLine;
 use super::becomes::{clock_time, could_become, weekday};
 use super::change::{holds_phrase, says_change, takes_back};
+use super::patterns::re;
 use super::values::{Kind, kind, values};
+use crate::core::answer::ordinal;
 use crate::core::prose::split_sentences;
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Words too common to tie two lines to one subject.
 const STOP: &[&str] = &[
@@ -242,6 +246,24 @@ fn replaced_by(lower: &str, said: &str, prefix: &str, kind: Kind) -> bool {
     })
 }
 
+/// The months' first three letters.
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// The day of a date said with its month ("4 January 2027", "March 14th"), as it is said
+/// alone: "4th", "14th".
+fn day_alone(date: &str) -> Option<String> {
+    static DAY: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)^(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b)",
+        )
+    });
+    let caps = DAY.captures(date.trim())?;
+    let n: u32 = caps.get(1).or_else(|| caps.get(2))?.as_str().parse().ok()?;
+    (1..=31).contains(&n).then(|| ordinal(n))
+}
+
 /// What follows a time to call it off: "Saturday's off, … so the test drive is Sunday".
 const CALLED_OFF: &[&str] = &[
     "'s off",
@@ -281,15 +303,31 @@ pub(super) fn named_replaced<'a>(
         .iter()
         .zip(&older.lower_values)
         .zip(&older.kinds)
-        .filter(|((v, _), _)| {
-            newer.values.contains(v) && newer.values.iter().any(|n| !older.values.contains(n))
-        })
+        .filter(|_| newer.values.iter().any(|n| !older.values.contains(n)))
         .find_map(|((v, lv), k)| {
-            let named = REPLACED.iter().any(|p| {
-                [format!("{p}{lv}"), format!("{p}the {lv}")]
-                    .iter()
-                    .any(|said| replaced_by(&newer.lower, said, p, *k))
-            }) || *k == Kind::When && called_off(&newer.lower, lv);
+            // A date is also named by its day alone: "it's not the 4th it's the 11th of
+            // January" after "Start date: 4 January 2027" (measured: both stood).
+            // Weaker than the date said whole, so said of the same thing.
+            // The new date must name the old one's month ("the 11th of January"), and both
+            // lines the same thing (measured otherwise: "the party is the 7th, not the 4th"
+            // took "Mum's birthday is 4 June").
+            let same_thing = older.words.iter().any(|w| newer.words.contains(w));
+            let day = (*k == Kind::When && same_thing && newer.names_month_of(v))
+                .then(|| day_alone(v))
+                .flatten();
+            let named = std::iter::once(lv.as_str())
+                .filter(|_| newer.values.contains(v))
+                .chain(
+                    day.as_deref()
+                        .filter(|d| newer.lower_values.iter().any(|n| n == d)),
+                )
+                .any(|lv| {
+                    REPLACED.iter().any(|p| {
+                        [format!("{p}{lv}"), format!("{p}the {lv}")]
+                            .iter()
+                            .any(|said| replaced_by(&newer.lower, said, p, *k))
+                    }) || *k == Kind::When && called_off(&newer.lower, lv)
+                });
             if named {
                 return Some((v.as_str(), one_new(*k)));
             }
@@ -364,6 +402,22 @@ pub(super) fn heads_before(before: &str) -> Vec<String> {
 /// called Rafe". A name changes only so (measured: that change, naming Rafe, replaced
 /// "Lunch tip from Rafe: … Pho Sen", and the café was lost).
 impl Parsed {
+    /// Whether another of this line's dates names the month `date` names.
+    fn names_month_of(&self, date: &str) -> bool {
+        let month = |v: &str| {
+            v.to_lowercase()
+                .split(|c: char| !c.is_alphabetic())
+                .find(|w| w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m)))
+                .map(|w| w[..3].to_string())
+        };
+        month(date).is_some_and(|m| {
+            self.values
+                .iter()
+                .filter(|v| v.as_str() != date)
+                .any(|v| month(v).as_deref() == Some(m.as_str()))
+        })
+    }
+
     /// The days of the week this line names ("tue" for "Tue", "Tuesday").
     fn days(&self) -> Vec<String> {
         self.values.iter().filter_map(|v| weekday(v)).collect()
@@ -475,16 +529,53 @@ pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
     let bound = |c: char| ",;:.!?—–\n".contains(c);
     sayings(text, value)
         .flat_map(|at| {
-            let start = text[..at]
+            let mut start = text[..at]
                 .char_indices()
                 .rfind(|(_, c)| bound(*c))
                 .map_or(0, |(i, c)| i + c.len_utf8());
+            // A label's colon opens no clause: "Base salary: NOK 812,000" is said of the
+            // base salary (measured: "she came back with 860k" on the base could not
+            // find it).
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            if text[..start].ends_with(':')
+                && text[line_start..start - 1].split_whitespace().count() <= LABEL_WORDS
+            {
+                start = line_start;
+            }
             let end = text[at + value.len()..]
                 .find(bound)
                 .map_or(text.len(), |i| at + value.len() + i);
             lower_words(&text[start..end].replace(value, " "))
         })
         .collect()
+}
+
+/// Words a label before a colon has at most ("Base salary:", "Reporting to:").
+const LABEL_WORDS: usize = 3;
+
+/// Whether two subject words are one word in two forms: "delivered" and "delivery",
+/// "booking" and "booked" (measured: "delivery moved to 27/11" could not find "the tiles
+/// get delivered on 28/11"). Short words only as they are: "part" is not "party".
+pub(super) fn same_word(a: &str, b: &str) -> bool {
+    a == b || stem(a).is_some_and(|s| stem(b) == Some(s))
+}
+
+/// A word as lines are looked up by it: its stem, so "delivery" finds "delivered".
+pub(super) fn word_key(word: &str) -> &str {
+    stem(word).unwrap_or(word)
+}
+
+/// A word of six letters or more without its ending ("-ies", "-ing", "-ed", "-es", "-s",
+/// "-y"), at least four letters left.
+fn stem(word: &str) -> Option<&str> {
+    if word.chars().count() < 6 {
+        return None;
+    }
+    ["ies", "ing", "ed", "es", "s", "y"]
+        .iter()
+        .find_map(|end| word.strip_suffix(end))
+        .filter(|s| s.chars().count() >= 4)
+        .or(Some(word))
 }
 
 /// A word without the punctuation around it, lower case.
@@ -506,6 +597,57 @@ fn closes_with_change(after: &[&str]) -> bool {
         }
     }
     CLOSING_CHANGES.iter().any(|p| holds_phrase(&closing, p))
+}
+
+/// The clause right after a value names it the new one: "she came back with 860k, so
+/// that's the new number", "… £1,480, which is the final price". Read only where the
+/// value's own clause has just ended (measured: the offer's raise stood beside the old
+/// base salary).
+fn named_new_after(after: &[&str]) -> bool {
+    // The words up to the next stop: "so that's the new number", and nothing more.
+    let mut head: Vec<String> = Vec::new();
+    for w in after {
+        let bare = bare_word(w);
+        if !bare.is_empty() {
+            head.push(bare);
+        }
+        if !head.is_empty() && w.ends_with(['.', ',', ';', '!', '?', ':']) || head.len() > 6 {
+            break;
+        }
+    }
+    if head
+        .first()
+        .is_some_and(|w| ["so", "and"].contains(&w.as_str()))
+    {
+        head.remove(0);
+    }
+    let head: Vec<&str> = head.iter().map(String::as_str).collect();
+    let refers = match head.as_slice() {
+        ["that's" | "thats" | "that’s", rest @ ..] | ["that" | "which", "is", rest @ ..] => rest,
+        _ => return false,
+    };
+    // A figure, not a thing: "that's the new model with the OLED" changes no price.
+    matches!(
+        refers,
+        [
+            "the",
+            "new" | "final" | "updated" | "revised" | "actual" | "correct",
+            "number"
+                | "figure"
+                | "price"
+                | "amount"
+                | "total"
+                | "rate"
+                | "offer"
+                | "quote"
+                | "cost"
+                | "fee"
+                | "date"
+                | "time"
+                | "salary"
+                | "deadline"
+        ]
+    )
 }
 
 /// Whether a change closes the clause of one of `values` in `text`.
@@ -546,7 +688,7 @@ pub(super) fn change_near(text: &str, value: &str) -> bool {
     // now there is a petition" the "now" is said of the petition (measured: it replaced
     // "rent for a full plot is £35 a year", the two sharing "plot").
     let own = own_clause(&after, CHANGE_AFTER);
-    if closes_with_change(&after) {
+    if closes_with_change(&after) || named_new_after(&after) {
         return true;
     }
     // Kept in its case: a capital inside a sentence is a name's, not a change.

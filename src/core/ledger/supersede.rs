@@ -3,7 +3,7 @@
 //! to recall is `corrections.rs`).
 
 use super::parsed::Parsed;
-use super::parsed::{change_near, clause_words, heads, named_replaced};
+use super::parsed::{change_near, clause_words, heads, named_replaced, same_word};
 use super::values::Kind;
 
 /// Two lines name different things: each names one and they share none.
@@ -58,9 +58,11 @@ fn sole_amount_changed(newer: &Parsed, older: &Parsed) -> bool {
         ([nv], [ov]) => {
             newer.change_said_of(nv)
                 && newer.could_replace(older, (ov, Kind::Number), (nv, Kind::Number))
-                && clause_words(&newer.line.text, nv)
-                    .iter()
-                    .any(|w| clause_words(&older.line.text, ov).contains(w))
+                && clause_words(&newer.line.text, nv).iter().any(|w| {
+                    clause_words(&older.line.text, ov)
+                        .iter()
+                        .any(|o| same_word(o, w))
+                })
         }
         _ => false,
     }
@@ -199,7 +201,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
                     .any(|(ov, _)| {
                         heads(&older.line.text, ov)
                             .iter()
-                            .any(|w| new_heads.contains(w))
+                            .any(|w| new_heads.iter().any(|n| same_word(n, w)))
                     })
         })
 }

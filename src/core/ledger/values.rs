@@ -3,26 +3,10 @@
 //! it is (a later line replaces an earlier one only with a value of the kind it
 //! replaces). Shared by extraction, compaction, superseding and weighing.
 
+use super::captures::captured;
+use super::patterns::{CURRENCY_CODE, HOUR_WORD, MONTH, NUMBER_WORD, UNIT, re};
 use regex::Regex;
 use std::sync::LazyLock;
-
-pub(super) fn re(pattern: &str) -> Regex {
-    // The patterns are constants covered by tests; failing to compile is a build bug.
-    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern}: {e}"))
-}
-
-/// Month names and their usual short forms (a bare "May" or "March" is not a date: a day
-/// must stand beside it).
-const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
-/// Units a number is said with: durations, sizes, rates, shares, money, doses; durations
-/// and head counts in German, Spanish, French and Italian too ("4 horas", "3 Wochen").
-const UNIT: &str = r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?|[kmgtp]i?b|bytes?|%|percent|per\s?cent|x|req(?:uest)?s?(?:/s|/min|\s(?:a|per)\s(?:second|minute|hour|day))|rps|qps|rpm|users?|seats?|nodes?|replicas?|cores?|bikes?|retries|attempts|eur|usd|gbp|chf|euros?|dollars?|mg|g|kg|ml|cl|dl|l|mm|cm|m|km|kw|kwh|w|mah|mph|kph|km/h|lbs?|oz|ft|inch|inches|tsp|tbsp|teaspoons?|tablespoons?|cups?|tablets?|pills?|capsules?|people|guests|adults|kids|children|quid|pounds?|grand|k|miles?|beds?|bedrooms?|bathrooms?|bags?|boxes|rolls?|packs?|bottles?|tins?|pairs?|slices?|loaves|eggs|rooms?|floors?|storeys?|stops?|nights?|shifts?|sessions?|lessons?|laps?|sets?|reps?|horas?|minutos?|días?|semanas?|meses|mes|años?|personas?|stunden?|minuten|tage?|wochen?|monate?|jahre?|personen|heures?|jours?|semaines?|mois|ans|personnes?|ore|giorni|settimane|mesi|anni|persone)";
-/// Numbers said in words, for durations, counts and doses ("two weeks", "three
-/// replicas", "half a tablet").
-const NUMBER_WORD: &str = r"(?:half\s+an?|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\s+(?:hundred|thousand)(?:\s+and\s+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine))?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen)";
-/// An hour said in words.
-pub(super) const HOUR_WORD: &str =
-    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 
 /// Hard values: what makes a sentence worth keeping. Dates, times, versions, sizes,
 /// rates and durations come first so they match whole ("2026-03-14", not "2026").
@@ -44,6 +28,7 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b".to_string(), // time
         r"\b\d{1,2}\s?[ap]\.?m\b\.?".to_string(),                 // 3pm
         r"[$€£]\s?\d[\d,.]*(?:[kKmM]|bn)?\b".to_string(),           // money: £9,400, £3.5k, $2m
+        format!(r"\b{CURRENCY_CODE}\s?(?:\d[\d,.]*\d(?:[kKmM]|bn)?|\d(?:[kKmM]|bn))\b"), // NOK 812,000, not "CAD 3"
         r"\b\d+(?:[.,]\d+)*\s?[€£$]".to_string(),                   // 8.940 €, as most of Europe writes it
         r"\b\d+(?:[.,]\d+)*\s?(?:m²|m³|°[CF]?)".to_string(),          // 38 m², 7 m³, 21 °C
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
@@ -72,193 +57,6 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:tues?|thu(?:rs?)?|fri)\b".to_string(), // typed in lower case: "viewing is thurs at 6"
     ]
     .join("|"))
-});
-
-/// A single digit said as a setting ("capped at 5", "retries = 3"), an age ("she's 7"),
-/// a size or a place's number ("size 8", "gate 4", "room 2b"): the digit alone is the
-/// value (a lone digit elsewhere is usually prose).
-static SMALL_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:\b(?:at|to|is|are|was|of|every|max|maximum|min|minimum|limit|only|after|before|from|till|until|by|aged|size|room|gate|platform|terminal|table|seat|bay|desk|locker|ward|floor|level|flat|unit|no)|['’]s|=)\s+(\d[a-z]?)(?:[^\d.,\w]|[.,](?:\s|$)|$)",
-    )
-});
-
-/// An hour said in words after "at", "until" (an hour alone is prose):
-/// "it starts at eight now".
-static HOUR_AT: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(
-        r"(?i)\b(?:at|until|till)\s+({HOUR_WORD})(?:\s+(?:now|tonight|sharp|then|instead|on\s+the\s+dot)\b|\s*[,.;!?)]|\s*$)"
-    ))
-});
-
-/// "wed", "sat", "sun" and "mon" typed in lower case are words too: days only before a
-/// clock time ("sat 10am", "sun at 2", not "we sat 3 hours").
-static DAY_BEFORE_TIME: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(mon|wed|sat|sun)\s+(?:at\s+\d|\d{1,2}(?:[:.][0-5]\d|\s?[ap]\.?m\b))"));
-
-/// A name typed in lower case, after a title or a relation ("mrs achterberg", "my uncle
-/// femi, he …"): after a relation only where the name ends its clause, since "my sister
-/// said" names no one; a title not after a number ("a 200 ms delay").
-static LOWER_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:^|[^\d\s]\s+)(?i:(?:mr|mrs|ms|dr)\.?)\s+(\p{Ll}{3,})\b|(?i:\bmy\s+(?:uncle|aunt|auntie|sister|brother|cousin|mum|mom|dad|nan|gran|grandma|grandad|grandpa|son|daughter|husband|wife|partner|boyfriend|girlfriend|flatmate|boss|neighbour|neighbor))\s+(\p{Ll}{3,})(?:\s*[,.;!?)]|\s*$|\s+and\b)",
-    )
-});
-
-/// A name typed in lower case where the words around it say it is one: after "is
-/// called" or "named" ("the admin account is called bartek", "a dog named rufus"), or
-/// opening a clause that stands in for someone ("… and jamie's filling in on drums").
-/// Measured: both lines left the ledger as prose, and the user name and the new drummer
-/// with them. Not "it's called off", "is called twice", "mum's standing in the queue".
-static NAMED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i:\b(?:is|'s|’s|are|was|were|be)\s+called|\bnamed)\s+(\p{Ll}[\p{Ll}\d_-]{2,}(?:\.[\p{Ll}\d_-]+)*)(?:\s*[,.;!?)]|\s*$|\s+and\b)|(?:^|[,;.!?]\s*|\b(?:and|so|but|then|now)\s+)(\p{Ll}{3,})(?:'s|’s|'ll|\s+is|\s+will(?:\s+be)?)\s+(?:(?:filling|standing|stepping|fill|stand|step)\s+in\s+(?:for|on|as)|covering\s+for|subbing\s+(?:for|in))\b",
-    )
-});
-
-/// What someone is allergic to: a fact with no figure and no capital that matters more
-/// than most ("he's allergic to penicillin").
-static ALLERGY: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\ballerg(?:ic|y)\s+to\s+(?:the\s+|an?\s+|my\s+|our\s+)?(\p{L}{3,}(?:\s+and\s+\p{L}{3,})?)",
-    )
-});
-
-/// A room, a flat, a seat with a number and a letter ("room 12b", "flat 3a"), or a hall
-/// with a letter, kept with its noun ("hall B": a letter alone is found in any text).
-static PLACE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(?i:room|flat|apartment|apt|unit|gate|platform|seat|bay|desk|locker|ward|block|suite)\s+((?i:\d+[a-z]|[a-z]\d+))\b|\b((?i:hall|room|gate|terminal|block|wing|court|pitch|stage|zone|bay|car|coach)\s+[A-HJ-Z])\b",
-    )
-});
-
-/// What a word is after "password is", "pin:", "username =": a credential need not look
-/// like a value ("correcthorsebattery"). Words that say where it is written are not it.
-/// Said with what it opens ("the password to the tunnel is 'saltwind'", "the pin for
-/// the garage is 4471"), only in quotes or with a figure: "the password for the guest
-/// network is expired" names none.
-static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:password|passcode|passphrase|pin|username|user\s+name|login|wifi|ssid)(?:\s*(?:is|=|:)\s+['‘“]?([^\s,;'‘’“”][^\s,;]{2,}[^\s,;.!?'‘’“”])|\s+(?:to|for|of|on)(?:\s+[\w'’-]+){1,3}?\s+(?:is|=|:)\s+(?:['‘“]([^\s'‘’“”]{3,})['’”]|([^\s,;]*\d[^\s,;]*[^\s,;.!?])))",
-    )
-});
-/// Words a capture after "password is", "my sister", "can't have" or "dr" may land on
-/// that name nothing: "the wifi is really slow", "I'll ask my boss too.", "I can't have
-/// the day off", "see the dr tomorrow".
-const NOT_A_THING: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "on",
-    "in",
-    "at",
-    "to",
-    "too",
-    "and",
-    "or",
-    "under",
-    "behind",
-    "inside",
-    "written",
-    "printed",
-    "stuck",
-    "somewhere",
-    "still",
-    "also",
-    "same",
-    "what",
-    "that",
-    "this",
-    "just",
-    "not",
-    "down",
-    "out",
-    "off",
-    "broken",
-    "working",
-    "slow",
-    "fast",
-    "fine",
-    "good",
-    "bad",
-    "terrible",
-    "rubbish",
-    "really",
-    "very",
-    "so",
-    "wrong",
-    "right",
-    "changed",
-    "different",
-    "easy",
-    "hard",
-    "long",
-    "short",
-    "any",
-    "anything",
-    "much",
-    "more",
-    "today",
-    "tomorrow",
-    "tonight",
-    "yesterday",
-    "again",
-    "now",
-    "then",
-    "later",
-    "soon",
-    "here",
-    "there",
-    "about",
-    "appointment",
-    "delay",
-    "said",
-    "says",
-    "will",
-    "can",
-    "was",
-    "for",
-    "with",
-    "it",
-    "that's",
-    "them",
-    "him",
-    "her",
-    "back",
-    "away",
-    "twice",
-    "once",
-    "early",
-    "late",
-    "something",
-    "daily",
-    "weekly",
-    "hourly",
-    "monthly",
-    "only",
-    "often",
-    "first",
-    "last",
-    "he",
-    "she",
-    "who",
-    "someone",
-    "somebody",
-    "nobody",
-    "everyone",
-    "everybody",
-    "anyone",
-    "one",
-    "after",
-];
-
-/// A need a person states about food or drink: "I'm vegetarian", "she can't have
-/// gluten", "Noor doesn't eat meat" — no figure, no capital, and the thing a host must
-/// not get wrong.
-static DIET: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(vegetarian|vegan|pescatarian|gluten[- ]free|dairy[- ]free|nut[- ]free|halal|kosher|coeliac|celiac|lactose[- ]intolerant|teetotal)\b|\b(?:can't|cannot|can not)\s+(?:have|eat|drink)\s+(?:any\s+)?(\p{L}{3,})|\b(?:doesn't|don't|won't|never)\s+(?:eat|eats|drink|touch)\s+(?:any\s+)?(\p{L}{3,})",
-    )
 });
 
 /// A capitalised word inside a sentence: a name ("Porto", "Stripe", "Maria Okafor",
@@ -401,32 +199,7 @@ pub(super) fn value_spans(sentence: &str) -> Vec<(usize, usize, String)> {
         })
         .filter(|(_, _, v)| v.len() >= 2 && !english_compound(v))
         .collect();
-    for m in SMALL_NUMBER
-        .captures_iter(sentence)
-        .chain(HOUR_AT.captures_iter(sentence))
-        .chain(DAY_BEFORE_TIME.captures_iter(sentence))
-        .filter_map(|c| c.get(1))
-        .chain(
-            PLACE_NUMBER
-                .captures_iter(sentence)
-                .filter_map(|c| c.get(1).or_else(|| c.get(2))),
-        )
-        .chain(
-            CREDENTIAL
-                .captures_iter(sentence)
-                .chain(ALLERGY.captures_iter(sentence))
-                .chain(LOWER_NAME.captures_iter(sentence))
-                .chain(NAMED.captures_iter(sentence))
-                .chain(DIET.captures_iter(sentence))
-                .filter_map(|c| c.iter().skip(1).flatten().next())
-                .filter(|m| {
-                    let w = m.as_str().to_lowercase();
-                    // "is called automatically": a long "-ly" word is how, not who.
-                    let how = w.len() >= 8 && w.ends_with("ly");
-                    !NOT_A_THING.contains(&w.as_str()) && !how
-                }),
-        )
-    {
+    for m in captured(sentence) {
         if !out.iter().any(|(a, b, _)| m.start() < *b && *a < m.end()) {
             out.push((m.start(), m.end(), m.as_str().to_string()));
         }
@@ -551,6 +324,18 @@ static WHEN: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A date written day/month or month/day ("28/11", "3/12/2026"): a date, not a path
+/// (measured: a delivery moved "to 27/11" could not replace "on 28/11"). Not a kitchen's
+/// or a workshop's fraction: "1/2", "3/4", "1/8".
+static DAY_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:[12]\d|3[01]|0?[5-9])/(?:1[0-2]|0?[1-9])|(?:[1-4])/(?:1[0-2]|0?[5-9]))(?:/(?:\d{2}|\d{4}))?$|^\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})$",
+    )
+});
+
+/// An amount after its currency's code: "NOK 812,000".
+static CODED_AMOUNT: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"^{CURRENCY_CODE}\s?\d")));
+
 /// The kind of `value` (as [`values`] returns it).
 pub(super) fn kind(value: &str) -> Kind {
     let v = value.trim();
@@ -558,7 +343,7 @@ pub(super) fn kind(value: &str) -> Kind {
         Kind::Url
     } else if v.contains('@') && v.contains('.') && !v.contains(' ') {
         Kind::Email
-    } else if WHEN.is_match(v) {
+    } else if WHEN.is_match(v) || DAY_MONTH.is_match(v) {
         Kind::When
     } else if v.len() > 1
         && (v.starts_with(['v', 'V']))
@@ -569,6 +354,7 @@ pub(super) fn kind(value: &str) -> Kind {
         Kind::Path
     } else if v.starts_with(|c: char| c.is_ascii_digit() || "$€£".contains(c))
         || SAID_IN_WORDS.is_match(v)
+        || CODED_AMOUNT.is_match(v)
     {
         Kind::Number
     } else if !v.contains(' ')
@@ -588,6 +374,29 @@ pub(super) fn kind(value: &str) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_colour_chosen_and_a_day_month_date_are_values() {
+        assert!(
+            values("grout colour is going to be charcoal, not white")
+                .contains(&"charcoal".to_string())
+        );
+        assert!(values("the colour's sage green for the hall").contains(&"sage green".to_string()));
+        assert!(values("we've painted it in dark grey").contains(&"dark grey".to_string()));
+        // "The colour is fine" chooses nothing; a colour elsewhere is prose.
+        assert!(values("the colour is fine honestly").is_empty());
+        assert!(values("the green light came on").is_empty());
+        assert_eq!(kind("28/11"), Kind::When);
+        assert_eq!(kind("1/12"), Kind::When);
+        assert_eq!(kind("3/12/2026"), Kind::When);
+        // Fractions and paths stay what they are.
+        assert_eq!(kind("1/2"), Kind::Path);
+        assert_eq!(kind("3/4"), Kind::Path);
+        assert_eq!(kind("src/main"), Kind::Path);
+        // Amounts after their currency's code.
+        assert_eq!(kind("NOK 812,000"), Kind::Number);
+        assert!(values("Base salary: NOK 812,000").contains(&"NOK 812,000".to_string()));
+    }
 
     #[test]
     fn amounts_and_times_said_in_words_are_values() {
