@@ -491,7 +491,8 @@ fn the_ledger_alone_keeps_the_facts_of_the_unseen_chats() {
 /// good?" a question, and "grabbed .40, so the NAS is on 192.168.1.50 now" left the old
 /// address standing; a pasted offer's "Base salary: NOK 812,000" stood beside "she came
 /// back with 860k, so that's the new number", and its "Start date: 4 January 2027"
-/// beside "it's not the 4th it's the 11th of January".
+/// beside "it's not the 4th it's the 11th of January"; "delivered on 28/11" beside
+/// "delivery moved to 27/11".
 #[test]
 fn the_ledger_alone_keeps_the_facts_of_the_chats_people_text() {
     let lost = ledger_losses(&[
@@ -506,6 +507,7 @@ fn the_ledger_alone_keeps_the_facts_of_the_chats_people_text() {
         "dnd_campaign",
         "job_offer",
         "conf_talk",
+        "bathroom",
     ]);
     assert!(
         lost.is_empty(),
