@@ -2,7 +2,7 @@
 //! and size, a day with a day, a clock time with a clock time, a date with a date. Read
 //! by superseding and mending; the values themselves and their kinds are `values.rs`.
 
-use super::patterns::{CURRENCY_CODE, HOUR_WORD, re};
+use super::patterns::{CURRENCY_CODE, HOUR_WORD, SMALL_NUMBERS, TENS, re};
 use super::values::{Kind, SAID_IN_WORDS, kind};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -100,35 +100,10 @@ fn magnitude(value: &str) -> Option<f64> {
 /// The number an amount said in words opens with ("a hundred and fifty", "thirty-five",
 /// "twelve hundred and forty"); None if it opens with none.
 fn in_words(value: &str) -> Option<f64> {
-    const SMALL: [&str; 20] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-    ];
-    const TENS: [&str; 8] = [
-        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    ];
     let (mut total, mut current, mut any) = (0.0, 0.0, false);
     let lower = value.to_lowercase();
     for word in lower.split([' ', '-']).filter(|w| !w.is_empty()) {
-        if let Some(n) = SMALL.iter().position(|w| *w == word) {
+        if let Some(n) = SMALL_NUMBERS.iter().position(|w| *w == word) {
             current += n as f64;
         } else if let Some(n) = TENS.iter().position(|w| *w == word) {
             current += (n as f64 + 2.0) * 10.0;

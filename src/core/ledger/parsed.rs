@@ -653,7 +653,7 @@ fn named_new_after(after: &[&str]) -> bool {
 /// Whether a change closes the clause of one of `values` in `text`.
 fn closes_a_value(text: &str, values: &[String]) -> bool {
     values.iter().any(|v| {
-        text.find(v.as_str()).is_some_and(|at| {
+        sayings(text, v).any(|at| {
             let after: Vec<&str> = text[at + v.len()..].split_whitespace().collect();
             closes_with_change(&after)
         })

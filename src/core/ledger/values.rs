@@ -4,7 +4,7 @@
 //! replaces). Shared by extraction, compaction, superseding and weighing.
 
 use super::captures::captured;
-use super::patterns::{CURRENCY_CODE, HOUR_WORD, MONTH, NUMBER_WORD, UNIT, re};
+use super::patterns::{CURRENCY_CODE, HOUR_WORD, MONTH, UNIT, number_word, re};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -33,7 +33,7 @@ pub(super) static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b\d+(?:[.,]\d+)*\s?(?:m²|m³|°[CF]?)".to_string(),          // 38 m², 7 m³, 21 °C
         format!(r"\b\d+(?:[.,]\d+)*\s?-?(?i:{UNIT})\b"),           // 25 MB, 100 requests a minute, 85%
         r"\b\d+(?:\.\d+)?\s?%".to_string(),                        // 85%
-        format!(r"(?i:\b{NUMBER_WORD}\s+{UNIT})\b"),           // two weeks, thirty-five people
+        format!(r"(?i:\b{}\s+{UNIT})\b", number_word()),           // two weeks, thirty-five people
         format!(r"(?i:\b(?:half|quarter)\s+(?:past\s+|to\s+)?{HOUR_WORD}\b|\b{HOUR_WORD}\s+o'clock\b)"), // half seven, eight o'clock
         r"\b\d{3,}(?:-\d{3,})+\b".to_string(),                      // order 3017-664871
         r"\b\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?)?[a-z]?\b".to_string(), // 700x28c, 1280×720
@@ -316,7 +316,7 @@ pub(super) enum Kind {
 
 /// An amount said in words: "thirty-five people", "a hundred and fifty quid".
 pub(super) static SAID_IN_WORDS: LazyLock<Regex> =
-    LazyLock::new(|| re(&format!(r"(?i)^{NUMBER_WORD}\s")));
+    LazyLock::new(|| re(&format!(r"(?i)^{}\s", number_word())));
 
 static WHEN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
