@@ -98,9 +98,10 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
                     .flatten(),
             );
         }
-        // A line that names a value as replaced may name it otherwise than it was said
-        // ("not the 4th" of "Start date: 4 January 2027"): the lines of its words too.
-        if parsed.change || names_replaced {
+        // A line that denies a day may name a date otherwise than it was said ("not the
+        // 4th" of "Start date: 4 January 2027"): the lines of its words too. Only then:
+        // "from" and "not" are in most lines, and the words' lines are many.
+        if parsed.change || names_replaced && denies_a_day(&parsed.lower) {
             // A name is a subject word where a line opens with it: "Metacam 1.5 mg/ml:
             // 2.4 ml once a day" names no value "Metacam", "Metacam goes down to 2.0 ml"
             // does (measured: the lowered dose never met the line it lowers).
@@ -199,6 +200,20 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
         .zip(keep)
         .filter_map(|(p, k)| k.then_some(p.line))
         .collect()
+}
+
+/// Whether `lower` names a day of the month as replaced: "not the 4th", "instead of 12th".
+fn denies_a_day(lower: &str) -> bool {
+    REPLACED.iter().any(|p| {
+        lower.match_indices(p).any(|(at, _)| {
+            let rest = lower[at + p.len()..].trim_start_matches("the ");
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            (1..=2).contains(&digits)
+                && ["st", "nd", "rd", "th"]
+                    .iter()
+                    .any(|s| rest[digits..].starts_with(s))
+        })
+    })
 }
 
 #[cfg(test)]
