@@ -311,10 +311,11 @@ pub(super) fn named_replaced<'a>(
             // The new date must name the old one's month ("the 11th of January"), and both
             // lines the same thing (measured otherwise: "the party is the 7th, not the 4th"
             // took "Mum's birthday is 4 June").
-            let same_thing = older.words.iter().any(|w| newer.words.contains(w));
-            let day = (*k == Kind::When && same_thing && newer.names_month_of(v))
-                .then(|| day_alone(v))
-                .flatten();
+            let day = (*k == Kind::When
+                && newer.names_month_of(v)
+                && older.words.iter().any(|w| newer.words.contains(w)))
+            .then(|| day_alone(v))
+            .flatten();
             let named = std::iter::once(lv.as_str())
                 .filter(|_| newer.values.contains(v))
                 .chain(
