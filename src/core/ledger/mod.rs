@@ -39,6 +39,7 @@ mod captures;
 mod change;
 mod compact;
 mod corrections;
+mod courtesy;
 mod edits;
 mod extract;
 mod fit;
@@ -52,8 +53,9 @@ mod weight;
 
 pub use compact::{Form, compact};
 pub use corrections::{corrections_said, drop_replaced, replaced, settle};
+pub use courtesy::confirms;
 pub use edits::{FactEdit, FactEdits, FactMark};
-pub use extract::{confirms, extract, extract_confirmed};
+pub use extract::{extract, extract_confirmed};
 pub use fit::{Fitted, Prepared, fit, fit_prepared, prepare, render};
 pub use merge::merge;
 pub use values::values;

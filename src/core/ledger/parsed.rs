@@ -6,7 +6,7 @@
 use super::LedgerLine;
 use super::becomes::{clock_time, could_become, weekday};
 use super::change::{holds_phrase, says_change, takes_back};
-use super::patterns::re;
+use super::patterns::{MONTH, re};
 use super::values::{Kind, kind, values};
 use crate::core::answer::ordinal;
 use crate::core::prose::split_sentences;
@@ -246,18 +246,16 @@ fn replaced_by(lower: &str, said: &str, prefix: &str, kind: Kind) -> bool {
     })
 }
 
-/// The months' first three letters.
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
+/// A month's name at the start of a word, in any case ("January", "sept", "Mar.").
+static MONTH_NAMED: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b({MONTH})")));
 
 /// The day of a date said with its month ("4 January 2027", "March 14th"), as it is said
 /// alone: "4th", "14th".
 fn day_alone(date: &str) -> Option<String> {
     static DAY: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"(?i)^(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b)",
-        )
+        re(&format!(
+            r"(?i)^(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}|{MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b)"
+        ))
     });
     let caps = DAY.captures(date.trim())?;
     let n: u32 = caps.get(1).or_else(|| caps.get(2))?.as_str().parse().ok()?;
@@ -406,10 +404,10 @@ impl Parsed {
     /// Whether another of this line's dates names the month `date` names.
     fn names_month_of(&self, date: &str) -> bool {
         let month = |v: &str| {
-            v.to_lowercase()
-                .split(|c: char| !c.is_alphabetic())
-                .find(|w| w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m)))
-                .map(|w| w[..3].to_string())
+            MONTH_NAMED
+                .captures(v)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str().to_lowercase()[..3].to_string())
         };
         month(date).is_some_and(|m| {
             self.values
