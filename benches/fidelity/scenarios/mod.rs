@@ -12,6 +12,7 @@ mod altbau;
 mod band_gig;
 mod bathroom;
 mod boda;
+mod budget_sheet;
 mod car_claim;
 mod car_hunt;
 mod classic;
@@ -24,6 +25,7 @@ mod fits;
 mod flat_texts;
 mod freelance_tax;
 mod homelab;
+mod japan_trip;
 mod job_offer;
 mod lab_notebook;
 mod leaving_do;
@@ -278,6 +280,8 @@ pub fn all() -> Vec<Scenario> {
         job_offer::job_offer(),
         conf_talk::conf_talk(),
         bathroom::bathroom(),
+        budget_sheet::budget_sheet(),
+        japan_trip::japan_trip(),
     ]
 }
 
