@@ -27,6 +27,7 @@ mod freelance_tax;
 mod homelab;
 mod japan_trip;
 mod job_offer;
+mod kids_party;
 mod lab_notebook;
 mod leaving_do;
 mod marathon;
@@ -282,6 +283,7 @@ pub fn all() -> Vec<Scenario> {
         bathroom::bathroom(),
         budget_sheet::budget_sheet(),
         japan_trip::japan_trip(),
+        kids_party::kids_party(),
     ]
 }
 
