@@ -177,6 +177,7 @@ fn changed_to(newer: &Parsed, older: &Parsed, value: &String, kind: Kind) -> boo
         weekday(value).is_some_and(|d| older.values.iter().any(|v| weekday(v).as_ref() == Some(&d)))
     };
     !older.values.contains(value)
+        && !newer.denies(value)
         && !same_day()
         && newer.change_said_of(value)
         && (kind != Kind::Name || a_name_for_a_name())

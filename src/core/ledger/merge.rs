@@ -5,7 +5,7 @@
 
 use super::LedgerLine;
 use super::mend::corrected;
-use super::parsed::{Parsed, REPLACED, word_key};
+use super::parsed::{Parsed, REPLACED, number_alone, word_key};
 use super::supersede::{different_things, said_of_the_last, supersedes};
 use super::values::Kind;
 use std::collections::{HashMap, HashSet};
@@ -175,11 +175,26 @@ pub fn merge<'a>(lines: impl IntoIterator<Item = &'a LedgerLine>) -> Vec<LedgerL
         parsed.line.corrects |= parsed.line.user && replaced;
         let at = slots.len();
         by_text.insert(parsed.line.text.clone(), at);
-        for v in &parsed.lower_values {
-            by_value.entry(v.clone()).or_default().push(at);
+        // A count under its number too: "not 12" names "12 kids".
+        let numbers = parsed.lower_values.iter().filter_map(|v| number_alone(v));
+        for v in parsed
+            .lower_values
+            .iter()
+            .map(String::as_str)
+            .chain(numbers)
+        {
+            by_value.entry(v.to_string()).or_default().push(at);
         }
         by_set.entry(key).or_default().push(at);
-        for w in &parsed.words {
+        // A name is a subject word too: "Broadband is £45" is found by "the broadband
+        // line is wrong … down to £38" (measured: the old amount stood).
+        let names = parsed
+            .lower_values
+            .iter()
+            .zip(&parsed.kinds)
+            .filter(|(_, k)| **k == Kind::Name)
+            .flat_map(|(v, _)| v.split_whitespace());
+        for w in parsed.words.iter().map(String::as_str).chain(names) {
             by_word.entry(word_key(w).to_string()).or_default().push(at);
         }
         slots.push(Some(parsed));

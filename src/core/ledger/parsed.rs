@@ -4,7 +4,7 @@
 //! not the 12th"), a change said of a value, and the words a value is said of (its heads).
 
 use super::LedgerLine;
-use super::becomes::{clock_time, could_become, weekday};
+use super::becomes::{clock_time, could_become, unit, weekday};
 use super::change::{holds_phrase, says_change, takes_back};
 use super::patterns::{MONTH, re};
 use super::values::{Kind, kind, values};
@@ -234,15 +234,19 @@ fn followed_by(lower: &str, value: &str, phrases: &[&str]) -> bool {
 
 /// Whether `said` ("from rafe", "not the 12th") stands in `lower` as naming a value
 /// replaced. "From" a name is where something came from ("a tip from Rafe": measured,
-/// it took the line naming Rafe as the buddy for a change) unless a "to" follows.
-fn replaced_by(lower: &str, said: &str, prefix: &str, kind: Kind) -> bool {
+/// it took the line naming Rafe as the buddy for a change) unless a "to" follows and the
+/// line says a change: "from Tokyo to Kyoto" alone is a route (measured: "the Nozomi 215
+/// from Tokyo to Kyoto" replaced the line of the Tokyo hotel), "moved from the Crown to
+/// the Feathers" a change.
+fn replaced_by(lower: &str, said: &str, prefix: &str, kind: Kind, change: bool) -> bool {
     lower.match_indices(said).any(|(at, _)| {
         prefix != "from "
             || kind != Kind::Name
-            || lower[at + said.len()..]
-                .split_whitespace()
-                .take(3)
-                .any(|w| w == "to")
+            || change
+                && lower[at + said.len()..]
+                    .split_whitespace()
+                    .take(3)
+                    .any(|w| w == "to")
     })
 }
 
@@ -260,6 +264,15 @@ fn day_alone(date: &str) -> Option<String> {
     let caps = DAY.captures(date.trim())?;
     let n: u32 = caps.get(1).or_else(|| caps.get(2))?.as_str().parse().ok()?;
     (1..=31).contains(&n).then(|| ordinal(n))
+}
+
+/// The number of a count said with what it counts ("12" of "12 kids"), as it is said
+/// alone; nothing for a bare number, an amount of money or a measure with a sign.
+pub(super) fn number_alone(count: &str) -> Option<&str> {
+    let (number, noun) = count.split_once(' ')?;
+    (number.chars().all(|c| c.is_ascii_digit())
+        && noun.chars().all(|c| c.is_alphabetic() || c == ' '))
+    .then_some(number)
 }
 
 /// What follows a time to call it off: "Saturday's off, … so the test drive is Sunday".
@@ -289,7 +302,7 @@ pub(super) fn named_replaced<'a>(
             .values
             .iter()
             .zip(&newer.kinds)
-            .filter(|(v, k)| **k == kind && !older.values.contains(v))
+            .filter(|(v, k)| **k == kind && !older.values.contains(v) && !newer.denies(v))
             .map(|(v, _)| v.as_str());
         match (new.next(), new.next()) {
             (Some(v), None) => Some(v),
@@ -314,17 +327,25 @@ pub(super) fn named_replaced<'a>(
                 && older.words.iter().any(|w| newer.words.contains(w)))
             .then(|| day_alone(v))
             .flatten();
+            // A count is also named by its number alone where the new line counts the
+            // same thing: "not 12" of "12 kids" beside "14 kids now" (measured: both
+            // counts stood).
+            let count = number_alone(v).filter(|_| {
+                let counted = unit(v);
+                newer.values.iter().any(|n| n != v && unit(n) == counted)
+            });
             let named = std::iter::once(lv.as_str())
                 .filter(|_| newer.values.contains(v))
                 .chain(
                     day.as_deref()
                         .filter(|d| newer.lower_values.iter().any(|n| n == d)),
                 )
+                .chain(count.filter(|c| newer.values.iter().any(|n| n == c)))
                 .any(|lv| {
                     REPLACED.iter().any(|p| {
                         [format!("{p}{lv}"), format!("{p}the {lv}")]
                             .iter()
-                            .any(|said| replaced_by(&newer.lower, said, p, *k))
+                            .any(|said| replaced_by(&newer.lower, said, p, *k, newer.change))
                     }) || *k == Kind::When && called_off(&newer.lower, lv)
                 });
             if named {
@@ -417,6 +438,24 @@ impl Parsed {
         })
     }
 
+    /// Whether this line names `value` as replaced: a value it denies is none of its new
+    /// ones. "6 April, not the 5th" brings one date (measured: "5th" counted as a second,
+    /// and the line the change left a time in was dropped); "14 kids now not 12" one
+    /// count (measured: "12" was written over the price beside the old count).
+    /// "From" only in a line that says a change: "the apartment is from the 14th to the
+    /// 20th" is a stay, not the 14th replaced.
+    pub(super) fn denies(&self, value: &str) -> bool {
+        let v = value.to_lowercase();
+        REPLACED
+            .iter()
+            .filter(|p| self.change || **p != "from ")
+            .any(|p| {
+                [format!("{p}{v}"), format!("{p}the {v}")]
+                    .iter()
+                    .any(|said| self.lower.contains(said.as_str()))
+            })
+    }
+
     /// The days of the week this line names ("tue" for "Tue", "Tuesday").
     fn days(&self) -> Vec<String> {
         self.values.iter().filter_map(|v| weekday(v)).collect()
@@ -430,9 +469,10 @@ impl Parsed {
         let (new_days, old_days) = (self.days(), older.days());
         let names_other_replaced = self.values.iter().zip(&self.kinds).any(|(v, k)| {
             *k != Kind::When
-                && REPLACED
-                    .iter()
-                    .any(|p| replaced_by(&self.lower, &format!("{p}{}", v.to_lowercase()), p, *k))
+                && REPLACED.iter().any(|p| {
+                    let said = format!("{p}{}", v.to_lowercase());
+                    replaced_by(&self.lower, &said, p, *k, self.change)
+                })
         });
         names_other_replaced
             && !new_days.is_empty()
@@ -545,6 +585,72 @@ pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
                 .find(bound)
                 .map_or(text.len(), |i| at + value.len() + i);
             lower_words(&text[start..end].replace(value, " "))
+        })
+        .collect()
+}
+
+/// The subject words of the clauses of `text` that take back what was said and hold no
+/// value: "the broadband line is wrong btw, Siobhán got them down to £38" says the new
+/// amount of the broadband in the clause before it (measured: "| Broadband | £45 |"
+/// stood beside it).
+///
+/// Only a clause that ends on what takes back ("… is wrong btw", "scratch that"), not one
+/// that says something else was wrong ("sent the wrong invoice", "a scratch on the car
+/// door"), and only for an amount said of it by a word that points back ("got them down
+/// to £38", "it's £38"): "gym is wrong, and broadband went up to £50" says the broadband's
+/// amount, not the gym's.
+pub(super) fn taken_back_words(text: &str, value: &str) -> Vec<String> {
+    let points_back = clause_words_all(text, value)
+        .iter()
+        .any(|w| POINTS_BACK.contains(&w.as_str()));
+    if !points_back {
+        return Vec::new();
+    }
+    text.split(|c: char| ",;.!?—–\n".contains(c))
+        .filter(|clause| {
+            let lower = clause.to_lowercase();
+            let words: Vec<&str> = lower
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            let last = words
+                .iter()
+                .rposition(|w| !AFTER_TAKING_BACK.contains(w))
+                .map(|i| &words[..=i])
+                .unwrap_or_default();
+            takes_back(clause)
+                && values(clause).is_empty()
+                && last.last().is_some_and(|w| takes_back(w))
+        })
+        .flat_map(lower_words)
+        .collect()
+}
+
+/// Words that may close a clause after what takes back: "… is wrong btw", "scratch that".
+const AFTER_TAKING_BACK: &[&str] = &["btw", "sorry", "lol", "that", "then", "actually", "there"];
+
+/// Words that point back to what was said before: "got them down to £38", "it's £38".
+const POINTS_BACK: &[&str] = &["it", "its", "them", "they", "that", "this", "those"];
+
+/// Every word of the clauses `value` stands in, lower case, none left out: the pronouns
+/// [`clause_words`] drops as saying nothing of a subject.
+fn clause_words_all(text: &str, value: &str) -> Vec<String> {
+    let bound = |c: char| ",;:.!?—–\n".contains(c);
+    sayings(text, value)
+        .flat_map(|at| {
+            let start = text[..at]
+                .char_indices()
+                .rfind(|(_, c)| bound(*c))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let end = text[at + value.len()..]
+                .find(bound)
+                .map_or(text.len(), |i| at + value.len() + i);
+            text[start..end]
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
         })
         .collect()
 }

@@ -3,7 +3,9 @@
 //! to recall is `corrections.rs`).
 
 use super::parsed::Parsed;
-use super::parsed::{change_near, clause_words, heads, named_replaced, same_word};
+use super::parsed::{
+    change_near, clause_words, heads, named_replaced, same_word, taken_back_words,
+};
 use super::values::Kind;
 
 /// Two lines name different things: each names one and they share none.
@@ -23,7 +25,7 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
         .iter()
         .zip(&newer.values)
         .zip(&newer.kinds)
-        .filter(|((v, _), _)| !older.lower_values.contains(v))
+        .filter(|((v, nv), _)| !older.lower_values.contains(v) && !newer.denies(nv))
         .any(|((_, nv), k)| {
             newer.change_said_of(nv)
                 && older
@@ -46,11 +48,12 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
 /// had to tell Minh the ITC replicates are slipping" replaced a stock's "3.2 mg/mL …
 /// till the ITC").
 fn sole_amount_changed(newer: &Parsed, older: &Parsed) -> bool {
+    // Not a value the line says is gone ("14 kids now not 12").
     let amounts = |p: &'_ Parsed| -> Vec<String> {
         p.values
             .iter()
             .zip(&p.kinds)
-            .filter(|(_, k)| **k == Kind::Number)
+            .filter(|(v, k)| **k == Kind::Number && !p.denies(v))
             .map(|(v, _)| v.clone())
             .collect()
     };
@@ -58,11 +61,14 @@ fn sole_amount_changed(newer: &Parsed, older: &Parsed) -> bool {
         ([nv], [ov]) => {
             newer.change_said_of(nv)
                 && newer.could_replace(older, (ov, Kind::Number), (nv, Kind::Number))
-                && clause_words(&newer.line.text, nv).iter().any(|w| {
-                    clause_words(&older.line.text, ov)
-                        .iter()
-                        .any(|o| same_word(o, w))
-                })
+                && clause_words(&newer.line.text, nv)
+                    .iter()
+                    .chain(&taken_back_words(&newer.line.text, nv))
+                    .any(|w| {
+                        clause_words(&older.line.text, ov)
+                            .iter()
+                            .any(|o| same_word(o, w))
+                    })
         }
         _ => false,
     }
@@ -152,7 +158,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
             .values
             .iter()
             .zip(&newer.kinds)
-            .filter(|(v, _)| !older.values.contains(v))
+            .filter(|(v, _)| !older.values.contains(v) && !newer.denies(v))
             .any(|(nv, nk)| {
                 // Names are said beside each other without one replacing the other
                 // (measured: "Haworth have moved it … and Gwilym's signed it off"
@@ -168,8 +174,23 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
         return true;
     }
     // "the budget was raised to 15,000": a change word, a shared subject, a new value of
-    // the kind it replaces.
-    if !newer.change || names_same || older.lower_values.iter().any(|v| newer.lower.contains(v)) {
+    // the kind it replaces. Not where the old value is said again (the rules above read
+    // that); but a name said in lower case is the subject, where a clause takes it back: "Broadband is £45" … "the broadband line is wrong btw, … got them
+    // down to £38" (not "the council put the parking permit up to £80" of "Council tax
+    // is £160").
+    let taken_back: Vec<String> = newer
+        .values
+        .iter()
+        .flat_map(|v| taken_back_words(&newer.line.text, v))
+        .collect();
+    let says_old_value = older.lower_values.iter().zip(&older.kinds).any(|(v, k)| {
+        newer.lower.contains(v.as_str())
+            && (*k != Kind::Name
+                || !v
+                    .split_whitespace()
+                    .all(|w| taken_back.iter().any(|t| t == w)))
+    });
+    if !newer.change || names_same || says_old_value {
         return false;
     }
     if sole_amount_changed(newer, older) {
@@ -184,7 +205,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
         .values
         .iter()
         .zip(&newer.kinds)
-        .filter(|(v, _)| !older.values.contains(v))
+        .filter(|(v, _)| !older.values.contains(v) && !newer.denies(v))
         .any(|(nv, nk)| {
             let new_heads = heads(&newer.line.text, nv);
             // A name is no value that changes (see above).

@@ -6,6 +6,7 @@ use super::*;
 use crate::core::ledger::lines::{texts, user};
 use crate::core::ledger::mend::changed_in_place;
 
+mod by_name;
 mod said_otherwise;
 
 #[test]
