@@ -6,7 +6,8 @@
 
 use super::LedgerLine;
 use super::becomes::{unit, weekday};
-use super::parsed::{Parsed, heads, heads_before, named_replaced, same_heads};
+use super::parsed::{Parsed, heads, heads_before, same_heads};
+use super::replaced::named_replaced;
 use super::values::{Kind, kind, value_spans, values};
 
 /// `older` with the value `newer` names as replaced written as its replacement, when the

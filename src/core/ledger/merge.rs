@@ -5,7 +5,8 @@
 
 use super::LedgerLine;
 use super::mend::corrected;
-use super::parsed::{Parsed, REPLACED, number_alone, word_key};
+use super::parsed::{Parsed, word_key};
+use super::replaced::{REPLACED, number_alone};
 use super::supersede::{different_things, said_of_the_last, supersedes};
 use super::values::Kind;
 use std::collections::{HashMap, HashSet};

@@ -47,6 +47,7 @@ mod mend;
 mod merge;
 mod parsed;
 mod patterns;
+mod replaced;
 mod supersede;
 mod values;
 mod weight;

@@ -3,9 +3,8 @@
 //! to recall is `corrections.rs`).
 
 use super::parsed::Parsed;
-use super::parsed::{
-    change_near, clause_words, heads, named_replaced, same_word, taken_back_words,
-};
+use super::parsed::{change_near, clause_words, heads, same_word, taken_back_words};
+use super::replaced::named_replaced;
 use super::values::Kind;
 
 /// Two lines name different things: each names one and they share none.
