@@ -2,6 +2,7 @@
 //! by `merge.rs`; what a correction then does to lines not folded yet, to summaries and
 //! to recall is `corrections.rs`).
 
+use super::change::says_change;
 use super::parsed::Parsed;
 use super::parsed::{change_near, clause_words, heads, same_word, taken_back_words};
 use super::replaced::named_replaced;
@@ -36,6 +37,35 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
                         !newer.lower_values.contains(ov)
                             && newer.could_replace(older, (ov_said, *ok), (nv, *k))
                     })
+        })
+}
+
+/// Whether the change is said of what the two lines share: the clause of a value `newer`
+/// brings holds the value both lines name ("service-14 moved to port 7150"), or a word
+/// of `older` ("Priya texted, her flight now lands at 15:05"), or nothing of its own but
+/// the change ("The Crown called: they moved us to 8pm"). Not a name said by the way
+/// before another thing's change (measured: "Kwik Fit rang, tyres fitting moved to 6
+/// June" moved "the car MOT is 5 June … at Kwik Fit").
+fn said_with_it(newer: &Parsed, older: &Parsed) -> bool {
+    let shared: Vec<String> = older
+        .lower_values
+        .iter()
+        .filter(|v| newer.lower_values.contains(v))
+        .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    newer
+        .values
+        .iter()
+        .filter(|v| !older.values.contains(v) && !newer.denies(v))
+        .any(|new| {
+            let own: Vec<String> = clause_words(&newer.line.text, new)
+                .into_iter()
+                .filter(|w| !says_change(w))
+                .collect();
+            own.is_empty()
+                || own
+                    .iter()
+                    .any(|w| shared.contains(w) || older.words.iter().any(|o| same_word(o, w)))
         })
 }
 
@@ -146,7 +176,7 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     // "service-14 moved to port 7150": a change said about a thing the older line names,
     // with a new value of a kind the older line holds.
     let names_same = older.values.iter().any(|v| newer.values.contains(v));
-    if newer.change && names_same && replaces_a_kind(newer, older) {
+    if newer.change && names_same && replaces_a_kind(newer, older) && said_with_it(newer, older) {
         return true;
     }
     // "9:30 is never going to work … kick-off moves to 10:15": the old value said again

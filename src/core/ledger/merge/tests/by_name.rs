@@ -131,3 +131,50 @@ fn a_name_or_a_wrong_thing_beside_another_amount_changes_nothing() {
         }
     }
 }
+
+#[test]
+fn a_shared_name_ties_a_change_only_where_the_change_is_said_of_it() {
+    // Said by the way before another thing's change: both stay.
+    for (old, new) in [
+        (
+            "the car MOT is 5 June at 10:00 at Kwik Fit",
+            "Kwik Fit rang, tyres fitting moved to 6 June, not the 5th",
+        ),
+        (
+            "the dentist for Mum is on 5 June at 9:30",
+            "her birthday moved to 6 June, not the 5th, Mum says",
+        ),
+    ] {
+        let merged = merge(&[user(old), user(new)]);
+        assert!(merged.iter().any(|l| l.text == old), "{new}: {merged:?}");
+    }
+    // Said of it, of a word of the old line, or of nothing else: the change holds.
+    for (old, new, kept) in [
+        (
+            "service-14 listens on port 7100",
+            "service-14 moved to port 7150",
+            None,
+        ),
+        (
+            "the dentist for Mum is on 5 June at 9:30",
+            "Mum rang, her dentist moved to 6 June, not the 5th",
+            Some("the dentist for Mum is on 6 June at 9:30"),
+        ),
+        (
+            "Priya's flight lands at 14:20",
+            "Priya texted, her flight now lands at 15:05",
+            None,
+        ),
+        (
+            "The Crown is booked for 7pm on Friday",
+            "The Crown called: they moved us to 8pm",
+            Some("The Crown is booked for 8pm on Friday"),
+        ),
+    ] {
+        let merged = merge(&[user(old), user(new)]);
+        assert!(!merged.iter().any(|l| l.text == old), "{new}: {merged:?}");
+        if let Some(kept) = kept {
+            assert!(merged.iter().any(|l| l.text == kept), "{new}: {merged:?}");
+        }
+    }
+}
