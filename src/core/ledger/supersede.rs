@@ -204,21 +204,24 @@ pub(super) fn supersedes(newer: &Parsed, older: &Parsed) -> bool {
     }
     // "the budget was raised to 15,000": a change word, a shared subject, a new value of
     // the kind it replaces. Not where the old value is said again (the rules above read
-    // that); but a name said in lower case is the subject, where a clause takes it back: "Broadband is £45" … "the broadband line is wrong btw, … got them
-    // down to £38" (not "the council put the parking permit up to £80" of "Council tax
-    // is £160").
-    let taken_back: Vec<String> = newer
-        .values
+    // that); but a name said in lower case is the subject, where a clause takes it back:
+    // "Broadband is £45" … "the broadband line is wrong btw, … got them down to £38" (not
+    // "the council put the parking permit up to £80" of "Council tax is £160"). Read only
+    // for a name said again: most pairs never get here with one.
+    let taken_back = |name: &str| {
+        let words: Vec<String> = newer
+            .values
+            .iter()
+            .flat_map(|v| taken_back_words(&newer.line.text, v))
+            .collect();
+        name.split_whitespace()
+            .all(|w| words.iter().any(|t| t == w))
+    };
+    let says_old_value = older
+        .lower_values
         .iter()
-        .flat_map(|v| taken_back_words(&newer.line.text, v))
-        .collect();
-    let says_old_value = older.lower_values.iter().zip(&older.kinds).any(|(v, k)| {
-        newer.lower.contains(v.as_str())
-            && (*k != Kind::Name
-                || !v
-                    .split_whitespace()
-                    .all(|w| taken_back.iter().any(|t| t == w)))
-    });
+        .zip(&older.kinds)
+        .any(|(v, k)| newer.lower.contains(v.as_str()) && (*k != Kind::Name || !taken_back(v)));
     if !newer.change || names_same || says_old_value {
         return false;
     }
