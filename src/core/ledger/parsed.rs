@@ -8,6 +8,7 @@ use super::becomes::{clock_time, could_become};
 use super::change::{holds_phrase, says_change, takes_back};
 use super::values::{Kind, kind, values};
 use crate::core::prose::split_sentences;
+use std::cell::OnceCell;
 
 /// Words too common to tie two lines to one subject.
 const STOP: &[&str] = &[
@@ -68,6 +69,9 @@ pub(super) struct Parsed {
     /// Earlier values this line names by their last part only (see [`named_by_tail`]),
     /// read once: every line it is held against asks.
     pub(super) tails: Vec<String>,
+    /// Its values it names as replaced (lower case; see `Parsed::denies`), read on first
+    /// ask and kept: each rule asks of every line it is held against.
+    pub(super) denied: OnceCell<Vec<String>>,
     pub(super) kinds: Vec<Kind>,
     /// The named things it is about (lower case): lines about different ones are about
     /// different things, whatever words they share ("service-13" is not "service-14").
@@ -114,6 +118,7 @@ impl Parsed {
             line: line.clone(),
             about: Vec::new(),
             tails: Vec::new(),
+            denied: OnceCell::new(),
         };
         parsed.tails = named_by_tail(&parsed);
         parsed
@@ -309,13 +314,9 @@ fn own_clause<'a>(after: &[&'a str], limit: usize) -> Vec<&'a str> {
 /// The subject words of the clauses `value` stands in: between the stops, commas,
 /// colons and dashes around each saying of it.
 pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
-    let bound = |c: char| ",;:.!?—–\n".contains(c);
     sayings(text, value)
         .flat_map(|at| {
-            let mut start = text[..at]
-                .char_indices()
-                .rfind(|(_, c)| bound(*c))
-                .map_or(0, |(i, c)| i + c.len_utf8());
+            let (mut start, end) = clause_at(text, at, value.len());
             // A label's colon opens no clause: "Base salary: NOK 812,000" is said of the
             // base salary (measured: "she came back with 860k" on the base could not
             // find it).
@@ -325,12 +326,23 @@ pub(super) fn clause_words(text: &str, value: &str) -> Vec<String> {
             {
                 start = line_start;
             }
-            let end = text[at + value.len()..]
-                .find(bound)
-                .map_or(text.len(), |i| at + value.len() + i);
             lower_words(&text[start..end].replace(value, " "))
         })
         .collect()
+}
+
+/// Where the clause holding the `len` bytes at `at` starts and ends: between the stops,
+/// commas, colons and dashes around them.
+fn clause_at(text: &str, at: usize, len: usize) -> (usize, usize) {
+    let bound = |c: char| ",;:.!?—–\n".contains(c);
+    let start = text[..at]
+        .char_indices()
+        .rfind(|(_, c)| bound(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[at + len..]
+        .find(bound)
+        .map_or(text.len(), |i| at + len + i);
+    (start, end)
 }
 
 /// The subject words of the clauses of `text` that take back what was said and hold no
@@ -357,14 +369,8 @@ pub(super) fn taken_back_words(text: &str, value: &str) -> Vec<String> {
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
                 .collect();
-            let last = words
-                .iter()
-                .rposition(|w| !AFTER_TAKING_BACK.contains(w))
-                .map(|i| &words[..=i])
-                .unwrap_or_default();
-            takes_back(clause)
-                && values(clause).is_empty()
-                && last.last().is_some_and(|w| takes_back(w))
+            let last = words.iter().rev().find(|w| !AFTER_TAKING_BACK.contains(w));
+            last.is_some_and(|w| takes_back(w)) && values(clause).is_empty()
         })
         .flat_map(lower_words)
         .collect()
@@ -379,16 +385,9 @@ const POINTS_BACK: &[&str] = &["it", "its", "them", "they", "that", "this", "tho
 /// Every word of the clauses `value` stands in, lower case, none left out: the pronouns
 /// [`clause_words`] drops as saying nothing of a subject.
 fn clause_words_all(text: &str, value: &str) -> Vec<String> {
-    let bound = |c: char| ",;:.!?—–\n".contains(c);
     sayings(text, value)
         .flat_map(|at| {
-            let start = text[..at]
-                .char_indices()
-                .rfind(|(_, c)| bound(*c))
-                .map_or(0, |(i, c)| i + c.len_utf8());
-            let end = text[at + value.len()..]
-                .find(bound)
-                .map_or(text.len(), |i| at + value.len() + i);
+            let (start, end) = clause_at(text, at, value.len());
             text[start..end]
                 .to_lowercase()
                 .split(|c: char| !c.is_alphanumeric())

@@ -224,16 +224,25 @@ impl Parsed {
     /// count (measured: "12" was written over the price beside the old count).
     /// "From" only in a line that says a change: "the apartment is from the 14th to the
     /// 20th" is a stay, not the 14th replaced.
+    /// Asked of the line's own values only: read once for all of them.
     pub(super) fn denies(&self, value: &str) -> bool {
-        let v = value.to_lowercase();
-        REPLACED
-            .iter()
-            .filter(|p| self.change || **p != "from ")
-            .any(|p| {
-                [format!("{p}{v}"), format!("{p}the {v}")]
-                    .iter()
-                    .any(|said| self.lower.contains(said.as_str()))
-            })
+        let denied = self.denied.get_or_init(|| {
+            self.lower_values
+                .iter()
+                .filter(|v| {
+                    REPLACED
+                        .iter()
+                        .filter(|p| self.change || **p != "from ")
+                        .any(|p| {
+                            [format!("{p}{v}"), format!("{p}the {v}")]
+                                .iter()
+                                .any(|said| self.lower.contains(said.as_str()))
+                        })
+                })
+                .cloned()
+                .collect()
+        });
+        denied.contains(&value.to_lowercase())
     }
 
     /// The days of the week this line names ("tue" for "Tue", "Tuesday").

@@ -47,11 +47,11 @@ fn replaces_a_kind(newer: &Parsed, older: &Parsed) -> bool {
 /// before another thing's change (measured: "Kwik Fit rang, tyres fitting moved to 6
 /// June" moved "the car MOT is 5 June … at Kwik Fit").
 fn said_with_it(newer: &Parsed, older: &Parsed) -> bool {
-    let shared: Vec<String> = older
+    let shared: Vec<&str> = older
         .lower_values
         .iter()
         .filter(|v| newer.lower_values.contains(v))
-        .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .flat_map(|v| v.split_whitespace())
         .collect();
     newer
         .values
@@ -63,9 +63,9 @@ fn said_with_it(newer: &Parsed, older: &Parsed) -> bool {
                 .filter(|w| !says_change(w))
                 .collect();
             own.is_empty()
-                || own
-                    .iter()
-                    .any(|w| shared.contains(w) || older.words.iter().any(|o| same_word(o, w)))
+                || own.iter().any(|w| {
+                    shared.contains(&w.as_str()) || older.words.iter().any(|o| same_word(o, w))
+                })
         })
 }
 
